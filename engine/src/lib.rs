@@ -1,0 +1,10 @@
+//! probity: place temporary, hash-verified debug probes in source files, and prove they are gone.
+//!
+//! Data flows one way: [`lang`] (registry) → [`source`] (bytes, lines, endings) → [`parse`] →
+//! [`place`] / [`strip`] (pure functions over a parsed file) → [`edit`] (byte splices) →
+//! [`ledger`] / [`fsio`] (the only modules that touch the file system).
+#![warn(missing_docs)]
+
+pub mod lang;
+pub mod probe;
+pub mod reason;

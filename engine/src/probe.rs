@@ -1,0 +1,264 @@
+//! A probe's identity (slug, id, hypotheses, message, captures) and the rendering of its block.
+//!
+//! Everything here is validated before any file is read. Rendering is pure: it turns a
+//! [`ProbeIdentity`], the language's template and the anchor line's indentation and line ending
+//! into the exact block bytes whose SHA-256 is ledgered. See: contracts.md §2 and §7,
+//! grammars/README.md for the template contract.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::Language;
+use crate::reason::Reason;
+
+/// Marker payload prefix; a marker line is `<c> gsd-debug-probe:start|end <slug> <probe-id>`.
+pub const MARKER_TAG: &str = "gsd-debug-probe:";
+/// Events allowed per probe per process (contracts.md §7).
+pub const MAX_EVENTS: u32 = 100;
+/// Bytes allowed per event line, prefix included, newline excluded (contracts.md §7).
+pub const MAX_EVENT_BYTES: u32 = 1024;
+/// Characters kept of each captured string value.
+pub const MAX_VALUE_CHARS: u32 = 96;
+/// Upper bound of the fixed part of an event, so data always has room within a line.
+pub const MAX_STATIC_JSON_BYTES: usize = 512;
+/// At most this many `--capture` values.
+pub const MAX_CAPTURES: usize = 8;
+
+/// The fixed message labels a probe may carry. Runtime text never becomes a message.
+pub const MESSAGES: &[(&str, &str)] = &[
+    ("checkpoint", "execution reached this point"),
+    ("entry", "a function or block was entered"),
+    ("exit", "a function or block is about to be left"),
+    ("branch", "a particular branch was taken"),
+    ("state", "a snapshot of the captured values"),
+    ("loop", "one iteration of a loop"),
+    ("error_path", "an error-handling path ran"),
+    ("control", "control probe: proves the path ran and the channel works"),
+];
+
+/// Who a probe is and what it records. Built only through [`ProbeIdentity::new`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeIdentity {
+    /// Debug session slug.
+    pub slug: String,
+    /// Probe id, unique within the session.
+    pub probe: String,
+    /// Hypotheses this probe tests (non-empty).
+    pub hypotheses: Vec<String>,
+    /// Allowlisted message label.
+    pub message: String,
+    /// `(name, expression)` pairs, in order.
+    pub captures: Vec<Capture>,
+}
+
+/// One captured value: a name and a side-effect-free expression of the target language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capture {
+    /// `^[a-z_][a-z0-9_]{0,31}$`.
+    pub name: String,
+    /// Source text of the expression (validated against the grammar by `capture`).
+    pub expr: String,
+}
+
+/// Whether `s` is a valid slug, probe id or hypothesis id:
+/// `^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`.
+pub fn is_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    let ok = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    match b.len() {
+        0 => false,
+        1 => ok(b[0]),
+        2..=64 => {
+            ok(b[0]) && ok(b[b.len() - 1]) && b[1..b.len() - 1].iter().all(|&c| ok(c) || c == b'-')
+        }
+        _ => false,
+    }
+}
+
+fn is_capture_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 32
+        && (b[0].is_ascii_lowercase() || b[0] == b'_')
+        && b.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+}
+
+impl ProbeIdentity {
+    /// Validate every identity field. `captures` are raw `name=expr` strings.
+    pub fn new(
+        slug: &str,
+        probe: &str,
+        hypotheses: &[String],
+        message: &str,
+        captures: &[String],
+    ) -> Result<Self, Reason> {
+        if !is_identifier(slug) || !is_identifier(probe) {
+            return Err(Reason::InvalidIdentifier);
+        }
+        if hypotheses.is_empty() {
+            return Err(Reason::MissingHypothesis);
+        }
+        if !hypotheses.iter().all(|h| is_identifier(h)) {
+            return Err(Reason::InvalidIdentifier);
+        }
+        if !MESSAGES.iter().any(|(m, _)| *m == message) {
+            return Err(Reason::InvalidMessage);
+        }
+        if captures.len() > MAX_CAPTURES {
+            return Err(Reason::TooManyCaptures);
+        }
+        let mut parsed: Vec<Capture> = Vec::with_capacity(captures.len());
+        for raw in captures {
+            let (name, expr) = raw.split_once('=').ok_or(Reason::InvalidCaptureName)?;
+            let (name, expr) = (name.trim(), expr.trim());
+            if !is_capture_name(name) {
+                return Err(Reason::InvalidCaptureName);
+            }
+            if parsed.iter().any(|c| c.name == name) {
+                return Err(Reason::DuplicateCaptureName);
+            }
+            if expr.is_empty() || expr.contains(['\n', '\r']) || expr.len() > 200 {
+                return Err(Reason::CaptureParseError);
+            }
+            parsed.push(Capture {
+                name: name.to_owned(),
+                expr: expr.to_owned(),
+            });
+        }
+        let mut hyps: Vec<String> = Vec::new();
+        for h in hypotheses {
+            if !hyps.contains(h) {
+                hyps.push(h.clone());
+            }
+        }
+        Ok(ProbeIdentity {
+            slug: slug.to_owned(),
+            probe: probe.to_owned(),
+            hypotheses: hyps,
+            message: message.to_owned(),
+            captures: parsed,
+        })
+    }
+
+    /// The start marker payload (comment token excluded): `gsd-debug-probe:start <slug> <id>`.
+    pub fn marker_start(&self) -> String {
+        format!("{MARKER_TAG}start {} {}", self.slug, self.probe)
+    }
+
+    /// The end marker payload.
+    pub fn marker_end(&self) -> String {
+        format!("{MARKER_TAG}end {} {}", self.slug, self.probe)
+    }
+
+    /// The key a probe body keeps its ordinal under; its presence in a file is probe residue.
+    pub fn probe_key(&self) -> String {
+        probe_key(&self.slug, &self.probe)
+    }
+}
+
+/// `gsd-debug-probe/<slug>/<probe>`: the per-process counter key every template embeds.
+pub fn probe_key(slug: &str, probe: &str) -> String {
+    format!("gsd-debug-probe/{slug}/{probe}")
+}
+
+/// JSON text with every non-ASCII character written as `\uXXXX`, so it is plain ASCII.
+fn ascii_json(value: &serde_json::Value) -> String {
+    let json = value.to_string();
+    let mut out = String::with_capacity(json.len());
+    for ch in json.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+        } else {
+            let mut buf = [0u16; 2];
+            for unit in ch.encode_utf16(&mut buf) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// Escape ASCII text for the inside of a double-quoted string literal in every supported
+/// language: only `\` and `"` need it (control characters never occur in JSON output).
+fn literal_escape(ascii: &str) -> String {
+    let mut out = String::with_capacity(ascii.len() + 8);
+    for ch in ascii.chars() {
+        if ch == '\\' || ch == '"' {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The fixed part of every event of this probe, as a JSON object without its closing brace.
+pub fn static_json(identity: &ProbeIdentity, location: &str) -> String {
+    let obj = serde_json::json!({
+        "schema_version": 1,
+        "session_id": identity.slug,
+        "probe_id": identity.probe,
+        "hypothesis_ids": identity.hypotheses,
+        "location": location,
+        "message": identity.message,
+    });
+    let mut s = ascii_json(&obj);
+    s.pop(); // the closing brace: the probe appends run, phase, ordinal, data, timestamp, pid
+    s
+}
+
+/// Render the complete block (start marker, body, end marker) for a language.
+///
+/// `indent` is the anchor line's leading whitespace, `unit` the indentation unit that replaces
+/// each leading four-space step of the template, `eol` the anchor line's terminator.
+pub fn render_block(
+    lang: &Language,
+    identity: &ProbeIdentity,
+    location: &str,
+    indent: &str,
+    unit: &str,
+    eol: &str,
+) -> Result<String, Reason> {
+    let static_json = static_json(identity, location);
+    if static_json.len() > MAX_STATIC_JSON_BYTES {
+        return Err(Reason::ProbeTooLarge);
+    }
+    let static_lit = literal_escape(&static_json);
+    let key = identity.probe_key();
+    let c = &lang.spec.comment;
+    let mut out = String::with_capacity(lang.entry.template.len() * 2);
+    let push_line = |out: &mut String, line: &str| {
+        if line.trim().is_empty() {
+            out.push_str(eol);
+            return;
+        }
+        let body = line.trim_start_matches(' ');
+        let depth = (line.len() - body.len()) / 4;
+        let rest = &line[depth * 4..];
+        out.push_str(indent);
+        for _ in 0..depth {
+            out.push_str(unit);
+        }
+        out.push_str(rest);
+        out.push_str(eol);
+    };
+    push_line(&mut out, &format!("{c} {}", identity.marker_start()));
+    for line in lang.entry.template.lines() {
+        let line = line
+            .replace("{{STATIC_JSON}}", &static_lit)
+            .replace("{{PROBE_KEY}}", &key)
+            .replace("{{MAX_EVENTS}}", &MAX_EVENTS.to_string())
+            .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
+            .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string());
+        if line.contains("{{CAPTURE_NAME}}") || line.contains("{{CAPTURE_EXPR}}") {
+            for cap in &identity.captures {
+                let l = line
+                    .replace("{{CAPTURE_NAME}}", &cap.name)
+                    .replace("{{CAPTURE_EXPR}}", &cap.expr);
+                push_line(&mut out, &l);
+            }
+        } else {
+            push_line(&mut out, &line);
+        }
+    }
+    push_line(&mut out, &format!("{c} {}", identity.marker_end()));
+    Ok(out)
+}

@@ -1,0 +1,156 @@
+//! The frozen reason-code enum: every refusal and every `cleanup_failed` carries exactly one.
+//!
+//! Codes serialize as snake_case strings. Tests assert codes, never message text. A code, once
+//! shipped, keeps its meaning; new codes may be added (the enum is `#[non_exhaustive]`), none is
+//! ever renamed or removed. See: contracts.md §5.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! reasons {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, )*) => {
+        /// Why probity refused an operation, or why a probe could not be cleaned.
+        #[non_exhaustive]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Reason {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl Reason {
+            /// Every code, in declaration order (used by docs and tests).
+            pub const ALL: &'static [Reason] = &[$(Reason::$variant,)*];
+
+            /// The stable snake_case code.
+            pub fn code(self) -> &'static str {
+                match self { $(Reason::$variant => $code,)* }
+            }
+        }
+    };
+}
+
+reasons! {
+    // --- input validation (before any file is read) ---
+    /// A slug, probe id or hypothesis id does not match `^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`.
+    InvalidIdentifier = "invalid_identifier",
+    /// `--message` is not one of the allowlisted labels.
+    InvalidMessage = "invalid_message",
+    /// No `--hypothesis` was given; every probe must name at least one.
+    MissingHypothesis = "missing_hypothesis",
+    /// More than 8 `--capture` values.
+    TooManyCaptures = "too_many_captures",
+    /// A capture is not `name=expr` with a name matching `^[a-z_][a-z0-9_]{0,31}$`.
+    InvalidCaptureName = "invalid_capture_name",
+    /// Two captures share a name.
+    DuplicateCaptureName = "duplicate_capture_name",
+    /// A capture expression does not parse as one expression of the target language.
+    CaptureParseError = "capture_parse_error",
+    /// A capture expression parses, but is not one of the side-effect-free shapes.
+    CaptureNotSideEffectFree = "capture_not_side_effect_free",
+    /// `--expect-sha256` is not 64 lowercase or uppercase hex digits.
+    InvalidHash = "invalid_hash",
+    /// Bad command-line usage not covered by a more specific code.
+    InvalidArgument = "invalid_argument",
+
+    // --- the target file ---
+    /// The file's extension has no grammar in the registry.
+    UnsupportedLanguage = "unsupported_language",
+    /// The path does not exist.
+    FileNotFound = "file_not_found",
+    /// The path is a symbolic link; probity edits only the real file, named directly.
+    Symlink = "symlink",
+    /// The file has more than one hard link; an atomic rename would split them.
+    HardLink = "hard_link",
+    /// The path is not a regular file.
+    NotRegularFile = "not_regular_file",
+    /// The file is over the 8 MiB limit.
+    FileTooLarge = "file_too_large",
+    /// The file is not valid UTF-8.
+    NotUtf8 = "not_utf8",
+    /// The file contains a NUL byte.
+    NulByte = "nul_byte",
+    /// The file has a line ended by a lone carriage return.
+    LoneCrLineEnding = "lone_cr_line_ending",
+    /// The file's SHA-256 is not the one given with `--expect-sha256`.
+    ExpectedHashMismatch = "expected_hash_mismatch",
+    /// The file changed between probity reading it and replacing it; nothing was written.
+    ConcurrentModification = "concurrent_modification",
+    /// The file is not inside the repository root the ledger is relative to.
+    OutsideRoot = "outside_root",
+    /// An operating-system I/O error.
+    IoError = "io_error",
+
+    // --- placement ---
+    /// `--line`/`--after-line` is past the end of the file or zero.
+    LineOutOfRange = "line_out_of_range",
+    /// The line holds no statement (blank, comment only, or outside any statement list).
+    NoStatementAtLine = "no_statement_at_line",
+    /// No statement position encloses the anchor (expression, argument list, class field list...).
+    NotStatementPosition = "not_statement_position",
+    /// The anchor is a brace-less single-statement body (`if (x) y;`, `if x: y`) or shares its
+    /// line with code a line-start insertion would split.
+    BraceLessBody = "brace_less_body",
+    /// The anchor is before or inside a docstring, `from __future__` import or directive prologue.
+    InsidePrologue = "inside_prologue",
+    /// The anchor is inside a Rust `const fn` or another const context.
+    ConstContext = "const_context",
+    /// The file is a Rust `#![no_std]` crate root; the probe body needs `std`.
+    NoStdCrate = "no_std_crate",
+    /// The position follows a statement that always diverges; the probe could never run.
+    UnreachablePosition = "unreachable_position",
+    /// A Rust block's tail expression is the block's value; nothing may follow it.
+    AfterTailExpression = "after_tail_expression",
+    /// The function body has no statement position (empty or on the signature's line).
+    EmptyBody = "empty_body",
+    /// The anchor lies inside a syntax error of the original file.
+    AnchorInSyntaxError = "anchor_in_syntax_error",
+    /// `--function` matched no function or method.
+    FunctionNotFound = "function_not_found",
+    /// `--function` matched several functions; the candidates are listed.
+    AmbiguousFunction = "ambiguous_function",
+    /// The file with the probe has an ERROR or MISSING node the original did not have.
+    WouldBreakSyntax = "would_break_syntax",
+    /// A block for the same slug and probe id is already in the file.
+    MarkerCollision = "marker_collision",
+    /// Marker-looking text (`gsd-debug-probe:`) is at or next to the anchor.
+    MarkerAtAnchor = "marker_at_anchor",
+    /// The location or identity fields make the probe's fixed event prefix too long.
+    ProbeTooLarge = "probe_too_large",
+
+    // --- ledger ---
+    /// The ledger file cannot be read or parsed; it is left as it is.
+    LedgerUnreadable = "ledger_unreadable",
+    /// The ledger parses but violates the schema (unknown version, duplicate ids...).
+    LedgerInvalid = "ledger_invalid",
+    /// The ledger already has a live probe with this slug and id.
+    ProbeAlreadyLedgered = "probe_already_ledgered",
+    /// The ledger has no probe with this id.
+    ProbeNotInLedger = "probe_not_in_ledger",
+    /// The session already has 10 probes.
+    TooManyProbes = "too_many_probes",
+
+    // --- strip (each of these is `cleanup_failed`) ---
+    /// The end marker is present but the start marker is not.
+    MissingStartMarker = "missing_start_marker",
+    /// The start marker is present but the end marker is not.
+    MissingEndMarker = "missing_end_marker",
+    /// More than one start or end marker for the same slug and probe id.
+    DuplicateMarker = "duplicate_marker",
+    /// The end marker comes before the start marker.
+    MarkersOutOfOrder = "markers_out_of_order",
+    /// Another probe marker lies between this probe's start and end markers.
+    NestedMarker = "nested_marker",
+    /// A marker shares its line with other code.
+    MarkerNotOnOwnLine = "marker_not_on_own_line",
+    /// The block's bytes no longer match `block_sha256`: someone edited inside it.
+    BlockHashMismatch = "block_hash_mismatch",
+    /// Probe body text is present but its markers are gone.
+    ResidueWithoutMarkers = "residue_without_markers",
+    /// Another probe in the same file failed, so the file was left untouched.
+    SiblingFailed = "sibling_failed",
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
