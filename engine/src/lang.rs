@@ -76,6 +76,8 @@ pub struct Spec {
     /// Containers whose last expression child is their value (Rust blocks).
     #[serde(default)]
     pub tail_expression_containers: Vec<String>,
+    /// Which capture expressions are side-effect free (`[capture]`).
+    pub capture: crate::capture::CaptureSpec,
 }
 
 /// A statement kind that belongs to a prologue (docstring, directive, future import).

@@ -8,3 +8,13 @@
 pub mod lang;
 pub mod probe;
 pub mod reason;
+pub mod capture;
+pub mod marker;
+pub mod parse;
+pub mod place;
+pub mod source;
+pub mod edit;
+pub mod strip;
+pub mod fsio;
+pub mod ledger;
+pub mod ops;

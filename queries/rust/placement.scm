@@ -9,7 +9,6 @@
 (static_item) @refuse.const_context
 (const_block) @refuse.const_context
 (function_item (function_modifiers) @_mods (#match? @_mods "const")) @refuse.const_context
-(function_signature_item) @refuse.const_context
 
 ((inner_attribute_item (attribute (identifier) @_attr)) (#eq? @_attr "no_std")) @refuse_file.no_std_crate
 

@@ -1,0 +1,151 @@
+//! Capture expressions: accept only side-effect-free shapes.
+//!
+//! An expression is parsed with the target grammar (wrapped as the language's `[capture]`
+//! prefix/suffix say) and accepted only if it is built from: identifiers and literals,
+//! field/attribute access, indexing by a literal, and "length of" (`len(x)`, `x.length`,
+//! `x.len()`). Anything else (calls, assignments, operators, interpolation...) is refused with
+//! `capture_not_side_effect_free`. See: issue 2 §2.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use tree_sitter::Node;
+
+use crate::lang::{Grammar, Language};
+use crate::parse;
+use crate::place::Refusal;
+use crate::reason::Reason;
+
+/// `[capture]` of `language.toml`. Field meanings: grammars/README.md.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureSpec {
+    /// Text before the expression so that it parses as an expression.
+    pub prefix: String,
+    /// Text after the expression.
+    pub suffix: String,
+    /// Identifier and literal kinds.
+    pub leaves: Vec<String>,
+    /// Kinds with exactly one named child that is checked in turn (parentheses, `x!`).
+    pub wrappers: Vec<String>,
+    /// Field/attribute access kinds: the object is checked, the field must be a field name.
+    pub access: Vec<String>,
+    /// Node kinds that name a field in an access.
+    pub field_names: Vec<String>,
+    /// Index kinds: the object is checked, the index must be a literal.
+    pub index: Vec<String>,
+    /// Literal kinds accepted as an index.
+    pub index_literals: Vec<String>,
+    /// Call kinds → function names accepted with exactly one (checked) argument.
+    pub calls: BTreeMap<String, Vec<String>>,
+    /// Call kinds → method names accepted with no argument on a checked receiver.
+    pub methods: BTreeMap<String, Vec<String>>,
+    /// Kinds that may not appear anywhere inside (string interpolation).
+    pub forbidden_descendants: Vec<String>,
+}
+
+fn allowed(spec: &CaptureSpec, text: &str, node: Node) -> bool {
+    let kind = node.kind();
+    let has = |list: &[String]| list.iter().any(|k| k == kind);
+    let named: Vec<Node> = {
+        let mut c = node.walk();
+        node.named_children(&mut c).collect()
+    };
+    if has(&spec.leaves) {
+        return true;
+    }
+    if has(&spec.wrappers) {
+        return named.len() == 1 && allowed(spec, text, named[0]);
+    }
+    if has(&spec.access) {
+        let Some((object, rest)) = named.split_first() else {
+            return false;
+        };
+        return allowed(spec, text, *object)
+            && !rest.is_empty()
+            && rest.iter().all(|n| spec.field_names.iter().any(|k| k == n.kind()));
+    }
+    if has(&spec.index) {
+        return named.len() == 2
+            && allowed(spec, text, named[0])
+            && spec.index_literals.iter().any(|k| k == named[1].kind())
+            && named[1].named_child_count() <= 1;
+    }
+    if let Some(names) = spec.calls.get(kind) {
+        let (Some(func), Some(args)) = (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        ) else {
+            return false;
+        };
+        let mut c = args.walk();
+        let args: Vec<Node> = args.named_children(&mut c).collect();
+        return names.iter().any(|n| *n == text[func.byte_range()])
+            && args.len() == 1
+            && allowed(spec, text, args[0]);
+    }
+    if let Some(names) = spec.methods.get(kind) {
+        let (Some(func), Some(args)) = (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        ) else {
+            return false;
+        };
+        if args.named_child_count() != 0 || !spec.access.iter().any(|k| k == func.kind()) {
+            return false;
+        }
+        let mut c = func.walk();
+        let parts: Vec<Node> = func.named_children(&mut c).collect();
+        return parts.len() == 2
+            && allowed(spec, text, parts[0])
+            && names.iter().any(|n| *n == text[parts[1].byte_range()]);
+    }
+    false
+}
+
+fn has_descendant(node: Node, kinds: &[String]) -> bool {
+    if kinds.iter().any(|k| k == node.kind()) {
+        return true;
+    }
+    let mut c = node.walk();
+    node.children(&mut c).any(|n| has_descendant(n, kinds))
+}
+
+/// Check one capture expression for `lang`.
+pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Refusal> {
+    let spec = &lang.spec.capture;
+    let text = format!("{}{}{}", spec.prefix, expr, spec.suffix);
+    let (start, end) = (spec.prefix.len(), spec.prefix.len() + expr.len());
+    let tree = parse::parse(grammar, &text)
+        .ok_or_else(|| Refusal::new(Reason::CaptureParseError, "the parser gave up"))?;
+    let node = tree.root_node().descendant_for_byte_range(start, end);
+    let node = match node {
+        Some(n) if !tree.root_node().has_error() && n.start_byte() == start && n.end_byte() == end => n,
+        _ => {
+            return Err(Refusal::new(
+                Reason::CaptureParseError,
+                format!("`{expr}` is not one {} expression", lang.id()),
+            ));
+        }
+    };
+    // A node that spans the expression may have a single-child parent that spans it too;
+    // check from the outermost such node so that `(x)` and `x` are judged the same.
+    let mut top = node;
+    while let Some(p) = top.parent() {
+        if p.start_byte() == start && p.end_byte() == end {
+            top = p;
+        } else {
+            break;
+        }
+    }
+    let top = if top.kind() == "expression_statement" { node } else { top };
+    if has_descendant(top, &spec.forbidden_descendants) || !allowed(spec, &text, top) {
+        return Err(Refusal::new(
+            Reason::CaptureNotSideEffectFree,
+            format!(
+                "`{expr}` is not an identifier, field access, literal index or length of a value"
+            ),
+        ));
+    }
+    Ok(())
+}

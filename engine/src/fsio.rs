@@ -1,0 +1,122 @@
+//! Safe file reads and atomic writes. With `ledger`, the only module that writes to disk.
+//!
+//! Every write goes to a temporary file in the target's directory, is fsynced, keeps the
+//! target's permission bits, and replaces the target by rename, after which the directory is
+//! fsynced. Before the rename the target is read again and its hash compared with the bytes the
+//! caller started from: if anyone changed it, nothing is written. Symlinked and hard-linked
+//! targets are refused: an atomic rename would replace the link, not the file behind it.
+
+use std::fs::{self, File};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use crate::reason::Reason;
+use crate::source::{sha256_hex, MAX_FILE_BYTES};
+
+/// An I/O failure with its reason code and a human detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IoFailure {
+    /// Reason code.
+    pub reason: Reason,
+    /// Path and OS message.
+    pub detail: String,
+}
+
+impl IoFailure {
+    fn new(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Self {
+        IoFailure {
+            reason,
+            detail: format!("{}: {what}", path.display()),
+        }
+    }
+
+    fn os(path: &Path, e: std::io::Error) -> Self {
+        let reason = match e.kind() {
+            ErrorKind::NotFound => Reason::FileNotFound,
+            _ => Reason::IoError,
+        };
+        IoFailure::new(reason, path, e)
+    }
+}
+
+/// Check that `path` is a plain, singly-linked regular file no larger than the limit.
+pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, IoFailure> {
+    let meta = fs::symlink_metadata(path).map_err(|e| IoFailure::os(path, e))?;
+    if meta.file_type().is_symlink() {
+        return Err(IoFailure::new(Reason::Symlink, path, "is a symbolic link"));
+    }
+    if !meta.is_file() {
+        return Err(IoFailure::new(Reason::NotRegularFile, path, "is not a regular file"));
+    }
+    if meta.nlink() > 1 {
+        return Err(IoFailure::new(Reason::HardLink, path, format!("has {} hard links", meta.nlink())));
+    }
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(IoFailure::new(Reason::FileTooLarge, path, format!("is {} bytes", meta.len())));
+    }
+    Ok(meta)
+}
+
+/// Read a file that probity may edit (see [`check_plain_file`]).
+pub fn read_target(path: &Path) -> Result<Vec<u8>, IoFailure> {
+    let meta = check_plain_file(path)?;
+    let mut f = File::open(path).map_err(|e| IoFailure::os(path, e))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // Read one byte past the limit so a file that grew since the check is still refused.
+    Read::by_ref(&mut f)
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| IoFailure::os(path, e))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(IoFailure::new(Reason::FileTooLarge, path, "grew past the limit while read"));
+    }
+    let after = fs::symlink_metadata(path).map_err(|e| IoFailure::os(path, e))?;
+    if after.ino() != meta.ino() || after.dev() != meta.dev() {
+        return Err(IoFailure::new(Reason::ConcurrentModification, path, "was replaced while read"));
+    }
+    Ok(bytes)
+}
+
+fn fsync_dir(dir: &Path) -> Result<(), IoFailure> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| IoFailure::os(dir, e))
+}
+
+/// Replace `path` with `bytes`, only if its current content still hashes to `expected_sha256`
+/// (or, when `expected_sha256` is `None`, if it does not exist or is a plain file).
+pub fn atomic_replace(path: &Path, expected_sha256: Option<&str>, bytes: &[u8]) -> Result<(), IoFailure> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let existing = match fs::symlink_metadata(path) {
+        Ok(_) => Some(check_plain_file(path)?),
+        Err(e) if e.kind() == ErrorKind::NotFound && expected_sha256.is_none() => None,
+        Err(e) => return Err(IoFailure::os(path, e)),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".probity-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| IoFailure::os(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| IoFailure::os(tmp.path(), e))?;
+    let mode = existing.as_ref().map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o644);
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .map_err(|e| IoFailure::os(tmp.path(), e))?;
+    tmp.as_file().sync_all().map_err(|e| IoFailure::os(tmp.path(), e))?;
+    if let Some(expected) = expected_sha256 {
+        let current = read_target(path)?;
+        if !sha256_hex(&current).eq_ignore_ascii_case(expected) {
+            return Err(IoFailure::new(
+                Reason::ConcurrentModification,
+                path,
+                "changed since probity read it; nothing was written",
+            ));
+        }
+    }
+    tmp.persist(path).map_err(|e| IoFailure::os(path, e.error))?;
+    fsync_dir(dir)
+}

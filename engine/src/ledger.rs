@@ -1,0 +1,186 @@
+//! The ledger: the `probes[]` part of the Runtime Evidence schema v1 (contracts.md §6).
+//!
+//! A probe entry is written and synced before the source file is touched (`planned`), becomes
+//! `active` only after the inserted bytes were read back and hashed, and `removed` only after a
+//! strip was verified. A ledger that does not parse is never rewritten: it is reported
+//! (`ledger_unreadable`) and left on disk for inspection. Fields this version does not know are
+//! kept as they are, so a newer writer's data survives an older reader.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fsio::{self, IoFailure};
+use crate::reason::Reason;
+
+/// Maximum probes in one session ledger.
+pub const MAX_PROBES: usize = 10;
+
+/// Lifecycle of a source probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeStatus {
+    /// Ledgered; the source edit may or may not have happened.
+    Planned,
+    /// In the source, bytes verified.
+    Active,
+    /// Removed, removal verified.
+    Removed,
+}
+
+/// One `probes[]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeEntry {
+    /// Probe id.
+    pub id: String,
+    /// `source_probe` (or `passive`, which carries no source fields).
+    pub kind: String,
+    /// Session slug the markers carry.
+    pub slug: String,
+    /// Hypotheses this probe tests.
+    pub hypothesis_ids: Vec<String>,
+    /// Repository-relative path, `/`-separated.
+    pub file: Option<String>,
+    /// `path:line` of the anchor statement.
+    pub location: Option<String>,
+    /// Names of the captured values.
+    pub observes: Vec<String>,
+    /// Allowlisted message label.
+    pub message: String,
+    /// Events per probe per process.
+    pub max_events: u32,
+    /// Bytes per event line.
+    pub max_event_bytes: u32,
+    /// Start marker payload (comment token excluded).
+    pub marker_start: Option<String>,
+    /// End marker payload.
+    pub marker_end: Option<String>,
+    /// SHA-256 of the exact block bytes.
+    pub expected_block_sha256: Option<String>,
+    /// Lifecycle state.
+    pub status: ProbeStatus,
+}
+
+/// A ledger file: `schema_version`, `probes`, and any other field, kept verbatim.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ledger {
+    /// Always 1.
+    pub schema_version: u32,
+    /// Probe entries, in placement order.
+    #[serde(default)]
+    pub probes: Vec<ProbeEntry>,
+    /// Fields owned by other parts of the schema (sessions, runs, artifacts...).
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Default for Ledger {
+    fn default() -> Self {
+        Ledger {
+            schema_version: 1,
+            probes: Vec::new(),
+            rest: serde_json::Map::new(),
+        }
+    }
+}
+
+impl Ledger {
+    /// Load a ledger; a missing file is an empty ledger.
+    pub fn load(path: &Path) -> Result<Ledger, IoFailure> {
+        let bytes = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ledger::default()),
+            _ => fsio::read_target(path).map_err(|e| IoFailure {
+                reason: match e.reason {
+                    Reason::FileNotFound => Reason::FileNotFound,
+                    Reason::IoError => Reason::LedgerUnreadable,
+                    other => other,
+                },
+                detail: e.detail,
+            })?,
+        };
+        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| IoFailure {
+            reason: Reason::LedgerUnreadable,
+            detail: format!("{}: {e}", path.display()),
+        })?;
+        if ledger.schema_version != 1 {
+            return Err(IoFailure {
+                reason: Reason::LedgerInvalid,
+                detail: format!("{}: schema_version {} is not 1", path.display(), ledger.schema_version),
+            });
+        }
+        let mut seen = std::collections::HashSet::new();
+        for p in &ledger.probes {
+            if !seen.insert((&p.slug, &p.id)) && p.status != ProbeStatus::Removed {
+                return Err(IoFailure {
+                    reason: Reason::LedgerInvalid,
+                    detail: format!("{}: probe {} appears twice", path.display(), p.id),
+                });
+            }
+        }
+        Ok(ledger)
+    }
+
+    /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
+    pub fn save(&self, path: &Path) -> Result<(), IoFailure> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(|e| IoFailure {
+                    reason: Reason::IoError,
+                    detail: format!("{}: {e}", dir.display()),
+                })?;
+            }
+        }
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| IoFailure {
+            reason: Reason::IoError,
+            detail: e.to_string(),
+        })?;
+        text.push('\n');
+        fsio::atomic_replace(path, None, text.as_bytes())
+    }
+
+    /// The live (planned or active) entry for `(slug, id)`.
+    pub fn live(&self, slug: &str, id: &str) -> Option<&ProbeEntry> {
+        self.probes
+            .iter()
+            .find(|p| p.slug == slug && p.id == id && p.status != ProbeStatus::Removed)
+    }
+
+    /// Mutable access to the live entry for `(slug, id)`.
+    pub fn live_mut(&mut self, slug: &str, id: &str) -> Option<&mut ProbeEntry> {
+        self.probes
+            .iter_mut()
+            .find(|p| p.slug == slug && p.id == id && p.status != ProbeStatus::Removed)
+    }
+
+    /// Number of live probes of a slug.
+    pub fn live_count(&self, slug: &str) -> usize {
+        self.probes
+            .iter()
+            .filter(|p| p.slug == slug && p.status != ProbeStatus::Removed)
+            .count()
+    }
+}
+
+/// The repository root that ledger paths are relative to: `explicit`, else the nearest ancestor
+/// of the ledger holding `.git`, else the folder holding `.planning/debug/`, else `cwd`.
+pub fn repository_root(explicit: Option<&Path>, ledger: &Path, cwd: &Path) -> PathBuf {
+    if let Some(r) = explicit {
+        return r.to_path_buf();
+    }
+    let ledger_abs = if ledger.is_absolute() { ledger.to_path_buf() } else { cwd.join(ledger) };
+    let mut dir = ledger_abs.parent();
+    while let Some(d) = dir {
+        if d.join(".git").exists() {
+            return d.to_path_buf();
+        }
+        dir = d.parent();
+    }
+    if let Some(d) = ledger_abs.parent() {
+        if d.ends_with(".planning/debug") {
+            if let Some(root) = d.parent().and_then(Path::parent) {
+                return root.to_path_buf();
+            }
+        }
+    }
+    cwd.to_path_buf()
+}

@@ -1,0 +1,418 @@
+//! Commands as library calls: `place` and `strip` over real files and a ledger.
+//!
+//! Order of durable effects, for every command: validate input → read and check the file →
+//! compute the edit (pure) → ledger entry written and synced → source replaced atomically (only if
+//! unchanged since read) → result read back and verified → ledger updated. A crash between any
+//! two steps leaves the old or the new file and a ledger that [`reconcile`] settles.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::fsio::{self, IoFailure};
+use crate::lang;
+use crate::ledger::{self, Ledger, ProbeEntry, ProbeStatus};
+use crate::parse;
+use crate::place::{self, Anchor, Placement, Refusal};
+use crate::probe::{ProbeIdentity, MAX_EVENTS, MAX_EVENT_BYTES};
+use crate::reason::Reason;
+use crate::source::{sha256_hex, Source};
+use crate::strip::{self, Outcome, Target};
+
+impl From<IoFailure> for Refusal {
+    fn from(e: IoFailure) -> Self {
+        Refusal::new(e.reason, e.detail)
+    }
+}
+
+/// Everything `probity place` needs.
+#[derive(Debug, Clone)]
+pub struct PlaceRequest {
+    /// The source file.
+    pub file: PathBuf,
+    /// Where in it.
+    pub anchor: Anchor,
+    /// Who the probe is.
+    pub identity: ProbeIdentity,
+    /// Ledger file (required unless `dry_run`).
+    pub ledger: Option<PathBuf>,
+    /// Repository root override.
+    pub root: Option<PathBuf>,
+    /// Refuse unless the file hashes to this.
+    pub expect_sha256: Option<String>,
+    /// Compute and report, write nothing.
+    pub dry_run: bool,
+}
+
+/// What `probity place` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlaceReport {
+    /// `placed` or `dry_run`.
+    pub status: &'static str,
+    /// Repository-relative path.
+    pub file: String,
+    /// Language id.
+    pub language: &'static str,
+    /// Slug.
+    pub slug: String,
+    /// Probe id.
+    pub probe: String,
+    /// SHA-256 of the file before.
+    pub file_sha256_before: String,
+    /// SHA-256 of the file after (what it would be, for a dry run).
+    pub file_sha256_after: String,
+    /// Where and what.
+    pub placement: Placement,
+    /// The ledger written, if any.
+    pub ledger: Option<String>,
+}
+
+fn find_git_root(start: &Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        if d.join(".git").exists() {
+            return Some(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The `/`-separated path of `file` relative to `root`, or `outside_root`.
+pub fn relative_path(root: &Path, file: &Path) -> Result<String, Refusal> {
+    let root = root
+        .canonicalize()
+        .map_err(|e| Refusal::new(Reason::FileNotFound, format!("{}: {e}", root.display())))?;
+    let name = file
+        .file_name()
+        .ok_or_else(|| Refusal::new(Reason::NotRegularFile, format!("{}: no file name", file.display())))?;
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let parent = parent
+        .canonicalize()
+        .map_err(|e| Refusal::new(Reason::FileNotFound, format!("{}: {e}", parent.display())))?;
+    let rel = parent.join(name);
+    let rel = rel.strip_prefix(&root).map_err(|_| {
+        Refusal::new(
+            Reason::OutsideRoot,
+            format!("{} is outside the repository root {}", file.display(), root.display()),
+        )
+    })?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(parts.join("/"))
+}
+
+fn cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// Run `probity place`.
+pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
+    let (language, grammar) = lang::for_path(&req.file).ok_or_else(|| {
+        Refusal::new(
+            Reason::UnsupportedLanguage,
+            format!("{}: no grammar for this file type", req.file.display()),
+        )
+    })?;
+    if let Some(h) = &req.expect_sha256 {
+        if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Refusal::new(Reason::InvalidHash, "--expect-sha256 takes 64 hex digits"));
+        }
+    }
+    if req.ledger.is_none() && !req.dry_run {
+        return Err(Refusal::new(
+            Reason::InvalidArgument,
+            "--ledger FILE is required (the probe is ledgered before the file is edited)",
+        ));
+    }
+    let cwd = cwd();
+    let root = match (&req.root, &req.ledger) {
+        (Some(r), _) => r.clone(),
+        (None, Some(l)) => ledger::repository_root(None, l, &cwd),
+        (None, None) => {
+            let abs = cwd.join(&req.file);
+            find_git_root(abs.parent().unwrap_or(&cwd)).unwrap_or_else(|| cwd.clone())
+        }
+    };
+    let rel = relative_path(&root, &req.file)?;
+    let bytes = fsio::read_target(&req.file)?;
+    let before_sha = sha256_hex(&bytes);
+    if let Some(h) = &req.expect_sha256 {
+        if !h.eq_ignore_ascii_case(&before_sha) {
+            return Err(Refusal::new(
+                Reason::ExpectedHashMismatch,
+                format!("the file's sha256 is {before_sha}"),
+            ));
+        }
+    }
+    let source = Source::new(bytes).map_err(Refusal::from)?;
+    let placement = place::place(language, grammar, &source, &req.identity, &req.anchor, &rel)?;
+    let mut report = PlaceReport {
+        status: "dry_run",
+        file: rel.clone(),
+        language: language.id(),
+        slug: req.identity.slug.clone(),
+        probe: req.identity.probe.clone(),
+        file_sha256_before: before_sha.clone(),
+        file_sha256_after: sha256_hex(&placement.new_bytes),
+        placement,
+        ledger: None,
+    };
+    if req.dry_run {
+        return Ok(report);
+    }
+    let ledger_path = req.ledger.clone().expect("checked above");
+
+    // 1. Ledger first: the entry exists, synced, before the source changes.
+    let mut ledger = Ledger::load(&ledger_path)?;
+    reconcile(&mut ledger, &root);
+    let id = &req.identity;
+    if ledger.live(&id.slug, &id.probe).is_some() {
+        return Err(Refusal::new(
+            Reason::ProbeAlreadyLedgered,
+            format!("probe {} of {} is already in the ledger", id.probe, id.slug),
+        ));
+    }
+    if ledger.live_count(&id.slug) >= ledger::MAX_PROBES {
+        return Err(Refusal::new(
+            Reason::TooManyProbes,
+            format!("a session holds at most {} probes", ledger::MAX_PROBES),
+        ));
+    }
+    let p = &report.placement;
+    ledger.probes.push(ProbeEntry {
+        id: id.probe.clone(),
+        kind: "source_probe".into(),
+        slug: id.slug.clone(),
+        hypothesis_ids: id.hypotheses.clone(),
+        file: Some(rel.clone()),
+        location: Some(format!("{rel}:{}", p.line_used)),
+        observes: id.captures.iter().map(|c| c.name.clone()).collect(),
+        message: id.message.clone(),
+        max_events: MAX_EVENTS,
+        max_event_bytes: MAX_EVENT_BYTES,
+        marker_start: Some(id.marker_start()),
+        marker_end: Some(id.marker_end()),
+        expected_block_sha256: Some(p.block_sha256.clone()),
+        status: ProbeStatus::Planned,
+    });
+    ledger.save(&ledger_path)?;
+
+    // 2. The source, atomically, only if unchanged since it was read.
+    if let Err(e) = fsio::atomic_replace(&req.file, Some(&before_sha), &p.new_bytes) {
+        ledger.probes.retain(|x| !(x.slug == id.slug && x.id == id.probe && x.status == ProbeStatus::Planned));
+        let _ = ledger.save(&ledger_path);
+        return Err(e.into());
+    }
+
+    // 3. Read back, hash the block, then mark it active.
+    let back = fsio::read_target(&req.file)?;
+    let end = p.offset + p.block.len();
+    if back.get(p.offset..end).map(sha256_hex).as_deref() != Some(p.block_sha256.as_str()) {
+        return Err(Refusal::new(
+            Reason::ConcurrentModification,
+            "the block read back does not match; the ledger entry stays `planned`",
+        ));
+    }
+    if let Some(e) = ledger.live_mut(&id.slug, &id.probe) {
+        e.status = ProbeStatus::Active;
+    }
+    ledger.save(&ledger_path)?;
+    report.status = "placed";
+    report.ledger = Some(ledger_path.display().to_string());
+    Ok(report)
+}
+
+/// Settle `planned` entries left by an interrupted call: `active` if the exact block is in the
+/// file, `removed` if neither marker nor residue is, unchanged otherwise. Returns whether
+/// anything changed.
+pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
+    let mut changed = false;
+    for entry in ledger.probes.iter_mut().filter(|p| p.status == ProbeStatus::Planned) {
+        let (Some(file), Some(hash)) = (&entry.file, &entry.expected_block_sha256) else {
+            continue;
+        };
+        let path = root.join(file);
+        let Some((language, grammar)) = lang::for_path(&path) else { continue };
+        let Ok(bytes) = fsio::read_target(&path) else { continue };
+        let Ok(source) = Source::new(bytes) else { continue };
+        let target = Target {
+            slug: entry.slug.clone(),
+            probe: entry.id.clone(),
+            expected_sha256: hash.clone(),
+        };
+        match strip::strip(language, grammar, &source, &[target]).outcomes.first() {
+            Some(Outcome::Removed { .. }) => {
+                entry.status = ProbeStatus::Active;
+                changed = true;
+            }
+            Some(Outcome::AlreadyAbsent) => {
+                entry.status = ProbeStatus::Removed;
+                changed = true;
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
+/// Everything `probity strip` needs.
+#[derive(Debug, Clone)]
+pub struct StripRequest {
+    /// The ledger.
+    pub ledger: PathBuf,
+    /// Only this probe (otherwise every live probe).
+    pub probe: Option<String>,
+    /// Only probes of this slug.
+    pub slug: Option<String>,
+    /// Repository root override.
+    pub root: Option<PathBuf>,
+}
+
+/// One probe's strip result.
+#[derive(Debug, Clone, Serialize)]
+pub struct StripItem {
+    /// Slug.
+    pub slug: String,
+    /// Probe id.
+    pub probe: String,
+    /// Repository-relative file.
+    pub file: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// What `probity strip` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct StripReport {
+    /// `clean` if every selected probe is removed or absent, else `cleanup_failed`.
+    pub status: &'static str,
+    /// One item per selected probe.
+    pub probes: Vec<StripItem>,
+}
+
+/// Run `probity strip`.
+pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
+    if let Some(p) = &req.probe {
+        if !crate::probe::is_identifier(p) {
+            return Err(Refusal::new(Reason::InvalidIdentifier, format!("`{p}` is not a probe id")));
+        }
+    }
+    let cwd = cwd();
+    let root = ledger::repository_root(req.root.as_deref(), &req.ledger, &cwd);
+    if !req.ledger.exists() {
+        return Err(Refusal::new(Reason::FileNotFound, format!("{}: no such ledger", req.ledger.display())));
+    }
+    let mut ledger = Ledger::load(&req.ledger)?;
+    if reconcile(&mut ledger, &root) {
+        ledger.save(&req.ledger)?;
+    }
+    let selected: Vec<usize> = ledger
+        .probes
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.status != ProbeStatus::Removed && p.kind == "source_probe")
+        .filter(|(_, p)| req.probe.as_ref().is_none_or(|id| &p.id == id))
+        .filter(|(_, p)| req.slug.as_ref().is_none_or(|s| &p.slug == s))
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(id) = &req.probe {
+        if selected.is_empty() && !ledger.probes.iter().any(|p| &p.id == id) {
+            return Err(Refusal::new(Reason::ProbeNotInLedger, format!("no probe `{id}` in the ledger")));
+        }
+    }
+    let mut by_file: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for i in selected {
+        let file = ledger.probes[i].file.clone().unwrap_or_default();
+        by_file.entry(file).or_default().push(i);
+    }
+    let mut items = Vec::new();
+    for (file, idx) in by_file {
+        let outcomes = strip_one_file(&ledger, &root, &file, &idx);
+        for (&i, outcome) in idx.iter().zip(outcomes) {
+            if matches!(outcome, Outcome::Removed { .. } | Outcome::AlreadyAbsent) {
+                ledger.probes[i].status = ProbeStatus::Removed;
+            }
+            items.push(StripItem {
+                slug: ledger.probes[i].slug.clone(),
+                probe: ledger.probes[i].id.clone(),
+                file: file.clone(),
+                outcome,
+            });
+        }
+        ledger.save(&req.ledger)?;
+    }
+    let clean = items.iter().all(|i| !matches!(i.outcome, Outcome::CleanupFailed { .. }));
+    Ok(StripReport {
+        status: if clean { "clean" } else { "cleanup_failed" },
+        probes: items,
+    })
+}
+
+fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Vec<Outcome> {
+    let fail_all = |reason: Reason, detail: String| {
+        idx.iter()
+            .map(|_| Outcome::CleanupFailed {
+                reason,
+                detail: detail.clone(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let path = root.join(file);
+    let Some((language, grammar)) = lang::for_path(&path) else {
+        return fail_all(Reason::UnsupportedLanguage, format!("{file}: no grammar"));
+    };
+    let bytes = match fsio::read_target(&path) {
+        Ok(b) => b,
+        Err(e) if e.reason == Reason::FileNotFound => {
+            return idx.iter().map(|_| Outcome::AlreadyAbsent).collect();
+        }
+        Err(e) => return fail_all(e.reason, e.detail),
+    };
+    let before = sha256_hex(&bytes);
+    let source = match Source::new(bytes) {
+        Ok(s) => s,
+        Err(r) => return fail_all(r, format!("{file}: {r}")),
+    };
+    let targets: Vec<Target> = idx
+        .iter()
+        .map(|&i| {
+            let p = &ledger.probes[i];
+            Target {
+                slug: p.slug.clone(),
+                probe: p.id.clone(),
+                expected_sha256: p.expected_block_sha256.clone().unwrap_or_default(),
+            }
+        })
+        .collect();
+    let plan = strip::strip(language, grammar, &source, &targets);
+    let Some(new_bytes) = plan.new_bytes else {
+        return plan.outcomes;
+    };
+    if let Err(e) = fsio::atomic_replace(&path, Some(&before), &new_bytes) {
+        return fail_all(e.reason, e.detail);
+    }
+    // Verify: the file is what was written and none of these markers is left in it.
+    let verified = fsio::read_target(&path).ok().and_then(|back| {
+        (sha256_hex(&back) == sha256_hex(&new_bytes)).then_some(back)
+    });
+    let ok = verified
+        .and_then(|b| Source::new(b).ok())
+        .and_then(|s| parse::parse(grammar, s.body()).map(|t| (s, t)))
+        .is_some_and(|(s, t)| {
+            crate::marker::find(language, &s, &t)
+                .iter()
+                .all(|m| !targets.iter().any(|x| m.is(&x.slug, &x.probe)))
+        });
+    if !ok {
+        return fail_all(Reason::ConcurrentModification, format!("{file}: the strip could not be verified"));
+    }
+    plan.outcomes
+}

@@ -1,0 +1,777 @@
+//! Probe placement: from an anchor (a line, or a function) to the exact bytes of the file with a
+//! probe block inserted at a real statement position.
+//!
+//! Pure: takes a validated [`Source`], returns a [`Placement`] or a [`Refusal`]; never touches
+//! the file system. Every rule of contracts.md §3 is enforced here, and the result is re-parsed
+//! before it is returned: a placement that would add an ERROR or MISSING node is refused.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
+
+use crate::capture;
+use crate::lang::{Grammar, Language};
+use crate::marker;
+use crate::parse;
+use crate::probe::{self, ProbeIdentity, MARKER_TAG};
+use crate::reason::Reason;
+use crate::source::{sha256_hex, Source};
+
+/// Where the caller wants the probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Anchor {
+    /// Before the statement at this 1-based line.
+    Line(usize),
+    /// After the statement that ends at (or spans) this 1-based line.
+    AfterLine(usize),
+    /// At the entry of this function or method body (qualified names allowed).
+    Function(String),
+}
+
+/// Why a placement was refused: a frozen code, a human detail, and candidates when ambiguous.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// The reason code.
+    pub reason: Reason,
+    /// A short human explanation.
+    pub detail: String,
+    /// Candidate functions, for `ambiguous_function`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
+}
+
+impl Refusal {
+    /// A refusal without candidates.
+    pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
+        Refusal {
+            reason,
+            detail: detail.into(),
+            candidates: Vec::new(),
+        }
+    }
+}
+
+impl From<Reason> for Refusal {
+    fn from(reason: Reason) -> Self {
+        Refusal::new(reason, reason.code())
+    }
+}
+
+/// A planned insertion: the new file bytes and everything the ledger and the caller need.
+#[derive(Debug, Clone, Serialize)]
+pub struct Placement {
+    /// The complete new file, BOM included.
+    #[serde(skip)]
+    pub new_bytes: Vec<u8>,
+    /// The block text (markers, body, line endings).
+    pub block: String,
+    /// SHA-256 of the block bytes.
+    pub block_sha256: String,
+    /// File offset (BOM included) where the block starts.
+    pub offset: usize,
+    /// 1-based line the block's start marker occupies in the new file.
+    pub block_start_line: usize,
+    /// 1-based line the block's end marker occupies in the new file.
+    pub block_end_line: usize,
+    /// The 1-based line the caller asked for (None for `--function`).
+    pub line_requested: Option<usize>,
+    /// The 1-based line of the statement the probe was anchored to, after snapping.
+    pub line_used: usize,
+    /// Whether the anchor was moved to an enclosing statement.
+    pub snapped: bool,
+    /// `before` or `after` the anchor statement.
+    pub side: &'static str,
+    /// The anchor statement's node kind.
+    pub statement_kind: String,
+    /// `\n` or `\r\n`.
+    pub eol: &'static str,
+    /// The block's indentation.
+    pub indent: String,
+    /// The function the probe was placed in, when known (qualified).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+}
+
+/// Facts from the language's placement query, keyed by node id.
+struct Facts {
+    refuse: Vec<(std::ops::Range<usize>, Reason)>,
+    refuse_file: Option<(Reason, usize)>,
+    diverges: HashSet<usize>,
+    functions: Vec<FunctionDef>,
+}
+
+/// A function or method found by the placement query.
+#[derive(Debug, Clone)]
+struct FunctionDef {
+    node_id: usize,
+    start: usize,
+    end: usize,
+    name: String,
+    body_id: usize,
+    line: usize,
+}
+
+fn reason_for(name: &str) -> Option<Reason> {
+    Reason::ALL.iter().copied().find(|r| r.code() == name)
+}
+
+fn collect_facts(grammar: &Grammar, tree: &Tree, text: &str) -> Facts {
+    let q = &grammar.placement;
+    let names = q.capture_names();
+    let mut facts = Facts {
+        refuse: Vec::new(),
+        refuse_file: None,
+        diverges: HashSet::new(),
+        functions: Vec::new(),
+    };
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
+    while let Some(m) = matches.next() {
+        let mut func: Option<Node> = None;
+        let mut fname: Option<Node> = None;
+        let mut fbody: Option<Node> = None;
+        for c in m.captures() {
+            let name = names[c.index as usize];
+            if let Some(code) = name.strip_prefix("refuse.") {
+                if let Some(r) = reason_for(code) {
+                    facts.refuse.push((c.node.byte_range(), r));
+                }
+            } else if let Some(code) = name.strip_prefix("refuse_file.") {
+                if let Some(r) = reason_for(code) {
+                    facts.refuse_file.get_or_insert((r, c.node.start_position().row));
+                }
+            } else if name == "diverges" {
+                facts.diverges.insert(c.node.id());
+            } else if name == "function" {
+                func = Some(c.node);
+            } else if name == "function.name" {
+                fname = Some(c.node);
+            } else if name == "function.body" {
+                fbody = Some(c.node);
+            }
+        }
+        if let (Some(f), Some(n), Some(b)) = (func, fname, fbody) {
+            facts.functions.push(FunctionDef {
+                node_id: f.id(),
+                start: f.start_byte(),
+                end: f.end_byte(),
+                name: text[n.byte_range()].to_owned(),
+                body_id: b.id(),
+                line: f.start_position().row,
+            });
+        }
+    }
+    facts
+}
+
+/// Scopes (classes, impls, modules, enclosing functions) that qualify a function's name.
+struct Scope {
+    start: usize,
+    end: usize,
+    names: Vec<String>,
+}
+
+fn collect_scopes(grammar: &Grammar, tree: &Tree, text: &str) -> Vec<Scope> {
+    let q = &grammar.placement;
+    let names = q.capture_names();
+    let mut by_node: HashMap<usize, Scope> = HashMap::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
+    while let Some(m) = matches.next() {
+        let scope = m.captures().iter().find(|c| names[c.index as usize] == "scope");
+        let name = m.captures().iter().find(|c| names[c.index as usize] == "scope.name");
+        if let (Some(s), Some(n)) = (scope, name) {
+            let entry = by_node.entry(s.node.id()).or_insert_with(|| Scope {
+                start: s.node.start_byte(),
+                end: s.node.end_byte(),
+                names: Vec::new(),
+            });
+            let full = text[n.node.byte_range()].to_owned();
+            // `impl<T> Foo<T>` is qualified as `Foo`.
+            let base = full.split('<').next().unwrap_or(&full).trim().to_owned();
+            for candidate in [full, base] {
+                if !entry.names.contains(&candidate) {
+                    entry.names.push(candidate);
+                }
+            }
+        }
+    }
+    let mut scopes: Vec<Scope> = by_node.into_values().collect();
+    scopes.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    scopes
+}
+
+struct Ctx<'a> {
+    lang: &'a Language,
+    source: &'a Source,
+    text: &'a str,
+    facts: Facts,
+}
+
+impl<'a> Ctx<'a> {
+    fn is_container(&self, node: Node) -> bool {
+        let spec = &self.lang.spec;
+        if !spec.statement_containers.iter().any(|k| k == node.kind()) {
+            return false;
+        }
+        match node.parent() {
+            Some(p) => !spec.container_parent_exclusions.iter().any(|k| k == p.kind()),
+            None => true,
+        }
+    }
+
+    /// Whether `node` is a statement of a statement list (regardless of its line).
+    fn is_statement(&self, node: Node) -> bool {
+        if !node.is_named() || node.is_error() || node.is_missing() || self.lang.is_comment(node.kind())
+        {
+            return false;
+        }
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        if !self.is_container(parent) {
+            return false;
+        }
+        match self.lang.spec.statement_fields.get(parent.kind()) {
+            Some(field) => {
+                let mut c = parent.walk();
+                let found = parent.children_by_field_name(field, &mut c).any(|n| n.id() == node.id());
+                found
+            }
+            None => true,
+        }
+    }
+
+    /// The statements of a container, in order.
+    fn statements(&self, container: Node<'a>) -> Vec<Node<'a>> {
+        let mut c = container.walk();
+        container
+            .named_children(&mut c)
+            .filter(|n| self.is_statement(*n))
+            .collect()
+    }
+
+    fn first_on_line(&self, node: Node) -> bool {
+        let line = self.source.line_of(node.start_byte());
+        self.text[self.source.line_start(line)..node.start_byte()]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+    }
+
+    /// Whether only whitespace and comments follow `node` on its last line.
+    fn last_on_line(&self, node: Node) -> bool {
+        let line = self.source.line_of(node.end_byte());
+        let line_end = self.source.line_start(line) + self.source.line_text(line).len();
+        let mut pos = node.end_byte();
+        let mut next = node.next_sibling();
+        loop {
+            let rest = &self.text[pos..line_end];
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            if trimmed.is_empty() {
+                return true;
+            }
+            let at = line_end - trimmed.len();
+            match next {
+                Some(n) if n.start_byte() == at && self.lang.is_comment(n.kind()) => {
+                    pos = n.end_byte().min(line_end.max(n.end_byte()));
+                    if self.source.line_of(n.end_byte()) != line {
+                        return true;
+                    }
+                    next = n.next_sibling();
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    fn prologue_ids(&self, container: Node) -> HashSet<usize> {
+        let mut out = HashSet::new();
+        if self.lang.spec.prologue.is_empty() {
+            return out;
+        }
+        for s in self.statements(container) {
+            let is_prologue = self.lang.spec.prologue.iter().any(|rule| {
+                rule.kind == s.kind()
+                    && match &rule.child {
+                        None => true,
+                        Some(child) => {
+                            s.named_child_count() == 1
+                                && s.named_child(0).is_some_and(|c| c.kind() == child)
+                        }
+                    }
+            });
+            if !is_prologue {
+                break;
+            }
+            out.insert(s.id());
+        }
+        out
+    }
+
+    fn refuse_range(&self, node: Node) -> Result<(), Refusal> {
+        if let Some((reason, line)) = self.facts.refuse_file {
+            return Err(Refusal::new(
+                reason,
+                format!("the file cannot take a probe (line {})", line + 1),
+            ));
+        }
+        for (range, reason) in &self.facts.refuse {
+            if range.start <= node.start_byte() && node.end_byte() <= range.end {
+                return Err(Refusal::new(*reason, format!("{} at this position", reason.code())));
+            }
+        }
+        Ok(())
+    }
+
+    /// The innermost statement at a statement position that contains `node`, moving outwards
+    /// past statements a line-start insertion cannot reach. `first` decides which edge of the
+    /// statement's line must be free.
+    fn enclosing_statement(&self, node: Node<'a>, after: bool) -> Result<Node<'a>, Refusal> {
+        let mut n = Some(node);
+        let mut saw_error = false;
+        while let Some(x) = n {
+            if x.is_error() {
+                saw_error = true;
+            }
+            if self.is_statement(x) {
+                let s = if after { self.last_sibling_on_line(x) } else { self.first_sibling_on_line(x) };
+                let ok = if after { self.last_on_line(s) } else { self.first_on_line(s) };
+                if ok {
+                    if saw_error {
+                        return Err(Refusal::new(Reason::AnchorInSyntaxError, "the anchor is inside a syntax error"));
+                    }
+                    return Ok(s);
+                }
+            }
+            n = x.parent();
+        }
+        if saw_error {
+            return Err(Refusal::new(Reason::AnchorInSyntaxError, "the anchor is inside a syntax error"));
+        }
+        Err(Refusal::new(
+            Reason::NotStatementPosition,
+            "no statement list encloses this line (expression, argument list, class body...)",
+        ))
+    }
+
+    /// `a(); b();` — the first statement of `x`'s container that shares `x`'s start line.
+    fn first_sibling_on_line(&self, x: Node<'a>) -> Node<'a> {
+        let line = self.source.line_of(x.start_byte());
+        let mut s = x;
+        while let Some(p) = s.prev_named_sibling() {
+            if self.is_statement(p) && self.source.line_of(p.start_byte()) == line {
+                s = p;
+            } else if self.lang.is_comment(p.kind()) && self.source.line_of(p.start_byte()) == line {
+                s = p;
+            } else {
+                break;
+            }
+        }
+        if self.is_statement(s) { s } else { x }
+    }
+
+    /// `a(); b();` — the last statement of `x`'s container that shares `x`'s end line.
+    fn last_sibling_on_line(&self, x: Node<'a>) -> Node<'a> {
+        let line = self.source.line_of(x.end_byte());
+        let mut s = x;
+        while let Some(n) = s.next_named_sibling() {
+            if self.is_statement(n) && self.source.line_of(n.start_byte()) == line {
+                s = n;
+            } else {
+                break;
+            }
+        }
+        s
+    }
+
+    fn prev_statement(&self, s: Node<'a>) -> Option<Node<'a>> {
+        let mut p = s.prev_named_sibling();
+        while let Some(x) = p {
+            if self.is_statement(x) {
+                return Some(x);
+            }
+            p = x.prev_named_sibling();
+        }
+        None
+    }
+
+    fn check_before(&self, s: Node<'a>) -> Result<(), Refusal> {
+        let container = s.parent().expect("statements have a parent");
+        if self.prologue_ids(container).contains(&s.id()) {
+            return Err(Refusal::new(
+                Reason::InsidePrologue,
+                "a docstring, `from __future__` import or directive prologue must stay first",
+            ));
+        }
+        if let Some(prev) = self.prev_statement(s) {
+            if self.facts.diverges.contains(&prev.id()) {
+                return Err(Refusal::new(
+                    Reason::UnreachablePosition,
+                    format!(
+                        "line {} always diverges; a probe after it could never run",
+                        self.source.line_of(prev.start_byte()) + 1
+                    ),
+                ));
+            }
+        }
+        self.refuse_range(s)
+    }
+
+    fn check_after(&self, s: Node<'a>) -> Result<(), Refusal> {
+        let container = s.parent().expect("statements have a parent");
+        if self.facts.diverges.contains(&s.id()) {
+            return Err(Refusal::new(
+                Reason::UnreachablePosition,
+                "this statement always diverges; a probe after it could never run",
+            ));
+        }
+        let prologue = self.prologue_ids(container);
+        if prologue.contains(&s.id()) {
+            // After the last prologue statement is fine; between two of them is not.
+            let next_in_prologue = self
+                .statements(container)
+                .into_iter()
+                .skip_while(|n| n.id() != s.id())
+                .nth(1)
+                .is_some_and(|n| prologue.contains(&n.id()));
+            if next_in_prologue {
+                return Err(Refusal::new(Reason::InsidePrologue, "the prologue must stay together"));
+            }
+        }
+        if self.lang.spec.tail_expression_containers.iter().any(|k| k == container.kind()) {
+            let is_last = self.statements(container).last().is_some_and(|l| l.id() == s.id());
+            let value = !self.text[s.byte_range()].trim_end().ends_with(';')
+                && s.kind() != "expression_statement"
+                && !s.kind().ends_with("_item")
+                && s.kind() != "let_declaration";
+            if is_last && value {
+                return Err(Refusal::new(
+                    Reason::AfterTailExpression,
+                    "this is the block's tail expression (its value); place the probe before it",
+                ));
+            }
+        }
+        self.refuse_range(s)
+    }
+}
+
+/// Compute the file with a probe for `identity` at `anchor`. `location_path` is the
+/// repository-relative path written into events (`path:line`).
+pub fn place(
+    lang: &Language,
+    grammar: &Grammar,
+    source: &Source,
+    identity: &ProbeIdentity,
+    anchor: &Anchor,
+    location_path: &str,
+) -> Result<Placement, Refusal> {
+    for cap in &identity.captures {
+        capture::validate(lang, grammar, &cap.expr)?;
+    }
+    let text = source.body();
+    // Marker collision pre-scan: the same slug and id anywhere in the file, in any form.
+    for needle in [identity.marker_start(), identity.marker_end(), identity.probe_key()] {
+        if memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some() {
+            return Err(Refusal::new(
+                Reason::MarkerCollision,
+                format!("`{needle}` is already in the file"),
+            ));
+        }
+    }
+    let tree = parse::parse(grammar, text)
+        .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+    let ctx = Ctx {
+        lang,
+        source,
+        text,
+        facts: collect_facts(grammar, &tree, text),
+    };
+    let lines = source.line_count();
+    let line_node = |line1: usize| -> Result<Node, Refusal> {
+        if line1 == 0 || line1 > lines {
+            return Err(Refusal::new(
+                Reason::LineOutOfRange,
+                format!("line {line1} is outside 1..={lines}"),
+            ));
+        }
+        let line = line1 - 1;
+        let lt = source.line_text(line);
+        let lead = lt.len() - lt.trim_start_matches([' ', '\t']).len();
+        if lt.trim().is_empty() {
+            return Err(Refusal::new(Reason::NoStatementAtLine, format!("line {line1} is blank")));
+        }
+        let at = source.line_start(line) + lead;
+        let node = tree
+            .root_node()
+            .descendant_for_byte_range(at, at)
+            .ok_or_else(|| Refusal::new(Reason::NoStatementAtLine, "no syntax node at this line"))?;
+        if lang.is_comment(node.kind()) && source.line_of(node.end_byte()) == line {
+            return Err(Refusal::new(
+                Reason::NoStatementAtLine,
+                format!("line {line1} holds only a comment"),
+            ));
+        }
+        Ok(node)
+    };
+
+    let (stmt, after, line_requested, function) = match anchor {
+        Anchor::Line(n) => {
+            let node = line_node(*n)?;
+            let s = ctx.enclosing_statement(node, false)?;
+            ctx.check_before(s)?;
+            (s, false, Some(*n), None)
+        }
+        Anchor::AfterLine(n) => {
+            let node = line_node(*n)?;
+            let s = ctx.enclosing_statement(node, true)?;
+            ctx.check_after(s)?;
+            (s, true, Some(*n), None)
+        }
+        Anchor::Function(name) => {
+            let (def, qualified) = resolve_function(&ctx, grammar, &tree, name, location_path)?;
+            let (s, after) = function_entry(&ctx, &tree, &def, &qualified)?;
+            if after {
+                ctx.check_after(s)?;
+            } else {
+                ctx.check_before(s)?;
+            }
+            (s, after, None, Some(qualified))
+        }
+    };
+
+    // Insertion point, indentation, line ending.
+    let start_line = source.line_of(stmt.start_byte());
+    let end_line = source.line_of(stmt.end_byte().saturating_sub(1).max(stmt.start_byte()));
+    let (insert_line, offset) = if after {
+        if source.line_eol(end_line).is_empty() {
+            return Err(Refusal::new(
+                Reason::NoStatementAtLine,
+                "the statement ends the file without a line terminator; place the probe before it",
+            ));
+        }
+        (end_line + 1, source.line_end_with_eol(end_line))
+    } else {
+        (start_line, source.line_start(start_line))
+    };
+    let indent = source.indent_of(start_line).to_owned();
+    let eol = match source.line_eol(if after { end_line } else { start_line }) {
+        "" => source.first_eol(),
+        e => e,
+    };
+    // Marker-looking text at the anchor: the insertion line and its neighbours.
+    let lo = insert_line.saturating_sub(1);
+    let hi = (insert_line + 1).min(lines.saturating_sub(1));
+    for l in lo..=hi.max(lo) {
+        if l < lines && source.line_text(l).contains(MARKER_TAG) {
+            return Err(Refusal::new(
+                Reason::MarkerAtAnchor,
+                format!("line {} holds marker-looking text", l + 1),
+            ));
+        }
+    }
+    let unit = source.indent_unit(&indent, &lang.spec.default_indent);
+    let location = format!("{location_path}:{}", start_line + 1);
+    let block = probe::render_block(lang, identity, &location, &indent, &unit, eol)?;
+
+    let mut new_body = String::with_capacity(text.len() + block.len());
+    new_body.push_str(&text[..offset]);
+    new_body.push_str(&block);
+    new_body.push_str(&text[offset..]);
+    let before_errors = parse::error_count(&tree);
+    let new_tree = parse::parse(grammar, &new_body)
+        .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+    let after_errors = parse::error_count(&new_tree);
+    if after_errors > before_errors {
+        return Err(Refusal::new(
+            Reason::WouldBreakSyntax,
+            format!("the probe would add {} syntax error(s)", after_errors - before_errors),
+        ));
+    }
+    // The markers must be recognised as exactly one balanced pair in the new tree.
+    let new_source = Source::new(new_body.clone().into_bytes()).map_err(Refusal::from)?;
+    let ms: Vec<_> = marker::find(lang, &new_source, &new_tree)
+        .into_iter()
+        .filter(|m| m.is(&identity.slug, &identity.probe))
+        .collect();
+    if ms.len() != 2 || !ms.iter().all(|m| m.own_line) {
+        return Err(Refusal::new(
+            Reason::WouldBreakSyntax,
+            "the inserted markers would not parse as comments",
+        ));
+    }
+
+    let mut new_bytes = Vec::with_capacity(source.bom().len() + new_body.len());
+    new_bytes.extend_from_slice(source.bom());
+    new_bytes.extend_from_slice(new_body.as_bytes());
+    let block_lines = block.matches('\n').count();
+    Ok(Placement {
+        new_bytes,
+        block_sha256: sha256_hex(block.as_bytes()),
+        offset: source.bom().len() + offset,
+        block_start_line: insert_line + 1,
+        block_end_line: insert_line + block_lines,
+        line_requested,
+        line_used: start_line + 1,
+        snapped: line_requested.is_some_and(|n| {
+            if after { n != end_line + 1 } else { n != start_line + 1 }
+        }),
+        side: if after { "after" } else { "before" },
+        statement_kind: stmt.kind().to_owned(),
+        eol,
+        indent,
+        function,
+        block,
+    })
+}
+
+/// Find the one function `name` designates. Segments are split on `.` and `::`; the last is the
+/// function's name, the others must match the innermost enclosing scopes (classes, impl types
+/// or traits, modules, enclosing functions); a leading file stem or `crate` is allowed.
+fn resolve_function(
+    ctx: &Ctx,
+    grammar: &Grammar,
+    tree: &Tree,
+    name: &str,
+    location_path: &str,
+) -> Result<(FunctionDef, String), Refusal> {
+    let segments: Vec<&str> = name
+        .split("::")
+        .flat_map(|s| s.split('.'))
+        .map(str::trim)
+        .collect();
+    if segments.iter().any(|s| s.is_empty()) {
+        return Err(Refusal::new(Reason::InvalidArgument, format!("`{name}` is not a function name")));
+    }
+    let scopes = collect_scopes(grammar, tree, ctx.text);
+    let stem = std::path::Path::new(location_path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    let sep = if ctx.lang.spec.comment == "//" && ctx.lang.id() == "rust" { "::" } else { "." };
+    let mut found: Vec<(FunctionDef, String)> = Vec::new();
+    for f in &ctx.facts.functions {
+        // The chain of enclosing scopes, outermost first; enclosing functions count too.
+        let mut chain: Vec<Vec<String>> = Vec::new();
+        let mut spans: Vec<(usize, usize, Vec<String>)> = scopes
+            .iter()
+            .filter(|s| s.start <= f.start && f.end <= s.end && !(s.start == f.start && s.end == f.end))
+            .map(|s| (s.start, s.end, s.names.clone()))
+            .collect();
+        spans.extend(
+            ctx.facts
+                .functions
+                .iter()
+                .filter(|g| g.node_id != f.node_id && g.start <= f.start && f.end <= g.end)
+                .map(|g| (g.start, g.end, vec![g.name.clone()])),
+        );
+        spans.sort_by_key(|(s, e, _)| (*s, std::cmp::Reverse(*e)));
+        chain.extend(spans.into_iter().map(|(_, _, n)| n));
+        let qualified = chain
+            .iter()
+            .map(|alts| alts[0].as_str())
+            .chain(std::iter::once(f.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(sep);
+        let matches_with = |segs: &[&str]| -> bool {
+            let (last, quals) = segs.split_last().expect("non-empty");
+            if *last != f.name || quals.len() > chain.len() {
+                return false;
+            }
+            let tail = &chain[chain.len() - quals.len()..];
+            quals.iter().zip(tail).all(|(q, alts)| alts.iter().any(|a| a == q))
+        };
+        let ok = matches_with(&segments)
+            || (segments.len() > 1
+                && (segments[0] == stem || segments[0] == "crate" || segments[0] == "self")
+                && matches_with(&segments[1..]));
+        if ok {
+            found.push((f.clone(), qualified));
+        }
+    }
+    found.sort_by_key(|(f, _)| f.start);
+    found.dedup_by_key(|(f, _)| f.node_id);
+    match found.len() {
+        0 => {
+            let mut near: Vec<String> = ctx
+                .facts
+                .functions
+                .iter()
+                .filter(|f| f.name.eq_ignore_ascii_case(segments.last().copied().unwrap_or("")))
+                .map(|f| format!("{} (line {})", f.name, f.line + 1))
+                .collect();
+            near.truncate(10);
+            Err(Refusal {
+                reason: Reason::FunctionNotFound,
+                detail: format!("no function or method matches `{name}`"),
+                candidates: near,
+            })
+        }
+        1 => Ok(found.remove(0)),
+        _ => Err(Refusal {
+            reason: Reason::AmbiguousFunction,
+            detail: format!("`{name}` matches {} functions; qualify it", found.len()),
+            candidates: found
+                .iter()
+                .map(|(f, q)| format!("{q} (line {})", f.line + 1))
+                .collect(),
+        }),
+    }
+}
+
+/// The statement a function-entry probe goes before (or, when the body holds only a prologue,
+/// after).
+fn function_entry<'a>(
+    ctx: &Ctx<'a>,
+    tree: &'a Tree,
+    def: &FunctionDef,
+    qualified: &str,
+) -> Result<(Node<'a>, bool), Refusal> {
+    let body = find_node(tree.root_node(), def.body_id)
+        .ok_or_else(|| Refusal::new(Reason::NotStatementPosition, "function body not found"))?;
+    if !ctx.is_container(body) {
+        return Err(Refusal::new(
+            Reason::NotStatementPosition,
+            format!("the body of `{qualified}` is not a statement list"),
+        ));
+    }
+    let stmts = ctx.statements(body);
+    let prologue = ctx.prologue_ids(body);
+    if let Some(first) = stmts.iter().find(|s| !prologue.contains(&s.id())) {
+        if !ctx.first_on_line(*first) {
+            return Err(Refusal::new(
+                Reason::BraceLessBody,
+                format!("the body of `{qualified}` starts on its signature line; no line start is inside it"),
+            ));
+        }
+        return Ok((*first, false));
+    }
+    if let Some(last) = stmts.iter().rev().find(|s| prologue.contains(&s.id())) {
+        if !ctx.first_on_line(*last) {
+            return Err(Refusal::new(Reason::BraceLessBody, "the body shares the signature's line"));
+        }
+        return Ok((*last, true));
+    }
+    Err(Refusal::new(Reason::EmptyBody, format!("`{qualified}` has an empty body")))
+}
+
+fn find_node(root: Node<'_>, id: usize) -> Option<Node<'_>> {
+    let mut cursor = root.walk();
+    loop {
+        let n = cursor.node();
+        if n.id() == id {
+            return Some(n);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}

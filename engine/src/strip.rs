@@ -1,0 +1,184 @@
+//! Hash-verified strip: remove a probe block only when it is complete, balanced, not nested and
+//! byte-identical to what was ledgered.
+//!
+//! Pure: computes outcomes and the new bytes; never touches the file system. If any probe of a
+//! file fails, no probe of that file is removed and the file stays byte-identical.
+//! See: contracts.md §4.
+
+use serde::Serialize;
+
+use crate::edit::{self, Splice};
+use crate::lang::{Grammar, Language};
+use crate::marker::{self, Marker, MarkerKind};
+use crate::parse;
+use crate::probe::probe_key;
+use crate::reason::Reason;
+use crate::source::{sha256_hex, Source};
+
+/// A probe to remove.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Session slug.
+    pub slug: String,
+    /// Probe id.
+    pub probe: String,
+    /// The ledgered `block_sha256`.
+    pub expected_sha256: String,
+}
+
+/// What happened to one probe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The block was (or, before the write, will be) removed.
+    Removed {
+        /// 1-based first line of the block.
+        line_start: usize,
+        /// 1-based last line of the block.
+        line_end: usize,
+    },
+    /// Neither marker nor residue is present: nothing to clean.
+    AlreadyAbsent,
+    /// The probe could not be removed; the file is left as it was.
+    CleanupFailed {
+        /// Why.
+        reason: Reason,
+        /// A human detail.
+        detail: String,
+    },
+}
+
+impl Outcome {
+    fn failed(reason: Reason, detail: impl Into<String>) -> Self {
+        Outcome::CleanupFailed {
+            reason,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Outcomes, one per target in order, and the new file bytes when something is removed.
+#[derive(Debug)]
+pub struct StripPlan {
+    /// One outcome per target.
+    pub outcomes: Vec<Outcome>,
+    /// The file without the removed blocks; `None` when nothing changes.
+    pub new_bytes: Option<Vec<u8>>,
+}
+
+fn locate(source: &Source, markers: &[Marker], t: &Target) -> Result<Option<std::ops::Range<usize>>, Outcome> {
+    let starts: Vec<&Marker> = markers
+        .iter()
+        .filter(|m| m.kind == MarkerKind::Start && m.is(&t.slug, &t.probe))
+        .collect();
+    let ends: Vec<&Marker> = markers
+        .iter()
+        .filter(|m| m.kind == MarkerKind::End && m.is(&t.slug, &t.probe))
+        .collect();
+    match (starts.len(), ends.len()) {
+        (0, 0) => {
+            let key = probe_key(&t.slug, &t.probe);
+            if memchr::memmem::find(source.body().as_bytes(), key.as_bytes()).is_some() {
+                return Err(Outcome::failed(
+                    Reason::ResidueWithoutMarkers,
+                    format!("`{key}` is in the file but its markers are gone"),
+                ));
+            }
+            return Ok(None);
+        }
+        (0, _) => return Err(Outcome::failed(Reason::MissingStartMarker, "the start marker is missing")),
+        (_, 0) => return Err(Outcome::failed(Reason::MissingEndMarker, "the end marker is missing")),
+        (1, 1) => {}
+        _ => {
+            return Err(Outcome::failed(
+                Reason::DuplicateMarker,
+                format!("{} start and {} end markers", starts.len(), ends.len()),
+            ));
+        }
+    }
+    let (s, e) = (starts[0], ends[0]);
+    if e.start < s.start {
+        return Err(Outcome::failed(Reason::MarkersOutOfOrder, "the end marker comes first"));
+    }
+    if !s.own_line || !e.own_line {
+        return Err(Outcome::failed(Reason::MarkerNotOnOwnLine, "a marker shares its line with code"));
+    }
+    if let Some(other) = markers.iter().find(|m| m.start > s.start && m.start < e.start) {
+        return Err(Outcome::failed(
+            Reason::NestedMarker,
+            format!("another marker lies inside the block (line {})", other.line + 1),
+        ));
+    }
+    Ok(Some(source.line_start(s.line)..source.line_end_with_eol(e.line)))
+}
+
+/// Plan the removal of `targets` from one file.
+pub fn strip(lang: &Language, grammar: &Grammar, source: &Source, targets: &[Target]) -> StripPlan {
+    let Some(tree) = parse::parse(grammar, source.body()) else {
+        return StripPlan {
+            outcomes: targets
+                .iter()
+                .map(|_| Outcome::failed(Reason::IoError, "the parser gave up"))
+                .collect(),
+            new_bytes: None,
+        };
+    };
+    let markers = marker::find(lang, source, &tree);
+    let body = source.body().as_bytes();
+    let mut outcomes = Vec::with_capacity(targets.len());
+    let mut spans = Vec::new();
+    for t in targets {
+        match locate(source, &markers, t) {
+            Err(o) => outcomes.push(o),
+            Ok(None) => outcomes.push(Outcome::AlreadyAbsent),
+            Ok(Some(span)) => {
+                let actual = sha256_hex(&body[span.clone()]);
+                if !actual.eq_ignore_ascii_case(&t.expected_sha256) {
+                    outcomes.push(Outcome::failed(
+                        Reason::BlockHashMismatch,
+                        "the block was edited after it was placed",
+                    ));
+                } else {
+                    outcomes.push(Outcome::Removed {
+                        line_start: source.line_of(span.start) + 1,
+                        line_end: source.line_of(span.end.saturating_sub(1)) + 1,
+                    });
+                    spans.push(span);
+                }
+            }
+        }
+    }
+    let failed = outcomes.iter().any(|o| matches!(o, Outcome::CleanupFailed { .. }));
+    if failed {
+        for o in &mut outcomes {
+            if matches!(o, Outcome::Removed { .. }) {
+                *o = Outcome::failed(Reason::SiblingFailed, "another probe in this file failed; file left untouched");
+            }
+        }
+        return StripPlan { outcomes, new_bytes: None };
+    }
+    if spans.is_empty() {
+        return StripPlan { outcomes, new_bytes: None };
+    }
+    let bom = source.bom().len();
+    let splices: Vec<Splice> = spans
+        .iter()
+        .map(|r| Splice {
+            range: r.start + bom..r.end + bom,
+            with: b"",
+        })
+        .collect();
+    match edit::apply(source.bytes(), &splices) {
+        Some(bytes) => StripPlan {
+            outcomes,
+            new_bytes: Some(bytes),
+        },
+        None => StripPlan {
+            outcomes: outcomes
+                .into_iter()
+                .map(|_| Outcome::failed(Reason::NestedMarker, "blocks overlap"))
+                .collect(),
+            new_bytes: None,
+        },
+    }
+}
