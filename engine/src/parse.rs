@@ -17,6 +17,11 @@ thread_local! {
 /// Returns `None` only if tree-sitter gives up (it never does without a timeout or
 /// cancellation flag, which probity does not set).
 pub fn parse(grammar: &Grammar, text: &str) -> Option<Tree> {
+    parse_with(grammar, text, None)
+}
+
+/// Parse `text`, reusing the unchanged parts of `old` (which must have been `edit`ed to match).
+pub fn parse_with(grammar: &Grammar, text: &str, old: Option<&Tree>) -> Option<Tree> {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let parser = parsers.entry(grammar.name).or_insert_with(|| {
@@ -25,7 +30,7 @@ pub fn parse(grammar: &Grammar, text: &str) -> Option<Tree> {
             let _ = p.set_language(&grammar.ts);
             p
         });
-        parser.parse(text, None)
+        parser.parse(text, old)
     })
 }
 

@@ -12,7 +12,6 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 use crate::capture;
 use crate::lang::{Grammar, Language};
-use crate::marker;
 use crate::parse;
 use crate::probe::{self, ProbeIdentity, MARKER_TAG};
 use crate::reason::Reason;
@@ -116,16 +115,41 @@ fn reason_for(name: &str) -> Option<Reason> {
     Reason::ALL.iter().copied().find(|r| r.code() == name)
 }
 
-fn collect_facts(grammar: &Grammar, tree: &Tree, text: &str) -> Facts {
-    let q = &grammar.placement;
-    let names = q.capture_names();
+/// Run the placement query. With `range`, only matches intersecting it are collected (every
+/// ancestor of a node in the range intersects it, so enclosing const contexts are still seen),
+/// plus file-level facts from the root's direct children.
+fn collect_facts(grammar: &Grammar, tree: &Tree, text: &str, range: Option<std::ops::Range<usize>>) -> Facts {
     let mut facts = Facts {
         refuse: Vec::new(),
         refuse_file: None,
         diverges: HashSet::new(),
         functions: Vec::new(),
     };
+    match range {
+        None => collect_into(&mut facts, grammar, tree, text, None, None),
+        Some(r) => {
+            collect_into(&mut facts, grammar, tree, text, Some(r), None);
+            collect_into(&mut facts, grammar, tree, text, None, Some(1));
+        }
+    }
+    facts
+}
+
+fn collect_into(
+    facts: &mut Facts,
+    grammar: &Grammar,
+    tree: &Tree,
+    text: &str,
+    range: Option<std::ops::Range<usize>>,
+    max_depth: Option<u32>,
+) {
+    let q = &grammar.placement;
+    let names = q.capture_names();
     let mut cursor = QueryCursor::new();
+    if let Some(r) = range {
+        cursor.set_byte_range(r);
+    }
+    cursor.set_max_start_depth(max_depth);
     let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
     while let Some(m) = matches.next() {
         let mut func: Option<Node> = None;
@@ -162,7 +186,6 @@ fn collect_facts(grammar: &Grammar, tree: &Tree, text: &str) -> Facts {
             });
         }
     }
-    facts
 }
 
 /// Scopes (classes, impls, modules, enclosing functions) that qualify a function's name.
@@ -481,11 +504,16 @@ pub fn place(
     }
     let tree = parse::parse(grammar, text)
         .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
-    let ctx = Ctx {
+    let mut ctx = Ctx {
         lang,
         source,
         text,
-        facts: collect_facts(grammar, &tree, text),
+        facts: Facts {
+            refuse: Vec::new(),
+            refuse_file: None,
+            diverges: HashSet::new(),
+            functions: Vec::new(),
+        },
     };
     let lines = source.line_count();
     let line_node = |line1: usize| -> Result<Node, Refusal> {
@@ -519,16 +547,20 @@ pub fn place(
         Anchor::Line(n) => {
             let node = line_node(*n)?;
             let s = ctx.enclosing_statement(node, false)?;
+            let from = ctx.prev_statement(s).map_or(s.start_byte(), |p| p.start_byte());
+            ctx.facts = collect_facts(grammar, &tree, text, Some(from..s.end_byte()));
             ctx.check_before(s)?;
             (s, false, Some(*n), None)
         }
         Anchor::AfterLine(n) => {
             let node = line_node(*n)?;
             let s = ctx.enclosing_statement(node, true)?;
+            ctx.facts = collect_facts(grammar, &tree, text, Some(s.byte_range()));
             ctx.check_after(s)?;
             (s, true, Some(*n), None)
         }
         Anchor::Function(name) => {
+            ctx.facts = collect_facts(grammar, &tree, text, None);
             let (def, qualified) = resolve_function(&ctx, grammar, &tree, name, location_path)?;
             let (s, after) = function_entry(&ctx, &tree, &def, &qualified)?;
             if after {
@@ -579,7 +611,20 @@ pub fn place(
     new_body.push_str(&block);
     new_body.push_str(&text[offset..]);
     let before_errors = parse::error_count(&tree);
-    let new_tree = parse::parse(grammar, &new_body)
+    // Re-parse incrementally: tell the old tree where the block went, then let tree-sitter reuse
+    // every subtree the insertion did not touch.
+    let mut edited = tree.clone();
+    let at = tree_sitter::Point::new(insert_line, 0);
+    let block_lines = block.matches('\n').count();
+    edited.edit(&tree_sitter::InputEdit {
+        start_byte: offset,
+        old_end_byte: offset,
+        new_end_byte: offset + block.len(),
+        start_position: at,
+        old_end_position: at,
+        new_end_position: tree_sitter::Point::new(insert_line + block_lines, 0),
+    });
+    let new_tree = parse::parse_with(grammar, &new_body, Some(&edited))
         .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
     let after_errors = parse::error_count(&new_tree);
     if after_errors > before_errors {
@@ -588,13 +633,24 @@ pub fn place(
             format!("the probe would add {} syntax error(s)", after_errors - before_errors),
         ));
     }
-    // The markers must be recognised as exactly one balanced pair in the new tree.
-    let new_source = Source::new(new_body.clone().into_bytes()).map_err(Refusal::from)?;
-    let ms: Vec<_> = marker::find(lang, &new_source, &new_tree)
-        .into_iter()
-        .filter(|m| m.is(&identity.slug, &identity.probe))
-        .collect();
-    if ms.len() != 2 || !ms.iter().all(|m| m.own_line) {
+    // Both marker lines must be recognised as whole comment nodes in the new tree.
+    let start_at = offset + indent.len();
+    let end_line_start = offset + block[..block.len() - eol.len()].rfind('\n').map_or(0, |i| i + 1);
+    let end_at = end_line_start + indent.len();
+    let is_marker_comment = |at: usize, payload: &str| {
+        let want = format!("{} {payload}", lang.spec.comment);
+        new_tree
+            .root_node()
+            .descendant_for_byte_range(at, at + want.len())
+            .is_some_and(|n| {
+                lang.is_comment(n.kind())
+                    && n.start_byte() == at
+                    && new_body[n.byte_range()].trim_end_matches(['\r', '\n']) == want
+            })
+    };
+    if !is_marker_comment(start_at, &identity.marker_start())
+        || !is_marker_comment(end_at, &identity.marker_end())
+    {
         return Err(Refusal::new(
             Reason::WouldBreakSyntax,
             "the inserted markers would not parse as comments",
@@ -604,7 +660,6 @@ pub fn place(
     let mut new_bytes = Vec::with_capacity(source.bom().len() + new_body.len());
     new_bytes.extend_from_slice(source.bom());
     new_bytes.extend_from_slice(new_body.as_bytes());
-    let block_lines = block.matches('\n').count();
     Ok(Placement {
         new_bytes,
         block_sha256: sha256_hex(block.as_bytes()),
