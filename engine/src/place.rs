@@ -259,8 +259,9 @@ impl<'a> Ctx<'a> {
         match self.lang.spec.statement_fields.get(parent.kind()) {
             Some(field) => {
                 let mut c = parent.walk();
-                let found = parent.children_by_field_name(field, &mut c).any(|n| n.id() == node.id());
-                found
+                parent
+                    .children_by_field_name(field, &mut c)
+                    .any(|n| n.id() == node.id())
             }
             None => true,
         }
@@ -383,9 +384,8 @@ impl<'a> Ctx<'a> {
         let line = self.source.line_of(x.start_byte());
         let mut s = x;
         while let Some(p) = s.prev_named_sibling() {
-            if self.is_statement(p) && self.source.line_of(p.start_byte()) == line {
-                s = p;
-            } else if self.lang.is_comment(p.kind()) && self.source.line_of(p.start_byte()) == line {
+            let same_line = self.source.line_of(p.start_byte()) == line;
+            if same_line && (self.is_statement(p) || self.lang.is_comment(p.kind())) {
                 s = p;
             } else {
                 break;
