@@ -75,7 +75,8 @@ pub struct Placement {
     pub block_end_line: usize,
     /// The 1-based line the caller asked for (None for `--function`).
     pub line_requested: Option<usize>,
-    /// The 1-based line of the statement the probe was anchored to, after snapping.
+    /// The 1-based line of the anchor statement after snapping: its first line when the probe
+    /// goes before it, its last line when the probe goes after it.
     pub line_used: usize,
     /// Whether the anchor was moved to an enclosing statement.
     pub snapped: bool,
@@ -603,7 +604,10 @@ pub fn place(
         }
     }
     let unit = source.indent_unit(&indent, &lang.spec.default_indent);
-    let location = format!("{location_path}:{}", start_line + 1);
+    // The line the caller should read as "where the probe is": the anchor statement's first
+    // line (before it) or last line (after it).
+    let line_used = if after { end_line + 1 } else { start_line + 1 };
+    let location = format!("{location_path}:{line_used}");
     let block = probe::render_block(lang, identity, &location, &indent, &unit, eol)?;
 
     let mut new_body = String::with_capacity(text.len() + block.len());
@@ -667,10 +671,8 @@ pub fn place(
         block_start_line: insert_line + 1,
         block_end_line: insert_line + block_lines,
         line_requested,
-        line_used: start_line + 1,
-        snapped: line_requested.is_some_and(|n| {
-            if after { n != end_line + 1 } else { n != start_line + 1 }
-        }),
+        line_used,
+        snapped: line_requested.is_some_and(|n| n != line_used),
         side: if after { "after" } else { "before" },
         statement_kind: stmt.kind().to_owned(),
         eol,
