@@ -18,3 +18,4 @@ pub mod strip;
 pub mod fsio;
 pub mod ledger;
 pub mod ops;
+pub mod events;

@@ -1,0 +1,298 @@
+//! Sink validation: turn the untrusted bytes a reproduction run wrote into per-probe observations.
+//!
+//! Events are untrusted input (contracts.md §7, ADR-1577): read with hard bounds, parsed
+//! strictly, never executed or followed. Every deviation makes the affected observation
+//! `inconclusive` with a reason; a line that cannot be attributed to one probe makes every probe
+//! inconclusive. Only sanitized facts leave this module: counts, hashes, enums and citations.
+//! Captured values are returned separately, bounded, for display as untrusted data only.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::sha256_hex;
+
+/// The line prefix of every event.
+pub const PREFIX: &str = "GSDDBG1 ";
+/// Bytes per event line, prefix included, newline excluded.
+pub const MAX_LINE_BYTES: usize = 1024;
+/// Events per probe per process.
+pub const MAX_EVENTS_PER_PROBE: usize = 100;
+/// Bytes per run.
+pub const MAX_RUN_BYTES: usize = 262_144;
+
+/// Why an observation is inconclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Inconclusive {
+    /// The run wrote more than 256 KiB, or a probe more than 100 events in one process.
+    Overflow,
+    /// A line is not `GSDDBG1 ` + one JSON object of the envelope, or is over 1024 bytes.
+    Malformed,
+    /// The last line has no newline: a write was cut short.
+    TornWrite,
+    /// Two events share a line.
+    InterleavedWrite,
+    /// An event names another session, run, phase, or hypotheses not ledgered for its probe.
+    IdentityMismatch,
+    /// The same ordinal twice in one process.
+    DuplicateOrdinal,
+    /// Ordinals in one process do not run 1, 2, 3...
+    NonMonotonicOrdinal,
+    /// The sink could not be read, or its identity changed.
+    SinkFailure,
+    /// No event, and no control event proves the path ran and the channel worked.
+    NoControlEvent,
+    /// The run was interrupted before a result could be attributed.
+    Interrupted,
+    /// The reproduction timed out.
+    Timeout,
+}
+
+/// What a run says about one probe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Observation {
+    /// The probe fired.
+    Observed {
+        /// Valid events.
+        event_count: usize,
+        /// Processes that emitted them.
+        process_count: usize,
+        /// `run-N:probe:ordinal` for each event, in order (per process, processes in order of
+        /// first appearance).
+        citations: Vec<String>,
+        /// SHA-256 of the canonical sequence of `data` objects.
+        values_sha256: String,
+    },
+    /// The probe did not fire, and a control event proves it could have been seen.
+    NotObserved,
+    /// Nothing can be concluded.
+    Inconclusive {
+        /// Why.
+        reason: Inconclusive,
+    },
+}
+
+/// A probe the run is judged against.
+#[derive(Debug, Clone)]
+pub struct ExpectedProbe {
+    /// Probe id.
+    pub id: String,
+    /// Ledgered hypotheses.
+    pub hypothesis_ids: Vec<String>,
+    /// Whether it is a control probe (`message == "control"`).
+    pub control: bool,
+}
+
+/// Who may write into this sink.
+#[derive(Debug, Clone)]
+pub struct RunIdentity {
+    /// Session slug (the events' `session_id`).
+    pub session_id: String,
+    /// `run-N`.
+    pub run_id: String,
+    /// `baseline` or `post_fix`.
+    pub phase: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope {
+    schema_version: u32,
+    session_id: String,
+    run_id: String,
+    probe_id: String,
+    hypothesis_ids: Vec<String>,
+    phase: String,
+    ordinal: u64,
+    location: String,
+    message: String,
+    data: serde_json::Map<String, serde_json::Value>,
+    timestamp: serde_json::Number,
+    pid: u64,
+}
+
+/// One valid event's captured values, for display as untrusted data.
+#[derive(Debug, Clone, Serialize)]
+pub struct CapturedEvent {
+    /// Probe id.
+    pub probe: String,
+    /// Process id.
+    pub pid: u64,
+    /// Ordinal.
+    pub ordinal: u64,
+    /// The `data` object (scalars only, bounded).
+    pub data: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The judgement of one run's sink.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// Observation per expected probe, by id.
+    pub observations: BTreeMap<String, Observation>,
+    /// Lines seen (complete or not).
+    pub lines: usize,
+    /// Bytes read.
+    pub bytes: usize,
+    /// Valid events kept (for display only; never persisted).
+    #[serde(skip)]
+    pub captured: Vec<CapturedEvent>,
+}
+
+fn scalar(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::String(s) => s.len() <= MAX_LINE_BYTES,
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => false,
+        _ => true,
+    }
+}
+
+/// Judge a sink's bytes. `bytes` must already be bounded by the reader (at most
+/// [`MAX_RUN_BYTES`] + 1); more than [`MAX_RUN_BYTES`] is an overflow of every probe.
+pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Analysis {
+    let mut problems: BTreeMap<String, Inconclusive> = BTreeMap::new();
+    let mut global: Option<Inconclusive> = None;
+    // (probe) -> pid -> ordinals/data, pids in order of first appearance.
+    let mut seen: BTreeMap<String, Vec<(u64, Vec<(u64, serde_json::Map<String, serde_json::Value>)>)>> =
+        BTreeMap::new();
+    let mut captured = Vec::new();
+    let mut lines = 0;
+    let known = |id: &str| probes.iter().find(|p| p.id == id);
+    let flag = |problems: &mut BTreeMap<String, Inconclusive>, id: &str, r: Inconclusive| {
+        problems.entry(id.to_owned()).or_insert(r);
+    };
+
+    if bytes.len() > MAX_RUN_BYTES {
+        global = Some(Inconclusive::Overflow);
+    }
+    let body = &bytes[..bytes.len().min(MAX_RUN_BYTES)];
+    let mut rest = body;
+    while !rest.is_empty() {
+        lines += 1;
+        let (line, complete) = match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let l = &rest[..i];
+                rest = &rest[i + 1..];
+                (l, true)
+            }
+            None => {
+                let l = rest;
+                rest = &[];
+                (l, false)
+            }
+        };
+        if !complete {
+            if global.is_none() {
+                global = Some(if bytes.len() > MAX_RUN_BYTES { Inconclusive::Overflow } else { Inconclusive::TornWrite });
+            }
+            break;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            global.get_or_insert(Inconclusive::Malformed);
+            continue;
+        }
+        if memchr::memmem::find(&line[1.min(line.len())..], PREFIX.trim_end().as_bytes()).is_some() {
+            global.get_or_insert(Inconclusive::InterleavedWrite);
+            continue;
+        }
+        let Some(json) = line.strip_prefix(PREFIX.as_bytes()) else {
+            global.get_or_insert(Inconclusive::Malformed);
+            continue;
+        };
+        let env: Envelope = match serde_json::from_slice(json) {
+            Ok(e) => e,
+            Err(_) => {
+                global.get_or_insert(Inconclusive::Malformed);
+                continue;
+            }
+        };
+        let Some(expected) = known(&env.probe_id) else {
+            // An event for a probe this run does not know: forged or foreign.
+            global.get_or_insert(Inconclusive::IdentityMismatch);
+            continue;
+        };
+        if env.schema_version != 1 || !env.data.values().all(scalar) || env.location.len() > 512 || env.message.len() > 64 {
+            flag(&mut problems, &env.probe_id, Inconclusive::Malformed);
+            continue;
+        }
+        if env.session_id != run.session_id
+            || env.run_id != run.run_id
+            || env.phase != run.phase
+            || env.hypothesis_ids.is_empty()
+            || env.hypothesis_ids != expected.hypothesis_ids
+        {
+            flag(&mut problems, &env.probe_id, Inconclusive::IdentityMismatch);
+            continue;
+        }
+        let _ = &env.timestamp;
+        let per_pid = seen.entry(env.probe_id.clone()).or_default();
+        let idx = match per_pid.iter().position(|(pid, _)| *pid == env.pid) {
+            Some(i) => i,
+            None => {
+                per_pid.push((env.pid, Vec::new()));
+                per_pid.len() - 1
+            }
+        };
+        let events = &mut per_pid[idx].1;
+        let next = events.len() as u64 + 1;
+        if env.ordinal != next {
+            let r = if events.iter().any(|(o, _)| *o == env.ordinal) {
+                Inconclusive::DuplicateOrdinal
+            } else {
+                Inconclusive::NonMonotonicOrdinal
+            };
+            flag(&mut problems, &env.probe_id, r);
+            continue;
+        }
+        if events.len() >= MAX_EVENTS_PER_PROBE {
+            flag(&mut problems, &env.probe_id, Inconclusive::Overflow);
+            continue;
+        }
+        events.push((env.ordinal, env.data.clone()));
+        captured.push(CapturedEvent {
+            probe: env.probe_id.clone(),
+            pid: env.pid,
+            ordinal: env.ordinal,
+            data: env.data,
+        });
+    }
+
+    let control_fired = probes
+        .iter()
+        .any(|p| p.control && !problems.contains_key(&p.id) && seen.get(&p.id).is_some_and(|v| !v.is_empty()));
+    let mut observations = BTreeMap::new();
+    for p in probes {
+        let obs = if let Some(r) = global {
+            Observation::Inconclusive { reason: r }
+        } else if let Some(r) = problems.get(&p.id) {
+            Observation::Inconclusive { reason: *r }
+        } else {
+            match seen.get(&p.id) {
+                Some(per_pid) if !per_pid.is_empty() => {
+                    let mut citations = Vec::new();
+                    let mut seq = Vec::new();
+                    for (_, evs) in per_pid {
+                        seq.push(evs.iter().map(|(_, d)| serde_json::Value::Object(d.clone())).collect::<Vec<_>>());
+                        citations.extend(evs.iter().map(|(o, _)| format!("{}:{}:{o}", run.run_id, p.id)));
+                    }
+                    Observation::Observed {
+                        event_count: citations.len(),
+                        process_count: per_pid.len(),
+                        citations,
+                        values_sha256: sha256_hex(serde_json::Value::from(seq).to_string().as_bytes()),
+                    }
+                }
+                _ if control_fired => Observation::NotObserved,
+                _ => Observation::Inconclusive { reason: Inconclusive::NoControlEvent },
+            }
+        };
+        observations.insert(p.id.clone(), obs);
+    }
+    Analysis {
+        observations,
+        lines,
+        bytes: bytes.len(),
+        captured,
+    }
+}
