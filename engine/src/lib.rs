@@ -19,3 +19,4 @@ pub mod fsio;
 pub mod ledger;
 pub mod ops;
 pub mod events;
+pub mod sink;

@@ -147,6 +147,12 @@ reasons! {
     ResidueWithoutMarkers = "residue_without_markers",
     /// Another probe in the same file failed, so the file was left untouched.
     SiblingFailed = "sibling_failed",
+
+    // --- sessions, runs and capture confinement ---
+    /// A capture root or sink is not the recorded object any more (replaced, moved, symlinked).
+    IdentityMismatch = "identity_mismatch",
+    /// A capture artifact could not be removed (the root is not empty, or removal failed).
+    ArtifactRemaining = "artifact_remaining",
 }
 
 impl std::fmt::Display for Reason {

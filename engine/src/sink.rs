@@ -1,0 +1,168 @@
+//! Capture confinement: the session's capture root and each run's sink (contracts.md §8).
+//!
+//! One fresh root per session from a secure temp-dir primitive (mode 0700); its canonical path
+//! and (dev, ino) are recorded before anything is created inside. Each sink is created
+//! exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) after its path is recorded. Identities are
+//! checked around every run. Removal touches only exact recorded entries whose lexical and real
+//! paths are strict children of the root; no glob, no recursive delete; the root is removed only
+//! when empty.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::events::MAX_RUN_BYTES;
+use crate::fsio::IoFailure;
+use crate::reason::Reason;
+
+/// A file-system object's identity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Always `posix_dev_ino`.
+    pub scheme: String,
+    /// `st_dev`, as a decimal string.
+    pub volume_id: String,
+    /// `st_ino`, as a decimal string.
+    pub file_id: String,
+}
+
+impl Identity {
+    fn of(meta: &fs::Metadata) -> Self {
+        Identity {
+            scheme: "posix_dev_ino".into(),
+            volume_id: meta.dev().to_string(),
+            file_id: meta.ino().to_string(),
+        }
+    }
+}
+
+/// The recorded capture root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArtifactRoot {
+    /// Canonical absolute path.
+    pub canonical_path: String,
+    /// Its identity when created.
+    pub identity: Identity,
+}
+
+fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> IoFailure {
+    IoFailure {
+        reason,
+        detail: format!("{}: {what}", path.display()),
+    }
+}
+
+/// Create a fresh, private (0700) root under the system temp dir; the caller records the result
+/// before creating anything inside.
+pub fn create_root(slug: &str) -> Result<ArtifactRoot, IoFailure> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("probity-{slug}-"))
+        .tempdir()
+        .map_err(|e| fail(Reason::IoError, &std::env::temp_dir(), e))?;
+    let path = dir.keep();
+    let canonical = path.canonicalize().map_err(|e| fail(Reason::IoError, &path, e))?;
+    let meta = fs::symlink_metadata(&canonical).map_err(|e| fail(Reason::IoError, &canonical, e))?;
+    Ok(ArtifactRoot {
+        canonical_path: canonical.to_string_lossy().into_owned(),
+        identity: Identity::of(&meta),
+    })
+}
+
+/// Check that the recorded root still is the same directory, not a symlink, at the same path.
+pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, IoFailure> {
+    let path = PathBuf::from(&root.canonical_path);
+    let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
+    if meta.file_type().is_symlink() || !meta.is_dir() || Identity::of(&meta) != root.identity {
+        return Err(fail(Reason::IdentityMismatch, &path, "the capture root was replaced"));
+    }
+    let canonical = path.canonicalize().map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
+    if canonical != path {
+        return Err(fail(Reason::IdentityMismatch, &path, "the capture root moved"));
+    }
+    Ok(path)
+}
+
+/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`).
+pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, IoFailure> {
+    let p = Path::new(name);
+    let mut comps = p.components();
+    match (comps.next(), comps.next()) {
+        (Some(Component::Normal(_)), None) if !name.contains('/') => Ok(root.join(name)),
+        _ => Err(fail(Reason::IdentityMismatch, p, "not a plain file name")),
+    }
+}
+
+/// Create the sink exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) and return its identity.
+pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, IoFailure> {
+    let dir = check_root(root)?;
+    let path = child_path(&dir, name)?;
+    let f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(|e| fail(Reason::IoError, &path, e))?;
+    let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
+    f.sync_all().map_err(|e| fail(Reason::IoError, &path, e))?;
+    Ok(Identity::of(&meta))
+}
+
+/// Check a sink is still the recorded regular file.
+pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<PathBuf, IoFailure> {
+    let dir = check_root(root)?;
+    let path = child_path(&dir, name)?;
+    let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
+    if meta.file_type().is_symlink() || !meta.is_file() || &Identity::of(&meta) != id {
+        return Err(fail(Reason::IdentityMismatch, &path, "the sink was replaced"));
+    }
+    Ok(path)
+}
+
+/// Read at most [`MAX_RUN_BYTES`] + 1 bytes of a verified sink, without following links.
+pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u8>, IoFailure> {
+    let path = check_sink(root, name, id)?;
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
+    let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
+    if &Identity::of(&meta) != id {
+        return Err(fail(Reason::IdentityMismatch, &path, "the sink was swapped while opened"));
+    }
+    let mut buf = Vec::new();
+    File::take(f, MAX_RUN_BYTES as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| fail(Reason::IoError, &path, e))?;
+    Ok(buf)
+}
+
+/// Remove exactly one recorded sink. Absent is fine (idempotent); anything but the recorded
+/// regular file is refused.
+pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), IoFailure> {
+    let dir = PathBuf::from(&root.canonical_path);
+    let path = child_path(&dir, name)?;
+    match fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(fail(Reason::IoError, &path, e)),
+        Ok(_) => {}
+    }
+    check_sink(root, name, id)?;
+    fs::remove_file(&path).map_err(|e| fail(Reason::IoError, &path, e))
+}
+
+/// Remove the root if it is the recorded directory and empty. Absent is fine.
+pub fn remove_root(root: &ArtifactRoot) -> Result<(), IoFailure> {
+    let path = PathBuf::from(&root.canonical_path);
+    match fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(fail(Reason::IoError, &path, e)),
+        Ok(_) => {}
+    }
+    check_root(root)?;
+    fs::remove_dir(&path).map_err(|e| fail(Reason::ArtifactRemaining, &path, e))
+}
