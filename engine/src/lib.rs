@@ -20,3 +20,4 @@ pub mod ledger;
 pub mod ops;
 pub mod events;
 pub mod sink;
+pub mod runner;

@@ -1,0 +1,112 @@
+//! Running one reproduction command: an argv (never a shell string), in its own process group,
+//! with a timeout after which the whole group (grandchildren included) is killed.
+//!
+//! Output is kept only as a bounded tail, for display as untrusted data; it is never persisted.
+//! When the command ends, any process still in its group is killed too, so nothing writes into
+//! the sink after it is read.
+
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+/// Bytes of stdout and of stderr kept (the tail).
+pub const OUTPUT_TAIL_BYTES: usize = 4096;
+
+/// How a run ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    /// Exit code, if it exited.
+    pub exit_code: Option<i32>,
+    /// Signal that ended it, if any.
+    pub signal: Option<i32>,
+    /// Whether the timeout fired (the group was killed).
+    pub timed_out: bool,
+    /// Wall time in milliseconds.
+    pub duration_ms: u128,
+    /// Last bytes of stdout (untrusted; never persisted).
+    #[serde(skip)]
+    pub stdout_tail: Vec<u8>,
+    /// Last bytes of stderr (untrusted; never persisted).
+    #[serde(skip)]
+    pub stderr_tail: Vec<u8>,
+}
+
+fn tail_reader(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut keep: Vec<u8> = Vec::new();
+        let mut buf = [0u8; 8192];
+        loop {
+            match r.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    keep.extend_from_slice(&buf[..n]);
+                    if keep.len() > 2 * OUTPUT_TAIL_BYTES {
+                        keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
+                    }
+                }
+            }
+        }
+        if keep.len() > OUTPUT_TAIL_BYTES {
+            keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
+        }
+        keep
+    })
+}
+
+fn kill_group(pgid: u32) {
+    // SAFETY: plain syscall on a process group this process created; errors (ESRCH) are fine.
+    unsafe {
+        libc::kill(-(pgid as i32), libc::SIGKILL);
+    }
+}
+
+/// Run `argv` with `env` added, in a new process group, for at most `timeout`.
+pub fn run(argv: &[String], env: &[(String, String)], remove_env: &[&str], timeout: Duration) -> std::io::Result<RunResult> {
+    let (prog, args) = argv
+        .split_first()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command"))?;
+    let mut cmd = Command::new(prog);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for k in remove_env {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let pgid = child.id();
+    let out = tail_reader(child.stdout.take().expect("piped"));
+    let err = tail_reader(child.stderr.take().expect("piped"));
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        if start.elapsed() >= timeout {
+            timed_out = true;
+            kill_group(pgid);
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // Whatever is left of the group must not outlive the run (or keep the pipes open).
+    kill_group(pgid);
+    let stdout_tail = out.join().unwrap_or_default();
+    let stderr_tail = err.join().unwrap_or_default();
+    Ok(RunResult {
+        exit_code: status.code(),
+        signal: status.signal(),
+        timed_out,
+        duration_ms: start.elapsed().as_millis(),
+        stdout_tail,
+        stderr_tail,
+    })
+}
