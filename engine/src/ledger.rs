@@ -61,25 +61,93 @@ pub struct ProbeEntry {
     pub status: ProbeStatus,
 }
 
-/// A ledger file: `schema_version`, `probes`, and any other field, kept verbatim.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A ledger file: `schema_version`, `probes`, the session fields of a Runtime Evidence session
+/// (absent in a plain engine-core ledger), and any other field, kept verbatim.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct Ledger {
     /// Always 1.
     pub schema_version: u32,
     /// Probe entries, in placement order.
     #[serde(default)]
     pub probes: Vec<ProbeEntry>,
-    /// Fields owned by other parts of the schema (sessions, runs, artifacts...).
+    /// Session slug; present exactly when this is a session ledger (`probity session init`).
+    #[serde(default)]
+    pub slug: Option<String>,
+    /// `find_and_fix` or `find_root_cause_only`; immutable once written.
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// Saved policy, kept raw: anything but `"adaptive"` reads as `off` (the safe choice) and
+    /// stays on disk as it was for inspection.
+    #[serde(default)]
+    pub policy: Option<serde_json::Value>,
+    /// Session state.
+    #[serde(default)]
+    pub state: Option<crate::session::State>,
+    /// `passive`, `source_probes` or null.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The reproduction the evidence refers to.
+    #[serde(default)]
+    pub reproduction_ref: Option<String>,
+    /// Next run number; ids are never reused.
+    #[serde(default)]
+    pub next_run_seq: Option<u64>,
+    /// The run in progress, written before its command starts.
+    #[serde(default)]
+    pub active_run: Option<crate::session::ActiveRun>,
+    /// The session's capture root.
+    #[serde(default)]
+    pub artifact_root: Option<crate::sink::ArtifactRoot>,
+    /// Owned capture artifacts.
+    #[serde(default)]
+    pub artifacts: Vec<crate::session::Artifact>,
+    /// Sanitized run facts.
+    #[serde(default)]
+    pub runs: Vec<crate::session::RunRecord>,
+    /// Result of the last cleanup.
+    #[serde(default)]
+    pub cleanup: Option<crate::session::Cleanup>,
+    /// Fields this version does not know, kept verbatim.
     #[serde(flatten)]
     pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
-impl Default for Ledger {
-    fn default() -> Self {
-        Ledger {
-            schema_version: 1,
-            probes: Vec::new(),
-            rest: serde_json::Map::new(),
+impl Serialize for Ledger {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde_json::{json, Value};
+        let mut m = self.rest.clone();
+        let v = |x: &dyn erased::ToValue| x.to_value();
+        m.insert("schema_version".into(), json!(self.schema_version));
+        if let Some(slug) = &self.slug {
+            m.insert("slug".into(), json!(slug));
+            m.insert("goal".into(), json!(self.goal));
+            m.insert("policy".into(), self.policy.clone().unwrap_or(Value::Null));
+            m.insert("state".into(), v(&self.state));
+            m.insert("mode".into(), json!(self.mode));
+            m.insert("reproduction_ref".into(), json!(self.reproduction_ref));
+            m.insert("next_run_seq".into(), json!(self.next_run_seq.unwrap_or(1)));
+            m.insert("active_run".into(), v(&self.active_run));
+            m.insert("artifact_root".into(), v(&self.artifact_root));
+        }
+        m.insert("probes".into(), v(&self.probes));
+        if self.slug.is_some() {
+            m.insert("artifacts".into(), v(&self.artifacts));
+            m.insert("runs".into(), v(&self.runs));
+            m.insert("cleanup".into(), v(&self.cleanup));
+        }
+        Value::Object(m).serialize(ser)
+    }
+}
+
+mod erased {
+    /// Serialize anything to a JSON value (a field that fails to serialize becomes null, which
+    /// cannot happen for these plain data types).
+    pub trait ToValue {
+        fn to_value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> ToValue for T {
+        fn to_value(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
         }
     }
 }
@@ -88,7 +156,12 @@ impl Ledger {
     /// Load a ledger; a missing file is an empty ledger.
     pub fn load(path: &Path) -> Result<Ledger, IoFailure> {
         let bytes = match std::fs::symlink_metadata(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ledger::default()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Ledger {
+                    schema_version: 1,
+                    ..Ledger::default()
+                });
+            }
             _ => fsio::read_target(path).map_err(|e| IoFailure {
                 reason: match e.reason {
                     Reason::FileNotFound => Reason::FileNotFound,

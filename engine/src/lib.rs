@@ -21,3 +21,4 @@ pub mod ops;
 pub mod events;
 pub mod sink;
 pub mod runner;
+pub mod session;

@@ -173,6 +173,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
     let mut ledger = Ledger::load(&ledger_path)?;
     reconcile(&mut ledger, &root);
     let id = &req.identity;
+    crate::session::before_place(&mut ledger, &id.slug)?;
     if ledger.live(&id.slug, &id.probe).is_some() {
         return Err(Refusal::new(
             Reason::ProbeAlreadyLedgered,
@@ -223,6 +224,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
     if let Some(e) = ledger.live_mut(&id.slug, &id.probe) {
         e.status = ProbeStatus::Active;
     }
+    crate::session::after_place(&mut ledger);
     ledger.save(&ledger_path)?;
     report.status = "placed";
     report.ledger = Some(ledger_path.display().to_string());

@@ -153,6 +153,28 @@ reasons! {
     IdentityMismatch = "identity_mismatch",
     /// A capture artifact could not be removed (the root is not empty, or removal failed).
     ArtifactRemaining = "artifact_remaining",
+    /// The session's state does not allow this step (see the state machine in docs/session.md).
+    IllegalTransition = "illegal_transition",
+    /// The session's effective policy is `off`: no new probes or runs; cleanup still works.
+    PolicyOff = "policy_off",
+    /// The session's goal is `find_root_cause_only`: tracked source is never edited.
+    DiagnoseOnly = "diagnose_only",
+    /// `session init` for a slug whose ledger already exists.
+    SessionExists = "session_exists",
+    /// No session ledger for this slug.
+    SessionNotFound = "session_not_found",
+    /// The ledger is not a session ledger (no `slug`), or names another slug.
+    NotASession = "not_a_session",
+    /// `uninstrumented_verify` while a source probe is still in place.
+    ProbesRemaining = "probes_remaining",
+    /// Another probity process holds the ledger's lock.
+    LedgerLocked = "ledger_locked",
+    /// The reproduction command could not be started.
+    CommandFailed = "command_failed",
+    /// No run with this id in the ledger.
+    RunNotFound = "run_not_found",
+    /// The session file has no `## Runtime Evidence` section to replace and no place to add one.
+    SectionNotFound = "section_not_found",
 }
 
 impl std::fmt::Display for Reason {
