@@ -149,6 +149,8 @@ fn scalar(v: &serde_json::Value) -> bool {
 }
 
 type Data = serde_json::Map<String, serde_json::Value>;
+/// One process's events of one probe: its pid and `(ordinal, data)` in order.
+type PidEvents = (u64, Vec<(u64, Data)>);
 
 /// Judge a sink's bytes. `bytes` must already be bounded by the reader (at most
 /// [`MAX_RUN_BYTES`] + 1); more than [`MAX_RUN_BYTES`] is an overflow of every probe.
@@ -156,7 +158,7 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
     let mut problems: BTreeMap<String, Inconclusive> = BTreeMap::new();
     let mut global: Option<Inconclusive> = None;
     // (probe) -> pid -> ordinals/data, pids in order of first appearance.
-    let mut seen: BTreeMap<String, Vec<(u64, Vec<(u64, Data)>)>> = BTreeMap::new();
+    let mut seen: BTreeMap<String, Vec<PidEvents>> = BTreeMap::new();
     let mut captured = Vec::new();
     let mut lines = 0;
     let known = |id: &str| probes.iter().find(|p| p.id == id);
