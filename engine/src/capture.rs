@@ -69,7 +69,9 @@ fn allowed(spec: &CaptureSpec, text: &str, node: Node) -> bool {
         return named.len() == 2
             && allowed(spec, text, named[0])
             && spec.index_literals.iter().any(|k| k == named[1].kind())
-            && named[1].named_child_count() <= 1;
+            // A literal's own parts (Python's string_start/string_content/string_end, JS
+            // string fragments) are fine; only interpolation is not, and that is forbidden.
+            && !has_descendant(named[1], &spec.forbidden_descendants);
     }
     if let Some(names) = spec.calls.get(kind) {
         let (Some(func), Some(args)) = (
@@ -111,6 +113,32 @@ fn has_descendant(node: Node, kinds: &[String]) -> bool {
     node.children(&mut c).any(|n| has_descendant(n, kinds))
 }
 
+/// Literal spellings an old dialect's grammar still parses but the language now rejects: Python
+/// 2's backtick repr, `1L` longs and `ur''` strings, and legacy octal `0777` (a syntax error in
+/// Python 3 and in strict-mode JavaScript). A capture is copied verbatim into the probe, and the
+/// re-parse check uses the same lenient grammar, so such a literal would reach the compiler.
+fn legacy_literal(text: &str) -> bool {
+    let b = text.as_bytes();
+    let head: Vec<u8> = b.iter().take(3).map(u8::to_ascii_lowercase).collect();
+    match b.first() {
+        Some(b'`') => true,
+        Some(d) if d.is_ascii_digit() => {
+            matches!(b.last(), Some(b'l' | b'L'))
+                || (*d == b'0' && b.get(1).is_some_and(u8::is_ascii_digit))
+        }
+        _ => head == b"ur\"" || head == b"ur'",
+    }
+}
+
+fn has_legacy_literal(spec: &CaptureSpec, text: &str, node: Node) -> bool {
+    let literal = spec.leaves.iter().chain(&spec.index_literals).any(|k| k == node.kind());
+    if literal && legacy_literal(&text[node.byte_range()]) {
+        return true;
+    }
+    let mut c = node.walk();
+    node.children(&mut c).any(|n| has_legacy_literal(spec, text, n))
+}
+
 /// Check one capture expression for `lang`.
 pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Refusal> {
     let spec = &lang.spec.capture;
@@ -139,6 +167,12 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
         }
     }
     let top = if top.kind() == "expression_statement" { node } else { top };
+    if has_legacy_literal(spec, &text, top) {
+        return Err(Refusal::new(
+            Reason::CaptureParseError,
+            format!("`{expr}` uses a literal form {} no longer accepts", lang.id()),
+        ));
+    }
     if has_descendant(top, &spec.forbidden_descendants) || !allowed(spec, &text, top) {
         return Err(Refusal::new(
             Reason::CaptureNotSideEffectFree,
