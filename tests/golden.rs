@@ -24,12 +24,14 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::util::{probity, repo_root, Repo};
+use crate::util::{Repo, probity, repo_root};
 
 /// Languages of the corpus and the minimum number of cases each must have.
 const LANGUAGES: &[&str] = &["rust", "javascript", "typescript", "python"];
@@ -103,12 +105,18 @@ fn input_of(dir: &Path) -> Result<(String, String), String> {
         .collect();
     match inputs.as_slice() {
         [one] => Ok((one.clone(), one["input.".len()..].to_owned())),
-        _ => Err(format!("expected exactly one input.<ext>, found {inputs:?}")),
+        _ => Err(format!(
+            "expected exactly one input.<ext>, found {inputs:?}"
+        )),
     }
 }
 
 fn comment_token(ext: &str) -> &'static str {
-    if matches!(ext, "py" | "pyw") { "#" } else { "//" }
+    if matches!(ext, "py" | "pyw") {
+        "#"
+    } else {
+        "//"
+    }
 }
 
 /// Lines of `body` with their terminators (`""` for an unterminated last line).
@@ -137,31 +145,60 @@ fn lines_with_eol(body: &[u8]) -> Vec<(&[u8], &'static str)> {
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The indentation and line ending the block must use when anchored at 1-based `line` of
-/// `input` (contracts.md §2): the anchor line's, or the file's first terminator, or `\n`.
-fn anchor_style(input: &[u8], line: usize, after: bool, end_line: usize) -> (String, &'static str) {
+/// Leading whitespace and terminator of 1-based `line` of `input` (BOM skipped). A line without
+/// terminator takes the file's first terminator, or `\n` (contracts.md §2).
+fn line_style(input: &[u8], line: usize) -> (String, &'static str) {
     let body = input.strip_prefix(BOM).unwrap_or(input);
     let lines = lines_with_eol(body);
-    let (text, _) = lines[line - 1];
+    let (text, eol) = lines[line - 1];
     let indent: String = String::from_utf8_lossy(text)
         .chars()
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect();
-    let eol_line = if after { end_line } else { line };
-    let eol = match lines[eol_line - 1].1 {
-        "" => lines.iter().map(|(_, e)| *e).find(|e| !e.is_empty()).unwrap_or("\n"),
+    let eol = match eol {
+        "" => lines
+            .iter()
+            .map(|(_, e)| *e)
+            .find(|e| !e.is_empty())
+            .unwrap_or("\n"),
         e => e,
     };
     (indent, eol)
+}
+
+/// Run a command; its exit code, its JSON answer and a short summary for failure messages
+/// (the reason and detail of a refusal, else the start of its output).
+/// Where two files first differ, as a line number and the two lines.
+fn first_difference(expected: &[u8], actual: &[u8]) -> String {
+    let e: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
+    let a: Vec<&[u8]> = actual.split_inclusive(|&b| b == b'\n').collect();
+    let i = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let show = |l: Option<&&[u8]>| match l {
+        Some(l) => format!("{:?}", String::from_utf8_lossy(l)),
+        None => "<end of file>".to_owned(),
+    };
+    format!(
+        "line {}: expected {}, actual {}",
+        i + 1,
+        show(e.get(i)),
+        show(a.get(i))
+    )
 }
 
 fn run_json(cmd: &mut assert_cmd::Command) -> (i32, Value, String) {
     let out = cmd.output().expect("run probity");
     let code = out.status.code().unwrap_or(-1);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let json = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (code, json, format!("stdout: {stdout}stderr: {stderr}"))
+    let json: Value = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+    let summary = if json["reason"].is_string() {
+        format!("[{}: {}]", json["reason"], json["detail"])
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut s: String = format!("{stdout}{stderr}").chars().take(400).collect();
+        s.push_str(" ...");
+        format!("[{s}]")
+    };
+    (code, json, summary)
 }
 
 fn place_cmd(case: &Case, file: &Path, ledger: &Path) -> assert_cmd::Command {
@@ -176,7 +213,14 @@ fn place_cmd(case: &Case, file: &Path, ledger: &Path) -> assert_cmd::Command {
     if let Some(f) = &case.function {
         cmd.arg("--function").arg(f);
     }
-    cmd.args(["--slug", &case.slug, "--probe", &case.probe, "--message", &case.message]);
+    cmd.args([
+        "--slug",
+        &case.slug,
+        "--probe",
+        &case.probe,
+        "--message",
+        &case.message,
+    ]);
     for h in &case.hypotheses {
         cmd.args(["--hypothesis", h]);
     }
@@ -209,7 +253,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
     if case.description.trim().is_empty() {
         return Err("case.toml: empty description".into());
     }
-    let anchors = [case.line.is_some(), case.after_line.is_some(), case.function.is_some()];
+    let anchors = [
+        case.line.is_some(),
+        case.after_line.is_some(),
+        case.function.is_some(),
+    ];
     if anchors.iter().filter(|a| **a).count() != 1 {
         return Err("case.toml: give exactly one of line, after_line, function".into());
     }
@@ -224,10 +272,23 @@ fn run_case(dir: &Path) -> Result<(), String> {
     let now = repo.read(&input_name);
     match case.expect {
         Expect::Refused => {
-            let reason = case.reason.as_deref().ok_or("case.toml: refused case without reason")?;
+            let reason = case
+                .reason
+                .as_deref()
+                .ok_or("case.toml: refused case without reason")?;
             let mut errs = Vec::new();
             if expected_path.exists() {
                 errs.push(format!("a refused case must not have expected.{ext}"));
+            }
+            if case.line_used.is_some()
+                || case.snapped.is_some()
+                || case.function_reported.is_some()
+                || case.side.is_some()
+            {
+                errs.push(
+                    "case.toml: line_used/snapped/function_reported/side are for placed cases"
+                        .into(),
+                );
             }
             if code != 2 {
                 errs.push(format!("exit {code}, want 2; {out}"));
@@ -246,7 +307,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
                 Ok(n) => errs.push(format!("{n} live ledger entries after a refusal")),
                 Err(e) => errs.push(e),
             }
-            return if errs.is_empty() { Ok(()) } else { Err(errs.join("\n    ")) };
+            return if errs.is_empty() {
+                Ok(())
+            } else {
+                Err(errs.join("\n    "))
+            };
         }
         Expect::Placed => {}
     }
@@ -254,7 +319,10 @@ fn run_case(dir: &Path) -> Result<(), String> {
         return Err("case.toml: a placed case takes no reason".into());
     }
     if code != 0 || json["status"] != "placed" {
-        return Err(format!("exit {code}, status {}, want 0/placed; {out}", json["status"]));
+        return Err(format!(
+            "exit {code}, status {}, want 0/placed; {out}",
+            json["status"]
+        ));
     }
     let mut errs: Vec<String> = Vec::new();
     let p = &json["placement"];
@@ -266,9 +334,8 @@ fn run_case(dir: &Path) -> Result<(), String> {
         match std::fs::read(&expected_path) {
             Ok(exp) if exp == now => {}
             Ok(exp) => errs.push(format!(
-                "the file differs from expected.{ext} (PROBITY_BLESS=1 refreshes it)\n--- expected\n{}\n--- actual\n{}",
-                String::from_utf8_lossy(&exp).escape_debug(),
-                String::from_utf8_lossy(&now).escape_debug()
+                "the file differs from expected.{ext} (PROBITY_BLESS=1 refreshes it): {}",
+                first_difference(&exp, &now)
             )),
             Err(e) => errs.push(format!("expected.{ext}: {e} (PROBITY_BLESS=1 writes it)")),
         }
@@ -291,7 +358,12 @@ fn run_case(dir: &Path) -> Result<(), String> {
     if offset < body_start || (offset > body_start && input[offset - 1] != b'\n') {
         errs.push(format!("offset {offset} is not at a line start"));
     }
-    if now.get(offset..offset + block.len()).map(sha256_hex).as_deref() != Some(sha) {
+    if now
+        .get(offset..offset + block.len())
+        .map(sha256_hex)
+        .as_deref()
+        != Some(sha)
+    {
         errs.push("block_sha256 is not the SHA-256 of the span in the file".into());
     }
     if sha256_hex(&block) != sha {
@@ -304,41 +376,79 @@ fn run_case(dir: &Path) -> Result<(), String> {
     let body = &input[body_start..];
     let n_lines = lines_with_eol(body).len();
     if line_used == 0 || line_used > n_lines {
-        return Err(format!("line_used {line_used} outside 1..={n_lines}; {out}"));
+        return Err(format!(
+            "line_used {line_used} outside 1..={n_lines}; {out}"
+        ));
     }
-    // For an `after` placement the terminator is the statement's last line's: the line before
-    // the block's start in the new file.
-    let end_line = (offset - body_start)
-        .checked_sub(1)
-        .map(|i| body[..i].iter().filter(|&&b| b == b'\n').count() + 1)
-        .unwrap_or(1);
-    let (indent, eol) = anchor_style(&input, line_used, after, end_line);
-    if p["indent"] != indent.as_str() {
-        errs.push(format!("indent {} reported, anchor line has {indent:?}", p["indent"]));
+    // The block sits right before the anchor statement's first line, or right after its last
+    // line; `line_used` names that line (contracts.md §3).
+    let lines_before = body[..offset - body_start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let want_before = if after { line_used } else { line_used - 1 };
+    if lines_before != want_before {
+        errs.push(format!(
+            "the block follows input line {lines_before}, but line_used {line_used} ({}) puts it after line {want_before}",
+            p["side"]
+        ));
+    }
+    // Line ending: the anchor line's. Indentation: the anchor statement's first line's; for an
+    // `after` placement only its last line is known here, whose indentation it must prefix.
+    let (line_indent, eol) = line_style(&input, line_used);
+    let indent = p["indent"].as_str().unwrap_or_default().to_owned();
+    if !after && indent != line_indent {
+        errs.push(format!(
+            "indent {indent:?} reported, the anchor line has {line_indent:?}"
+        ));
+    }
+    if after && !line_indent.starts_with(&indent) {
+        errs.push(format!(
+            "indent {indent:?} reported, the statement's last line has {line_indent:?}"
+        ));
     }
     if p["eol"] != eol {
-        errs.push(format!("eol {} reported, anchor line has {eol:?}", p["eol"]));
+        errs.push(format!(
+            "eol {} reported, the anchor line has {eol:?}",
+            p["eol"]
+        ));
     }
     let block_text = String::from_utf8_lossy(&block).into_owned();
     let block_lines: Vec<&str> = block_text.split_inclusive('\n').collect();
     for (i, l) in block_lines.iter().enumerate() {
         let content = l.strip_suffix(eol).filter(|c| !c.ends_with('\r'));
         match content {
-            None => errs.push(format!("block line {} does not end with {eol:?}: {l:?}", i + 1)),
-            Some(c) if !c.is_empty() && !c.starts_with(&indent) => {
-                errs.push(format!("block line {} lacks the indent {indent:?}: {l:?}", i + 1))
-            }
+            None => errs.push(format!(
+                "block line {} does not end with {eol:?}: {l:?}",
+                i + 1
+            )),
+            Some(c) if !c.is_empty() && !c.starts_with(&indent) => errs.push(format!(
+                "block line {} lacks the indent {indent:?}: {l:?}",
+                i + 1
+            )),
             _ => {}
         }
     }
     let c = comment_token(&ext);
-    let start = format!("{indent}{c} gsd-debug-probe:start {} {}{eol}", case.slug, case.probe);
-    let end = format!("{indent}{c} gsd-debug-probe:end {} {}{eol}", case.slug, case.probe);
+    let start = format!(
+        "{indent}{c} gsd-debug-probe:start {} {}{eol}",
+        case.slug, case.probe
+    );
+    let end = format!(
+        "{indent}{c} gsd-debug-probe:end {} {}{eol}",
+        case.slug, case.probe
+    );
     if block_lines.first() != Some(&start.as_str()) {
-        errs.push(format!("first block line {:?}, want {start:?}", block_lines.first()));
+        errs.push(format!(
+            "first block line {:?}, want {start:?}",
+            block_lines.first()
+        ));
     }
     if block_lines.last() != Some(&end.as_str()) {
-        errs.push(format!("last block line {:?}, want {end:?}", block_lines.last()));
+        errs.push(format!(
+            "last block line {:?}, want {end:?}",
+            block_lines.last()
+        ));
     }
 
     // What the case pins about the answer.
@@ -366,16 +476,28 @@ fn run_case(dir: &Path) -> Result<(), String> {
     // The same request again: the markers are already there.
     let (code2, json2, out2) = run_json(&mut place_cmd(&case, &file, &ledger));
     if code2 != 2 || json2["reason"] != "marker_collision" {
-        errs.push(format!("re-place: exit {code2}, reason {}, want 2/marker_collision; {out2}", json2["reason"]));
+        errs.push(format!(
+            "re-place: exit {code2}, reason {}, want 2/marker_collision; {out2}",
+            json2["reason"]
+        ));
     }
     if repo.read(&input_name) != now {
         errs.push("re-place changed the file".into());
     }
 
     // Strip gives the input back, byte for byte.
-    let (code3, json3, out3) = run_json(probity().arg("strip").arg("--ledger").arg(&ledger).arg("--json"));
+    let (code3, json3, out3) = run_json(
+        probity()
+            .arg("strip")
+            .arg("--ledger")
+            .arg(&ledger)
+            .arg("--json"),
+    );
     if code3 != 0 || json3["status"] != "clean" {
-        errs.push(format!("strip: exit {code3}, status {}, want 0/clean; {out3}", json3["status"]));
+        errs.push(format!(
+            "strip: exit {code3}, status {}, want 0/clean; {out3}",
+            json3["status"]
+        ));
     }
     if repo.read(&input_name) != input {
         errs.push("after strip the file differs from the input".into());
@@ -385,7 +507,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
         Ok(n) => errs.push(format!("{n} live ledger entries after strip")),
         Err(e) => errs.push(e),
     }
-    if errs.is_empty() { Ok(()) } else { Err(errs.join("\n    ")) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n    "))
+    }
 }
 
 #[test]
@@ -401,13 +527,38 @@ fn golden_corpus() {
                 dirs.len()
             ));
         }
-        for dir in dirs {
-            if let Err(e) = run_case(dir) {
-                let name = dir.strip_prefix(repo_root()).unwrap_or(dir).display().to_string();
-                failures.push(format!("{name}:\n    {e}"));
-            }
-        }
     }
+    // Cases are independent (each has its own temporary repository): run them on all cores.
+    let dirs: Vec<&PathBuf> = all.values().flatten().collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map_or(4, |n| n.get() * 2)
+        .min(16);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(dir) = dirs.get(i) else { break };
+                    if let Err(e) = run_case(dir) {
+                        let name = dir
+                            .strip_prefix(repo_root())
+                            .unwrap_or(dir)
+                            .display()
+                            .to_string();
+                        results
+                            .lock()
+                            .unwrap()
+                            .push((i, format!("{name}:\n    {e}")));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort();
+    failures.extend(results.into_iter().map(|(_, e)| e));
     assert!(
         failures.is_empty(),
         "{} golden case(s) failed ({}):\n\n{}",
@@ -427,7 +578,11 @@ fn golden_corpus_has_no_stray_files() {
                 let known = name == "case.toml"
                     || name == format!("input.{ext}")
                     || name == format!("expected.{ext}");
-                assert!(known, "corpus/{lang}/{}: unexpected file {name}", dir.display());
+                assert!(
+                    known,
+                    "corpus/{lang}/{}: unexpected file {name}",
+                    dir.file_name().unwrap_or_default().to_string_lossy()
+                );
             }
         }
     }

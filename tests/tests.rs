@@ -1,9 +1,13 @@
 //! probity's integration tests: one test binary, one module per concern.
 
 mod cli;
+mod drift;
+mod e2e;
 mod golden;
 mod properties;
 mod registry;
 mod rules;
+mod session;
 mod toolchains;
 mod util;
+mod verify;

@@ -46,3 +46,356 @@ impl Repo {
         self.dir.path().join(".planning/debug/test.evidence.json")
     }
 }
+
+// --- Helpers for the placement, strip and CLI tests (rules.rs, cli.rs, properties.rs). ---
+
+use probity::lang::{Grammar, Language};
+use probity::place::{Anchor, Placement, Refusal};
+use probity::probe::ProbeIdentity;
+use probity::reason::Reason;
+use probity::source::Source;
+use probity::strip::{StripPlan, Target};
+
+/// The language and grammar for a file name (by extension).
+pub fn lang_of(path: &str) -> (&'static Language, &'static Grammar) {
+    probity::lang::for_path(Path::new(path)).unwrap_or_else(|| panic!("no language for {path}"))
+}
+
+/// A valid identity: hypothesis `h1`, message `checkpoint`, no captures.
+pub fn identity(slug: &str, probe: &str) -> ProbeIdentity {
+    ProbeIdentity::new(slug, probe, &["h1".to_owned()], "checkpoint", &[]).expect("valid identity")
+}
+
+/// Place probe `s`/`p` in `text` (a file named `path`) through the library.
+pub fn place_in(path: &str, text: impl AsRef<[u8]>, anchor: Anchor) -> Result<Placement, Refusal> {
+    place_as(path, text, &identity("s", "p"), anchor)
+}
+
+/// Place `id` in `text` (a file named `path`) through the library.
+pub fn place_as(
+    path: &str,
+    text: impl AsRef<[u8]>,
+    id: &ProbeIdentity,
+    anchor: Anchor,
+) -> Result<Placement, Refusal> {
+    let (lang, grammar) = lang_of(path);
+    let source = Source::new(text.as_ref().to_vec()).map_err(Refusal::from)?;
+    probity::place::place(lang, grammar, &source, id, &anchor, path)
+}
+
+/// The reason code of a placement that must be refused.
+#[track_caller]
+pub fn refusal(r: Result<Placement, Refusal>) -> Reason {
+    match r {
+        Ok(p) => panic!(
+            "expected a refusal, got a placement at line {} ({})",
+            p.line_used, p.block_start_line
+        ),
+        Err(e) => e.reason,
+    }
+}
+
+/// Plan the strip of `(slug, probe, block_sha256)` targets from `bytes` through the library.
+pub fn strip_in(
+    path: &str,
+    bytes: &[u8],
+    targets: &[(&str, &str, &str)],
+) -> Result<StripPlan, Reason> {
+    let (lang, grammar) = lang_of(path);
+    let source = Source::new(bytes.to_vec())?;
+    let targets: Vec<Target> = targets
+        .iter()
+        .map(|(s, p, h)| Target {
+            slug: (*s).to_owned(),
+            probe: (*p).to_owned(),
+            expected_sha256: (*h).to_owned(),
+        })
+        .collect();
+    Ok(probity::strip::strip(lang, grammar, &source, &targets))
+}
+
+/// Whether `offset` is at the start of a line of `bytes` (the BOM counts as nothing).
+pub fn at_line_start(bytes: &[u8], offset: usize) -> bool {
+    offset == 0 || bytes[offset - 1] == b'\n' || (offset == 3 && bytes.starts_with(b"\xEF\xBB\xBF"))
+}
+
+/// Run a probity command and return its exit code and its stdout parsed as JSON.
+pub fn run_json(cmd: &mut assert_cmd::Command) -> (i32, serde_json::Value) {
+    let out = cmd.output().expect("run probity");
+    let code = out.status.code().expect("exit code");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, json)
+}
+
+impl Repo {
+    /// `probity place <rel> --slug s --probe <probe> --hypothesis h1 --ledger <ledger> --json
+    /// <extra...>`, run in the repository; returns the exit code and the JSON answer.
+    pub fn place(&self, rel: &str, probe: &str, extra: &[&str]) -> (i32, serde_json::Value) {
+        let mut cmd = probity();
+        cmd.current_dir(self.path())
+            .args([
+                "place",
+                rel,
+                "--slug",
+                "s",
+                "--probe",
+                probe,
+                "--hypothesis",
+                "h1",
+                "--json",
+            ])
+            .arg("--ledger")
+            .arg(self.ledger())
+            .args(extra);
+        run_json(&mut cmd)
+    }
+
+    /// `probity strip --ledger <ledger> --json <extra...>`, run in the repository.
+    pub fn strip(&self, extra: &[&str]) -> (i32, serde_json::Value) {
+        let mut cmd = probity();
+        cmd.current_dir(self.path())
+            .args(["strip", "--json", "--ledger"])
+            .arg(self.ledger())
+            .args(extra);
+        run_json(&mut cmd)
+    }
+
+    /// The ledger, parsed.
+    pub fn ledger_json(&self) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(self.ledger()).expect("ledger exists"))
+            .expect("ledger is JSON")
+    }
+
+    /// The `status` of probe `probe` in the ledger.
+    pub fn probe_status(&self, probe: &str) -> String {
+        let l = self.ledger_json();
+        l["probes"]
+            .as_array()
+            .expect("probes[]")
+            .iter()
+            .rev()
+            .find(|p| p["id"] == probe)
+            .map(|p| p["status"].as_str().unwrap_or_default().to_owned())
+            .unwrap_or_else(|| panic!("probe {probe} not in ledger: {l}"))
+    }
+}
+
+/// The byte ranges of every statement of a statement list in `text`, found independently of the
+/// engine's own walk: named, non-comment children of a container kind (honouring the language's
+/// parent exclusions and statement fields).
+pub fn statement_ranges(path: &str, text: &str) -> Vec<std::ops::Range<usize>> {
+    let (lang, grammar) = lang_of(path);
+    let tree = probity::parse::parse(grammar, text).expect("parse");
+    let spec = &lang.spec;
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let mut c = n.walk();
+        let children: Vec<_> = n.named_children(&mut c).collect();
+        let container = spec.statement_containers.iter().any(|k| k == n.kind())
+            && !n.parent().is_some_and(|p| {
+                spec.container_parent_exclusions
+                    .iter()
+                    .any(|k| k == p.kind())
+            });
+        if container {
+            let field: Option<Vec<usize>> = spec.statement_fields.get(n.kind()).map(|f| {
+                let mut c = n.walk();
+                n.children_by_field_name(f, &mut c)
+                    .map(|x| x.id())
+                    .collect()
+            });
+            for ch in &children {
+                if lang.is_comment(ch.kind()) || ch.is_error() || ch.is_missing() {
+                    continue;
+                }
+                if field.as_ref().is_some_and(|ids| !ids.contains(&ch.id())) {
+                    continue;
+                }
+                out.push(ch.byte_range());
+            }
+        }
+        stack.extend(children);
+    }
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// Check what every successful placement must satisfy: the new file is the old one with exactly
+/// the block spliced in at a line start; the block is indented like the anchor line, starts and
+/// ends with this probe's markers, uses one line ending throughout; and it sits right before the
+/// first line of a statement of a statement list (or right after the last line of one), with no
+/// new syntax error.
+#[track_caller]
+pub fn check_placement(path: &str, src: &[u8], p: &Placement, slug: &str, probe: &str) {
+    PlacementCheck::new(path, src).check(p, slug, probe);
+}
+
+/// [`check_placement`] for many placements in one file: the original is parsed once.
+pub struct PlacementCheck<'a> {
+    path: &'a str,
+    src: &'a [u8],
+    bom: usize,
+    stmts: Vec<std::ops::Range<usize>>,
+    errors_before: usize,
+}
+
+impl<'a> PlacementCheck<'a> {
+    /// Parse the original file.
+    pub fn new(path: &'a str, src: &'a [u8]) -> Self {
+        let (_, grammar) = lang_of(path);
+        let bom = if src.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let body = std::str::from_utf8(&src[bom..]).expect("utf-8");
+        let errors_before =
+            probity::parse::error_count(&probity::parse::parse(grammar, body).unwrap());
+        PlacementCheck {
+            path,
+            src,
+            bom,
+            stmts: statement_ranges(path, body),
+            errors_before,
+        }
+    }
+
+    /// Check one placement of probe `slug`/`probe` into the original.
+    #[track_caller]
+    pub fn check(&self, p: &Placement, slug: &str, probe: &str) {
+        let (path, src) = (self.path, self.src);
+        let (lang, grammar) = lang_of(path);
+        let mut expect = src[..p.offset].to_vec();
+        expect.extend_from_slice(p.block.as_bytes());
+        expect.extend_from_slice(&src[p.offset..]);
+        assert!(
+            expect == p.new_bytes,
+            "{path}: new bytes are not old bytes + block at {}",
+            p.offset
+        );
+        assert!(
+            at_line_start(src, p.offset),
+            "{path}: block not at a line start ({})",
+            p.offset
+        );
+        assert_eq!(
+            probity::source::sha256_hex(p.block.as_bytes()),
+            p.block_sha256
+        );
+        let c = &lang.spec.comment;
+        let lines: Vec<&str> = p.block.split_inclusive('\n').collect();
+        assert!(lines.len() >= 2, "{path}: block has {} lines", lines.len());
+        let marker = |kind: &str| {
+            format!(
+                "{}{c} gsd-debug-probe:{kind} {slug} {probe}{}",
+                p.indent, p.eol
+            )
+        };
+        assert_eq!(lines[0], marker("start"), "{path}: start marker");
+        assert_eq!(*lines.last().unwrap(), marker("end"), "{path}: end marker");
+        for l in &lines {
+            assert!(
+                l.ends_with(p.eol),
+                "{path}: block line {l:?} does not end with {:?}",
+                p.eol
+            );
+            if p.eol == "\n" {
+                assert!(
+                    !l.ends_with("\r\n"),
+                    "{path}: mixed line endings in the block"
+                );
+            }
+            assert!(
+                l.trim().is_empty() || l.starts_with(&p.indent),
+                "{path}: block line {l:?} not indented"
+            );
+        }
+        // Independently: the block touches a statement of a statement list.
+        let body = std::str::from_utf8(&src[self.bom..]).expect("utf-8");
+        let at = p.offset - self.bom;
+        let ok = if p.side == "before" {
+            self.stmts.iter().any(|r| r.start == at + p.indent.len())
+        } else {
+            // The statement's last line is the line just before the block.
+            let prev_line_start = body[..at.saturating_sub(1)]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            self.stmts.iter().any(|r| {
+                r.end > prev_line_start
+                    && r.end <= at
+                    && (body[r.end..at].trim().is_empty() || lang_comment_tail(&body[r.end..at], c))
+            })
+        };
+        assert!(
+            ok,
+            "{path}: the block at line {} ({}) is not next to a statement of a statement list",
+            p.block_start_line, p.side
+        );
+        // No new syntax error (fresh parse, not the engine's incremental one).
+        let new_body = std::str::from_utf8(&p.new_bytes[self.bom..]).unwrap();
+        let after = probity::parse::error_count(&probity::parse::parse(grammar, new_body).unwrap());
+        assert!(
+            after <= self.errors_before,
+            "{path}: placement added syntax errors ({} -> {after})",
+            self.errors_before
+        );
+    }
+}
+
+/// Whether `rest` is only whitespace and one trailing line comment.
+fn lang_comment_tail(rest: &str, comment: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t']);
+    t.starts_with(comment) && !t.trim_end().contains('\n')
+}
+
+// --- Helpers for the session and end-to-end tests (session.rs, e2e.rs). ---
+
+/// The built `probity` binary, for tests that spawn it themselves (kill it, run it in parallel,
+/// call it from a git hook).
+pub fn probity_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_probity"))
+}
+
+/// `probity <args>` run in `dir`, with `--json` added (before a `--`, else at the end); the exit
+/// code and the JSON answer.
+pub fn probity_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value) {
+    let mut args: Vec<&str> = args.to_vec();
+    let at = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+    args.insert(at, "--json");
+    let mut cmd = probity();
+    cmd.current_dir(dir).args(&args);
+    run_json(&mut cmd)
+}
+
+/// The session ledger of `slug` in the repository `dir`.
+pub fn session_ledger(dir: &Path, slug: &str) -> PathBuf {
+    dir.join(".planning/debug")
+        .join(format!("{slug}.evidence.json"))
+}
+
+/// The 1-based number of the one line of `file` that is exactly `line` (line ending excluded).
+#[track_caller]
+pub fn line_number(file: &Path, line: &str) -> usize {
+    let text = std::fs::read_to_string(file).expect("read file");
+    let hits: Vec<usize> = text
+        .split('\n')
+        .enumerate()
+        .filter(|(_, l)| l.trim_end_matches('\r') == line)
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "{}: line {line:?} found {} times",
+        file.display(),
+        hits.len()
+    );
+    hits[0]
+}

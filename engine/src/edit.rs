@@ -47,7 +47,7 @@ mod tests {
             ],
         )
         .unwrap();
-        assert_eq!(out, b"0xx23489");
+        assert_eq!(out, b"0xx234789");
         assert!(apply(b, &[Splice { range: 1..5, with: b"" }, Splice { range: 4..6, with: b"" }]).is_none());
         assert!(apply(b, &[Splice { range: 9..11, with: b"" }]).is_none());
     }

@@ -22,6 +22,8 @@ pub struct Entry {
     pub template: &'static str,
     /// `queries/<id>/placement.scm`.
     pub placement_query: &'static str,
+    /// `queries/<id>/definitions.scm`: the declarations index (docs/drift.md).
+    pub definitions_query: &'static str,
     /// Grammar name (as used in `extensions`) and its tree-sitter language.
     pub grammars: &'static [(&'static str, tree_sitter_language::LanguageFn)],
 }
@@ -33,6 +35,7 @@ macro_rules! language {
             spec: include_str!(concat!("../../grammars/", $id, "/language.toml")),
             template: include_str!(concat!("../../grammars/", $id, "/probe.tmpl")),
             placement_query: include_str!(concat!("../../queries/", $id, "/placement.scm")),
+            definitions_query: include_str!(concat!("../../queries/", $id, "/definitions.scm")),
             grammars: &[$( ($grammar, $lang) ),+],
         }
     };
@@ -98,6 +101,8 @@ pub struct Grammar {
     pub ts: tree_sitter::Language,
     /// `queries/<lang>/placement.scm`, compiled against this grammar.
     pub placement: Query,
+    /// `queries/<lang>/definitions.scm`, compiled against this grammar.
+    pub definitions: Query,
 }
 
 /// A compiled, immutable language: spec, grammars, template. `Send + Sync`.
@@ -136,9 +141,10 @@ pub enum DataError {
     #[error("grammars/{id}/language.toml: {message}")]
     Spec { id: &'static str, message: String },
     /// A query does not compile against its grammar.
-    #[error("queries/{id}/placement.scm ({grammar}): {message}")]
+    #[error("queries/{id}/{file} ({grammar}): {message}")]
     Query {
         id: &'static str,
+        file: &'static str,
         grammar: &'static str,
         message: String,
     },
@@ -164,10 +170,23 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
         let placement =
             Query::new(&ts, entry.placement_query).map_err(|e| DataError::Query {
                 id: entry.id,
+                file: "placement.scm",
                 grammar: name,
                 message: e.to_string(),
             })?;
-        grammars.push(Grammar { name, ts, placement });
+        let definitions =
+            Query::new(&ts, entry.definitions_query).map_err(|e| DataError::Query {
+                id: entry.id,
+                file: "definitions.scm",
+                grammar: name,
+                message: e.to_string(),
+            })?;
+        grammars.push(Grammar {
+            name,
+            ts,
+            placement,
+            definitions,
+        });
     }
     for (ext, grammar) in &spec.extensions {
         if !entry.grammars.iter().any(|(n, _)| n == grammar) {

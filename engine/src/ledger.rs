@@ -183,7 +183,8 @@ impl Ledger {
         }
         let mut seen = std::collections::HashSet::new();
         for p in &ledger.probes {
-            if !seen.insert((&p.slug, &p.id)) && p.status != ProbeStatus::Removed {
+            // Only live entries must be unique: a removed probe's id may be placed again.
+            if p.status != ProbeStatus::Removed && !seen.insert((&p.slug, &p.id)) {
                 return Err(IoFailure {
                     reason: Reason::LedgerInvalid,
                     detail: format!("{}: probe {} appears twice", path.display(), p.id),

@@ -22,3 +22,7 @@ pub mod events;
 pub mod sink;
 pub mod runner;
 pub mod session;
+pub mod scan;
+pub mod index;
+pub mod resolve;
+pub mod drift;

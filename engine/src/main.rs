@@ -45,12 +45,79 @@ enum Command {
     Cleanup(SessionArgs),
     /// Exit 0 only when every session is clean or not_used.
     Gate(GateArgs),
+    /// Prove no probe block, marker or probe residue is left under one or more roots.
+    Verify(VerifyArgs),
     /// List supported languages and the allowed --message labels.
     Languages {
         /// Print JSON.
         #[arg(long)]
         json: bool,
     },
+    /// Resolve symbol references against the repository (drift guard, rung 2 `treesitter`).
+    Resolve(ResolveArgs),
+    /// Index every declaration of the repository.
+    Index(IndexArgs),
+    /// Check every symbol a plan cites against the repository (drift guard).
+    Drift(DriftArgs),
+}
+
+/// Options shared by the drift-guard commands.
+#[derive(Args)]
+struct DriftCommon {
+    /// Repository root.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Declarations cache directory (default: the user cache dir, `probity/drift`).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Do not read or write the declarations cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("refs_in").required(true).args(["refs", "refs_file"])))]
+struct ResolveArgs {
+    /// References: `@decorator`, `Class.method`, `Type::method`, `module.function`,
+    /// `crate::a::b`, `./path/module.func`, `--cli-flag` (after `--`), `path/to/file`, `name`.
+    #[arg(value_name = "REF")]
+    refs: Vec<String>,
+    /// A JSON file with the references: an array of strings (or of `{"ref": ...}`).
+    #[arg(long = "refs", value_name = "FILE.json")]
+    refs_file: Option<PathBuf>,
+    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<String>,
+    #[command(flatten)]
+    common: DriftCommon,
+}
+
+#[derive(Args)]
+struct IndexArgs {
+    /// Parse every file and do nothing else (benchmark baseline).
+    #[arg(long, hide = true)]
+    parse_only: bool,
+    #[command(flatten)]
+    common: DriftCommon,
+}
+
+#[derive(Args)]
+struct DriftArgs {
+    /// The plan (markdown).
+    #[arg(long, value_name = "PLAN.md")]
+    plan: PathBuf,
+    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high
+    /// (default: only hard blocks, which rung 2 never raises).
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<String>,
+    #[command(flatten)]
+    common: DriftCommon,
 }
 
 #[derive(Args)]
@@ -183,6 +250,37 @@ struct GateArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Directories to check (each with its own `.planning/debug/` ledgers and `.probity-allow`).
+    #[arg(required = true, value_name = "ROOT")]
+    roots: Vec<PathBuf>,
+    /// Print JSON Lines: one object per finding and file error, then a summary.
+    #[arg(long)]
+    json: bool,
+    /// Also write a SARIF 2.1.0 log to this file.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Also scan files that .gitignore / .ignore exclude.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Follow symbolic links (loops are reported per file).
+    #[arg(long)]
+    follow: bool,
+    /// Skip files matching this gitignore-style glob (repeatable; adds to `.probity-allow`).
+    #[arg(long = "allow", value_name = "GLOB")]
+    allow: Vec<String>,
+    /// Check what is staged in git instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    staged: bool,
+    /// Check the tree of this git revision instead of the working tree.
+    #[arg(long, value_name = "REV")]
+    rev: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 #[derive(Args)]
@@ -561,6 +659,45 @@ fn gate_cmd(a: GateArgs) -> ExitCode {
     if items.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
+fn verify_cmd(a: VerifyArgs) -> ExitCode {
+    use std::io::IsTerminal;
+    use probity::scan;
+    let opts = scan::Options {
+        roots: a.roots,
+        no_ignore: a.no_ignore,
+        follow: a.follow,
+        allow: a.allow,
+        mode: match (a.staged, a.rev) {
+            (true, _) => scan::Mode::Staged,
+            (_, Some(r)) => scan::Mode::Rev(r),
+            _ => scan::Mode::WorkTree,
+        },
+        progress: std::io::stderr().is_terminal(),
+        threads: a.threads,
+    };
+    let report = match scan::verify(&opts) {
+        Ok(r) => r,
+        Err(e) => {
+            let r = Refusal::new(Reason::IoError, e.0);
+            return refused("verify", a.json, &r);
+        }
+    };
+    if let Some(path) = &a.sarif {
+        let text = serde_json::to_string_pretty(&scan::output::sarif(&report)).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            let r = Refusal::new(Reason::IoError, format!("{}: {e}", path.display()));
+            return refused("verify", a.json, &r);
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = if a.json {
+        scan::output::json_lines(&report, &mut out)
+    } else {
+        scan::output::human(&report, &mut out)
+    };
+    ExitCode::from(report.exit_code())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -571,6 +708,174 @@ fn main() -> ExitCode {
         Command::Compare(a) => compare_cmd(a),
         Command::Cleanup(a) => cleanup_cmd(a),
         Command::Gate(a) => gate_cmd(a),
+        Command::Verify(a) => verify_cmd(a),
         Command::Languages { json } => languages(json),
+        Command::Resolve(a) => resolve_cmd(a),
+        Command::Index(a) => index_cmd(a),
+        Command::Drift(a) => drift_cmd(a),
     }
+}
+
+// --- drift guard (docs/drift.md) ---
+
+fn drift_usage(command: &str, json: bool, detail: &str) -> ExitCode {
+    if json {
+        print_json(&json!({
+            "schema_version": SCHEMA_VERSION,
+            "command": command,
+            "status": "refused",
+            "detail": detail,
+        }));
+    } else {
+        eprintln!("probity {command}: {detail}");
+    }
+    ExitCode::from(2)
+}
+
+/// Root, cache and thread pool of a drift-guard command; `Err` is a usage message.
+fn drift_setup(c: &DriftCommon) -> Result<(PathBuf, probity::index::Cache), String> {
+    if let Some(n) = c.threads {
+        // Fails only if a pool exists already, which it cannot at this point.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+    }
+    let root = repo_root(c.root.as_deref());
+    if !root.is_dir() {
+        return Err(format!("root {} is not a directory", root.display()));
+    }
+    Ok((root, probity::index::Cache::new(c.cache_dir.clone(), c.no_cache)))
+}
+
+fn fail_on(s: Option<&str>) -> Result<Option<probity::resolve::Severity>, String> {
+    match s {
+        None => Ok(None),
+        Some(v) => probity::resolve::Severity::parse(v)
+            .map(Some)
+            .ok_or_else(|| format!("--fail-on {v}: expected needs-acknowledgement, medium or high")),
+    }
+}
+
+fn resolve_cmd(a: ResolveArgs) -> ExitCode {
+    let json = a.common.json;
+    let threshold = match fail_on(a.fail_on.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return drift_usage("resolve", json, &e),
+    };
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("resolve", json, &e),
+    };
+    let mut refs = a.refs.clone();
+    if let Some(f) = &a.refs_file {
+        let parsed: Result<Vec<serde_json::Value>, String> = std::fs::read(f)
+            .map_err(|e| format!("{}: {e}", f.display()))
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", f.display())));
+        match parsed {
+            Err(e) => return drift_usage("resolve", json, &e),
+            Ok(vals) => {
+                for v in vals {
+                    match v.as_str().or_else(|| v.get("ref").and_then(|r| r.as_str())) {
+                        Some(s) => refs.push(s.to_owned()),
+                        None => return drift_usage("resolve", json, "--refs: expected strings or {\"ref\": ...}"),
+                    }
+                }
+            }
+        }
+    }
+    let (results, stats) = probity::resolve::resolve(&root, &refs, &cache);
+    let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
+    let code = probity::drift::exit_code(max, threshold);
+    emit(
+        "resolve",
+        json,
+        json!({
+            "root": root,
+            "authority": probity::resolve::AUTHORITY,
+            "rung": probity::resolve::RUNG,
+            "max_severity": max,
+            "results": results,
+            "stats": stats,
+        }),
+        || {
+            for r in &results {
+                let detail = match r.verdict {
+                    probity::resolve::Verdict::Verified => format!(
+                        "{} {}{}",
+                        r.kind.as_deref().unwrap_or(""),
+                        r.location.as_deref().unwrap_or(""),
+                        r.signature.as_deref().map(|s| format!("  {s}")).unwrap_or_default()
+                    ),
+                    probity::resolve::Verdict::Ambiguous => r
+                        .candidates
+                        .iter()
+                        .map(|c| c.location.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    probity::resolve::Verdict::Missing if !r.suggestions.is_empty() => {
+                        format!("did you mean {}?", r.suggestions.join(", "))
+                    }
+                    _ => r.reason.clone().unwrap_or_default(),
+                };
+                println!("{:<11} {:<22} {}  {}", format!("{:?}", r.verdict).to_uppercase(), r.severity.as_str(), r.reference, detail);
+            }
+        },
+    );
+    ExitCode::from(code)
+}
+
+fn index_cmd(a: IndexArgs) -> ExitCode {
+    let json = a.common.json;
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("index", json, &e),
+    };
+    if a.parse_only {
+        let n = probity::index::parse_only(&root);
+        emit("index", json, json!({ "files_parsed": n }), || println!("{n} files parsed"));
+        return ExitCode::SUCCESS;
+    }
+    let (files, stats) = probity::index::index_root(&root, &cache);
+    let decls: usize = files.iter().map(|f| f.decls.len()).sum();
+    emit(
+        "index",
+        json,
+        json!({ "root": root, "files": files, "stats": stats }),
+        || {
+            for f in &files {
+                for d in &f.decls {
+                    println!("{}:{}:{}\t{}\t{}", f.path, d.line, d.column, d.kind.as_str(), d.qualified);
+                }
+                if f.status != probity::index::FileStatus::Ok {
+                    println!("{}\t(status: {:?})", f.path, f.status);
+                }
+            }
+            eprintln!("{} files, {decls} declarations, {} parsed", files.len(), stats.files_parsed);
+        },
+    );
+    ExitCode::SUCCESS
+}
+
+fn drift_cmd(a: DriftArgs) -> ExitCode {
+    let json = a.common.json;
+    let threshold = match fail_on(a.fail_on.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return drift_usage("drift", json, &e),
+    };
+    let plan = match std::fs::read(&a.plan) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => return drift_usage("drift", json, &format!("{}: {e}", a.plan.display())),
+    };
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("drift", json, &e),
+    };
+    let report = probity::drift::run(&plan, &root, &cache);
+    let md = probity::drift::coverage_markdown(&report);
+    let code = probity::drift::exit_code(report.summary.max_severity, threshold);
+    let mut v = serde_json::to_value(&report).unwrap_or_default();
+    v["plan"] = json!(a.plan);
+    v["root"] = json!(root);
+    v["exit_code"] = json!(code);
+    v["coverage_markdown"] = json!(md);
+    emit("drift", json, v, || print!("{md}"));
+    ExitCode::from(code)
 }

@@ -288,7 +288,8 @@ impl<'a> Ctx<'a> {
     fn last_on_line(&self, node: Node) -> bool {
         let line = self.source.line_of(node.end_byte());
         let line_end = self.source.line_start(line) + self.source.line_text(line).len();
-        let mut pos = node.end_byte();
+        // A node may end past `line_end`: tree-sitter-python's comments take the `\r` of a CRLF.
+        let mut pos = node.end_byte().min(line_end);
         let mut next = node.next_sibling();
         loop {
             let rest = &self.text[pos..line_end];
@@ -299,7 +300,7 @@ impl<'a> Ctx<'a> {
             let at = line_end - trimmed.len();
             match next {
                 Some(n) if n.start_byte() == at && self.lang.is_comment(n.kind()) => {
-                    pos = n.end_byte().min(line_end.max(n.end_byte()));
+                    pos = n.end_byte().min(line_end);
                     if self.source.line_of(n.end_byte()) != line {
                         return true;
                     }
@@ -363,7 +364,9 @@ impl<'a> Ctx<'a> {
                 let s = if after { self.last_sibling_on_line(x) } else { self.first_sibling_on_line(x) };
                 let ok = if after { self.last_on_line(s) } else { self.first_on_line(s) };
                 if ok {
-                    if saw_error {
+                    // Tree-sitter often recovers a broken statement as a whole statement with an
+                    // ERROR or MISSING node inside it: the anchor statement itself must be sound.
+                    if saw_error || x.has_error() || s.has_error() {
                         return Err(Refusal::new(Reason::AnchorInSyntaxError, "the anchor is inside a syntax error"));
                     }
                     return Ok(s);
@@ -465,8 +468,16 @@ impl<'a> Ctx<'a> {
         }
         if self.lang.spec.tail_expression_containers.iter().any(|k| k == container.kind()) {
             let is_last = self.statements(container).last().is_some_and(|l| l.id() == s.id());
+            // A block-like expression (`match`, `if … else`, `loop`, `{ }`, `unsafe { }`) ending a
+            // block parses as an expression statement, yet without `;` it is still the block's
+            // value. Only `for`, `while` and an `if` without `else` are always `()`.
+            let unit_statement = s.kind() == "expression_statement"
+                && s.named_child(0).is_some_and(|e| {
+                    matches!(e.kind(), "for_expression" | "while_expression")
+                        || (e.kind() == "if_expression" && e.child_by_field_name("alternative").is_none())
+                });
             let value = !self.text[s.byte_range()].trim_end().ends_with(';')
-                && s.kind() != "expression_statement"
+                && (s.kind() != "expression_statement" || !unit_statement)
                 && !s.kind().ends_with("_item")
                 && s.kind() != "let_declaration";
             if is_last && value {
@@ -494,9 +505,10 @@ pub fn place(
         capture::validate(lang, grammar, &cap.expr)?;
     }
     let text = source.body();
-    // Marker collision pre-scan: the same slug and id anywhere in the file, in any form.
+    // Marker collision pre-scan: the same slug and id anywhere in the file, in any form (but
+    // probe `p` is not probe `p2`).
     for needle in [identity.marker_start(), identity.marker_end(), identity.probe_key()] {
-        if memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some() {
+        if probe::contains_id_text(text.as_bytes(), &needle) {
             return Err(Refusal::new(
                 Reason::MarkerCollision,
                 format!("`{needle}` is already in the file"),
@@ -535,7 +547,14 @@ pub fn place(
             .root_node()
             .descendant_for_byte_range(at, at)
             .ok_or_else(|| Refusal::new(Reason::NoStatementAtLine, "no syntax node at this line"))?;
-        if lang.is_comment(node.kind()) && source.line_of(node.end_byte()) == line {
+        // Rust comments start with an anonymous `//` or `/*` token, and its doc comments end
+        // with their line terminator: judge the comment node itself, by its last byte.
+        let node = match node.parent() {
+            Some(p) if !node.is_named() && lang.is_comment(p.kind()) => p,
+            _ => node,
+        };
+        let last = node.end_byte().saturating_sub(1).max(node.start_byte());
+        if lang.is_comment(node.kind()) && source.line_of(last) == line {
             return Err(Refusal::new(
                 Reason::NoStatementAtLine,
                 format!("line {line1} holds only a comment"),

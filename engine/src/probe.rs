@@ -160,6 +160,17 @@ pub fn probe_key(slug: &str, probe: &str) -> String {
     format!("gsd-debug-probe/{slug}/{probe}")
 }
 
+/// Whether `haystack` holds `needle` (a marker payload or probe key, which ends with a probe id)
+/// not followed by a byte an identifier may contain: probe `p` is not found in the markers or the
+/// key of probe `p2` or `p-1`.
+pub fn contains_id_text(haystack: &[u8], needle: &str) -> bool {
+    memchr::memmem::find_iter(haystack, needle.as_bytes()).any(|at| {
+        haystack
+            .get(at + needle.len())
+            .is_none_or(|&b| !(b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+    })
+}
+
 /// JSON text with every non-ASCII character written as `\uXXXX`, so it is plain ASCII.
 fn ascii_json(value: &serde_json::Value) -> String {
     let json = value.to_string();

@@ -34,26 +34,47 @@ pub struct RunResult {
     pub stderr_tail: Vec<u8>,
 }
 
-fn tail_reader(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut keep: Vec<u8> = Vec::new();
+/// A reader thread's bounded tail, shared so that it can be taken without joining the thread.
+type Tail = std::sync::Arc<std::sync::Mutex<Vec<u8>>>;
+
+fn tail_reader(mut r: impl Read + Send + 'static) -> (Tail, std::thread::JoinHandle<()>) {
+    let tail = Tail::default();
+    let keep = tail.clone();
+    let handle = std::thread::spawn(move || {
         let mut buf = [0u8; 8192];
         loop {
             match r.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
+                    let mut keep = keep.lock().unwrap_or_else(|e| e.into_inner());
                     keep.extend_from_slice(&buf[..n]);
                     if keep.len() > 2 * OUTPUT_TAIL_BYTES {
-                        keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
+                        let excess = keep.len() - OUTPUT_TAIL_BYTES;
+                        keep.drain(..excess);
                     }
                 }
             }
         }
-        if keep.len() > OUTPUT_TAIL_BYTES {
-            keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
-        }
-        keep
-    })
+    });
+    (tail, handle)
+}
+
+/// How long the readers may take to drain the pipes once the group is dead. A process that left
+/// the group (`setsid`) can hold the pipes open forever; the run must not wait for it.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Instant) -> Vec<u8> {
+    while !handle.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if handle.is_finished() {
+        let _ = handle.join();
+    }
+    let mut keep = tail.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if keep.len() > OUTPUT_TAIL_BYTES {
+        keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
+    }
+    keep
 }
 
 fn kill_group(pgid: u32) {
@@ -99,8 +120,9 @@ pub fn run(argv: &[String], env: &[(String, String)], remove_env: &[&str], timeo
     };
     // Whatever is left of the group must not outlive the run (or keep the pipes open).
     kill_group(pgid);
-    let stdout_tail = out.join().unwrap_or_default();
-    let stderr_tail = err.join().unwrap_or_default();
+    let deadline = Instant::now() + DRAIN_GRACE;
+    let stdout_tail = take_tail(out, deadline);
+    let stderr_tail = take_tail(err, deadline);
     Ok(RunResult {
         exit_code: status.code(),
         signal: status.signal(),

@@ -656,6 +656,9 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> 
             }
         }
         if ledger.artifacts.iter().all(|a| a.status == "removed") {
+            // Record the removals first: after a crash past the rmdir, a resumed cleanup must not
+            // look for sinks in a root that is (rightly) gone.
+            save(&ledger, path)?;
             match sink::remove_root(&r) {
                 Ok(()) => ledger.artifact_root = None,
                 Err(e) => items.push(CleanupItem { kind: "artifact_root".into(), id: r.canonical_path.clone(), reason: e.reason, detail: e.detail }),

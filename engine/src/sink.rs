@@ -141,10 +141,11 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
     Ok(buf)
 }
 
-/// Remove exactly one recorded sink. Absent is fine (idempotent); anything but the recorded
-/// regular file is refused.
+/// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
+/// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
+/// the recorded regular file is refused.
 pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), IoFailure> {
-    let dir = PathBuf::from(&root.canonical_path);
+    let dir = check_root(root)?;
     let path = child_path(&dir, name)?;
     match fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

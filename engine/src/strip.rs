@@ -78,7 +78,7 @@ fn locate(source: &Source, markers: &[Marker], t: &Target) -> Result<Option<std:
     match (starts.len(), ends.len()) {
         (0, 0) => {
             let key = probe_key(&t.slug, &t.probe);
-            if memchr::memmem::find(source.body().as_bytes(), key.as_bytes()).is_some() {
+            if crate::probe::contains_id_text(source.body().as_bytes(), &key) {
                 return Err(Outcome::failed(
                     Reason::ResidueWithoutMarkers,
                     format!("`{key}` is in the file but its markers are gone"),

@@ -11,6 +11,10 @@
 (function_item (function_modifiers) @_mods (#match? @_mods "const")) @refuse.const_context
 
 ((inner_attribute_item (attribute (identifier) @_attr)) (#eq? @_attr "no_std")) @refuse_file.no_std_crate
+; `#![cfg_attr(not(feature = "std"), no_std)]`: a no_std crate root in some builds.
+((inner_attribute_item
+   (attribute (identifier) @_cfg arguments: (token_tree (identifier) @_attr)))
+ (#eq? @_cfg "cfg_attr") (#eq? @_attr "no_std")) @refuse_file.no_std_crate
 
 (expression_statement (return_expression)) @diverges
 (expression_statement (break_expression)) @diverges

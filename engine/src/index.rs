@@ -1,0 +1,1379 @@
+//! The declarations index (drift guard, rung 2 `treesitter`; docs/drift.md).
+//!
+//! Each supported file is parsed once and `queries/<lang>/definitions.scm` names its declarations;
+//! this module adds what a query cannot say on its own: the container (class, impl type, trait),
+//! whether the declaration is exported, and its signature as written. Files are walked with
+//! `ignore` (gitignore respected) and indexed in parallel with rayon; the result never depends on
+//! scheduling (files sorted by path, declarations by position). Per-file results are cached by
+//! content hash outside the tracked tree ([`Cache`]).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+use crate::lang::{self, Grammar, Language};
+
+/// Files larger than this are recorded as `too_large` and not parsed.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+/// A file with a line longer than this is recorded as `minified` and not parsed.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// Signatures longer than this are cut (with `…`).
+const MAX_SIGNATURE: usize = 400;
+
+/// What a declaration is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Kind {
+    Function,
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Variant,
+    Trait,
+    Interface,
+    TypeAlias,
+    Constant,
+    Variable,
+    Field,
+    Module,
+    Macro,
+    /// An import binding (`use`, `import`, `require`); `from` names the module.
+    Import,
+    /// A command-line flag (`--name`) declared through argparse, click, clap, commander or yargs.
+    CliFlag,
+}
+
+impl Kind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::Method => "method",
+            Kind::Class => "class",
+            Kind::Struct => "struct",
+            Kind::Enum => "enum",
+            Kind::Variant => "variant",
+            Kind::Trait => "trait",
+            Kind::Interface => "interface",
+            Kind::TypeAlias => "type_alias",
+            Kind::Constant => "constant",
+            Kind::Variable => "variable",
+            Kind::Field => "field",
+            Kind::Module => "module",
+            Kind::Macro => "macro",
+            Kind::Import => "import",
+            Kind::CliFlag => "cli_flag",
+        }
+    }
+
+    fn from_capture(s: &str) -> Option<Kind> {
+        Some(match s {
+            "function" => Kind::Function,
+            "method" => Kind::Method,
+            "class" => Kind::Class,
+            "struct" => Kind::Struct,
+            "enum" => Kind::Enum,
+            "variant" => Kind::Variant,
+            "trait" => Kind::Trait,
+            "interface" => Kind::Interface,
+            "type_alias" => Kind::TypeAlias,
+            "constant" => Kind::Constant,
+            "variable" => Kind::Variable,
+            "field" => Kind::Field,
+            "module" => Kind::Module,
+            "macro" => Kind::Macro,
+            _ => return None,
+        })
+    }
+
+    /// Kinds that hold members (`Container.member`).
+    pub fn is_container(self) -> bool {
+        matches!(
+            self,
+            Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface
+        )
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One declaration of a file. Positions are 1-based; the column counts bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decl {
+    /// What it is.
+    pub kind: Kind,
+    /// The declared name (`--flag` for flags, the local binding for imports).
+    pub name: String,
+    /// `Container::name` (Rust) or `Container.name`, else `name`.
+    pub qualified: String,
+    /// The class, impl type, trait, enum or interface it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// The trait of an `impl Trait for Type` method.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "trait")]
+    pub trait_name: Option<String>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// Rust `pub` as written; JS/TS `export` or `module.exports`; Python `__all__`, else no
+    /// leading underscore. Members follow their container.
+    pub exported: bool,
+    /// Parameters and return type (functions), or the declared type (fields), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Imports: the name taken from that module (`*` for a glob or namespace); none for a module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
+    /// Types whose members may be produced by macros (`#[derive]`), so a missing member is not
+    /// provably absent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub macro_members: bool,
+}
+
+/// What happened to a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    /// Parsed without syntax errors.
+    Ok,
+    /// Parsed, with ERROR or MISSING nodes; declarations outside them are indexed.
+    SyntaxErrors,
+    /// Larger than [`MAX_FILE_BYTES`]; not parsed.
+    TooLarge,
+    /// A line longer than [`MAX_LINE_BYTES`]; not parsed.
+    Minified,
+    /// Not UTF-8; not parsed.
+    NotUtf8,
+    /// Could not be read.
+    Unreadable,
+}
+
+impl FileStatus {
+    /// Whether every declaration of the file is known.
+    pub fn complete(self) -> bool {
+        self == FileStatus::Ok
+    }
+}
+
+/// The index of one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileIndex {
+    /// Path relative to the root, `/`-separated.
+    pub path: String,
+    /// Language id.
+    pub language: &'static str,
+    /// What happened to it.
+    pub status: FileStatus,
+    /// ERROR and MISSING nodes (status `syntax_errors`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub syntax_errors: usize,
+    /// The file says it is generated (`@generated`, `DO NOT EDIT`, ...).
+    #[serde(skip_serializing_if = "is_false")]
+    pub generated: bool,
+    /// Declarations, by position.
+    pub decls: Vec<Decl>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// What the cache stores per content hash.
+#[derive(Serialize, Deserialize)]
+struct CacheEntry {
+    salt: String,
+    status: FileStatus,
+    syntax_errors: usize,
+    generated: bool,
+    decls: Vec<Decl>,
+}
+
+/// A per-file cache of declarations keyed by content hash (plus grammar and probity/query
+/// version). Writes are atomic (temporary file + rename), so concurrent runs are safe; a file that
+/// does not deserialize is ignored and rewritten.
+pub struct Cache {
+    dir: Option<PathBuf>,
+    /// Files served from the cache.
+    pub hits: AtomicUsize,
+    /// Entries written.
+    pub writes: AtomicUsize,
+}
+
+/// Invalidates every cache entry when probity or a definitions query changes.
+fn salt() -> &'static str {
+    static SALT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SALT.get_or_init(|| {
+        let mut h = Sha256::new();
+        h.update(env!("CARGO_PKG_VERSION"));
+        h.update(include_str!("index.rs"));
+        for e in lang::REGISTRY {
+            h.update(e.id);
+            h.update(e.definitions_query);
+        }
+        hex::encode(&h.finalize()[..12])
+    })
+}
+
+impl Cache {
+    /// A cache under `dir`, or the user cache directory (`<cache>/probity/drift`) if `None`;
+    /// `disabled` turns it off.
+    pub fn new(dir: Option<PathBuf>, disabled: bool) -> Cache {
+        let dir = if disabled {
+            None
+        } else {
+            dir.or_else(|| dirs::cache_dir().map(|d| d.join("probity").join("drift")))
+        };
+        Cache {
+            dir,
+            hits: AtomicUsize::new(0),
+            writes: AtomicUsize::new(0),
+        }
+    }
+
+    /// The directory in use, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    fn key(grammar: &str, bytes: &[u8]) -> String {
+        let mut h = Sha256::new();
+        h.update(salt());
+        h.update(grammar);
+        h.update([0]);
+        h.update(bytes);
+        hex::encode(h.finalize())
+    }
+
+    fn path_for(&self, key: &str) -> Option<PathBuf> {
+        Some(
+            self.dir
+                .as_ref()?
+                .join(&key[..2])
+                .join(format!("{key}.json")),
+        )
+    }
+
+    fn get(&self, key: &str) -> Option<CacheEntry> {
+        let bytes = std::fs::read(self.path_for(key)?).ok()?;
+        let e: CacheEntry = serde_json::from_slice(&bytes).ok()?;
+        (e.salt == salt()).then_some(e)
+    }
+
+    fn put(&self, key: &str, e: &CacheEntry) {
+        let Some(p) = self.path_for(key) else { return };
+        let Some(parent) = p.parent() else { return };
+        if std::fs::create_dir_all(parent).is_err() {
+            return;
+        }
+        let Ok(bytes) = serde_json::to_vec(e) else {
+            return;
+        };
+        let Ok(mut tmp) = tempfile::NamedTempFile::new_in(parent) else {
+            return;
+        };
+        use std::io::Write;
+        if tmp.write_all(&bytes).is_ok() && tmp.persist(&p).is_ok() {
+            self.writes.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Counters of one run (exposed in JSON so tests can see cache reuse).
+#[derive(Debug, Default, Serialize, Clone)]
+pub struct Stats {
+    /// Files found by the walk.
+    pub files_walked: usize,
+    /// Files whose bytes were read (prefilter or full index).
+    pub files_read: usize,
+    /// Files in a supported language that could hold a referenced name (all of them for a full
+    /// index).
+    pub files_candidate: usize,
+    /// Files parsed with tree-sitter in this run.
+    pub files_parsed: usize,
+    /// Files whose declarations came from the cache.
+    pub cache_hits: usize,
+    /// Cache entries written.
+    pub cache_writes: usize,
+}
+
+/// Every file under `root` the walk sees (gitignore respected, hidden files skipped), relative
+/// and `/`-separated, sorted.
+pub fn walk(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in ignore::WalkBuilder::new(root).build().flatten() {
+        if entry.file_type().is_some_and(|t| t.is_file())
+            && let Ok(rel) = entry.path().strip_prefix(root)
+        {
+            out.push(rel_string(rel));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `rel` with `/` separators.
+pub fn rel_string(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn looks_generated(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    [
+        "@generated",
+        "do not edit",
+        "code generated",
+        "autogenerated",
+        "auto-generated",
+        "generated by",
+    ]
+    .iter()
+    .any(|m| head.contains(m))
+}
+
+fn longest_line(bytes: &[u8]) -> usize {
+    let mut longest = 0;
+    let mut start = 0;
+    for i in memchr::memchr_iter(b'\n', bytes) {
+        longest = longest.max(i - start);
+        start = i + 1;
+    }
+    longest.max(bytes.len() - start)
+}
+
+/// Index one file's bytes (`rel` is only recorded), through the cache.
+pub fn index_bytes(
+    rel: &str,
+    lang: &'static Language,
+    grammar: &'static Grammar,
+    bytes: &[u8],
+    cache: &Cache,
+    parsed: &AtomicUsize,
+) -> FileIndex {
+    let mut fi = FileIndex {
+        path: rel.to_owned(),
+        language: lang.id(),
+        status: FileStatus::Ok,
+        syntax_errors: 0,
+        generated: false,
+        decls: Vec::new(),
+    };
+    if bytes.len() > MAX_FILE_BYTES {
+        fi.status = FileStatus::TooLarge;
+        return fi;
+    }
+    if longest_line(bytes) > MAX_LINE_BYTES {
+        fi.status = FileStatus::Minified;
+        return fi;
+    }
+    let key = Cache::key(grammar.name, bytes);
+    if let Some(e) = cache.get(&key) {
+        cache.hits.fetch_add(1, Ordering::Relaxed);
+        fi.status = e.status;
+        fi.syntax_errors = e.syntax_errors;
+        fi.generated = e.generated;
+        fi.decls = e.decls;
+        return fi;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Ok(text) = std::str::from_utf8(body) else {
+        fi.status = FileStatus::NotUtf8;
+        return fi;
+    };
+    parsed.fetch_add(1, Ordering::Relaxed);
+    let (decls, errors) = extract(lang, grammar, text);
+    fi.decls = decls;
+    fi.syntax_errors = errors;
+    fi.generated = looks_generated(bytes);
+    if errors > 0 {
+        fi.status = FileStatus::SyntaxErrors;
+    }
+    cache.put(
+        &key,
+        &CacheEntry {
+            salt: salt().to_owned(),
+            status: fi.status,
+            syntax_errors: fi.syntax_errors,
+            generated: fi.generated,
+            decls: fi.decls.clone(),
+        },
+    );
+    fi
+}
+
+/// A full index of `root`: every file in a supported language, sorted by path.
+pub fn index_root(root: &Path, cache: &Cache) -> (Vec<FileIndex>, Stats) {
+    let files = walk(root);
+    let parsed = AtomicUsize::new(0);
+    let read = AtomicUsize::new(0);
+    let out: Vec<FileIndex> = files
+        .par_iter()
+        .filter_map(|rel| {
+            let (l, g) = lang::for_path(Path::new(rel))?;
+            read.fetch_add(1, Ordering::Relaxed);
+            Some(match std::fs::read(root.join(rel)) {
+                Ok(bytes) => index_bytes(rel, l, g, &bytes, cache, &parsed),
+                Err(_) => FileIndex {
+                    path: rel.clone(),
+                    language: l.id(),
+                    status: FileStatus::Unreadable,
+                    syntax_errors: 0,
+                    generated: false,
+                    decls: Vec::new(),
+                },
+            })
+        })
+        .collect();
+    let stats = Stats {
+        files_walked: files.len(),
+        files_read: read.into_inner(),
+        files_candidate: out.len(),
+        files_parsed: parsed.into_inner(),
+        cache_hits: cache.hits.load(Ordering::Relaxed),
+        cache_writes: cache.writes.load(Ordering::Relaxed),
+    };
+    (out, stats)
+}
+
+/// Parse every supported file under `root` and do nothing else (the benchmark baseline).
+pub fn parse_only(root: &Path) -> usize {
+    walk(root)
+        .par_iter()
+        .filter_map(|rel| {
+            let (_, g) = lang::for_path(Path::new(rel))?;
+            let bytes = std::fs::read(root.join(rel)).ok()?;
+            let text = std::str::from_utf8(&bytes).ok()?;
+            crate::parse::parse(g, text).map(|_| 1)
+        })
+        .sum()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extraction
+
+struct Ctx<'a> {
+    lang: &'static str,
+    text: &'a str,
+    decls: Vec<(Decl, Option<usize>)>,
+    /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
+    exports: HashSet<String>,
+    /// Python `__all__`, when present.
+    all: Option<HashSet<String>>,
+}
+
+fn norm_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(ch);
+        }
+    }
+    if out.len() > MAX_SIGNATURE {
+        let mut cut = MAX_SIGNATURE;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
+}
+
+/// The declarations of `text` and the number of ERROR/MISSING nodes.
+pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
+    let Some(tree) = crate::parse::parse(grammar, text) else {
+        return (Vec::new(), 1);
+    };
+    let errors = crate::parse::error_count(&tree);
+    let q = &grammar.definitions;
+    let names = q.capture_names();
+    let mut ctx = Ctx {
+        lang: lang.id(),
+        text,
+        decls: Vec::new(),
+        exports: HashSet::new(),
+        all: None,
+    };
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
+    while let Some(m) = matches.next() {
+        let mut def: Option<(Node, Kind)> = None;
+        let mut name: Option<Node> = None;
+        for c in m.captures() {
+            let cap = names[c.index as usize];
+            if let Some(k) = cap.strip_prefix("def.") {
+                if let Some(kind) = Kind::from_capture(k) {
+                    def = Some((c.node, kind));
+                }
+            } else {
+                match cap {
+                    "name" => name = Some(c.node),
+                    "import" => ctx.import(c.node),
+                    "export" => ctx.export(c.node),
+                    "cjs" => ctx.cjs(c.node),
+                    "flag" => ctx.flag(c.node),
+                    "all" => ctx.dunder_all(c.node),
+                    _ => {}
+                }
+            }
+        }
+        if let (Some((d, kind)), Some(n)) = (def, name) {
+            ctx.def(d, n, kind);
+        }
+    }
+    let Ctx {
+        decls,
+        exports,
+        all,
+        lang: lid,
+        ..
+    } = ctx;
+    // Exported, now that every export clause and `__all__` is known.
+    let mut out: Vec<Decl> = Vec::with_capacity(decls.len());
+    let top_exported = |d: &Decl, explicit: bool| -> bool {
+        match lid {
+            "python" => match &all {
+                Some(a) => a.contains(&d.name),
+                None => !d.name.starts_with('_'),
+            },
+            "javascript" | "typescript" => explicit || exports.contains(&d.name),
+            _ => explicit,
+        }
+    };
+    // Containers' exported state, for members.
+    let mut container_exp: std::collections::HashMap<String, bool> = Default::default();
+    for (d, _) in &decls {
+        if d.container.is_none() && d.kind.is_container() {
+            let e = top_exported(d, d.exported);
+            container_exp
+                .entry(d.name.clone())
+                .and_modify(|v| *v |= e)
+                .or_insert(e);
+        }
+    }
+    for (mut d, _) in decls {
+        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && lid != "python") {
+            // As computed.
+        } else if let Some(c) = &d.container {
+            let base = c.split(['.', ':']).next().unwrap_or(c);
+            let cexp = container_exp.get(base).copied().unwrap_or(d.exported);
+            d.exported = match lid {
+                "python" => cexp && (!d.name.starts_with('_') || d.name.ends_with("__")),
+                "javascript" | "typescript" => cexp && d.exported,
+                _ => d.exported,
+            };
+        } else {
+            d.exported = top_exported(&d, d.exported);
+        }
+        out.push(d);
+    }
+    out.sort_by(|a, b| {
+        (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
+    });
+    out.dedup();
+    (out, errors)
+}
+
+fn strip_quotes(s: &str) -> &str {
+    // String prefixes (`r"..."`, `b'...'`, `f"..."`) only before a quote.
+    let s = match s.find(['"', '\'', '`']) {
+        Some(i) if i <= 3 && s[..i].chars().all(|c| c.is_ascii_alphabetic()) => &s[i..],
+        _ => s,
+    };
+    let s = s.trim_start_matches(['"', '\'', '`']);
+    s.trim_end_matches(['"', '\'', '`'])
+}
+
+/// The last path segment of a type, without generics or references (`&mut a::Foo<T>` → `Foo`).
+fn base_type(s: &str) -> String {
+    let s = s.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
+    let s = s.split('<').next().unwrap_or(s);
+    s.rsplit("::").next().unwrap_or(s).trim().to_owned()
+}
+
+/// Whether an attribute may add members to a type: an attribute macro, or a derive beyond the
+/// standard library's.
+fn macro_attribute(a: &str) -> bool {
+    let inner = a.trim_start_matches("#[").trim_end_matches(']').trim();
+    const PLAIN: &[&str] = &[
+        "doc",
+        "cfg",
+        "cfg_attr",
+        "allow",
+        "deny",
+        "warn",
+        "expect",
+        "repr",
+        "must_use",
+        "non_exhaustive",
+        "serde",
+        "default",
+    ];
+    if let Some(list) = inner.strip_prefix("derive(") {
+        const STD: &[&str] = &[
+            "Debug",
+            "Clone",
+            "Copy",
+            "PartialEq",
+            "Eq",
+            "PartialOrd",
+            "Ord",
+            "Hash",
+            "Default",
+        ];
+        return list
+            .trim_end_matches(')')
+            .split(',')
+            .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
+            .any(|x| !x.is_empty() && !STD.contains(&x));
+    }
+    let head = inner.split(['(', '=', ' ']).next().unwrap_or("");
+    !PLAIN.contains(&head)
+}
+
+const FUNCTION_KINDS: &[&str] = &[
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "function_definition",
+    "function_item",
+    "closure_expression",
+];
+
+impl Ctx<'_> {
+    fn t(&self, n: Node) -> &str {
+        &self.text[n.byte_range()]
+    }
+
+    fn push(&mut self, d: Decl) {
+        self.decls.push((d, None));
+    }
+
+    fn new_decl(&self, kind: Kind, name: String, at: Node) -> Decl {
+        let p = at.start_position();
+        Decl {
+            kind,
+            qualified: name.clone(),
+            name,
+            container: None,
+            trait_name: None,
+            line: p.row + 1,
+            column: p.column + 1,
+            exported: false,
+            signature: None,
+            from: None,
+            imported: None,
+            macro_members: false,
+        }
+    }
+
+    /// The container of `def`, or `Err(())` when it is local to a function body.
+    fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
+        let mut n = def.parent();
+        let mut crossed_fn = false;
+        while let Some(p) = n {
+            let k = p.kind();
+            match (self.lang, k) {
+                ("rust", "impl_item") => {
+                    let ty = p.child_by_field_name("type").map(|t| base_type(self.t(t)));
+                    let tr = p.child_by_field_name("trait").map(|t| base_type(self.t(t)));
+                    return if crossed_fn {
+                        Err(())
+                    } else {
+                        Ok(ty.map(|t| (t, tr)))
+                    };
+                }
+                ("rust", "trait_item" | "struct_item" | "union_item" | "enum_item")
+                | ("python", "class_definition")
+                | (
+                    "javascript" | "typescript",
+                    "class_declaration"
+                    | "abstract_class_declaration"
+                    | "class"
+                    | "interface_declaration",
+                ) => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    let name = p
+                        .child_by_field_name("name")
+                        .map(|x| self.t(x).to_owned())
+                        .or_else(|| {
+                            // `const Foo = class { ... }`
+                            let v = p.parent().filter(|v| v.kind() == "variable_declarator")?;
+                            Some(self.t(v.child_by_field_name("name")?).to_owned())
+                        });
+                    return Ok(name.map(|n| (n, None)));
+                }
+                ("javascript" | "typescript", "object") => return Err(()),
+                ("rust", "enum_variant") => {}
+                _ if FUNCTION_KINDS.contains(&k) => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    crossed_fn = true;
+                }
+                _ => {}
+            }
+            n = p.parent();
+        }
+        if crossed_fn { Err(()) } else { Ok(None) }
+    }
+
+    fn signature(&self, def: Node) -> Option<String> {
+        let (params, ret) = match def.kind() {
+            "variable_declarator" => {
+                let v = def.child_by_field_name("value")?;
+                if !matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                ) {
+                    return def.child_by_field_name("type").map(|t| norm_ws(self.t(t)));
+                }
+                (
+                    v.child_by_field_name("parameters")
+                        .or_else(|| v.child_by_field_name("parameter")),
+                    v.child_by_field_name("return_type"),
+                )
+            }
+            "field_declaration"
+            | "assignment"
+            | "public_field_definition"
+            | "property_signature" => {
+                return def.child_by_field_name("type").map(|t| {
+                    let s = norm_ws(self.t(t));
+                    s.trim_start_matches(':').trim().to_owned()
+                });
+            }
+            _ => (
+                def.child_by_field_name("parameters"),
+                def.child_by_field_name("return_type"),
+            ),
+        };
+        let params = params?;
+        let end = ret.map_or(params.end_byte(), |r| r.end_byte());
+        Some(norm_ws(
+            &self.text[params.start_byte()..end.max(params.end_byte())],
+        ))
+    }
+
+    fn def(&mut self, def: Node, name_node: Node, mut kind: Kind) {
+        let name = self.t(name_node).to_owned();
+        if name_node.kind() == "computed_property_name" || name.is_empty() {
+            return;
+        }
+        let is_self_field = self.lang == "python"
+            && def.kind() == "assignment"
+            && kind == Kind::Field
+            && def
+                .child_by_field_name("left")
+                .is_some_and(|l| l.kind() == "attribute");
+        let container = if is_self_field {
+            // `self.x = ...` inside a method: the method's class.
+            let mut n = def.parent();
+            let mut found = None;
+            while let Some(p) = n {
+                if p.kind() == "function_definition" {
+                    found = self.container(p).ok().flatten();
+                    break;
+                }
+                n = p.parent();
+            }
+            match found {
+                Some(c) => Some(c),
+                None => return,
+            }
+        } else {
+            match self.container(def) {
+                Ok(c) => c,
+                Err(()) => return,
+            }
+        };
+        if kind == Kind::Function && container.is_some() {
+            kind = Kind::Method;
+        }
+        if kind == Kind::Variable {
+            if let Some(v) = def.child_by_field_name("value")
+                && matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
+            {
+                kind = Kind::Function;
+            } else if name.len() > 1
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && (self.lang == "python"
+                    || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
+            {
+                kind = Kind::Constant;
+            }
+        }
+        let mut d = self.new_decl(kind, name.clone(), name_node);
+        d.signature = match kind {
+            Kind::Function | Kind::Method | Kind::Field => self.signature(def),
+            // Classes: their bases as written (`(Base, Mixin)`, `extends Base`).
+            Kind::Class => def
+                .child_by_field_name("superclasses")
+                .or_else(|| {
+                    let mut w = def.walk();
+                    def.named_children(&mut w)
+                        .find(|c| c.kind() == "class_heritage")
+                })
+                .map(|b| norm_ws(self.t(b))),
+            _ => None,
+        };
+        if let Some((c, tr)) = container {
+            let sep = if self.lang == "rust" { "::" } else { "." };
+            d.qualified = format!("{c}{sep}{name}");
+            d.container = Some(c);
+            d.trait_name = tr;
+        }
+        d.exported = match self.lang {
+            "rust" => {
+                let has_pub = |n: Node| {
+                    let mut w = n.walk();
+                    n.children(&mut w)
+                        .any(|c| c.kind() == "visibility_modifier")
+                };
+                has_pub(def)
+                    || d.trait_name.is_some()
+                    || def.parent().and_then(|p| p.parent()).is_some_and(|g| {
+                        (g.kind() == "trait_item" || g.kind() == "enum_item") && has_pub(g)
+                    })
+            }
+            "javascript" | "typescript" => {
+                let mut private = name.starts_with('#');
+                let mut w = def.walk();
+                for c in def.children(&mut w) {
+                    if c.kind() == "accessibility_modifier" && self.t(c) != "public" {
+                        private = true;
+                    }
+                }
+                let mut exp = !private && d.container.is_some();
+                let mut a = if d.container.is_some() {
+                    None
+                } else {
+                    def.parent()
+                };
+                while let Some(p) = a {
+                    if p.kind() == "export_statement" {
+                        exp = true;
+                        break;
+                    }
+                    if p.kind() == "program" {
+                        break;
+                    }
+                    a = p.parent();
+                }
+                exp
+            }
+            _ => true,
+        };
+        if self.lang == "rust" && matches!(kind, Kind::Struct | Kind::Enum) {
+            d.macro_members = self.attributes(def).iter().any(|a| macro_attribute(a));
+        }
+        if self.lang == "rust" && kind == Kind::Field {
+            self.clap_derive(def, &d);
+        }
+        self.push(d);
+    }
+
+    /// The `#[...]` attribute texts right before `node` (comments skipped).
+    fn attributes(&self, node: Node) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut s = node.prev_sibling();
+        while let Some(p) = s {
+            match p.kind() {
+                "attribute_item" => out.push(self.t(p).to_owned()),
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            s = p.prev_sibling();
+        }
+        out
+    }
+
+    /// `#[arg(long)]` / `#[arg(long = "x")]` / `#[clap(long)]` on a struct field.
+    fn clap_derive(&mut self, field: Node, d: &Decl) {
+        for a in self.attributes(field) {
+            let inner = a.trim_start_matches("#[").trim_end_matches(']');
+            if !(inner.starts_with("arg(")
+                || inner.starts_with("clap(")
+                || inner.starts_with("structopt("))
+            {
+                continue;
+            }
+            let args = &inner[inner.find('(').unwrap_or(0) + 1..];
+            for part in args.split(',') {
+                let part = part.trim().trim_end_matches(')').trim();
+                let long = if part == "long" {
+                    Some(d.name.replace('_', "-"))
+                } else if let Some(rest) = part.strip_prefix("long") {
+                    let rest = rest.trim_start();
+                    rest.strip_prefix('=')
+                        .map(|v| strip_quotes(v.trim()).to_owned())
+                } else {
+                    None
+                };
+                if let Some(l) = long.filter(|l| !l.is_empty()) {
+                    let mut f = d.clone();
+                    f.kind = Kind::CliFlag;
+                    f.name = format!("--{l}");
+                    f.qualified = f.name.clone();
+                    f.container = None;
+                    f.trait_name = None;
+                    f.signature = None;
+                    f.exported = true;
+                    self.push(f);
+                }
+            }
+        }
+    }
+
+    fn flag(&mut self, s: Node) {
+        let raw = strip_quotes(self.t(s)).to_owned();
+        let mut names: Vec<String> = Vec::new();
+        if self.lang == "rust" {
+            names.push(format!("--{raw}"));
+        } else if raw.starts_with('-') {
+            for tok in raw.split([',', ' ', '|', '/']) {
+                let tok = tok.trim();
+                if tok.starts_with('-') && tok.len() > 1 && !tok.starts_with("-<") {
+                    names.push(tok.to_owned());
+                }
+            }
+        } else if self.lang != "python"
+            && !raw.is_empty()
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            // yargs: `.option('port')`.
+            names.push(if raw.len() == 1 {
+                format!("-{raw}")
+            } else {
+                format!("--{raw}")
+            });
+        }
+        for n in names {
+            let mut d = self.new_decl(Kind::CliFlag, n, s);
+            d.exported = true;
+            self.push(d);
+        }
+    }
+
+    fn dunder_all(&mut self, v: Node) {
+        let mut set = self.all.take().unwrap_or_default();
+        let mut w = v.walk();
+        for c in v.named_children(&mut w) {
+            if c.kind() == "string" {
+                set.insert(strip_quotes(self.t(c)).to_owned());
+            }
+        }
+        self.all = Some(set);
+    }
+
+    fn import_decl(
+        &mut self,
+        at: Node,
+        binding: &str,
+        from: &str,
+        imported: Option<&str>,
+        exported: bool,
+    ) {
+        let mut d = self.new_decl(Kind::Import, binding.to_owned(), at);
+        d.from = Some(from.to_owned());
+        d.imported = imported.map(str::to_owned);
+        d.exported = exported;
+        self.push(d);
+    }
+
+    fn import(&mut self, node: Node) {
+        match (self.lang, node.kind()) {
+            ("rust", _) => {
+                let exported = {
+                    let mut w = node.walk();
+                    node.children(&mut w)
+                        .any(|c| c.kind() == "visibility_modifier")
+                };
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    self.rust_use(arg, "", exported);
+                }
+            }
+            ("python", "import_statement") => {
+                let mut w = node.walk();
+                for c in node.children_by_field_name("name", &mut w) {
+                    if c.kind() == "aliased_import" {
+                        let (Some(n), Some(a)) = (
+                            c.child_by_field_name("name"),
+                            c.child_by_field_name("alias"),
+                        ) else {
+                            continue;
+                        };
+                        let (n, a) = (self.t(n).to_owned(), self.t(a).to_owned());
+                        self.import_decl(c, &a, &n, None, false);
+                    } else {
+                        let full = self.t(c).to_owned();
+                        let first = full.split('.').next().unwrap_or(&full).to_owned();
+                        self.import_decl(c, &first, &first, None, false);
+                    }
+                }
+            }
+            ("python", "import_from_statement") => {
+                let Some(m) = node.child_by_field_name("module_name") else {
+                    return;
+                };
+                let module = self.t(m).to_owned();
+                let mut w = node.walk();
+                let mut any = false;
+                for c in node.children_by_field_name("name", &mut w) {
+                    any = true;
+                    if c.kind() == "aliased_import" {
+                        let (Some(n), Some(a)) = (
+                            c.child_by_field_name("name"),
+                            c.child_by_field_name("alias"),
+                        ) else {
+                            continue;
+                        };
+                        let (n, a) = (self.t(n).to_owned(), self.t(a).to_owned());
+                        self.import_decl(c, &a, &module, Some(&n), false);
+                    } else {
+                        let n = self.t(c).to_owned();
+                        self.import_decl(c, &n, &module, Some(&n), false);
+                    }
+                }
+                if !any {
+                    // `from x import *`
+                    self.import_decl(node, "*", &module, Some("*"), false);
+                }
+            }
+            ("javascript" | "typescript", "import_statement") => {
+                let Some(src) = node.child_by_field_name("source") else {
+                    return;
+                };
+                let from = strip_quotes(self.t(src)).to_owned();
+                let mut w = node.walk();
+                for clause in node.named_children(&mut w) {
+                    if clause.kind() != "import_clause" {
+                        continue;
+                    }
+                    let mut w2 = clause.walk();
+                    for c in clause.named_children(&mut w2) {
+                        match c.kind() {
+                            "identifier" => {
+                                let n = self.t(c).to_owned();
+                                self.import_decl(c, &n, &from, Some("default"), false);
+                            }
+                            "namespace_import" => {
+                                let n = self.t(c).rsplit(' ').next().unwrap_or("").to_owned();
+                                self.import_decl(c, &n, &from, Some("*"), false);
+                            }
+                            "named_imports" => {
+                                let mut w3 = c.walk();
+                                for s in c.named_children(&mut w3) {
+                                    if s.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let Some(n) = s.child_by_field_name("name") else {
+                                        continue;
+                                    };
+                                    let n = self.t(n).to_owned();
+                                    let a = s
+                                        .child_by_field_name("alias")
+                                        .map_or(n.clone(), |a| self.t(a).to_owned());
+                                    self.import_decl(s, &a, &from, Some(&n), false);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            ("javascript" | "typescript", "variable_declarator") => {
+                // `const x = require('./y')`, `const { a, b: c } = require('./y')`.
+                let Some(v) = node.child_by_field_name("value") else {
+                    return;
+                };
+                let Some(args) = v.child_by_field_name("arguments") else {
+                    return;
+                };
+                let Some(s) = args.named_child(0).filter(|s| s.kind() == "string") else {
+                    return;
+                };
+                let from = strip_quotes(self.t(s)).to_owned();
+                let Some(n) = node.child_by_field_name("name") else {
+                    return;
+                };
+                match n.kind() {
+                    "identifier" => {
+                        let b = self.t(n).to_owned();
+                        self.import_decl(n, &b, &from, None, false);
+                    }
+                    "object_pattern" => {
+                        let mut w = n.walk();
+                        for p in n.named_children(&mut w) {
+                            match p.kind() {
+                                "shorthand_property_identifier_pattern" => {
+                                    let b = self.t(p).to_owned();
+                                    self.import_decl(p, &b, &from, Some(&b), false);
+                                }
+                                "pair_pattern" => {
+                                    let (Some(k), Some(val)) = (
+                                        p.child_by_field_name("key"),
+                                        p.child_by_field_name("value"),
+                                    ) else {
+                                        continue;
+                                    };
+                                    let (k, val) = (self.t(k).to_owned(), self.t(val).to_owned());
+                                    self.import_decl(p, &val, &from, Some(&k), false);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn rust_use(&mut self, n: Node, prefix: &str, exported: bool) {
+        let join = |p: &str, s: &str| {
+            if p.is_empty() {
+                s.to_owned()
+            } else {
+                format!("{p}::{s}")
+            }
+        };
+        match n.kind() {
+            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
+                let full = join(prefix, self.t(n));
+                let (from, name) = match full.rsplit_once("::") {
+                    Some((a, b)) => (a.to_owned(), b.to_owned()),
+                    None => (String::new(), full.clone()),
+                };
+                if name == "self" {
+                    let bind = from.rsplit("::").next().unwrap_or(&from).to_owned();
+                    self.import_decl(n, &bind, &from, None, exported);
+                } else {
+                    self.import_decl(n, &name, &from, Some(&name), exported);
+                }
+            }
+            "use_as_clause" => {
+                let (Some(p), Some(a)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) else {
+                    return;
+                };
+                let full = join(prefix, self.t(p));
+                let (from, name) = full
+                    .rsplit_once("::")
+                    .map_or((String::new(), full.clone()), |(a, b)| {
+                        (a.to_owned(), b.to_owned())
+                    });
+                let alias = self.t(a).to_owned();
+                self.import_decl(n, &alias, &from, Some(&name), exported);
+            }
+            "use_wildcard" => {
+                let t = self.t(n).trim_end_matches('*').trim_end_matches("::");
+                let from = join(prefix, t);
+                self.import_decl(n, "*", &from, Some("*"), exported);
+            }
+            "scoped_use_list" => {
+                let p = n
+                    .child_by_field_name("path")
+                    .map_or(String::new(), |p| self.t(p).to_owned());
+                let np = if p.is_empty() {
+                    prefix.to_owned()
+                } else {
+                    join(prefix, &p)
+                };
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.rust_use(list, &np, exported);
+                }
+            }
+            "use_list" => {
+                let mut w = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut w).collect();
+                for c in kids {
+                    self.rust_use(c, prefix, exported);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn export(&mut self, node: Node) {
+        let source = node
+            .child_by_field_name("source")
+            .map(|s| strip_quotes(self.t(s)).to_owned());
+        let mut w = node.walk();
+        let kids: Vec<Node> = node.named_children(&mut w).collect();
+        let mut saw_clause = false;
+        for c in kids {
+            match c.kind() {
+                "export_clause" => {
+                    saw_clause = true;
+                    let mut w2 = c.walk();
+                    let specs: Vec<Node> = c.named_children(&mut w2).collect();
+                    for s in specs {
+                        let Some(n) = s.child_by_field_name("name") else {
+                            continue;
+                        };
+                        let n = strip_quotes(self.t(n)).to_owned();
+                        let a = s
+                            .child_by_field_name("alias")
+                            .map_or(n.clone(), |a| strip_quotes(self.t(a)).to_owned());
+                        match &source {
+                            Some(from) => {
+                                let from = from.clone();
+                                self.import_decl(s, &a, &from, Some(&n), true);
+                            }
+                            None => {
+                                self.exports.insert(n);
+                            }
+                        }
+                    }
+                }
+                "namespace_export" => {
+                    saw_clause = true;
+                    if let Some(from) = source.clone() {
+                        let b = self.t(c).rsplit(' ').next().unwrap_or("").to_owned();
+                        self.import_decl(c, &b, &from, Some("*"), true);
+                    }
+                }
+                "identifier" => {
+                    // `export default foo`
+                    self.exports.insert(self.t(c).to_owned());
+                }
+                _ => {}
+            }
+        }
+        if let (Some(from), false) = (source, saw_clause) {
+            self.import_decl(node, "*", &from, Some("*"), true);
+        }
+    }
+
+    fn cjs(&mut self, node: Node) {
+        let (Some(l), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let lt = self.t(l).to_owned();
+        let is_fn = matches!(
+            r.kind(),
+            "function_expression" | "arrow_function" | "function" | "class"
+        );
+        if lt == "module.exports" {
+            match r.kind() {
+                "identifier" => {
+                    self.exports.insert(self.t(r).to_owned());
+                }
+                "object" => {
+                    let mut w = r.walk();
+                    let kids: Vec<Node> = r.named_children(&mut w).collect();
+                    for p in kids {
+                        match p.kind() {
+                            "shorthand_property_identifier" => {
+                                self.exports.insert(self.t(p).to_owned());
+                            }
+                            "pair" => {
+                                let (Some(k), Some(v)) =
+                                    (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                                else {
+                                    continue;
+                                };
+                                let k_s = strip_quotes(self.t(k)).to_owned();
+                                if v.kind() == "identifier" {
+                                    self.exports.insert(self.t(v).to_owned());
+                                } else if matches!(
+                                    v.kind(),
+                                    "function_expression" | "arrow_function"
+                                ) {
+                                    let mut d = self.new_decl(Kind::Function, k_s.clone(), k);
+                                    d.signature = v
+                                        .child_by_field_name("parameters")
+                                        .map(|ps| norm_ws(self.t(ps)));
+                                    d.exported = true;
+                                    self.push(d);
+                                }
+                                self.exports.insert(k_s);
+                            }
+                            "method_definition" => {
+                                if let Some(k) = p.child_by_field_name("name") {
+                                    let k_s = self.t(k).to_owned();
+                                    let mut d = self.new_decl(Kind::Function, k_s.clone(), k);
+                                    d.signature = self.signature(p);
+                                    d.exported = true;
+                                    self.push(d);
+                                    self.exports.insert(k_s);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
+        let name = lt
+            .strip_prefix("module.exports.")
+            .or_else(|| lt.strip_prefix("exports."))
+            .filter(|n| {
+                n.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+        if let Some(n) = name {
+            let n = n.to_owned();
+            let prop = l.child_by_field_name("property").unwrap_or(l);
+            let kind = if is_fn {
+                Kind::Function
+            } else {
+                Kind::Variable
+            };
+            let mut d = self.new_decl(kind, n.clone(), prop);
+            if is_fn {
+                d.signature = r
+                    .child_by_field_name("parameters")
+                    .map(|ps| norm_ws(self.t(ps)));
+            }
+            d.exported = true;
+            self.push(d);
+            self.exports.insert(n);
+        }
+    }
+}

@@ -1,0 +1,1345 @@
+//! Resolving plan references against the real repository (drift guard rung 2, `treesitter`;
+//! contracts.md §9, docs/drift.md).
+//!
+//! No full index is built: the referenced names are searched as bytes in every file (aho-corasick,
+//! as ripgrep does) and only the files that can hold them are parsed (through the [`Cache`]).
+//! A second round loads what the first asks for (base classes, names to suggest).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aho_corasick::AhoCorasick;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::index::{self, Cache, Decl, FileIndex, Kind, Stats};
+use crate::lang;
+
+/// The authority rung of this resolver (contracts.md §9).
+pub const RUNG: u8 = 2;
+/// The authority name of this resolver.
+pub const AUTHORITY: &str = "treesitter";
+
+/// Source files of languages probity has no grammar for: a name found in one makes a MISSING
+/// verdict unprovable.
+const NO_GRAMMAR: &[&str] = &[
+    "go", "java", "kt", "kts", "scala", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "rb",
+    "php", "swift", "m", "mm", "lua", "pl", "pm", "jl", "ex", "exs", "erl", "hs", "ml", "fs",
+    "dart", "zig", "nim", "vue", "svelte", "pyi", "pyx", "pxd", "sh", "bash", "zsh",
+];
+
+/// The four verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[allow(missing_docs)]
+pub enum Verdict {
+    #[serde(rename = "VERIFIED")]
+    Verified,
+    #[serde(rename = "MISSING")]
+    Missing,
+    #[serde(rename = "AMBIGUOUS")]
+    Ambiguous,
+    #[serde(rename = "UNCHECKABLE")]
+    Uncheckable,
+}
+
+/// Severity of a verdict (contracts.md §9), ordered from least to most severe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Default)]
+#[allow(missing_docs)]
+pub enum Severity {
+    #[serde(rename = "none")]
+    #[default]
+    None,
+    #[serde(rename = "info")]
+    Info,
+    #[serde(rename = "needs-acknowledgement")]
+    NeedsAcknowledgement,
+    #[serde(rename = "medium")]
+    Medium,
+    #[serde(rename = "high")]
+    High,
+}
+
+impl Severity {
+    /// The JSON spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::None => "none",
+            Severity::Info => "info",
+            Severity::NeedsAcknowledgement => "needs-acknowledgement",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+        }
+    }
+
+    /// Parse a `--fail-on` value.
+    pub fn parse(s: &str) -> Option<Severity> {
+        Some(match s {
+            "info" => Severity::Info,
+            "needs-acknowledgement" => Severity::NeedsAcknowledgement,
+            "medium" => Severity::Medium,
+            "high" => Severity::High,
+            _ => return None,
+        })
+    }
+
+    /// The severity of a verdict at `rung`.
+    pub fn of(v: Verdict, rung: u8) -> Severity {
+        match v {
+            Verdict::Verified => Severity::None,
+            Verdict::Missing if rung >= 3 => Severity::High,
+            Verdict::Missing => Severity::NeedsAcknowledgement,
+            Verdict::Ambiguous => Severity::Medium,
+            Verdict::Uncheckable => Severity::Info,
+        }
+    }
+}
+
+/// One declaration a reference matched.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Candidate {
+    /// `path:line:column`.
+    pub location: String,
+    /// Declaration kind (`file` for a path).
+    pub kind: String,
+    /// Qualified name.
+    pub qualified: String,
+    /// Whether it is exported.
+    pub exported: bool,
+    /// Signature as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// The answer for one reference.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    /// The reference as given.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Its syntactic kind: decorator, qualified, cli_flag, file_path, name.
+    pub ref_kind: &'static str,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Always `treesitter`.
+    pub authority: &'static str,
+    /// Always 2.
+    pub rung: u8,
+    /// contracts.md §9.
+    pub severity: Severity,
+    /// VERIFIED: where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// VERIFIED: declaration kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// VERIFIED: exported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exported: Option<bool>,
+    /// VERIFIED: signature as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// AMBIGUOUS: every match, sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+    /// MISSING: the nearest real names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+    /// UNCHECKABLE: why; otherwise an optional note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A parsed reference.
+#[derive(Debug, Clone)]
+enum Ref {
+    Decorator(Vec<String>),
+    Qualified { segs: Vec<String>, rust: bool },
+    ModuleFile { path: String, segs: Vec<String> },
+    Flag(String),
+    File(String),
+    Name(String),
+    Unsupported(String),
+}
+
+impl Ref {
+    fn kind(&self) -> &'static str {
+        match self {
+            Ref::Decorator(_) => "decorator",
+            Ref::Qualified { .. } | Ref::ModuleFile { .. } => "qualified",
+            Ref::Flag(_) => "cli_flag",
+            Ref::File(_) => "file_path",
+            Ref::Name(_) => "name",
+            Ref::Unsupported(_) => "unsupported",
+        }
+    }
+
+    /// Byte strings a file must contain to hold this reference's declarations.
+    fn needles(&self) -> Vec<String> {
+        match self {
+            Ref::Decorator(s)
+            | Ref::Qualified { segs: s, .. }
+            | Ref::ModuleFile { segs: s, .. } => s
+                .iter()
+                .filter(|x| !matches!(x.as_str(), "crate" | "self" | "super"))
+                .cloned()
+                .collect(),
+            Ref::Flag(f) => {
+                let bare = f.trim_start_matches('-').to_owned();
+                let mut v = vec![bare.clone()];
+                if bare.contains('-') {
+                    v.push(bare.replace('-', "_"));
+                }
+                v
+            }
+            Ref::Name(n) => vec![n.clone()],
+            Ref::File(_) | Ref::Unsupported(_) => Vec::new(),
+        }
+    }
+
+    /// The name whose presence in an unanalyzable file makes MISSING unprovable.
+    fn primary(&self) -> Option<String> {
+        match self {
+            Ref::Flag(_) => self.needles().pop(),
+            _ => self.needles().pop(),
+        }
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_alphabetic() || f == '_' || f == '$')
+        && c.all(|x| x.is_alphanumeric() || x == '_' || x == '$')
+}
+
+/// Known file extensions, so `docs/x.md` is a path and `Class.method` is not.
+pub(crate) fn is_file_ext(ext: &str) -> bool {
+    const EXTS: &[&str] = &[
+        "rs", "py", "pyw", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "md",
+        "toml", "json", "yaml", "yml", "txt", "cfg", "ini", "lock", "sh", "html", "css", "scm",
+        "tmpl", "go", "c", "h", "cpp", "java", "rb", "sql", "xml", "csv", "lua", "proto", "rst",
+    ];
+    EXTS.contains(&ext)
+}
+
+fn parse_ref(raw: &str, root: &Path) -> Ref {
+    let mut r = raw.trim().trim_end_matches([',', ';', ':']).to_owned();
+    if r.contains("getattr(") || r.contains("__getattr__") || r.contains('[') {
+        return Ref::Unsupported(
+            "dynamic access (getattr / subscript) cannot be resolved statically".into(),
+        );
+    }
+    if let Some(i) = r.find('(') {
+        if r.ends_with(')') {
+            r.truncate(i);
+        }
+    }
+    if let Some(d) = r.strip_prefix('@') {
+        let segs: Vec<String> = d.split('.').map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Decorator(segs);
+        }
+        return Ref::Unsupported(format!("not a decorator name: {raw}"));
+    }
+    if r.starts_with('-') {
+        let ok = r
+            .trim_start_matches('-')
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if ok && r.len() > 1 {
+            return Ref::Flag(r.split('=').next().unwrap_or(&r).to_owned());
+        }
+        return Ref::Unsupported(format!("not a flag: {raw}"));
+    }
+    // `path/file.py:func`, `path/file.py::Class.method`
+    if let Some((p, rest)) = r
+        .split_once("::")
+        .filter(|(p, _)| p.contains('/') || p.contains('.'))
+        .or_else(|| {
+            r.split_once(':')
+                .filter(|(p, rest)| !rest.starts_with(':') && (p.contains('/') || p.contains('.')))
+        })
+        && Path::new(p)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(is_file_ext)
+    {
+        let segs: Vec<String> = rest
+            .split(['.', ':'])
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if !segs.is_empty() && segs.iter().all(|s| is_ident(s)) {
+            return Ref::ModuleFile {
+                path: p.trim_start_matches("./").to_owned(),
+                segs,
+            };
+        }
+    }
+    if r.contains('/') || root.join(&r).is_file() {
+        let clean = r.trim_start_matches("./").trim_end_matches('/').to_owned();
+        if root.join(&clean).exists() {
+            return Ref::File(clean);
+        }
+        // `./path/module.func`
+        if let Some((dir, last)) = clean.rsplit_once('/')
+            && let Some((m, f)) = last.split_once('.')
+            && !is_file_ext(f.split('.').next().unwrap_or(""))
+            && is_ident(m)
+        {
+            let segs: Vec<String> = f.split('.').map(str::to_owned).collect();
+            if segs.iter().all(|s| is_ident(s)) {
+                return Ref::ModuleFile {
+                    path: format!("{dir}/{m}"),
+                    segs,
+                };
+            }
+        }
+        return Ref::File(clean);
+    }
+    if let Some((_, ext)) = r.rsplit_once('.')
+        && is_file_ext(ext)
+        && !r.contains("::")
+    {
+        return Ref::File(r);
+    }
+    if r.contains("::") {
+        let segs: Vec<String> = r.split("::").map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Qualified { segs, rust: true };
+        }
+    } else if r.contains('.') {
+        let segs: Vec<String> = r.split('.').map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Qualified { segs, rust: false };
+        }
+    } else if is_ident(&r) {
+        return Ref::Name(r);
+    }
+    Ref::Unsupported(format!("unsupported reference form: {raw}"))
+}
+
+/// A file that may hold a name but could not be analyzed.
+struct Unanalyzed {
+    path: String,
+    reason: String,
+    names: HashSet<String>,
+}
+
+/// Resolution state: the files parsed so far and what could not be analyzed.
+pub struct Resolver<'c> {
+    root: PathBuf,
+    paths: Vec<String>,
+    path_set: HashSet<String>,
+    cache: &'c Cache,
+    files: BTreeMap<String, FileIndex>,
+    loaded_needles: HashSet<String>,
+    unanalyzed: Vec<Unanalyzed>,
+    /// name → (path, decl index)
+    by_name: HashMap<String, Vec<(String, usize)>>,
+    parsed: AtomicUsize,
+    read: AtomicUsize,
+    extra_file_limit: usize,
+}
+
+impl<'c> Resolver<'c> {
+    /// A resolver over `root` (walked once, gitignore respected).
+    pub fn new(root: &Path, cache: &'c Cache) -> Resolver<'c> {
+        let paths = index::walk(root);
+        Resolver {
+            root: root.to_path_buf(),
+            path_set: paths.iter().cloned().collect(),
+            paths,
+            cache,
+            files: BTreeMap::new(),
+            loaded_needles: HashSet::new(),
+            unanalyzed: Vec::new(),
+            by_name: HashMap::new(),
+            parsed: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
+            extra_file_limit: usize::MAX,
+        }
+    }
+
+    /// Counters of this run.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            files_walked: self.paths.len(),
+            files_read: self.read.load(Ordering::Relaxed),
+            files_candidate: self.files.len(),
+            files_parsed: self.parsed.load(Ordering::Relaxed),
+            cache_hits: self.cache.hits.load(Ordering::Relaxed),
+            cache_writes: self.cache.writes.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Parse (or load from cache) every file holding one of `needles` not searched before.
+    /// With `limit`, only that many new files, those holding the most needles first.
+    fn load(&mut self, needles: &[String], limit: Option<usize>) {
+        let new: Vec<String> = needles
+            .iter()
+            .filter(|n| !n.is_empty() && !self.loaded_needles.contains(*n))
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        self.loaded_needles.extend(new.iter().cloned());
+        let Ok(ac) = AhoCorasick::new(&new) else {
+            return;
+        };
+        let root = &self.root;
+        let files = &self.files;
+        let read = &self.read;
+        let found: Vec<(String, Vec<usize>, Option<Vec<u8>>)> = self
+            .paths
+            .par_iter()
+            .filter_map(|rel| {
+                let p = Path::new(rel);
+                let supported = lang::for_path(p).is_some();
+                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+                if !supported && !NO_GRAMMAR.contains(&ext) {
+                    return None;
+                }
+                read.fetch_add(1, Ordering::Relaxed);
+                let bytes = std::fs::read(root.join(rel)).ok()?;
+                let mut hit = vec![false; new.len()];
+                for m in ac.find_overlapping_iter(&bytes) {
+                    hit[m.pattern().as_usize()] = true;
+                }
+                let ids: Vec<usize> = (0..new.len()).filter(|&i| hit[i]).collect();
+                if ids.is_empty() {
+                    return None;
+                }
+                let keep = supported && !files.contains_key(rel);
+                Some((rel.clone(), ids, keep.then_some(bytes)))
+            })
+            .collect();
+        let mut found = found;
+        if let Some(l) = limit {
+            found.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+            found.truncate(l);
+            found.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        let cache = self.cache;
+        let parsed = &self.parsed;
+        let indexed: Vec<(String, Vec<usize>, Option<FileIndex>)> = found
+            .into_par_iter()
+            .map(|(rel, ids, bytes)| {
+                let fi = bytes.and_then(|b| {
+                    let (l, g) = lang::for_path(Path::new(&rel))?;
+                    Some(index::index_bytes(&rel, l, g, &b, cache, parsed))
+                });
+                (rel, ids, fi)
+            })
+            .collect();
+        for (rel, ids, fi) in indexed {
+            let names: HashSet<String> = ids.iter().map(|&i| new[i].clone()).collect();
+            let reason = match &fi {
+                None if lang::for_path(Path::new(&rel)).is_none() => {
+                    Some("no grammar for this file type".to_owned())
+                }
+                Some(f) if !f.status.complete() => Some(format!("{:?}", f.status).to_lowercase()),
+                Some(f) if f.generated => Some("generated code".to_owned()),
+                _ => None,
+            };
+            if let Some(reason) = reason {
+                let reason = match reason.as_str() {
+                    "syntaxerrors" => "syntax errors".to_owned(),
+                    "toolarge" => "too large".to_owned(),
+                    "notutf8" => "not UTF-8".to_owned(),
+                    _ => reason,
+                };
+                self.unanalyzed.push(Unanalyzed {
+                    path: rel.clone(),
+                    reason,
+                    names,
+                });
+            } else if fi.is_none()
+                && let Some(u) = self.unanalyzed.iter_mut().find(|u| u.path == rel)
+            {
+                u.names.extend(names);
+            }
+            if let Some(f) = fi {
+                self.files.insert(rel, f);
+            }
+        }
+        self.rebuild();
+    }
+
+    fn rebuild(&mut self) {
+        self.by_name.clear();
+        for (p, f) in &self.files {
+            for (i, d) in f.decls.iter().enumerate() {
+                self.by_name
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push((p.clone(), i));
+            }
+        }
+    }
+
+    fn decl(&self, path: &str, i: usize) -> &Decl {
+        &self.files[path].decls[i]
+    }
+
+    /// Every declaration named `name` passing `keep`.
+    fn named(&self, name: &str, keep: impl Fn(&Decl) -> bool) -> Vec<(&str, &Decl)> {
+        self.by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .map(|(p, i)| (p.as_str(), self.decl(p, *i)))
+                    .filter(|(_, d)| keep(d))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Resolve every reference (two rounds of loading), in input order.
+    pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
+        let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
+        let needles: Vec<String> = parsed.iter().flat_map(Ref::needles).collect();
+        self.load(&needles, None);
+        // Round 2: base classes of the containers involved, and names near the missing ones.
+        let mut extra = Vec::new();
+        let mut fragments = Vec::new();
+        for (raw, r) in refs.iter().zip(&parsed) {
+            let res = self.resolve_one(raw, r);
+            extra.extend(self.bases_wanted(r));
+            if res.verdict == Verdict::Missing
+                && let Some(p) = r.primary()
+            {
+                fragments.extend(fragments_of(&p));
+            }
+        }
+        self.load(&extra, None);
+        self.load(&fragments, Some(self.extra_file_limit.min(64)));
+        refs.iter()
+            .zip(&parsed)
+            .map(|(raw, r)| self.resolve_one(raw, r))
+            .collect()
+    }
+
+    fn bases_wanted(&self, r: &Ref) -> Vec<String> {
+        let segs = match r {
+            Ref::Qualified { segs, .. } | Ref::Decorator(segs) | Ref::ModuleFile { segs, .. } => {
+                segs
+            }
+            _ => return Vec::new(),
+        };
+        if segs.len() < 2 {
+            return Vec::new();
+        }
+        let c = &segs[segs.len() - 2];
+        let mut out = Vec::new();
+        for (_, d) in self.named(c, |d| d.kind.is_container()) {
+            out.extend(bases_of(d));
+        }
+        out
+    }
+
+    fn resolve_one(&self, raw: &str, r: &Ref) -> Resolution {
+        let mut res = Resolution {
+            reference: raw.to_owned(),
+            ref_kind: r.kind(),
+            verdict: Verdict::Missing,
+            authority: AUTHORITY,
+            rung: RUNG,
+            severity: Severity::None,
+            location: None,
+            kind: None,
+            exported: None,
+            signature: None,
+            candidates: Vec::new(),
+            suggestions: Vec::new(),
+            reason: None,
+        };
+        let outcome = match r {
+            Ref::Unsupported(why) => Outcome::Unchecked(why.clone()),
+            Ref::File(p) => self.file(p),
+            Ref::Flag(f) => self.flag(f),
+            Ref::Name(n) => self.name(n),
+            Ref::Decorator(segs) => self.decorator(segs),
+            Ref::Qualified { segs, rust } => self.qualified(segs, *rust),
+            Ref::ModuleFile { path, segs } => {
+                let files = self.module_from_path(path, None);
+                if files.is_empty() {
+                    Outcome::Missing {
+                        suggestions: self.near_paths(path),
+                        scope: vec![],
+                    }
+                } else {
+                    self.in_modules(&files, segs)
+                }
+            }
+        };
+        match outcome {
+            Outcome::Found(mut c) => {
+                c.sort();
+                c.dedup_by(|a, b| a.location == b.location);
+                if c.len() == 1 {
+                    let c = c.pop().unwrap_or_else(|| unreachable!());
+                    res.verdict = Verdict::Verified;
+                    res.location = Some(c.location);
+                    res.kind = Some(c.kind);
+                    res.exported = Some(c.exported);
+                    res.signature = c.signature;
+                } else {
+                    res.verdict = Verdict::Ambiguous;
+                    res.candidates = c;
+                }
+            }
+            Outcome::Unchecked(why) => {
+                res.verdict = Verdict::Uncheckable;
+                res.reason = Some(why);
+            }
+            Outcome::Missing { suggestions, scope } => {
+                // MISSING only if every file that could hold the name was analyzed.
+                if let Some(p) = r.primary()
+                    && let Some(why) = self.unanalyzed_for(&p)
+                {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
+                } else {
+                    res.verdict = Verdict::Missing;
+                    res.suggestions = if suggestions.is_empty() {
+                        self.suggest(r, &scope)
+                    } else {
+                        suggestions
+                    };
+                }
+            }
+        }
+        res.severity = Severity::of(res.verdict, RUNG);
+        res
+    }
+
+    fn unanalyzed_for(&self, name: &str) -> Option<String> {
+        let hits: Vec<String> = self
+            .unanalyzed
+            .iter()
+            .filter(|u| u.names.contains(name))
+            .map(|u| format!("{} ({})", u.path, u.reason))
+            .collect();
+        if hits.is_empty() {
+            return None;
+        }
+        let more = if hits.len() > 3 {
+            format!(" and {} more", hits.len() - 3)
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "`{name}` occurs in file(s) probity could not analyze: {}{more}",
+            hits[..hits.len().min(3)].join(", ")
+        ))
+    }
+
+    fn cand(&self, path: &str, d: &Decl) -> Candidate {
+        Candidate {
+            location: format!("{path}:{}:{}", d.line, d.column),
+            kind: d.kind.as_str().to_owned(),
+            qualified: d.qualified.clone(),
+            exported: d.exported,
+            signature: d.signature.clone(),
+        }
+    }
+
+    fn file(&self, p: &str) -> Outcome {
+        let full = self.root.join(p);
+        if full.exists() {
+            let kind = if full.is_dir() { "directory" } else { "file" };
+            return Outcome::Found(vec![Candidate {
+                location: p.to_owned(),
+                kind: kind.to_owned(),
+                qualified: p.to_owned(),
+                exported: true,
+                signature: None,
+            }]);
+        }
+        Outcome::Missing {
+            suggestions: self.near_paths(p),
+            scope: vec![],
+        }
+    }
+
+    fn near_paths(&self, p: &str) -> Vec<String> {
+        let base = p.rsplit('/').next().unwrap_or(p);
+        let mut scored: Vec<(usize, &String)> = self
+            .paths
+            .iter()
+            .filter_map(|q| {
+                let qb = q.rsplit('/').next().unwrap_or(q);
+                let d = levenshtein(base, qb).min(levenshtein(p, q));
+                (d <= (base.len() / 3).max(2)).then_some((d, q))
+            })
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, q)| q.clone()).collect()
+    }
+
+    fn flag(&self, f: &str) -> Outcome {
+        let c = self.named(f, |d| d.kind == Kind::CliFlag);
+        if c.is_empty() {
+            return Outcome::Missing {
+                suggestions: vec![],
+                scope: vec![],
+            };
+        }
+        // The same flag declared by several subcommands of one file is one flag.
+        let first_file = c[0].0;
+        if c.iter().all(|(p, _)| *p == first_file) {
+            return Outcome::Found(vec![self.cand(c[0].0, c[0].1)]);
+        }
+        Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect())
+    }
+
+    fn name(&self, n: &str) -> Outcome {
+        let c = self.named(n, |d| {
+            !matches!(d.kind, Kind::Import | Kind::CliFlag) && d.container.is_none()
+        });
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        let members = self.named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag));
+        if !members.is_empty() {
+            return Outcome::Found(members.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        if let Some(o) = self.via_imports(n) {
+            return o;
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope: vec![],
+        }
+    }
+
+    /// `n` bound only by imports: external → UNCHECKABLE; internal → follow one hop.
+    fn via_imports(&self, n: &str) -> Option<Outcome> {
+        let imps = self.named(n, |d| d.kind == Kind::Import);
+        if imps.is_empty() {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut external = BTreeSet::new();
+        for (p, d) in &imps {
+            let from = d.from.as_deref().unwrap_or("");
+            let files = self.module_for_import(p, from);
+            if files.is_empty() {
+                external.insert(from.to_owned());
+                continue;
+            }
+            match d.imported.as_deref() {
+                None | Some("*") => found.extend(files.iter().map(|f| Candidate {
+                    location: f.clone(),
+                    kind: "module".into(),
+                    qualified: n.to_owned(),
+                    exported: true,
+                    signature: None,
+                })),
+                Some(orig) => {
+                    for f in &files {
+                        found.extend(
+                            self.top_level(f, orig, false)
+                                .into_iter()
+                                .map(|d| self.cand(f, d)),
+                        );
+                    }
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(Outcome::Found(found));
+        }
+        if !external.is_empty() {
+            return Some(Outcome::Unchecked(format!(
+                "`{n}` is imported from a module outside the repository ({})",
+                external.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        None
+    }
+
+    fn decorator(&self, segs: &[String]) -> Outcome {
+        if segs.len() == 1 {
+            let n = &segs[0];
+            let c = self.named(n, |d| {
+                d.container.is_none()
+                    && matches!(
+                        d.kind,
+                        Kind::Function
+                            | Kind::Class
+                            | Kind::Variable
+                            | Kind::Constant
+                            | Kind::Import
+                    )
+            });
+            if c.is_empty() {
+                return Outcome::Missing {
+                    suggestions: vec![],
+                    scope: vec![],
+                };
+            }
+            // A definition wins over the imports that bring it into other files.
+            let defs: Vec<_> = c.iter().filter(|(_, d)| d.kind != Kind::Import).collect();
+            if !defs.is_empty() {
+                return Outcome::Found(defs.iter().map(|(p, d)| self.cand(p, d)).collect());
+            }
+            let mut c: Vec<Candidate> = c.iter().map(|(p, d)| self.cand(p, d)).collect();
+            c.truncate(1);
+            return Outcome::Found(c);
+        }
+        let o = self.qualified(segs, false);
+        if let Outcome::Missing { .. } | Outcome::Unchecked(_) = o {
+            // `@app.route`: the object is a value, its attribute is not declared anywhere.
+            let head = self.named(&segs[0], |d| {
+                d.container.is_none() && matches!(d.kind, Kind::Variable | Kind::Import)
+            });
+            if let Some((p, d)) = head.first() {
+                if d.kind == Kind::Import
+                    && self
+                        .module_for_import(p, d.from.as_deref().unwrap_or(""))
+                        .is_empty()
+                {
+                    let mut c = self.cand(p, d);
+                    c.qualified = segs.join(".");
+                    return Outcome::Found(vec![c]);
+                }
+                return Outcome::Unchecked(format!(
+                    "`{}` is a value; its attribute `{}` is resolved at run time",
+                    segs[0],
+                    segs[1..].join(".")
+                ));
+            }
+        }
+        o
+    }
+
+    /// Module files for `segs` (Python dotted, Rust `crate::a::b`).
+    fn module_files(&self, segs: &[String], rust: bool) -> Vec<String> {
+        let segs: Vec<&str> = segs
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !matches!(*s, "crate" | "self" | "super"))
+            .collect();
+        if segs.is_empty() {
+            return Vec::new();
+        }
+        let joined = segs.join("/");
+        let wants: Vec<String> = if rust {
+            vec![format!("{joined}.rs"), format!("{joined}/mod.rs")]
+        } else {
+            let mut v = vec![format!("{joined}.py"), format!("{joined}/__init__.py")];
+            for ext in ["ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx"] {
+                v.push(format!("{joined}.{ext}"));
+                v.push(format!("{joined}/index.{ext}"));
+            }
+            v
+        };
+        let mut out: Vec<String> = self
+            .paths
+            .iter()
+            .filter(|p| {
+                wants.iter().any(|w| {
+                    p.as_str() == w
+                        || (p.ends_with(w.as_str()) && p.as_bytes()[p.len() - w.len() - 1] == b'/')
+                })
+            })
+            .cloned()
+            .collect();
+        // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
+        if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
+            let depth = |p: &String| {
+                p.matches('/').count()
+                    - p.strip_suffix(".py")
+                        .or(p.strip_suffix(".rs"))
+                        .map_or(0, |_| 0)
+            };
+            out.retain(|p| depth(p) <= min + 1);
+        }
+        out
+    }
+
+    /// A module path as written in a plan or an import (`./a/b`, `src/a/b.ts`).
+    fn module_from_path(&self, p: &str, base: Option<&str>) -> Vec<String> {
+        let joined = match base {
+            Some(dir) if p.starts_with('.') => normalize(&format!("{dir}/{p}")),
+            _ => normalize(p.trim_start_matches("./")),
+        };
+        if self.path_set.contains(&joined) && lang::for_path(Path::new(&joined)).is_some() {
+            return vec![joined];
+        }
+        let mut out = Vec::new();
+        for ext in [
+            "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx", "py", "rs",
+        ] {
+            for cand in [format!("{joined}.{ext}"), format!("{joined}/index.{ext}")] {
+                if self.path_set.contains(&cand) {
+                    out.push(cand);
+                }
+            }
+        }
+        if let Some(stem) = joined.strip_suffix(".js") {
+            // TS sources imported with a `.js` suffix.
+            for ext in ["ts", "tsx", "mts"] {
+                let c = format!("{stem}.{ext}");
+                if self.path_set.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        for c in [format!("{joined}/__init__.py"), format!("{joined}/mod.rs")] {
+            if self.path_set.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The files an import in `importer` refers to (empty: outside the repository).
+    fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
+        let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+        let lang = lang::for_path(Path::new(importer)).map(|(l, _)| l.id());
+        match lang {
+            Some("python") => {
+                if from.starts_with('.') {
+                    let dots = from.chars().take_while(|&c| c == '.').count();
+                    let mut base: Vec<&str> = if dir.is_empty() {
+                        vec![]
+                    } else {
+                        dir.split('/').collect()
+                    };
+                    for _ in 1..dots {
+                        base.pop();
+                    }
+                    let rest = &from[dots..];
+                    let mut p = base.join("/");
+                    if !rest.is_empty() {
+                        if !p.is_empty() {
+                            p.push('/');
+                        }
+                        p.push_str(&rest.replace('.', "/"));
+                    }
+                    if p.is_empty() {
+                        return vec!["__init__.py".to_owned()]
+                            .into_iter()
+                            .filter(|x| self.path_set.contains(x))
+                            .collect();
+                    }
+                    let mut out = Vec::new();
+                    for c in [format!("{p}.py"), format!("{p}/__init__.py")] {
+                        if self.path_set.contains(&c) {
+                            out.push(c);
+                        }
+                    }
+                    out
+                } else {
+                    let segs: Vec<String> = from.split('.').map(str::to_owned).collect();
+                    self.module_files(&segs, false)
+                }
+            }
+            Some("rust") => {
+                let segs: Vec<String> = from.split("::").map(str::to_owned).collect();
+                if segs
+                    .first()
+                    .is_some_and(|s| s == "crate" || s == "super" || s == "self")
+                {
+                    self.module_files(&segs, true)
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => {
+                if from.starts_with('.') {
+                    self.module_from_path(from, Some(dir))
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    /// Top-level declarations named `n` in `file` (imports followed one hop when `follow`).
+    fn top_level(&self, file: &str, n: &str, follow: bool) -> Vec<&Decl> {
+        let Some(f) = self.files.get(file) else {
+            return Vec::new();
+        };
+        let direct: Vec<&Decl> = f
+            .decls
+            .iter()
+            .filter(|d| d.container.is_none() && d.name == n && d.kind != Kind::CliFlag)
+            .collect();
+        let defs: Vec<&Decl> = direct
+            .iter()
+            .copied()
+            .filter(|d| d.kind != Kind::Import)
+            .collect();
+        if !defs.is_empty() || !follow {
+            return if defs.is_empty() { direct } else { defs };
+        }
+        direct
+    }
+
+    /// Resolve `segs` (`name` or `Container.member`) inside module files, following re-exports
+    /// one hop.
+    fn in_modules(&self, files: &[String], segs: &[String]) -> Outcome {
+        let mut found = Vec::new();
+        let mut scope = Vec::new();
+        for f in files {
+            let Some(fi) = self.files.get(f) else {
+                continue;
+            };
+            scope.extend(
+                fi.decls
+                    .iter()
+                    .filter(|d| d.container.is_none())
+                    .map(|d| d.name.clone()),
+            );
+            match segs {
+                [n] => {
+                    for d in self.top_level(f, n, true) {
+                        if d.kind == Kind::Import {
+                            // Re-export: look in the module it names.
+                            let targets =
+                                self.module_for_import(f, d.from.as_deref().unwrap_or(""));
+                            let orig = d.imported.as_deref().unwrap_or(n);
+                            let mut hop = false;
+                            for t in &targets {
+                                let name = if orig == "*" { n.as_str() } else { orig };
+                                for d2 in self.top_level(t, name, false) {
+                                    if d2.kind != Kind::Import {
+                                        found.push(self.cand(t, d2));
+                                        hop = true;
+                                    }
+                                }
+                            }
+                            if !hop && orig != "*" {
+                                found.push(self.cand(f, d));
+                            }
+                        } else {
+                            found.push(self.cand(f, d));
+                        }
+                    }
+                    if found.is_empty() {
+                        // `export * from './x'` / `from .x import *` / `pub use x::*`.
+                        for g in fi
+                            .decls
+                            .iter()
+                            .filter(|d| d.kind == Kind::Import && d.name == "*")
+                        {
+                            for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
+                                for d2 in self.top_level(&t, n, false) {
+                                    found.push(self.cand(&t, d2));
+                                }
+                            }
+                        }
+                    }
+                }
+                [c, m] => {
+                    for d in fi
+                        .decls
+                        .iter()
+                        .filter(|d| d.container.as_deref() == Some(c) && d.name == *m)
+                    {
+                        found.push(self.cand(f, d));
+                    }
+                    if found.is_empty() {
+                        scope.extend(
+                            fi.decls
+                                .iter()
+                                .filter(|d| d.container.as_deref() == Some(c))
+                                .map(|d| d.name.clone()),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !found.is_empty() {
+            return Outcome::Found(found);
+        }
+        if let [_, _] = segs {
+            // The container may live elsewhere (re-exported class) or inherit the member.
+            let o = self.member(&segs[0], &segs[1]);
+            if !matches!(o, Outcome::Missing { .. }) {
+                return o;
+            }
+        }
+        // Python module-level `__getattr__` makes every attribute dynamic.
+        for f in files {
+            if self.files.get(f).is_some_and(|fi| {
+                fi.decls
+                    .iter()
+                    .any(|d| d.name == "__getattr__" && d.container.is_none())
+            }) {
+                return Outcome::Unchecked(format!(
+                    "{f} defines a module-level __getattr__ (dynamic attributes)"
+                ));
+            }
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope,
+        }
+    }
+
+    fn qualified(&self, segs: &[String], rust: bool) -> Outcome {
+        // Longest module prefix that names a file.
+        for i in (1..segs.len()).rev() {
+            let rest = &segs[i..];
+            if rest.len() > 2 {
+                continue;
+            }
+            let files = self.module_files(&segs[..i], rust);
+            if !files.is_empty() {
+                return self.in_modules(&files, rest);
+            }
+        }
+        let n = segs.len();
+        let o = self.member(&segs[n - 2], &segs[n - 1]);
+        if !matches!(o, Outcome::Missing { .. }) {
+            return o;
+        }
+        // The head is an import of something outside the repository (`os.path.join`).
+        let head = &segs[0];
+        let is_container = !self.named(head, |d| d.kind.is_container()).is_empty();
+        if !is_container && let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
+            return Outcome::Unchecked(why);
+        }
+        o
+    }
+
+    /// `Container.member` / `Type::method` / `Trait::method`, following base classes.
+    fn member(&self, c: &str, m: &str) -> Outcome {
+        let mut seen = HashSet::new();
+        let mut queue = vec![c.to_owned()];
+        let mut scope = Vec::new();
+        let mut depth = 0;
+        while !queue.is_empty() && depth < 6 {
+            let mut next = Vec::new();
+            let mut found = Vec::new();
+            for cn in queue.drain(..) {
+                if !seen.insert(cn.clone()) {
+                    continue;
+                }
+                found.extend(
+                    self.named(m, |d| {
+                        d.container.as_deref() == Some(cn.as_str()) && d.kind != Kind::CliFlag
+                    })
+                    .iter()
+                    .map(|(p, d)| self.cand(p, d)),
+                );
+                if depth == 0 && found.is_empty() {
+                    // `Trait::method` for a trait outside the repository: its impls.
+                    found.extend(
+                        self.named(m, |d| d.trait_name.as_deref() == Some(cn.as_str()))
+                            .iter()
+                            .map(|(p, d)| self.cand(p, d)),
+                    );
+                }
+                let containers =
+                    self.named(&cn, |d| d.kind.is_container() && d.container.is_none());
+                for (_, d) in &containers {
+                    if d.macro_members && found.is_empty() {
+                        return Outcome::Unchecked(format!(
+                            "`{cn}` has attribute macros or non-standard derives that may generate `{m}`"
+                        ));
+                    }
+                    next.extend(bases_of(d));
+                }
+                if depth == 0 {
+                    for (p, _) in &containers {
+                        if let Some(fi) = self.files.get(*p) {
+                            scope.extend(
+                                fi.decls
+                                    .iter()
+                                    .filter(|d| d.container.as_deref() == Some(cn.as_str()))
+                                    .map(|d| d.name.clone()),
+                            );
+                            if fi.decls.iter().any(|d| {
+                                d.container.as_deref() == Some(cn.as_str())
+                                    && (d.name == "__getattr__" || d.name == "__getattribute__")
+                            }) {
+                                return Outcome::Unchecked(format!(
+                                    "`{cn}` defines __getattr__ (dynamic attributes)"
+                                ));
+                            }
+                        }
+                    }
+                    if containers.is_empty() && found.is_empty() {
+                        return Outcome::Missing {
+                            suggestions: vec![],
+                            scope,
+                        };
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return Outcome::Found(found);
+            }
+            // Bases probity cannot see (outside the repository) make absence unprovable.
+            for b in &next {
+                if self.named(b, |d| d.kind.is_container()).is_empty()
+                    && !seen.contains(b)
+                    && !is_builtin_base(b)
+                {
+                    return Outcome::Unchecked(format!(
+                        "`{c}` inherits from `{b}`, which is not declared in the repository"
+                    ));
+                }
+            }
+            queue = next;
+            depth += 1;
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope,
+        }
+    }
+
+    fn suggest(&self, r: &Ref, scope: &[String]) -> Vec<String> {
+        let Some(target) = r.primary() else {
+            return Vec::new();
+        };
+        let pool: Vec<String> = if !scope.is_empty() {
+            scope.to_vec()
+        } else {
+            match r {
+                Ref::Flag(_) => self
+                    .files
+                    .values()
+                    .flat_map(|f| f.decls.iter().filter(|d| d.kind == Kind::CliFlag))
+                    .map(|d| d.name.trim_start_matches('-').to_owned())
+                    .collect(),
+                _ => self
+                    .files
+                    .values()
+                    .flat_map(|f| {
+                        f.decls
+                            .iter()
+                            .filter(|d| !matches!(d.kind, Kind::Import | Kind::CliFlag))
+                    })
+                    .map(|d| d.name.clone())
+                    .collect(),
+            }
+        };
+        let prefix = if matches!(r, Ref::Flag(_)) { "--" } else { "" };
+        nearest(&target, pool.iter().map(String::as_str))
+            .into_iter()
+            .map(|s| format!("{prefix}{s}"))
+            .collect()
+    }
+}
+
+enum Outcome {
+    Found(Vec<Candidate>),
+    Missing {
+        suggestions: Vec<String>,
+        scope: Vec<String>,
+    },
+    Unchecked(String),
+}
+
+/// Bases that add no members a plan would cite.
+fn is_builtin_base(b: &str) -> bool {
+    matches!(b, "object" | "Object" | "ABC" | "Protocol" | "Generic")
+}
+
+/// Base class names written in a class declaration's signature.
+fn bases_of(d: &Decl) -> Vec<String> {
+    let Some(s) = d.signature.as_deref().filter(|_| d.kind == Kind::Class) else {
+        return Vec::new();
+    };
+    let s = s.trim_start_matches('(').trim_end_matches(')');
+    let s = s.replace("extends ", ",").replace("implements ", ",");
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && !p.contains('='))
+        .map(|p| {
+            let p = p.split(['[', '<', '(']).next().unwrap_or(p);
+            p.rsplit('.').next().unwrap_or(p).trim().to_owned()
+        })
+        .filter(|p| is_ident(p))
+        .collect()
+}
+
+fn normalize(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
+/// Word fragments (≥ 4 bytes) of a name, for the suggestion round.
+fn fragments_of(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let boundary =
+            c == '_' || c == '-' || (c.is_uppercase() && i > 0 && chars[i - 1].is_lowercase());
+        if boundary && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        if c != '_' && c != '-' {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out.retain(|f| f.len() >= 4);
+    out
+}
+
+/// Edit distance (Levenshtein, by chars).
+pub fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Up to three names nearest to `target` (case-insensitive edit distance within a third of its
+/// length, at least 2), nearest first.
+pub fn nearest<'a>(target: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let t = target.to_lowercase();
+    let max = (t.chars().count() / 3).max(2);
+    let mut scored: BTreeSet<(usize, String)> = BTreeSet::new();
+    for n in pool {
+        if n == target || n.len().abs_diff(target.len()) > max {
+            continue;
+        }
+        let d = levenshtein(&t, &n.to_lowercase());
+        if d <= max {
+            scored.insert((d, n.to_owned()));
+        }
+    }
+    scored.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+/// Resolve `refs` under `root` in one call.
+pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>, Stats) {
+    let mut r = Resolver::new(root, cache);
+    let out = r.resolve_all(refs);
+    (out, r.stats())
+}

@@ -1,0 +1,163 @@
+//! `--staged` and `--rev REV`: check the blobs git holds instead of the files on disk, by
+//! shelling out to `git` (`ls-files -s` / `ls-tree -r`, then one `cat-file --batch`). Symbolic
+//! links (mode 120000) and submodules (160000) are not file content and are skipped. Paths are
+//! relative to the root (git lists them relative to the directory it runs in).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::{ErrorKind, Fatal, Local, Mode, RootCtx, check_bytes, skip_before_read};
+
+fn git(root: &Path) -> Command {
+    let mut c = Command::new("git");
+    c.arg("-C").arg(root);
+    c
+}
+
+fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Fatal> {
+    let out = git(root)
+        .args(args)
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| Fatal(format!("cannot run git: {e}")))?;
+    if !out.status.success() {
+        return Err(Fatal(format!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(out.stdout)
+}
+
+/// The content of `spec` (`:path` or `rev:path`), or empty when it does not exist.
+pub fn show(root: &Path, spec: &str) -> Result<Vec<u8>, Fatal> {
+    let out = git(root)
+        .args(["cat-file", "-e", spec])
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| Fatal(format!("cannot run git: {e}")))?;
+    if !out.success() {
+        return Ok(Vec::new());
+    }
+    output(root, &["cat-file", "blob", spec])
+}
+
+/// `(path, object id)` of every regular blob in the index or in `rev`'s tree.
+fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Fatal> {
+    let raw = match mode {
+        Mode::Staged => output(root, &["ls-files", "-s", "-z"])?,
+        Mode::Rev(rev) => {
+            output(
+                root,
+                &[
+                    "rev-parse",
+                    "--verify",
+                    "--quiet",
+                    &format!("{rev}^{{tree}}"),
+                ],
+            )?;
+            output(root, &["ls-tree", "-r", "-z", rev])?
+        }
+        Mode::WorkTree => return Ok(Vec::new()),
+    };
+    let mut out = Vec::new();
+    for rec in raw.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+        let rec = String::from_utf8_lossy(rec);
+        let Some((meta, path)) = rec.split_once('\t') else {
+            continue;
+        };
+        let f: Vec<&str> = meta.split(' ').collect();
+        // ls-files -s: `mode oid stage`; ls-tree: `mode type oid`.
+        let (fmode, oid) = match mode {
+            Mode::Staged if f.len() == 3 => (f[0], f[1]),
+            Mode::Rev(_) if f.len() == 3 && f[1] == "blob" => (f[0], f[2]),
+            _ => continue,
+        };
+        if fmode == "120000" || fmode == "160000" {
+            continue;
+        }
+        out.push((path.to_owned(), oid.to_owned()));
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Check every blob of the index or of `rev` under one root.
+pub(crate) fn check_tree(
+    ctx: &RootCtx,
+    ri: usize,
+    mode: &Mode,
+    local: &mut Local,
+) -> Result<(), Fatal> {
+    let list: Vec<(String, String)> = entries(&ctx.path, mode)?
+        .into_iter()
+        .filter(|(p, _)| !skip_before_read(ctx, ri, p, local))
+        .collect();
+    if list.is_empty() {
+        return Ok(());
+    }
+    let mut child = git(&ctx.path)
+        .args(["cat-file", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| Fatal(format!("cannot run git cat-file: {e}")))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| Fatal("git cat-file: no stdin".into()))?;
+    let oids: Vec<String> = list.iter().map(|(_, o)| o.clone()).collect();
+    let writer = std::thread::spawn(move || {
+        for o in oids {
+            if writeln!(stdin, "{o}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut reader = BufReader::with_capacity(
+        256 * 1024,
+        child
+            .stdout
+            .take()
+            .ok_or_else(|| Fatal("git cat-file: no stdout".into()))?,
+    );
+    let mut header = String::new();
+    let mut buf = Vec::new();
+    for (path, _) in &list {
+        header.clear();
+        if reader
+            .read_line(&mut header)
+            .map_err(|e| Fatal(format!("git cat-file: {e}")))?
+            == 0
+        {
+            return Err(Fatal("git cat-file ended early".into()));
+        }
+        let f: Vec<&str> = header.split_whitespace().collect();
+        if f.len() != 3 {
+            local.error(
+                ctx,
+                path.clone(),
+                ErrorKind::WalkError,
+                format!("git cat-file: {}", header.trim()),
+            );
+            continue;
+        }
+        let size: usize = f[2]
+            .parse()
+            .map_err(|_| Fatal(format!("git cat-file: bad header {header:?}")))?;
+        buf.clear();
+        buf.resize(size + 1, 0);
+        reader
+            .read_exact(&mut buf)
+            .map_err(|e| Fatal(format!("git cat-file: {e}")))?;
+        buf.truncate(size);
+        check_bytes(ctx, ri, path, &buf, local);
+    }
+    let _ = writer.join();
+    let _ = child.wait();
+    Ok(())
+}

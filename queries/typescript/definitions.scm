@@ -1,0 +1,33 @@
+; Declarations index for TypeScript and TSX (docs/drift.md). Capture names: see
+; queries/rust/definitions.scm and queries/javascript/definitions.scm.
+
+(function_declaration name: (identifier) @name) @def.function
+(generator_function_declaration name: (identifier) @name) @def.function
+(function_signature name: (identifier) @name) @def.function
+(class_declaration name: (_) @name) @def.class
+(abstract_class_declaration name: (_) @name) @def.class
+(interface_declaration name: (_) @name) @def.interface
+(type_alias_declaration name: (_) @name) @def.type_alias
+(enum_declaration name: (_) @name) @def.enum
+(internal_module name: (_) @name) @def.module
+(method_definition name: (_) @name) @def.method
+(method_signature name: (_) @name) @def.method
+(abstract_method_signature name: (_) @name) @def.method
+(public_field_definition name: (_) @name) @def.field
+(interface_declaration body: (interface_body (property_signature name: (_) @name) @def.field))
+
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(export_statement (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(export_statement (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+
+(import_statement) @import
+(variable_declarator
+  value: (call_expression function: (identifier) @_req (#eq? @_req "require"))) @import
+(export_statement) @export
+(assignment_expression left: (member_expression) @_lhs) @cjs
+
+(call_expression
+  function: (member_expression property: (property_identifier) @_m)
+  arguments: (arguments . (string) @flag)
+  (#any-of? @_m "option" "requiredOption" "addOption" "positional"))

@@ -1,0 +1,614 @@
+//! Drift guard: the declarations index, `probity resolve`, `probity drift`, `probity index`.
+
+use serde_json::Value;
+
+use crate::util::{Repo, probity};
+
+/// A small repository in all four languages.
+fn fixture() -> Repo {
+    let r = Repo::new();
+    r.write(
+        "pkg/__init__.py",
+        "from .core import process_data\nfrom .helpers import *\n__all__ = ['process_data', 'Config']\n",
+    );
+    r.write(
+        "pkg/core.py",
+        r#"import argparse
+import functools
+from dataclasses import dataclass
+
+def my_decorator(fn):
+    return fn
+
+@dataclass
+class Config:
+    retries: int = 3
+    name: str = "x"
+
+class Worker:
+    def __init__(self):
+        self.queue = []
+
+    @my_decorator
+    def run(self, job: str) -> bool:
+        # ghost_function is mentioned only in this comment
+        s = "phantom_name in a string"
+        return True
+
+def process_data(rows: list, *, strict: bool = False) -> int:
+    return len(rows)
+
+def _private():
+    pass
+
+def cli():
+    p = argparse.ArgumentParser()
+    p.add_argument("--dry-run", action="store_true")
+    p.add_argument("-v", "--verbose")
+"#,
+    );
+    r.write("pkg/helpers.py", "def helper_one():\n    pass\n");
+    r.write("pkg/dyn.py", "def __getattr__(name):\n    return name\n");
+    r.write(
+        "pkg/inherit.py",
+        "from .core import Worker\nimport somewhere\n\nclass Child(Worker):\n    pass\n\nclass Ext(somewhere.Base):\n    pass\n",
+    );
+    r.write("pkg/dup_a.py", "def duplicate():\n    pass\n");
+    r.write("pkg/dup_b.py", "def duplicate():\n    pass\n");
+    r.write(
+        "src/lib.rs",
+        r#"pub mod util;
+
+/// A thing.
+pub struct Engine {
+    pub speed: u32,
+    hidden: bool,
+}
+
+impl Engine {
+    pub fn start(&mut self, gear: u8) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+pub trait Runner {
+    fn go(&self) -> u32;
+}
+
+impl Runner for Engine {
+    fn go(&self) -> u32 { 1 }
+}
+
+#[derive(serde::Serialize)]
+pub struct Derived { pub x: u32 }
+
+#[derive(clap::Parser)]
+struct Args {
+    #[arg(long)]
+    max_depth: usize,
+    #[arg(long = "out-dir")]
+    out: String,
+}
+
+fn builder() {
+    let _ = clap::Arg::new("colour").long("colour");
+}
+"#,
+    );
+    r.write("src/util.rs", "pub fn helper(x: i32) -> i32 { x }\npub use self::inner::*;\nmod inner { pub fn deep() {} }\n");
+    r.write(
+        "web/app.js",
+        r#"const { program } = require('commander');
+program.option('-p, --port <number>', 'port');
+function serve(port) { return port; }
+class Server {
+  listen(port) {}
+  #secret = 1;
+}
+module.exports = { serve, Server };
+"#,
+    );
+    r.write(
+        "web/ts/index.ts",
+        "export { makeThing } from './thing';\nexport * from './more';\n",
+    );
+    r.write(
+        "web/ts/thing.ts",
+        r#"export interface Shape { width: number; height?: number }
+export function makeThing(a: number): Shape { return { width: a }; }
+export class Box { private inner: number = 0; open(): void {} }
+export type Alias = string;
+function internal() {}
+"#,
+    );
+    r.write("web/ts/more.ts", "export const moreStuff = () => 1;\n");
+    r.write("native/thing.go", "package x\nfunc GoOnly() {}\n");
+    r
+}
+
+fn run_json(r: &Repo, cache: &std::path::Path, args: &[&str]) -> Value {
+    let mut cmd = probity();
+    cmd.arg("resolve")
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("--json")
+        .arg("--");
+    cmd.args(args);
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
+    let c = tempfile::tempdir().unwrap();
+    let v = run_json(r, c.path(), refs);
+    v["results"].as_array().unwrap().clone()
+}
+
+fn one(r: &Repo, reference: &str) -> Value {
+    resolve_all(r, &[reference]).remove(0)
+}
+
+#[track_caller]
+fn verified(v: &Value, location: &str, kind: &str) {
+    assert_eq!(v["verdict"], "VERIFIED", "{v:#}");
+    assert_eq!(v["location"], location, "{v:#}");
+    assert_eq!(v["kind"], kind, "{v:#}");
+    assert_eq!(v["severity"], "none");
+    assert_eq!(v["authority"], "treesitter");
+    assert_eq!(v["rung"], 2);
+}
+
+#[track_caller]
+fn verdict(v: &Value, want: &str) {
+    assert_eq!(v["verdict"], want, "{v:#}");
+    let sev = match want {
+        "VERIFIED" => "none",
+        "MISSING" => "needs-acknowledgement",
+        "AMBIGUOUS" => "medium",
+        _ => "info",
+    };
+    assert_eq!(v["severity"], sev, "{v:#}");
+}
+
+#[test]
+fn python_references() {
+    let r = fixture();
+    let v = resolve_all(
+        &r,
+        &[
+            "Worker.run",
+            "Config.retries",
+            "Worker.queue",
+            "pkg.core.process_data",
+            "pkg.process_data",
+            "pkg.helper_one",
+            "@my_decorator",
+            "@functools.wraps",
+            "@dataclass",
+            "--dry-run",
+            "--verbose",
+            "pkg/core.py",
+            "Worker.runn",
+            "ghost_function",
+            "phantom_name",
+            "duplicate",
+            "pkg.dyn.anything",
+            "Child.run",
+            "Ext.method",
+            "Child.nothing_here",
+            "--dry-runn",
+            "pkg/missing.py",
+            "getattr(obj, 'x')",
+        ],
+    );
+    verified(&v[0], "pkg/core.py:18:9", "method");
+    assert_eq!(v[0]["signature"], "(self, job: str) -> bool");
+    assert_eq!(v[0]["exported"], true);
+    verified(&v[1], "pkg/core.py:10:5", "field");
+    assert_eq!(v[1]["signature"], "int");
+    verified(&v[2], "pkg/core.py:15:14", "field");
+    verified(&v[3], "pkg/core.py:23:5", "function");
+    assert_eq!(
+        v[3]["signature"],
+        "(rows: list, *, strict: bool = False) -> int"
+    );
+    verified(&v[4], "pkg/core.py:23:5", "function"); // re-export one hop through __init__.py
+    verified(&v[5], "pkg/helpers.py:1:5", "function"); // through `from .helpers import *`
+    verified(&v[6], "pkg/core.py:5:5", "function");
+    verified(&v[7], "pkg/core.py:2:8", "import");
+    verified(&v[8], "pkg/core.py:3:25", "import");
+    verified(&v[9], "pkg/core.py:31:20", "cli_flag");
+    verified(&v[10], "pkg/core.py:32:26", "cli_flag");
+    verified(&v[11], "pkg/core.py", "file");
+    verdict(&v[12], "MISSING");
+    assert_eq!(v[12]["suggestions"][0], "run");
+    verdict(&v[13], "MISSING"); // only in a comment
+    verdict(&v[14], "MISSING"); // only in a string
+    verdict(&v[15], "AMBIGUOUS");
+    let c: Vec<&str> = v[15]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["location"].as_str().unwrap())
+        .collect();
+    assert_eq!(c, ["pkg/dup_a.py:1:5", "pkg/dup_b.py:1:5"]);
+    verdict(&v[16], "UNCHECKABLE"); // module __getattr__
+    verified(&v[17], "pkg/core.py:18:9", "method"); // inherited
+    verdict(&v[18], "UNCHECKABLE"); // base outside the repository
+    verdict(&v[19], "MISSING");
+    verdict(&v[20], "MISSING");
+    assert_eq!(v[20]["suggestions"][0], "--dry-run");
+    verdict(&v[21], "MISSING");
+    verdict(&v[22], "UNCHECKABLE");
+}
+
+#[test]
+fn python_exported() {
+    let r = fixture();
+    let v = resolve_all(&r, &["_private", "pkg.core.Config", "pkg.helper_one"]);
+    assert_eq!(v[0]["exported"], false);
+    assert_eq!(v[1]["exported"], true);
+}
+
+#[test]
+fn rust_references() {
+    let r = fixture();
+    let v = resolve_all(
+        &r,
+        &[
+            "Engine::start",
+            "crate::util::helper",
+            "util::helper",
+            "Runner::go",
+            "Engine.speed",
+            "Engine::go",
+            "--max-depth",
+            "--out-dir",
+            "--colour",
+            "Engine::strat",
+            "Derived::custom",
+            "crate::util::deep",
+            "Engine::hidden",
+        ],
+    );
+    verified(&v[0], "src/lib.rs:10:12", "method");
+    assert_eq!(
+        v[0]["signature"],
+        "(&mut self, gear: u8) -> Result<(), String>"
+    );
+    assert_eq!(v[0]["exported"], true);
+    verified(&v[1], "src/util.rs:1:8", "function");
+    verified(&v[2], "src/util.rs:1:8", "function");
+    verified(&v[3], "src/lib.rs:16:8", "method");
+    verified(&v[4], "src/lib.rs:5:9", "field");
+    verified(&v[5], "src/lib.rs:20:8", "method");
+    verified(&v[6], "src/lib.rs:29:5", "cli_flag");
+    verified(&v[7], "src/lib.rs:31:5", "cli_flag");
+    verified(&v[8], "src/lib.rs:35:43", "cli_flag");
+    verdict(&v[9], "MISSING");
+    assert_eq!(v[9]["suggestions"][0], "start");
+    verdict(&v[10], "UNCHECKABLE"); // serde derive may generate members
+    verified(&v[11], "src/util.rs:3:20", "function"); // `pub use self::inner::*`
+    assert_eq!(v[12]["exported"], false);
+}
+
+#[test]
+fn javascript_and_typescript_references() {
+    let r = fixture();
+    let v = resolve_all(
+        &r,
+        &[
+            "Server.listen",
+            "serve",
+            "--port",
+            "./web/app.serve",
+            "./web/ts/index.makeThing",
+            "./web/ts/index.moreStuff",
+            "Shape.width",
+            "Box.inner",
+            "Alias",
+            "internal",
+            "Box.opne",
+            "web/ts/thing.ts:makeThing",
+            "GoOnly",
+        ],
+    );
+    verified(&v[0], "web/app.js:5:3", "method");
+    verified(&v[1], "web/app.js:3:10", "function");
+    assert_eq!(v[1]["exported"], true);
+    verified(&v[2], "web/app.js:2:16", "cli_flag");
+    verified(&v[3], "web/app.js:3:10", "function");
+    verified(&v[4], "web/ts/thing.ts:2:17", "function");
+    assert_eq!(v[4]["signature"], "(a: number): Shape");
+    verified(&v[5], "web/ts/more.ts:1:14", "function");
+    verified(&v[6], "web/ts/thing.ts:1:26", "field");
+    verified(&v[7], "web/ts/thing.ts:3:28", "field");
+    assert_eq!(v[7]["exported"], false);
+    verified(&v[8], "web/ts/thing.ts:4:13", "type_alias");
+    assert_eq!(v[9]["exported"], false);
+    verdict(&v[10], "MISSING");
+    assert_eq!(v[10]["suggestions"][0], "open");
+    verified(&v[11], "web/ts/thing.ts:2:17", "function");
+    verdict(&v[12], "UNCHECKABLE"); // only in a Go file: no grammar
+}
+
+const PLAN: &str = r#"# Phase 3 plan
+
+Call `pkg.core.process_data()` from the worker and decorate with `@my_decorator`.
+Run `tool --dry-run` and read `pkg/core.py`; `Worker.runn` is then used.
+Also `Config.timeout` and `duplicate()`.
+
+```python
+Worker.run(job)
+```
+
+## Artifacts this phase produces
+
+- `pkg/new_module.py`
+- `NewThing.build`
+
+## Tasks
+
+Use `NewThing.build()` and `Worker.run`.
+"#;
+
+fn drift(r: &Repo, cache: &std::path::Path, extra: &[&str]) -> (i32, Value) {
+    r.write("PLAN.md", PLAN);
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("--json")
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        serde_json::from_slice(&out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn plan_pass() {
+    let r = fixture();
+    let c = tempfile::tempdir().unwrap();
+    let (code, v) = drift(&r, c.path(), &[]);
+    assert_eq!(code, 0, "{v:#}");
+    let results = v["results"].as_array().unwrap();
+    let by_ref = |s: &str| {
+        results
+            .iter()
+            .find(|x| x["ref"] == s)
+            .unwrap_or_else(|| panic!("{s} in {v:#}"))
+    };
+    assert_eq!(by_ref("pkg.core.process_data")["verdict"], "VERIFIED");
+    assert_eq!(by_ref("pkg.core.process_data")["occurrences"][0]["line"], 3);
+    assert!(
+        by_ref("pkg.core.process_data")["occurrences"][0]["quote"]
+            .as_str()
+            .unwrap()
+            .starts_with("Call `pkg.core")
+    );
+    assert_eq!(by_ref("@my_decorator")["verdict"], "VERIFIED");
+    assert_eq!(by_ref("--dry-run")["verdict"], "VERIFIED");
+    assert_eq!(by_ref("pkg/core.py")["verdict"], "VERIFIED");
+    assert_eq!(by_ref("Worker.runn")["verdict"], "MISSING");
+    assert_eq!(by_ref("Config.timeout")["verdict"], "MISSING");
+    assert_eq!(by_ref("duplicate")["verdict"], "AMBIGUOUS");
+    // Cited twice (fenced block and prose), resolved once.
+    assert_eq!(
+        by_ref("Worker.run")["occurrences"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        results.iter().filter(|x| x["ref"] == "Worker.run").count(),
+        1
+    );
+    let skipped: Vec<&str> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["ref"].as_str().unwrap())
+        .collect();
+    assert!(skipped.contains(&"pkg/new_module.py"), "{skipped:?}");
+    assert!(skipped.contains(&"NewThing.build"), "{skipped:?}");
+    assert!(!results.iter().any(|x| x["ref"] == "NewThing.build"));
+    assert_eq!(v["summary"]["max_severity"], "medium");
+    assert_eq!(v["summary"]["hard_block"], false);
+    let md = v["coverage_markdown"].as_str().unwrap();
+    assert!(md.contains("### Verification coverage"), "{md}");
+    assert!(
+        md.contains("| `Worker.runn` | MISSING | needs-acknowledgement |"),
+        "{md}"
+    );
+    assert!(md.contains("`NewThing.build` (line 14): skipped"), "{md}");
+
+    let (code, _) = drift(&r, c.path(), &["--fail-on", "needs-acknowledgement"]);
+    assert_eq!(code, 1);
+    let (code, _) = drift(&r, c.path(), &["--fail-on", "medium"]);
+    assert_eq!(code, 1);
+    let (code, _) = drift(&r, c.path(), &["--fail-on", "high"]);
+    assert_eq!(code, 0);
+    let out = probity()
+        .args(["drift", "--plan", "/nonexistent/plan.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = probity()
+        .args(["drift", "--plan"])
+        .arg(r.path().join("PLAN.md"))
+        .args(["--fail-on", "bogus"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn plan_markdown_output() {
+    let r = fixture();
+    r.write("PLAN.md", PLAN);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("### Verification coverage"), "{s}");
+}
+
+#[test]
+fn cache_reuse_invalidation_and_corruption() {
+    let r = fixture();
+    let c = tempfile::tempdir().unwrap();
+    let refs = ["Worker.run", "Engine::start", "Server.listen"];
+    let first = run_json(&r, c.path(), &refs);
+    assert!(
+        first["stats"]["files_parsed"].as_u64().unwrap() >= 3,
+        "{first:#}"
+    );
+    let second = run_json(&r, c.path(), &refs);
+    assert_eq!(second["stats"]["files_parsed"], 0, "{second:#}");
+    assert_eq!(first["results"], second["results"]);
+
+    // A changed file is parsed again, and the new answer is seen.
+    r.write(
+        "pkg/core.py",
+        "class Worker:\n    def walk(self):\n        pass\n",
+    );
+    let third = run_json(&r, c.path(), &["Worker.run"]);
+    assert_eq!(third["results"][0]["verdict"], "MISSING");
+    assert_eq!(third["stats"]["files_parsed"], 1, "{third:#}");
+
+    // Corrupt every cache file: ignored and rebuilt.
+    let mut n = 0;
+    for e in walk(c.path()) {
+        std::fs::write(&e, b"{not json").unwrap();
+        n += 1;
+    }
+    assert!(n > 0);
+    let fourth = run_json(&r, c.path(), &refs);
+    assert!(fourth["stats"]["files_parsed"].as_u64().unwrap() >= 3);
+    assert_eq!(fourth["results"][1], first["results"][1]);
+    let fifth = run_json(&r, c.path(), &refs);
+    assert_eq!(fifth["stats"]["files_parsed"], 0);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn index_is_sorted_and_thread_independent() {
+    let r = fixture();
+    r.write(
+        "web/min.js",
+        format!("var a={};\n", "1+".repeat(20_000) + "1"),
+    );
+    r.write("pkg/broken.py", "def ok():\n    pass\ndef broken(:\n");
+    let run = |threads: &str| {
+        let out = probity()
+            .args([
+                "index",
+                "--json",
+                "--no-cache",
+                "--threads",
+                threads,
+                "--root",
+            ])
+            .arg(r.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("stats");
+        v
+    };
+    let a = run("1");
+    let b = run("2");
+    assert_eq!(a, b);
+    let files = a["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    let status = |p: &str| files.iter().find(|f| f["path"] == p).unwrap()["status"].clone();
+    assert_eq!(status("web/min.js"), "minified");
+    assert_eq!(status("pkg/broken.py"), "syntax_errors");
+    assert_eq!(status("pkg/core.py"), "ok");
+    let broken = files.iter().find(|f| f["path"] == "pkg/broken.py").unwrap();
+    assert!(
+        broken["decls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["name"] == "ok")
+    );
+}
+
+#[test]
+fn unparsable_file_makes_missing_uncheckable() {
+    let r = fixture();
+    r.write(
+        "pkg/broken.py",
+        "def ok():\n    pass\nclass Half(:\n    def only_here(self): pass\n",
+    );
+    let v = one(&r, "Nope.only_here");
+    // `only_here` occurs in a file with syntax errors: absence is not provable.
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+}
+
+#[test]
+fn refs_file_and_usage_errors() {
+    let r = fixture();
+    r.write("refs.json", r#"["Worker.run", {"ref": "--port"}]"#);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("resolve")
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .arg("--refs")
+        .arg(r.path().join("refs.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"][1]["verdict"], "VERIFIED");
+    let out = probity()
+        .args(["resolve", "--refs", "/nonexistent.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
