@@ -26,7 +26,7 @@ pub const AUTHORITY: &str = "treesitter";
 const NO_GRAMMAR: &[&str] = &[
     "go", "java", "kt", "kts", "scala", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "rb",
     "php", "swift", "m", "mm", "lua", "pl", "pm", "jl", "ex", "exs", "erl", "hs", "ml", "fs",
-    "dart", "zig", "nim", "vue", "svelte", "pyi", "pyx", "pxd", "sh", "bash", "zsh",
+    "dart", "zig", "nim", "vue", "svelte", "pyx", "pxd", "sh", "bash", "zsh",
 ];
 
 /// The four verdicts.
@@ -443,7 +443,6 @@ impl<'c> Resolver<'c> {
                     Some("no grammar for this file type".to_owned())
                 }
                 Some(f) if !f.status.complete() => Some(format!("{:?}", f.status).to_lowercase()),
-                Some(f) if f.generated => Some("generated code".to_owned()),
                 _ => None,
             };
             if let Some(reason) = reason {
@@ -859,7 +858,7 @@ impl<'c> Resolver<'c> {
                         .or(p.strip_suffix(".rs"))
                         .map_or(0, |_| 0)
             };
-            out.retain(|p| depth(p) <= min + 1);
+            out.retain(|p| depth(p) <= min);
         }
         out
     }
@@ -1047,6 +1046,18 @@ impl<'c> Resolver<'c> {
                     {
                         found.push(self.cand(f, d));
                     }
+                    // `os.path.join`: `path` is a module imported into `os` (one hop).
+                    if found.is_empty() {
+                        for imp in fi.decls.iter().filter(|d| {
+                            d.kind == Kind::Import && d.name == *c && d.imported.is_none()
+                        }) {
+                            for t in self.module_for_import(f, imp.from.as_deref().unwrap_or("")) {
+                                for d2 in self.top_level(&t, m, false) {
+                                    found.push(self.cand(&t, d2));
+                                }
+                            }
+                        }
+                    }
                     if found.is_empty() {
                         scope.extend(
                             fi.decls
@@ -1160,10 +1171,12 @@ impl<'c> Resolver<'c> {
                                     .filter(|d| d.container.as_deref() == Some(cn.as_str()))
                                     .map(|d| d.name.clone()),
                             );
-                            if fi.decls.iter().any(|d| {
-                                d.container.as_deref() == Some(cn.as_str())
-                                    && (d.name == "__getattr__" || d.name == "__getattribute__")
-                            }) {
+                            if found.is_empty()
+                                && fi.decls.iter().any(|d| {
+                                    d.container.as_deref() == Some(cn.as_str())
+                                        && (d.name == "__getattr__" || d.name == "__getattribute__")
+                                })
+                            {
                                 return Outcome::Unchecked(format!(
                                     "`{cn}` defines __getattr__ (dynamic attributes)"
                                 ));

@@ -720,6 +720,18 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
                         detail: format!("{} in {}", probe.id, probe.file.clone().unwrap_or_default()),
                     });
                 }
+                // Capture artifacts still owned (a clean session owns none).
+                let root = l.artifact_root.as_ref().map(|r| r.canonical_path.clone()).unwrap_or_default();
+                for a in l.artifacts.iter().filter(|a| a.status != "removed") {
+                    items.push(GateItem {
+                        ledger: name.clone(),
+                        reason: "artifact_remaining".into(),
+                        detail: format!("{} ({}) in {root}", a.id, a.name),
+                    });
+                }
+                if !root.is_empty() {
+                    items.push(GateItem { ledger: name.clone(), reason: "artifact_remaining".into(), detail: format!("capture root {root}") });
+                }
             }
         }
     }

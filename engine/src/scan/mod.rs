@@ -1,8 +1,8 @@
 //! `probity verify`: prove that no probe block and no probe residue is left in one or many trees.
 //!
 //! Pipeline per file: walk (ignore, parallel) → binary check of the first 8 KiB → byte prefilter
-//! (aho-corasick over `gsd-debug-probe:`, `GSDDBG1`, `GSD_DEBUG_PROBE_SINK`) → only on a hit,
-//! [`classify`]: supported languages are parsed and markers classified by the syntax tree
+//! (memmem for `gsd-debug-probe:`, then for `GSD` checked against `GSDDBG1` and
+//! `GSD_DEBUG_PROBE_SINK`) → only on a hit, [`classify`]: supported languages are parsed and markers classified by the syntax tree
 //! (`marker::find`), other files are read textually and every occurrence is a finding. Blocks are
 //! correlated with every ledger under `ROOT/.planning/debug/` ([`ledgers`]). Files are read into a
 //! per-thread buffer, or mapped when large, so memory stays bounded. `--staged` and `--rev` read
@@ -20,7 +20,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use aho_corasick::AhoCorasick;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use serde::{Deserialize, Serialize};
@@ -327,26 +326,24 @@ impl Report {
 #[error("{0}")]
 pub struct Fatal(pub String);
 
-/// The prefilter: every marker and residue token.
-pub fn prefilter() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        let mut pats = vec![MARKER];
-        pats.extend_from_slice(RESIDUE);
-        AhoCorasick::new(pats).expect("literal patterns build")
-    })
-}
-
 /// Whether `bytes` holds a marker tag or a residue token. Two memmem passes (the residue tokens
 /// share the prefix `GSD`) beat one multi-pattern search on source trees.
 pub fn has_token(bytes: &[u8]) -> bool {
     static MARK: OnceLock<memchr::memmem::Finder<'static>> = OnceLock::new();
     static GSD: OnceLock<memchr::memmem::Finder<'static>> = OnceLock::new();
-    if MARK.get_or_init(|| memchr::memmem::Finder::new(MARKER)).find(bytes).is_some() {
+    if MARK
+        .get_or_init(|| memchr::memmem::Finder::new(MARKER))
+        .find(bytes)
+        .is_some()
+    {
         return true;
     }
     let gsd = GSD.get_or_init(|| memchr::memmem::Finder::new("GSD"));
-    gsd.find_iter(bytes).any(|at| RESIDUE.iter().any(|t| bytes[at..].starts_with(t.as_bytes())))
+    gsd.find_iter(bytes).any(|at| {
+        RESIDUE
+            .iter()
+            .any(|t| bytes[at..].starts_with(t.as_bytes()))
+    })
 }
 
 /// Whether `bytes` looks binary (a NUL in the first [`BINARY_CHECK_BYTES`]).
