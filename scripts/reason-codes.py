@@ -36,6 +36,8 @@ Where a code appears:
   a missing or unreadable ledger, `probe_not_in_ledger`.
 - `probity strip` per probe (exit 1): `{"outcome": "cleanup_failed", "reason": "<code>", ...}`
   (see [strip.md](strip.md)). The file of that probe was left byte-identical.
+- The other commands (`session`, `run`, `compare`, `cleanup`, `gate`, `verify`, ...) carry codes
+  in the same `reason` field of their JSON output.
 """
 
 
