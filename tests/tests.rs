@@ -6,6 +6,7 @@ mod e2e;
 mod golden;
 mod properties;
 mod registry;
+mod regressions;
 mod rules;
 mod session;
 mod toolchains;

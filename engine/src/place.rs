@@ -622,6 +622,22 @@ pub fn place(
             ));
         }
     }
+    // Never inside another probe's block: more start than end markers before the insertion point
+    // means the block would nest, and neither could be stripped.
+    let open_blocks = crate::marker::find(lang, source, &tree)
+        .iter()
+        .filter(|m| m.start < offset)
+        .fold(0i64, |n, m| match m.kind {
+            crate::marker::MarkerKind::Start => n + 1,
+            crate::marker::MarkerKind::End => n - 1,
+            crate::marker::MarkerKind::Malformed => n,
+        });
+    if open_blocks > 0 {
+        return Err(Refusal::new(
+            Reason::MarkerAtAnchor,
+            "the anchor is inside another probe's block",
+        ));
+    }
     let unit = source.indent_unit(&indent, &lang.spec.default_indent);
     // The line the caller should read as "where the probe is": the anchor statement's first
     // line (before it) or last line (after it).
