@@ -248,13 +248,62 @@ impl Cache {
         self.dir.as_deref()
     }
 
-    fn key(grammar: &str, bytes: &[u8]) -> String {
+    /// The content key of `bytes` for `grammar`.
+    pub fn key(grammar: &str, bytes: &[u8]) -> String {
         let mut h = Sha256::new();
         h.update(salt());
         h.update(grammar);
         h.update([0]);
         h.update(bytes);
         hex::encode(h.finalize())
+    }
+
+    fn manifest_path(&self, root: &Path) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let mut h = Sha256::new();
+        h.update(canon.to_string_lossy().as_bytes());
+        Some(
+            dir.join("manifests")
+                .join(format!("{}.json", hex::encode(&h.finalize()[..16]))),
+        )
+    }
+
+    /// The manifest of `root`, if there is a valid one for this probity version.
+    pub fn load_manifest(&self, root: &Path) -> Option<Manifest> {
+        let bytes = std::fs::read(self.manifest_path(root)?).ok()?;
+        let m: Manifest = serde_json::from_slice(&bytes).ok()?;
+        (m.salt == salt()).then_some(m)
+    }
+
+    /// Write the manifest of `root` (atomically; errors are ignored: the cache is an accelerator).
+    pub fn save_manifest(
+        &self,
+        root: &Path,
+        entries: std::collections::HashMap<String, ManifestEntry>,
+    ) {
+        let Some(p) = self.manifest_path(root) else {
+            return;
+        };
+        let Some(parent) = p.parent() else { return };
+        if std::fs::create_dir_all(parent).is_err() {
+            return;
+        }
+        let m = Manifest {
+            salt: salt().to_owned(),
+            written_ns: now_ns(),
+            entries,
+        };
+        let Ok(bytes) = serde_json::to_vec(&m) else {
+            return;
+        };
+        let Ok(mut tmp) = tempfile::NamedTempFile::new_in(parent) else {
+            return;
+        };
+        use std::io::Write;
+        if tmp.write_all(&bytes).is_ok() {
+            let _ = tmp.persist(&p);
+        }
     }
 
     fn path_for(&self, key: &str) -> Option<PathBuf> {
@@ -288,6 +337,253 @@ impl Cache {
         if tmp.write_all(&bytes).is_ok() && tmp.persist(&p).is_ok() {
             self.writes.fetch_add(1, Ordering::Relaxed);
         }
+    }
+}
+
+/// A file's identity as the walk sees it: size, modification time (ns) and inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime_ns: i128,
+    /// Inode (0 where unknown).
+    pub ino: u64,
+}
+
+impl Meta {
+    /// The identity of `md`.
+    pub fn of(md: &std::fs::Metadata) -> Meta {
+        let mtime_ns = md
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i128);
+        #[cfg(unix)]
+        let ino = std::os::unix::fs::MetadataExt::ino(md);
+        #[cfg(not(unix))]
+        let ino = 0;
+        Meta {
+            size: md.len(),
+            mtime_ns,
+            ino,
+        }
+    }
+}
+
+/// The declarations of one file as the manifest keeps them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CachedIndex {
+    /// Content key (hash of probity version, grammar and bytes).
+    pub key: String,
+    /// What happened to it.
+    pub status: FileStatus,
+    /// ERROR and MISSING nodes.
+    pub syntax_errors: usize,
+    /// Generated-file marker.
+    pub generated: bool,
+    /// Declarations, by position.
+    pub decls: Vec<Decl>,
+}
+
+impl CachedIndex {
+    /// The [`FileIndex`] of `rel`.
+    pub fn to_file(&self, rel: &str, lang: &'static Language) -> FileIndex {
+        FileIndex {
+            path: rel.to_owned(),
+            language: lang.id(),
+            status: self.status,
+            syntax_errors: self.syntax_errors,
+            generated: self.generated,
+            decls: self.decls.clone(),
+        }
+    }
+
+    /// The manifest form of `fi`.
+    pub fn of(fi: &FileIndex, key: String) -> CachedIndex {
+        CachedIndex {
+            key,
+            status: fi.status,
+            syntax_errors: fi.syntax_errors,
+            generated: fi.generated,
+            decls: fi.decls.clone(),
+        }
+    }
+}
+
+/// What the manifest knows of one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Identity when summarized.
+    pub meta: Meta,
+    /// The identifier words of the file (see [`words`]).
+    pub words: String,
+    /// Its declarations, once parsed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<CachedIndex>,
+}
+
+/// One manifest per repository root: path → identity, identifier words and (once parsed)
+/// declarations, so a run on an unchanged tree stats files and reads none. A single file, written
+/// atomically (temporary file + rename); a manifest that does not load is ignored and rebuilt.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    salt: String,
+    /// When it was written (ns since the epoch): entries modified within
+    /// [`RACY_NS`] of it are re-read, since a same-size rewrite within a timestamp tick is
+    /// invisible to `stat`.
+    pub written_ns: i128,
+    /// path → entry.
+    pub entries: std::collections::HashMap<String, ManifestEntry>,
+}
+
+/// See [`Manifest::written_ns`].
+pub const RACY_NS: i128 = 2_000_000_000;
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
+impl Manifest {
+    /// Whether `e` can be trusted for a file whose identity is now `meta`.
+    pub fn fresh(&self, e: &ManifestEntry, meta: &Meta) -> bool {
+        e.meta == *meta && meta.mtime_ns + RACY_NS < self.written_ns
+    }
+}
+
+/// The sorted, unique identifier words of `bytes` (runs of ASCII letters, digits, `_` and `$`;
+/// any other byte separates), one per line, each prefixed with `+` when it stands where a
+/// declaration of that name could (see [`decl_context`]) and `-` otherwise. For languages
+/// without a declaration filter every word is `+`.
+pub fn words(bytes: &[u8], python: bool) -> String {
+    let is_w = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let mut set: std::collections::HashMap<&[u8], bool> = std::collections::HashMap::new();
+    // Inside an `import` / `from` statement (to its end: brackets and `\` continue it).
+    let mut import_line = false;
+    let mut depth: i32 = 0;
+    let mut comment = false;
+    // Still in the assignment targets at the head of a statement (`a, self.b: T = ...`).
+    let mut head = true;
+    let mut line_start = true;
+    let mut prev_word: &[u8] = b"";
+    let mut i = 0;
+    let n = bytes.len();
+    while i < n {
+        let b = bytes[i];
+        if is_w(b) {
+            let s = i;
+            while i < n && is_w(bytes[i]) {
+                i += 1;
+            }
+            let w = &bytes[s..i];
+            if w[0].is_ascii_digit() {
+                prev_word = b"";
+                line_start = false;
+                head = false;
+                continue;
+            }
+            let decl = !python || {
+                if line_start && !comment && (w == b"import" || w == b"from") {
+                    import_line = true;
+                    depth = 0;
+                }
+                import_line || decl_context(bytes, s, i, prev_word, head && !comment)
+            };
+            let e = set.entry(w).or_insert(false);
+            *e |= decl;
+            prev_word = w;
+            line_start = false;
+            continue;
+        }
+        match b {
+            b'\n' => {
+                let k = if i > 0 && bytes[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                let cont = k > 0 && bytes[k - 1] == b'\\';
+                if !(import_line && (depth > 0 || cont)) {
+                    import_line = false;
+                    depth = 0;
+                }
+                comment = false;
+                line_start = true;
+                head = true;
+                prev_word = b"";
+            }
+            b' ' | b'\t' | b'\r' => {}
+            b'#' => {
+                comment = true;
+                head = false;
+                prev_word = b"";
+            }
+            b'(' | b')' if import_line && !comment => {
+                depth += if b == b'(' { 1 } else { -1 };
+                prev_word = b"";
+            }
+            b';' => {
+                head = true;
+                line_start = true;
+                prev_word = b"";
+            }
+            b'.' | b',' | b'*' | b':' => {
+                prev_word = b"";
+                line_start = false;
+            }
+            b'=' => {
+                // `==` ends the targets; a single `=` (chained assignment) keeps them.
+                if bytes.get(i + 1) == Some(&b'=') {
+                    head = false;
+                    i += 1;
+                }
+                prev_word = b"";
+                line_start = false;
+            }
+            _ => {
+                head = false;
+                prev_word = b"";
+                line_start = false;
+            }
+        }
+        i += 1;
+    }
+    let mut v: Vec<(&[u8], bool)> = set.into_iter().collect();
+    v.sort_unstable();
+    let mut out = String::with_capacity(v.iter().map(|(w, _)| w.len() + 2).sum());
+    for (w, d) in v {
+        out.push(if d { '+' } else { '-' });
+        // ASCII by construction.
+        out.push_str(std::str::from_utf8(w).unwrap_or(""));
+        out.push('\n');
+    }
+    out
+}
+
+/// Whether the Python word at `s..e` stands where the definitions query could bind it: after
+/// `def` / `class`; in the targets at the head of a statement (`a, self.b: T = ...`) before `=`
+/// (not `==`), `:` or `,`; after `-` (a `--flag` string). Conservative: a false `true` only
+/// costs a parse.
+fn decl_context(bytes: &[u8], s: usize, e: usize, prev_word: &[u8], head: bool) -> bool {
+    if prev_word == b"def" || prev_word == b"class" {
+        return true;
+    }
+    if s > 0 && bytes[s - 1] == b'-' {
+        return true;
+    }
+    if !head {
+        return false;
+    }
+    let mut j = e;
+    while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+        j += 1;
+    }
+    match bytes.get(j) {
+        Some(b'=') => bytes.get(j + 1) != Some(&b'='),
+        Some(b':' | b',') => true,
+        _ => false,
     }
 }
 
@@ -365,6 +661,34 @@ pub fn index_bytes(
     cache: &Cache,
     parsed: &AtomicUsize,
 ) -> FileIndex {
+    index_bytes_keyed(rel, lang, grammar, bytes, cache, parsed).0
+}
+
+/// [`index_bytes`], with the content key of the bytes.
+pub fn index_bytes_keyed(
+    rel: &str,
+    lang: &'static Language,
+    grammar: &'static Grammar,
+    bytes: &[u8],
+    cache: &Cache,
+    parsed: &AtomicUsize,
+) -> (FileIndex, String) {
+    let key = Cache::key(grammar.name, bytes);
+    (
+        index_with_key(rel, lang, grammar, bytes, cache, parsed, &key),
+        key,
+    )
+}
+
+fn index_with_key(
+    rel: &str,
+    lang: &'static Language,
+    grammar: &'static Grammar,
+    bytes: &[u8],
+    cache: &Cache,
+    parsed: &AtomicUsize,
+    key: &str,
+) -> FileIndex {
     let mut fi = FileIndex {
         path: rel.to_owned(),
         language: lang.id(),
@@ -381,8 +705,7 @@ pub fn index_bytes(
         fi.status = FileStatus::Minified;
         return fi;
     }
-    let key = Cache::key(grammar.name, bytes);
-    if let Some(e) = cache.get(&key) {
+    if let Some(e) = cache.get(key) {
         cache.hits.fetch_add(1, Ordering::Relaxed);
         fi.status = e.status;
         fi.syntax_errors = e.syntax_errors;
@@ -404,7 +727,7 @@ pub fn index_bytes(
         fi.status = FileStatus::SyntaxErrors;
     }
     cache.put(
-        &key,
+        key,
         &CacheEntry {
             salt: salt().to_owned(),
             status: fi.status,

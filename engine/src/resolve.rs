@@ -320,6 +320,24 @@ fn parse_ref(raw: &str, root: &Path) -> Ref {
     Ref::Unsupported(format!("unsupported reference form: {raw}"))
 }
 
+/// What indexing one prefilter hit gave.
+enum Got {
+    /// No grammar for its language.
+    NoGrammar,
+    /// Already loaded, with this status.
+    Loaded(index::FileStatus),
+    /// Loaded now (with its content key when parsed or read from the per-file cache).
+    New(FileIndex, Option<String>),
+}
+
+/// Whether the prefilter considers `rel`: a supported file, or a source file without a grammar
+/// (a name found in one makes MISSING unprovable).
+fn relevant(rel: &str) -> bool {
+    let p = Path::new(rel);
+    lang::for_path(p).is_some()
+        || NO_GRAMMAR.contains(&p.extension().and_then(|e| e.to_str()).unwrap_or(""))
+}
+
 /// A file that may hold a name but could not be analyzed.
 struct Unanalyzed {
     path: String,
@@ -333,8 +351,14 @@ pub struct Resolver<'c> {
     paths: Vec<String>,
     path_set: HashSet<String>,
     cache: &'c Cache,
+    /// Every file the prefilter considers (supported, or a source file without a grammar):
+    /// identity, identifier words and (once parsed) declarations. Read once per run, or taken from
+    /// the manifest when unchanged.
+    sums: BTreeMap<String, index::ManifestEntry>,
+    /// Whether `sums` differs from the manifest on disk.
+    dirty: bool,
     files: BTreeMap<String, FileIndex>,
-    loaded_needles: HashSet<String>,
+    loaded_needles: HashSet<(String, bool)>,
     unanalyzed: Vec<Unanalyzed>,
     /// name → (path, decl index)
     by_name: HashMap<String, Vec<(String, usize)>>,
@@ -343,23 +367,97 @@ pub struct Resolver<'c> {
     extra_file_limit: usize,
 }
 
+/// Whether `hay[s..e]` is a whole word of a [`index::words`] list, and whether it is marked `+`.
+fn word_at(hay: &[u8], s: usize, e: usize) -> Option<bool> {
+    let whole =
+        s > 0 && matches!(hay[s - 1], b'+' | b'-') && hay.get(e).is_none_or(|&b| b == b'\n');
+    // The marker itself must start a line.
+    let line = s < 2 || hay[s - 2] == b'\n';
+    (whole && line).then(|| hay[s - 1] == b'+')
+}
+
+/// The identifier runs of a needle (`dry-run` → `dry`, `run`).
+fn parts_of(n: &str) -> Vec<String> {
+    n.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 impl<'c> Resolver<'c> {
-    /// A resolver over `root` (walked once, gitignore respected).
+    /// A resolver over `root` (walked once, gitignore respected). Every file the prefilter
+    /// considers is summarized once (identifier words), from the manifest when unchanged.
     pub fn new(root: &Path, cache: &'c Cache) -> Resolver<'c> {
         let paths = index::walk(root);
+        let mut manifest = cache.load_manifest(root).unwrap_or_default();
+        let relevant: Vec<(&String, Option<index::Meta>)> = paths
+            .par_iter()
+            .filter(|rel| relevant(rel))
+            .map(|rel| {
+                let meta = std::fs::metadata(root.join(rel))
+                    .ok()
+                    .map(|m| index::Meta::of(&m));
+                (rel, meta)
+            })
+            .collect();
+        let mut sums = BTreeMap::new();
+        let mut todo = Vec::new();
+        for (rel, meta) in relevant {
+            let Some(meta) = meta else { continue };
+            match manifest.entries.remove(rel) {
+                Some(e) if manifest.fresh(&e, &meta) => {
+                    sums.insert(rel.clone(), e);
+                }
+                old => todo.push((rel.clone(), meta, old)),
+            }
+        }
+        let dirty = !todo.is_empty() || !manifest.entries.is_empty();
+        let read = AtomicUsize::new(0);
+        let fresh: Vec<(String, index::ManifestEntry)> = todo
+            .into_par_iter()
+            .filter_map(|(rel, meta, old)| {
+                read.fetch_add(1, Ordering::Relaxed);
+                let bytes = std::fs::read(root.join(&rel)).ok()?;
+                let lang = lang::for_path(Path::new(&rel));
+                let python = lang.is_some_and(|(l, _)| l.id() == "python");
+                let words = index::words(&bytes, python);
+                // Same content under a new identity: keep the declarations.
+                let index = old
+                    .and_then(|o| o.index)
+                    .filter(|ci| lang.is_some_and(|(_, g)| Cache::key(g.name, &bytes) == ci.key));
+                let meta = index::Meta {
+                    size: bytes.len() as u64,
+                    ..meta
+                };
+                Some((rel, index::ManifestEntry { meta, words, index }))
+            })
+            .collect();
+        sums.extend(fresh);
         Resolver {
             root: root.to_path_buf(),
             path_set: paths.iter().cloned().collect(),
             paths,
             cache,
+            sums,
+            dirty,
             files: BTreeMap::new(),
             loaded_needles: HashSet::new(),
             unanalyzed: Vec::new(),
             by_name: HashMap::new(),
             parsed: AtomicUsize::new(0),
-            read: AtomicUsize::new(0),
+            read,
             extra_file_limit: usize::MAX,
         }
+    }
+
+    /// Write the manifest back if anything changed.
+    pub fn save(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let entries = std::mem::take(&mut self.sums).into_iter().collect();
+        self.cache.save_manifest(&self.root, entries);
+        self.dirty = false;
     }
 
     /// Counters of this run.
@@ -374,12 +472,25 @@ impl<'c> Resolver<'c> {
         }
     }
 
-    /// Parse (or load from cache) every file holding one of `needles` not searched before.
-    /// With `limit`, only that many new files, those holding the most needles first.
-    fn load(&mut self, needles: &[String], limit: Option<usize>) {
+    /// Parse (or load from the manifest or cache) `rels` if not loaded yet.
+    fn load_paths(&mut self, rels: &[String]) {
+        let todo: Vec<(String, Vec<String>)> = rels
+            .iter()
+            .filter(|r| !self.files.contains_key(*r) && self.sums.contains_key(*r))
+            .map(|r| (r.clone(), Vec::new()))
+            .collect();
+        self.index_found(todo);
+        self.rebuild();
+    }
+
+    /// Parse (or load from the manifest or cache) every file that can declare one of `needles`
+    /// not searched before. `substring`: any file whose words contain a needle (the suggestion
+    /// round) rather than a whole word in a declaration position. With `limit`, only that many
+    /// new files, those holding the most needles first.
+    fn load(&mut self, needles: &[String], limit: Option<usize>, substring: bool) {
         let new: Vec<String> = needles
             .iter()
-            .filter(|n| !n.is_empty() && !self.loaded_needles.contains(*n))
+            .filter(|n| !n.is_empty() && !self.loaded_needles.contains(&((*n).clone(), substring)))
             .cloned()
             .collect::<BTreeSet<_>>()
             .into_iter()
@@ -387,35 +498,54 @@ impl<'c> Resolver<'c> {
         if new.is_empty() {
             return;
         }
-        self.loaded_needles.extend(new.iter().cloned());
-        let Ok(ac) = AhoCorasick::new(&new) else {
+        self.loaded_needles
+            .extend(new.iter().map(|n| (n.clone(), substring)));
+        // Each needle as identifier parts; a flag (`dry-run`) needs all of its parts anywhere.
+        let parts: Vec<Vec<String>> = new.iter().map(|n| parts_of(n)).collect();
+        let mut pats: Vec<String> = parts.iter().flatten().cloned().collect();
+        pats.sort();
+        pats.dedup();
+        let Ok(ac) = AhoCorasick::new(&pats) else {
             return;
         };
-        let root = &self.root;
         let files = &self.files;
-        let read = &self.read;
-        let found: Vec<(String, Vec<usize>, Option<Vec<u8>>)> = self
-            .paths
+        let found: Vec<(String, Vec<String>)> = self
+            .sums
             .par_iter()
-            .filter_map(|rel| {
-                let p = Path::new(rel);
-                let supported = lang::for_path(p).is_some();
-                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-                if !supported && !NO_GRAMMAR.contains(&ext) {
+            .filter_map(|(rel, e)| {
+                let hay = e.words.as_bytes();
+                // Per pattern: 0 absent, 1 present, 2 present in a declaration position.
+                let mut hit = vec![0u8; pats.len()];
+                for m in ac.find_overlapping_iter(hay) {
+                    let p = m.pattern().as_usize();
+                    let v = if substring {
+                        Some(true)
+                    } else {
+                        word_at(hay, m.start(), m.end())
+                    };
+                    if let Some(d) = v {
+                        hit[p] = hit[p].max(if d { 2 } else { 1 });
+                    }
+                }
+                let level = |x: &str| {
+                    pats.binary_search_by(|p| p.as_str().cmp(x))
+                        .map_or(0, |i| hit[i])
+                };
+                let supported = lang::for_path(Path::new(rel)).is_some();
+                let mut any = Vec::new();
+                let mut decl = false;
+                for (i, ps) in parts.iter().enumerate() {
+                    if ps.is_empty() || !ps.iter().all(|p| level(p) > 0) {
+                        continue;
+                    }
+                    any.push(new[i].clone());
+                    decl |=
+                        ps.len() > 1 || new[i].starts_with('-') || ps.iter().all(|p| level(p) == 2);
+                }
+                if any.is_empty() || (supported && !decl && !files.contains_key(rel)) {
                     return None;
                 }
-                read.fetch_add(1, Ordering::Relaxed);
-                let bytes = std::fs::read(root.join(rel)).ok()?;
-                let mut hit = vec![false; new.len()];
-                for m in ac.find_overlapping_iter(&bytes) {
-                    hit[m.pattern().as_usize()] = true;
-                }
-                let ids: Vec<usize> = (0..new.len()).filter(|&i| hit[i]).collect();
-                if ids.is_empty() {
-                    return None;
-                }
-                let keep = supported && !files.contains_key(rel);
-                Some((rel.clone(), ids, keep.then_some(bytes)))
+                Some((rel.clone(), any))
             })
             .collect();
         let mut found = found;
@@ -424,49 +554,90 @@ impl<'c> Resolver<'c> {
             found.truncate(l);
             found.sort_by(|a, b| a.0.cmp(&b.0));
         }
+        self.index_found(found);
+        self.rebuild();
+    }
+
+    /// Index the files of `found` not loaded yet (from the manifest, the cache, or by parsing),
+    /// and record the names of the ones that could not be analyzed.
+    fn index_found(&mut self, found: Vec<(String, Vec<String>)>) {
         let cache = self.cache;
         let parsed = &self.parsed;
-        let indexed: Vec<(String, Vec<usize>, Option<FileIndex>)> = found
+        let read = &self.read;
+        let root = &self.root;
+        let files = &self.files;
+        let sums = &self.sums;
+        let indexed: Vec<(String, Vec<String>, Got)> = found
             .into_par_iter()
-            .map(|(rel, ids, bytes)| {
-                let fi = bytes.and_then(|b| {
-                    let (l, g) = lang::for_path(Path::new(&rel))?;
-                    Some(index::index_bytes(&rel, l, g, &b, cache, parsed))
-                });
-                (rel, ids, fi)
+            .map(|(rel, names)| {
+                let Some((l, g)) = lang::for_path(Path::new(&rel)) else {
+                    return (rel, names, Got::NoGrammar);
+                };
+                if let Some(f) = files.get(&rel) {
+                    return (rel, names, Got::Loaded(f.status));
+                }
+                if let Some(ci) = sums.get(&rel).and_then(|e| e.index.as_ref()) {
+                    cache.hits.fetch_add(1, Ordering::Relaxed);
+                    let f = ci.to_file(&rel, l);
+                    return (rel, names, Got::New(f, None));
+                }
+                read.fetch_add(1, Ordering::Relaxed);
+                let got = match std::fs::read(root.join(&rel)) {
+                    Ok(b) => {
+                        let (f, key) = index::index_bytes_keyed(&rel, l, g, &b, cache, parsed);
+                        Got::New(f, Some(key))
+                    }
+                    Err(_) => Got::New(
+                        FileIndex {
+                            path: rel.clone(),
+                            language: l.id(),
+                            status: index::FileStatus::Unreadable,
+                            syntax_errors: 0,
+                            generated: false,
+                            decls: Vec::new(),
+                        },
+                        None,
+                    ),
+                };
+                (rel, names, got)
             })
             .collect();
-        for (rel, ids, fi) in indexed {
-            let names: HashSet<String> = ids.iter().map(|&i| new[i].clone()).collect();
-            let reason = match &fi {
-                None if lang::for_path(Path::new(&rel)).is_none() => {
-                    Some("no grammar for this file type".to_owned())
-                }
-                Some(f) if !f.status.complete() => Some(format!("{:?}", f.status).to_lowercase()),
+        for (rel, names, got) in indexed {
+            let names: HashSet<String> = names.into_iter().collect();
+            let status = match &got {
+                Got::NoGrammar => None,
+                Got::Loaded(s) => Some(*s),
+                Got::New(f, _) => Some(f.status),
+            };
+            let reason = match status {
+                None => Some("no grammar for this file type".to_owned()),
+                Some(s) if !s.complete() => Some(match s {
+                    index::FileStatus::SyntaxErrors => "syntax errors".to_owned(),
+                    index::FileStatus::TooLarge => "too large".to_owned(),
+                    index::FileStatus::NotUtf8 => "not UTF-8".to_owned(),
+                    s => format!("{s:?}").to_lowercase(),
+                }),
                 _ => None,
             };
             if let Some(reason) = reason {
-                let reason = match reason.as_str() {
-                    "syntaxerrors" => "syntax errors".to_owned(),
-                    "toolarge" => "too large".to_owned(),
-                    "notutf8" => "not UTF-8".to_owned(),
-                    _ => reason,
-                };
-                self.unanalyzed.push(Unanalyzed {
-                    path: rel.clone(),
-                    reason,
-                    names,
-                });
-            } else if fi.is_none()
-                && let Some(u) = self.unanalyzed.iter_mut().find(|u| u.path == rel)
-            {
-                u.names.extend(names);
+                if let Some(u) = self.unanalyzed.iter_mut().find(|u| u.path == rel) {
+                    u.names.extend(names);
+                } else {
+                    self.unanalyzed.push(Unanalyzed {
+                        path: rel.clone(),
+                        reason,
+                        names,
+                    });
+                }
             }
-            if let Some(f) = fi {
+            if let Got::New(f, key) = got {
+                if let (Some(key), Some(e)) = (key, self.sums.get_mut(&rel)) {
+                    e.index = Some(index::CachedIndex::of(&f, key));
+                    self.dirty = true;
+                }
                 self.files.insert(rel, f);
             }
         }
-        self.rebuild();
     }
 
     fn rebuild(&mut self) {
@@ -501,22 +672,73 @@ impl<'c> Resolver<'c> {
     /// Resolve every reference (two rounds of loading), in input order.
     pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
         let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
-        let needles: Vec<String> = parsed.iter().flat_map(Ref::needles).collect();
-        self.load(&needles, None);
+        // A qualified reference whose module prefix names files in the repository is answered
+        // from those files (and what they import); only the rest of it is searched for.
+        let mut needles = Vec::new();
+        let mut modules = Vec::new();
+        for r in &parsed {
+            let (segs, rust) = match r {
+                Ref::Qualified { segs, rust } => (segs, *rust),
+                Ref::Decorator(segs) if segs.len() > 1 => (segs, false),
+                Ref::ModuleFile { path, segs } => {
+                    modules.extend(self.module_from_path(path, None));
+                    needles.extend(segs.iter().cloned());
+                    continue;
+                }
+                _ => {
+                    needles.extend(r.needles());
+                    continue;
+                }
+            };
+            let prefix = (1..segs.len()).rev().find_map(|i| {
+                let files = self.module_files(&segs[..i], rust);
+                (segs.len() - i <= 2 && !files.is_empty()).then_some((i, files))
+            });
+            match prefix {
+                Some((i, files)) => {
+                    modules.extend(files);
+                    needles.extend(segs[i..].iter().cloned());
+                }
+                None => needles.extend(r.needles()),
+            }
+        }
+        modules.sort();
+        modules.dedup();
+        self.load_paths(&modules);
+        // The one hop `in_modules` follows: imports of the module files.
+        let mut targets = Vec::new();
+        for m in &modules {
+            if let Some(fi) = self.files.get(m) {
+                for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
+                    targets.extend(self.module_for_import(m, d.from.as_deref().unwrap_or("")));
+                }
+            }
+        }
+        targets.sort();
+        targets.dedup();
+        self.load_paths(&targets);
+        self.load(&needles, None, false);
         // Round 2: base classes of the containers involved, and names near the missing ones.
         let mut extra = Vec::new();
         let mut fragments = Vec::new();
         for (raw, r) in refs.iter().zip(&parsed) {
             let res = self.resolve_one(raw, r);
             extra.extend(self.bases_wanted(r));
+            if matches!(r, Ref::Decorator(_))
+                && res.verdict != Verdict::Verified
+                && res.verdict != Verdict::Ambiguous
+            {
+                // `@app.route`: the head may be a value bound anywhere; search every segment.
+                extra.extend(r.needles());
+            }
             if res.verdict == Verdict::Missing
                 && let Some(p) = r.primary()
             {
                 fragments.extend(fragments_of(&p));
             }
         }
-        self.load(&extra, None);
-        self.load(&fragments, Some(self.extra_file_limit.min(64)));
+        self.load(&extra, None, false);
+        self.load(&fragments, Some(self.extra_file_limit.min(64)), true);
         refs.iter()
             .zip(&parsed)
             .map(|(raw, r)| self.resolve_one(raw, r))
@@ -1354,5 +1576,7 @@ pub fn nearest<'a>(target: &str, pool: impl Iterator<Item = &'a str>) -> Vec<Str
 pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>, Stats) {
     let mut r = Resolver::new(root, cache);
     let out = r.resolve_all(refs);
-    (out, r.stats())
+    let stats = r.stats();
+    r.save();
+    (out, stats)
 }
