@@ -92,7 +92,7 @@ fn tsc() -> PathBuf {
     if let Some(p) = std::env::var_os("PROBITY_TSC") {
         return PathBuf::from(p);
     }
-    let local = repo_root().join("node_modules/.bin/tsc");
+    let local = crate::util::node_modules().join(".bin/tsc");
     assert!(
         local.exists(),
         "{} is missing: run `npm ci` in the repository root",

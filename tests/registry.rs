@@ -59,3 +59,11 @@ fn reason_codes_are_unique_snake_case() {
         assert_eq!(serde_json::to_value(r).unwrap(), serde_json::Value::String(code.into()));
     }
 }
+
+#[test]
+fn reason_codes_doc_lists_every_code() {
+    let doc = std::fs::read_to_string(repo_root().join("docs/reason-codes.md")).unwrap();
+    for r in probity::reason::Reason::ALL {
+        assert!(doc.contains(&format!("`{}`", r.code())), "docs/reason-codes.md lacks `{}`", r.code());
+    }
+}

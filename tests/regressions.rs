@@ -36,3 +36,31 @@ fn place_inside_another_probe_block_is_refused() {
         .success();
     assert_eq!(repo.read("m.py"), src.as_bytes());
 }
+
+/// Fields of a `probes[]` entry that this version does not know used to be dropped when the
+/// ledger was rewritten; the ledger promises to keep them.
+#[test]
+fn unknown_probe_entry_fields_survive_a_rewrite() {
+    let repo = Repo::new();
+    let file = repo.write("m.py", "def f(x):\n    y = x + 1\n    return y\n");
+    let ledger = repo.ledger();
+    let place = |probe: &str, line: &str| {
+        probity()
+            .args(["place", file.to_str().unwrap(), "--line", line, "--slug", "s", "--probe", probe])
+            .args(["--hypothesis", "h", "--ledger", ledger.to_str().unwrap()])
+            .assert()
+            .success();
+    };
+    place("p1", "2");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    v["probes"][0]["future_field"] = serde_json::json!({"kept": true});
+    v["top_level_future"] = serde_json::json!(7);
+    std::fs::write(&ledger, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let text = String::from_utf8(repo.read("m.py")).unwrap();
+    let ret = text.lines().position(|l| l.trim() == "return y").unwrap() + 1;
+    place("p2", &ret.to_string());
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    assert_eq!(v["probes"][0]["future_field"], serde_json::json!({"kept": true}));
+    assert_eq!(v["top_level_future"], 7);
+    assert_eq!(v["probes"][1]["status"], "active");
+}

@@ -302,7 +302,7 @@ fn tsc() -> PathBuf {
         assert!(runs(&p), "PROBITY_TSC={p:?} does not run `--version`");
         return PathBuf::from(p);
     }
-    let local = repo_root().join("node_modules/.bin/tsc");
+    let local = crate::util::node_modules().join(".bin/tsc");
     if local.exists() && runs(local.as_os_str()) {
         return local;
     }

@@ -399,3 +399,22 @@ pub fn line_number(file: &Path, line: &str) -> usize {
     );
     hits[0]
 }
+
+/// The repository's `node_modules` (installed from package-lock.json by `npm ci`). If it is
+/// missing, `npm ci` is run once, so that `cargo test` works on a fresh checkout.
+pub fn node_modules() -> PathBuf {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    let dir = repo_root().join("node_modules");
+    ONCE.call_once(|| {
+        let marker = dir.join(".package-lock.json");
+        if !marker.exists() {
+            let status = std::process::Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(repo_root())
+                .status()
+                .expect("npm (Node.js) is required by the tests");
+            assert!(status.success(), "`npm ci` failed in {}", repo_root().display());
+        }
+    });
+    dir
+}

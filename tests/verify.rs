@@ -560,8 +560,8 @@ fn sarif_and_human_output() {
     );
     assert!(human.contains("files scanned"));
 
-    // SARIF 2.1.0: the required structure, checked field by field (the official schema is not
-    // vendored; see docs/verify.md).
+    // SARIF 2.1.0: the required structure, field by field (the schema itself is checked in
+    // `sarif_validates_against_the_official_schema`).
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
     assert_eq!(v["version"], "2.1.0");
     assert!(v["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
@@ -594,4 +594,44 @@ fn sarif_and_human_output() {
         assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
     }
     assert_eq!(runs[0]["invocations"][0]["executionSuccessful"], true);
+}
+
+/// The SARIF file validates against the official SARIF 2.1.0 JSON schema (shipped in the npm
+/// package `@microsoft/jest-sarif`, installed by `npm ci`), with ajv.
+#[test]
+fn sarif_validates_against_the_official_schema() {
+    let repo = Repo::new();
+    repo.write("a.py", LANGS[0].src);
+    place(&repo, "a.py", "p1");
+    repo.write("x.sh", "echo GSD_DEBUG_PROBE_SINK\n");
+    let sarif = repo.path().join("out.sarif");
+    let out = probity().arg("verify").arg(repo.path()).arg("--sarif").arg(&sarif).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let node_modules = crate::util::node_modules();
+    let schema = node_modules.join("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
+    assert!(schema.exists(), "{} missing: run `npm ci`", schema.display());
+    let script = "const Ajv = require('ajv');\
+        const fs = require('fs');\
+        const schema = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));\
+        const doc = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));\
+        const ajv = new Ajv({ allErrors: true, schemaId: 'auto' });\
+        ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-04.json'));\
+        const ok = ajv.validate(schema, doc);\
+        if (!ok) { console.error(JSON.stringify(ajv.errors, null, 1)); process.exit(1); }\
+        console.log('valid');";
+    let v = std::process::Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&schema)
+        .arg(&sarif)
+        .env("NODE_PATH", &node_modules)
+        .output()
+        .expect("node");
+    assert!(
+        v.status.success(),
+        "SARIF does not validate:\n{}{}",
+        String::from_utf8_lossy(&v.stdout),
+        String::from_utf8_lossy(&v.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), "valid");
 }

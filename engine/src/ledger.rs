@@ -59,6 +59,9 @@ pub struct ProbeEntry {
     pub expected_block_sha256: Option<String>,
     /// Lifecycle state.
     pub status: ProbeStatus,
+    /// Fields of the entry this version does not know, kept verbatim.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A ledger file: `schema_version`, `probes`, the session fields of a Runtime Evidence session

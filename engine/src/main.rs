@@ -699,6 +699,12 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix filters, end quietly when the reader of stdout goes away
+    // (`probity ... | head`) instead of panicking on a failed print.
+    // SAFETY: resetting a signal disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Place(a) => place(a),

@@ -202,6 +202,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
         marker_end: Some(id.marker_end()),
         expected_block_sha256: Some(p.block_sha256.clone()),
         status: ProbeStatus::Planned,
+        rest: serde_json::Map::new(),
     });
     ledger.save(&ledger_path)?;
 
