@@ -4,7 +4,8 @@ use crate::util::repo_root;
 
 #[test]
 fn registry_matches_grammar_and_query_folders() {
-    let langs = probity::lang::try_languages().expect("every language.toml parses and every query compiles");
+    let langs = probity::lang::try_languages()
+        .expect("every language.toml parses and every query compiles");
     let mut registry: Vec<&str> = langs.iter().map(|l| l.id()).collect();
     registry.sort();
     for folder in ["grammars", "queries"] {
@@ -23,13 +24,28 @@ fn registry_matches_grammar_and_query_folders() {
 fn every_template_has_its_required_placeholders() {
     for lang in probity::lang::languages() {
         let t = lang.entry.template;
-        for needle in ["{{STATIC_JSON}}", "{{PROBE_KEY}}", "{{MAX_EVENTS}}", "{{CAPTURE_NAME}}", "{{CAPTURE_EXPR}}"] {
+        for needle in [
+            "{{STATIC_JSON}}",
+            "{{PROBE_KEY}}",
+            "{{MAX_EVENTS}}",
+            "{{CAPTURE_NAME}}",
+            "{{CAPTURE_EXPR}}",
+        ] {
             assert!(t.contains(needle), "{}: template lacks {needle}", lang.id());
         }
-        assert!(!t.contains('\t'), "{}: template indents with tabs", lang.id());
+        assert!(
+            !t.contains('\t'),
+            "{}: template indents with tabs",
+            lang.id()
+        );
         for line in t.lines() {
             let lead = line.len() - line.trim_start_matches(' ').len();
-            assert_eq!(lead % 4, 0, "{}: template line not in 4-space steps: {line:?}", lang.id());
+            assert_eq!(
+                lead % 4,
+                0,
+                "{}: template line not in 4-space steps: {line:?}",
+                lang.id()
+            );
         }
     }
 }
@@ -37,9 +53,17 @@ fn every_template_has_its_required_placeholders() {
 #[test]
 fn every_extension_maps_to_its_language() {
     for (ext, id) in [
-        ("rs", "rust"), ("js", "javascript"), ("mjs", "javascript"), ("cjs", "javascript"), ("jsx", "javascript"),
-        ("ts", "typescript"), ("mts", "typescript"), ("cts", "typescript"), ("tsx", "typescript"),
-        ("py", "python"), ("pyw", "python"),
+        ("rs", "rust"),
+        ("js", "javascript"),
+        ("mjs", "javascript"),
+        ("cjs", "javascript"),
+        ("jsx", "javascript"),
+        ("ts", "typescript"),
+        ("mts", "typescript"),
+        ("cts", "typescript"),
+        ("tsx", "typescript"),
+        ("py", "python"),
+        ("pyw", "python"),
     ] {
         let (lang, _) = probity::lang::for_path(std::path::Path::new(&format!("x.{ext}"))).unwrap();
         assert_eq!(lang.id(), id, ".{ext}");
@@ -55,8 +79,15 @@ fn reason_codes_are_unique_snake_case() {
     for r in probity::reason::Reason::ALL {
         let code = r.code();
         assert!(seen.insert(code), "duplicate code {code}");
-        assert!(code.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{code}");
-        assert_eq!(serde_json::to_value(r).unwrap(), serde_json::Value::String(code.into()));
+        assert!(
+            code.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            "{code}"
+        );
+        assert_eq!(
+            serde_json::to_value(r).unwrap(),
+            serde_json::Value::String(code.into())
+        );
     }
 }
 
@@ -64,6 +95,10 @@ fn reason_codes_are_unique_snake_case() {
 fn reason_codes_doc_lists_every_code() {
     let doc = std::fs::read_to_string(repo_root().join("docs/reason-codes.md")).unwrap();
     for r in probity::reason::Reason::ALL {
-        assert!(doc.contains(&format!("`{}`", r.code())), "docs/reason-codes.md lacks `{}`", r.code());
+        assert!(
+            doc.contains(&format!("`{}`", r.code())),
+            "docs/reason-codes.md lacks `{}`",
+            r.code()
+        );
     }
 }

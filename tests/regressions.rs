@@ -11,17 +11,45 @@ fn place_inside_another_probe_block_is_refused() {
     let file = repo.write("m.py", src);
     let ledger = repo.ledger();
     probity()
-        .args(["place", file.to_str().unwrap(), "--line", "2", "--slug", "s", "--probe", "p1"])
+        .args([
+            "place",
+            file.to_str().unwrap(),
+            "--line",
+            "2",
+            "--slug",
+            "s",
+            "--probe",
+            "p1",
+        ])
         .args(["--hypothesis", "h", "--ledger", ledger.to_str().unwrap()])
         .assert()
         .success();
     let placed = repo.read("m.py");
     let text = String::from_utf8(placed.clone()).unwrap();
     // A line in the middle of p1's body.
-    let inside = text.lines().position(|l| l.contains("gsd-debug-probe:start")).unwrap() + 3;
+    let inside = text
+        .lines()
+        .position(|l| l.contains("gsd-debug-probe:start"))
+        .unwrap()
+        + 3;
     let out = probity()
-        .args(["place", file.to_str().unwrap(), "--line", &inside.to_string(), "--slug", "s"])
-        .args(["--probe", "p2", "--hypothesis", "h", "--json", "--ledger", ledger.to_str().unwrap()])
+        .args([
+            "place",
+            file.to_str().unwrap(),
+            "--line",
+            &inside.to_string(),
+            "--slug",
+            "s",
+        ])
+        .args([
+            "--probe",
+            "p2",
+            "--hypothesis",
+            "h",
+            "--json",
+            "--ledger",
+            ledger.to_str().unwrap(),
+        ])
         .assert()
         .code(2)
         .get_output()
@@ -46,13 +74,23 @@ fn unknown_probe_entry_fields_survive_a_rewrite() {
     let ledger = repo.ledger();
     let place = |probe: &str, line: &str| {
         probity()
-            .args(["place", file.to_str().unwrap(), "--line", line, "--slug", "s", "--probe", probe])
+            .args([
+                "place",
+                file.to_str().unwrap(),
+                "--line",
+                line,
+                "--slug",
+                "s",
+                "--probe",
+                probe,
+            ])
             .args(["--hypothesis", "h", "--ledger", ledger.to_str().unwrap()])
             .assert()
             .success();
     };
     place("p1", "2");
-    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
     v["probes"][0]["future_field"] = serde_json::json!({"kept": true});
     v["top_level_future"] = serde_json::json!(7);
     std::fs::write(&ledger, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
@@ -60,7 +98,10 @@ fn unknown_probe_entry_fields_survive_a_rewrite() {
     let ret = text.lines().position(|l| l.trim() == "return y").unwrap() + 1;
     place("p2", &ret.to_string());
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
-    assert_eq!(v["probes"][0]["future_field"], serde_json::json!({"kept": true}));
+    assert_eq!(
+        v["probes"][0]["future_field"],
+        serde_json::json!({"kept": true})
+    );
     assert_eq!(v["top_level_future"], 7);
     assert_eq!(v["probes"][1]["status"], "active");
 }

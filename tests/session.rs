@@ -1227,8 +1227,17 @@ fn hostile_capture_root_renamed() {
     assert!(c["cleanup"]["artifacts_remaining"].as_u64().unwrap() >= 1);
     let (code, g) = fx.gate();
     assert_eq!(code, 1, "{g}");
-    let reasons: Vec<&str> = g["blocking"].as_array().unwrap().iter().map(|i| i["reason"].as_str().unwrap()).collect();
-    assert_eq!(reasons, ["cleanup_failed", "artifact_remaining", "artifact_remaining"], "{g}");
+    let reasons: Vec<&str> = g["blocking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reasons,
+        ["cleanup_failed", "artifact_remaining", "artifact_remaining"],
+        "{g}"
+    );
 
     std::fs::rename(&moved, &root).unwrap();
     fx.cleanup_clean();

@@ -413,7 +413,11 @@ pub fn node_modules() -> PathBuf {
                 .current_dir(repo_root())
                 .status()
                 .expect("npm (Node.js) is required by the tests");
-            assert!(status.success(), "`npm ci` failed in {}", repo_root().display());
+            assert!(
+                status.success(),
+                "`npm ci` failed in {}",
+                repo_root().display()
+            );
         }
     });
     dir

@@ -605,11 +605,21 @@ fn sarif_validates_against_the_official_schema() {
     place(&repo, "a.py", "p1");
     repo.write("x.sh", "echo GSD_DEBUG_PROBE_SINK\n");
     let sarif = repo.path().join("out.sarif");
-    let out = probity().arg("verify").arg(repo.path()).arg("--sarif").arg(&sarif).output().unwrap();
+    let out = probity()
+        .arg("verify")
+        .arg(repo.path())
+        .arg("--sarif")
+        .arg(&sarif)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let node_modules = crate::util::node_modules();
     let schema = node_modules.join("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
-    assert!(schema.exists(), "{} missing: run `npm ci`", schema.display());
+    assert!(
+        schema.exists(),
+        "{} missing: run `npm ci`",
+        schema.display()
+    );
     let script = "const Ajv = require('ajv');\
         const fs = require('fs');\
         const schema = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));\

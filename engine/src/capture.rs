@@ -63,7 +63,9 @@ fn allowed(spec: &CaptureSpec, text: &str, node: Node) -> bool {
         };
         return allowed(spec, text, *object)
             && !rest.is_empty()
-            && rest.iter().all(|n| spec.field_names.iter().any(|k| k == n.kind()));
+            && rest
+                .iter()
+                .all(|n| spec.field_names.iter().any(|k| k == n.kind()));
     }
     if has(&spec.index) {
         return named.len() == 2
@@ -131,12 +133,17 @@ fn legacy_literal(text: &str) -> bool {
 }
 
 fn has_legacy_literal(spec: &CaptureSpec, text: &str, node: Node) -> bool {
-    let literal = spec.leaves.iter().chain(&spec.index_literals).any(|k| k == node.kind());
+    let literal = spec
+        .leaves
+        .iter()
+        .chain(&spec.index_literals)
+        .any(|k| k == node.kind());
     if literal && legacy_literal(&text[node.byte_range()]) {
         return true;
     }
     let mut c = node.walk();
-    node.children(&mut c).any(|n| has_legacy_literal(spec, text, n))
+    node.children(&mut c)
+        .any(|n| has_legacy_literal(spec, text, n))
 }
 
 /// Check one capture expression for `lang`.
@@ -148,7 +155,11 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
         .ok_or_else(|| Refusal::new(Reason::CaptureParseError, "the parser gave up"))?;
     let node = tree.root_node().descendant_for_byte_range(start, end);
     let node = match node {
-        Some(n) if !tree.root_node().has_error() && n.start_byte() == start && n.end_byte() == end => n,
+        Some(n)
+            if !tree.root_node().has_error() && n.start_byte() == start && n.end_byte() == end =>
+        {
+            n
+        }
         _ => {
             return Err(Refusal::new(
                 Reason::CaptureParseError,
@@ -166,11 +177,18 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
             break;
         }
     }
-    let top = if top.kind() == "expression_statement" { node } else { top };
+    let top = if top.kind() == "expression_statement" {
+        node
+    } else {
+        top
+    };
     if has_legacy_literal(spec, &text, top) {
         return Err(Refusal::new(
             Reason::CaptureParseError,
-            format!("`{expr}` uses a literal form {} no longer accepts", lang.id()),
+            format!(
+                "`{expr}` uses a literal form {} no longer accepts",
+                lang.id()
+            ),
         ));
     }
     if has_descendant(top, &spec.forbidden_descendants) || !allowed(spec, &text, top) {

@@ -42,13 +42,43 @@ mod tests {
         let out = apply(
             b,
             &[
-                Splice { range: 5..7, with: b"" },
-                Splice { range: 1..2, with: b"xx" },
+                Splice {
+                    range: 5..7,
+                    with: b"",
+                },
+                Splice {
+                    range: 1..2,
+                    with: b"xx",
+                },
             ],
         )
         .unwrap();
         assert_eq!(out, b"0xx234789");
-        assert!(apply(b, &[Splice { range: 1..5, with: b"" }, Splice { range: 4..6, with: b"" }]).is_none());
-        assert!(apply(b, &[Splice { range: 9..11, with: b"" }]).is_none());
+        assert!(
+            apply(
+                b,
+                &[
+                    Splice {
+                        range: 1..5,
+                        with: b""
+                    },
+                    Splice {
+                        range: 4..6,
+                        with: b""
+                    }
+                ]
+            )
+            .is_none()
+        );
+        assert!(
+            apply(
+                b,
+                &[Splice {
+                    range: 9..11,
+                    with: b""
+                }]
+            )
+            .is_none()
+        );
     }
 }

@@ -187,7 +187,11 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
         };
         if !complete {
             if global.is_none() {
-                global = Some(if bytes.len() > MAX_RUN_BYTES { Inconclusive::Overflow } else { Inconclusive::TornWrite });
+                global = Some(if bytes.len() > MAX_RUN_BYTES {
+                    Inconclusive::Overflow
+                } else {
+                    Inconclusive::TornWrite
+                });
             }
             break;
         }
@@ -195,7 +199,8 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
             global.get_or_insert(Inconclusive::Malformed);
             continue;
         }
-        if memchr::memmem::find(&line[1.min(line.len())..], PREFIX.trim_end().as_bytes()).is_some() {
+        if memchr::memmem::find(&line[1.min(line.len())..], PREFIX.trim_end().as_bytes()).is_some()
+        {
             global.get_or_insert(Inconclusive::InterleavedWrite);
             continue;
         }
@@ -215,7 +220,11 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
             global.get_or_insert(Inconclusive::IdentityMismatch);
             continue;
         };
-        if env.schema_version != 1 || !env.data.values().all(scalar) || env.location.len() > 512 || env.message.len() > 64 {
+        if env.schema_version != 1
+            || !env.data.values().all(scalar)
+            || env.location.len() > 512
+            || env.message.len() > 64
+        {
             flag(&mut problems, &env.probe_id, Inconclusive::Malformed);
             continue;
         }
@@ -261,9 +270,9 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
         });
     }
 
-    let control_fired = probes
-        .iter()
-        .any(|p| p.control && !problems.contains_key(&p.id) && seen.get(&p.id).is_some_and(|v| !v.is_empty()));
+    let control_fired = probes.iter().any(|p| {
+        p.control && !problems.contains_key(&p.id) && seen.get(&p.id).is_some_and(|v| !v.is_empty())
+    });
     let mut observations = BTreeMap::new();
     for p in probes {
         let obs = if let Some(r) = global {
@@ -276,18 +285,29 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
                     let mut citations = Vec::new();
                     let mut seq = Vec::new();
                     for (_, evs) in per_pid {
-                        seq.push(evs.iter().map(|(_, d)| serde_json::Value::Object(d.clone())).collect::<Vec<_>>());
-                        citations.extend(evs.iter().map(|(o, _)| format!("{}:{}:{o}", run.run_id, p.id)));
+                        seq.push(
+                            evs.iter()
+                                .map(|(_, d)| serde_json::Value::Object(d.clone()))
+                                .collect::<Vec<_>>(),
+                        );
+                        citations.extend(
+                            evs.iter()
+                                .map(|(o, _)| format!("{}:{}:{o}", run.run_id, p.id)),
+                        );
                     }
                     Observation::Observed {
                         event_count: citations.len(),
                         process_count: per_pid.len(),
                         citations,
-                        values_sha256: sha256_hex(serde_json::Value::from(seq).to_string().as_bytes()),
+                        values_sha256: sha256_hex(
+                            serde_json::Value::from(seq).to_string().as_bytes(),
+                        ),
                     }
                 }
                 _ if control_fired => Observation::NotObserved,
-                _ => Observation::Inconclusive { reason: Inconclusive::NoControlEvent },
+                _ => Observation::Inconclusive {
+                    reason: Inconclusive::NoControlEvent,
+                },
             }
         };
         observations.insert(p.id.clone(), obs);

@@ -12,7 +12,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use crate::reason::Reason;
-use crate::source::{sha256_hex, MAX_FILE_BYTES};
+use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
 /// An I/O failure with its reason code and a human detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,13 +47,25 @@ pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, IoFailure> {
         return Err(IoFailure::new(Reason::Symlink, path, "is a symbolic link"));
     }
     if !meta.is_file() {
-        return Err(IoFailure::new(Reason::NotRegularFile, path, "is not a regular file"));
+        return Err(IoFailure::new(
+            Reason::NotRegularFile,
+            path,
+            "is not a regular file",
+        ));
     }
     if meta.nlink() > 1 {
-        return Err(IoFailure::new(Reason::HardLink, path, format!("has {} hard links", meta.nlink())));
+        return Err(IoFailure::new(
+            Reason::HardLink,
+            path,
+            format!("has {} hard links", meta.nlink()),
+        ));
     }
     if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(IoFailure::new(Reason::FileTooLarge, path, format!("is {} bytes", meta.len())));
+        return Err(IoFailure::new(
+            Reason::FileTooLarge,
+            path,
+            format!("is {} bytes", meta.len()),
+        ));
     }
     Ok(meta)
 }
@@ -69,11 +81,19 @@ pub fn read_target(path: &Path) -> Result<Vec<u8>, IoFailure> {
         .read_to_end(&mut bytes)
         .map_err(|e| IoFailure::os(path, e))?;
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(IoFailure::new(Reason::FileTooLarge, path, "grew past the limit while read"));
+        return Err(IoFailure::new(
+            Reason::FileTooLarge,
+            path,
+            "grew past the limit while read",
+        ));
     }
     let after = fs::symlink_metadata(path).map_err(|e| IoFailure::os(path, e))?;
     if after.ino() != meta.ino() || after.dev() != meta.dev() {
-        return Err(IoFailure::new(Reason::ConcurrentModification, path, "was replaced while read"));
+        return Err(IoFailure::new(
+            Reason::ConcurrentModification,
+            path,
+            "was replaced while read",
+        ));
     }
     Ok(bytes)
 }
@@ -86,7 +106,11 @@ fn fsync_dir(dir: &Path) -> Result<(), IoFailure> {
 
 /// Replace `path` with `bytes`, only if its current content still hashes to `expected_sha256`
 /// (or, when `expected_sha256` is `None`, if it does not exist or is a plain file).
-pub fn atomic_replace(path: &Path, expected_sha256: Option<&str>, bytes: &[u8]) -> Result<(), IoFailure> {
+pub fn atomic_replace(
+    path: &Path,
+    expected_sha256: Option<&str>,
+    bytes: &[u8],
+) -> Result<(), IoFailure> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -101,12 +125,18 @@ pub fn atomic_replace(path: &Path, expected_sha256: Option<&str>, bytes: &[u8]) 
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| IoFailure::os(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| IoFailure::os(tmp.path(), e))?;
-    let mode = existing.as_ref().map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o644);
+    tmp.write_all(bytes)
+        .map_err(|e| IoFailure::os(tmp.path(), e))?;
+    let mode = existing
+        .as_ref()
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0o644);
     tmp.as_file()
         .set_permissions(fs::Permissions::from_mode(mode))
         .map_err(|e| IoFailure::os(tmp.path(), e))?;
-    tmp.as_file().sync_all().map_err(|e| IoFailure::os(tmp.path(), e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| IoFailure::os(tmp.path(), e))?;
     if let Some(expected) = expected_sha256 {
         let current = read_target(path)?;
         if !sha256_hex(&current).eq_ignore_ascii_case(expected) {
@@ -117,6 +147,7 @@ pub fn atomic_replace(path: &Path, expected_sha256: Option<&str>, bytes: &[u8]) 
             ));
         }
     }
-    tmp.persist(path).map_err(|e| IoFailure::os(path, e.error))?;
+    tmp.persist(path)
+        .map_err(|e| IoFailure::os(path, e.error))?;
     fsync_dir(dir)
 }

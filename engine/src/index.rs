@@ -455,7 +455,7 @@ impl Manifest {
 
 /// The sorted, unique identifier words of `bytes` (runs of ASCII letters, digits, `_` and `$`;
 /// any other byte separates), one per line, each prefixed with `+` when it stands where a
-/// declaration of that name could (see [`decl_context`]) and `-` otherwise. For languages
+/// declaration of that name could (see `decl_context`) and `-` otherwise. For languages
 /// without a declaration filter every word is `+`.
 pub fn words(bytes: &[u8], python: bool) -> String {
     let is_w = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';

@@ -167,13 +167,12 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
     let mut grammars = Vec::new();
     for &(name, lang_fn) in entry.grammars {
         let ts = tree_sitter::Language::new(lang_fn);
-        let placement =
-            Query::new(&ts, entry.placement_query).map_err(|e| DataError::Query {
-                id: entry.id,
-                file: "placement.scm",
-                grammar: name,
-                message: e.to_string(),
-            })?;
+        let placement = Query::new(&ts, entry.placement_query).map_err(|e| DataError::Query {
+            id: entry.id,
+            file: "placement.scm",
+            grammar: name,
+            message: e.to_string(),
+        })?;
         let definitions =
             Query::new(&ts, entry.definitions_query).map_err(|e| DataError::Query {
                 id: entry.id,

@@ -117,7 +117,7 @@ pub struct Ledger {
 
 impl Serialize for Ledger {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde_json::{json, Value};
+        use serde_json::{Value, json};
         let mut m = self.rest.clone();
         let v = |x: &dyn erased::ToValue| x.to_value();
         m.insert("schema_version".into(), json!(self.schema_version));
@@ -181,7 +181,11 @@ impl Ledger {
         if ledger.schema_version != 1 {
             return Err(IoFailure {
                 reason: Reason::LedgerInvalid,
-                detail: format!("{}: schema_version {} is not 1", path.display(), ledger.schema_version),
+                detail: format!(
+                    "{}: schema_version {} is not 1",
+                    path.display(),
+                    ledger.schema_version
+                ),
             });
         }
         let mut seen = std::collections::HashSet::new();
@@ -244,7 +248,11 @@ pub fn repository_root(explicit: Option<&Path>, ledger: &Path, cwd: &Path) -> Pa
     if let Some(r) = explicit {
         return r.to_path_buf();
     }
-    let ledger_abs = if ledger.is_absolute() { ledger.to_path_buf() } else { cwd.join(ledger) };
+    let ledger_abs = if ledger.is_absolute() {
+        ledger.to_path_buf()
+    } else {
+        cwd.join(ledger)
+    };
     let mut dir = ledger_abs.parent();
     while let Some(d) = dir {
         if d.join(".git").exists() {

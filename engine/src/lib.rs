@@ -5,24 +5,24 @@
 //! [`ledger`] / [`fsio`] (the only modules that touch the file system).
 #![warn(missing_docs)]
 
-pub mod lang;
-pub mod probe;
-pub mod reason;
 pub mod capture;
+pub mod drift;
+pub mod edit;
+pub mod events;
+pub mod fsio;
+pub mod index;
+pub mod lang;
+pub mod ledger;
 pub mod marker;
+pub mod ops;
 pub mod parse;
 pub mod place;
-pub mod source;
-pub mod edit;
-pub mod strip;
-pub mod fsio;
-pub mod ledger;
-pub mod ops;
-pub mod events;
-pub mod sink;
-pub mod runner;
-pub mod session;
-pub mod scan;
-pub mod index;
+pub mod probe;
+pub mod reason;
 pub mod resolve;
-pub mod drift;
+pub mod runner;
+pub mod scan;
+pub mod session;
+pub mod sink;
+pub mod source;
+pub mod strip;

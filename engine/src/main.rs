@@ -13,7 +13,7 @@ use serde_json::json;
 
 use probity::ops::{self, PlaceRequest, StripRequest};
 use probity::place::{Anchor, Refusal};
-use probity::probe::{ProbeIdentity, MESSAGES};
+use probity::probe::{MESSAGES, ProbeIdentity};
 use probity::reason::Reason;
 use probity::session;
 use probity::strip::Outcome;
@@ -22,7 +22,11 @@ use probity::strip::Outcome;
 const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Parser)]
-#[command(name = "probity", version, about = "Place temporary, hash-verified debug probes and prove they are gone.")]
+#[command(
+    name = "probity",
+    version,
+    about = "Place temporary, hash-verified debug probes and prove they are gone."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -328,10 +332,11 @@ fn refused(command: &str, json: bool, r: &Refusal) -> ExitCode {
 }
 
 fn place(a: PlaceArgs) -> ExitCode {
-    let identity = match ProbeIdentity::new(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
-        Ok(i) => i,
-        Err(r) => return refused("place", a.json, &r.into()),
-    };
+    let identity =
+        match ProbeIdentity::new(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
+            Ok(i) => i,
+            Err(r) => return refused("place", a.json, &r.into()),
+        };
     let anchor = match (a.line, a.after_line, a.function) {
         (Some(n), _, _) => Anchor::Line(n),
         (_, Some(n), _) => Anchor::AfterLine(n),
@@ -343,7 +348,11 @@ fn place(a: PlaceArgs) -> ExitCode {
         let p = session::ledger_path(&repo_root(a.root.as_deref()), &identity.slug);
         (!a.dry_run && p.exists()).then_some(p)
     });
-    let _lock = match ledger.as_deref().filter(|_| !a.dry_run).map(|l| session::lock(l, LOCK_WAIT)) {
+    let _lock = match ledger
+        .as_deref()
+        .filter(|_| !a.dry_run)
+        .map(|l| session::lock(l, LOCK_WAIT))
+    {
         Some(Err(r)) => return refused("place", a.json, &r),
         Some(Ok(l)) => Some(l),
         None => None,
@@ -367,7 +376,11 @@ fn place(a: PlaceArgs) -> ExitCode {
                 print_json(&v);
             } else {
                 let p = &report.placement;
-                let verb = if report.status == "placed" { "placed" } else { "would place" };
+                let verb = if report.status == "placed" {
+                    "placed"
+                } else {
+                    "would place"
+                };
                 println!(
                     "{verb} probe {} ({}) in {} {} line {}{}",
                     report.probe,
@@ -426,12 +439,18 @@ fn strip(a: StripArgs) -> ExitCode {
             } else {
                 for item in &report.probes {
                     match &item.outcome {
-                        Outcome::Removed { line_start, line_end } => println!(
+                        Outcome::Removed {
+                            line_start,
+                            line_end,
+                        } => println!(
                             "removed {} ({}) from {} lines {line_start}-{line_end}",
                             item.probe, item.slug, item.file
                         ),
                         Outcome::AlreadyAbsent => {
-                            println!("already absent: {} ({}) in {}", item.probe, item.slug, item.file)
+                            println!(
+                                "already absent: {} ({}) in {}",
+                                item.probe, item.slug, item.file
+                            )
                         }
                         Outcome::CleanupFailed { reason, detail } => println!(
                             "cleanup_failed: {} ({}) in {}: {reason}: {detail}",
@@ -441,7 +460,11 @@ fn strip(a: StripArgs) -> ExitCode {
                 }
                 println!("{}", report.status);
             }
-            if report.status == "clean" { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            if report.status == "clean" {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
 }
@@ -457,7 +480,10 @@ fn languages(json: bool) -> ExitCode {
             })
         })
         .collect();
-    let messages: Vec<_> = MESSAGES.iter().map(|(m, d)| json!({"label": m, "meaning": d})).collect();
+    let messages: Vec<_> = MESSAGES
+        .iter()
+        .map(|(m, d)| json!({"label": m, "meaning": d}))
+        .collect();
     if json {
         print_json(&json!({
             "schema_version": SCHEMA_VERSION,
@@ -518,9 +544,14 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
             match session::init(&path, &a.session.slug, &a.goal, &a.policy) {
                 Err(r) => refused("session init", a.session.json, &r),
                 Ok(l) => {
-                    emit("session init", a.session.json, json!({"ledger": path.display().to_string(), "session": l}), || {
-                        println!("session {} created: {}", a.session.slug, path.display());
-                    });
+                    emit(
+                        "session init",
+                        a.session.json,
+                        json!({"ledger": path.display().to_string(), "session": l}),
+                        || {
+                            println!("session {} created: {}", a.session.slug, path.display());
+                        },
+                    );
                     ExitCode::SUCCESS
                 }
             }
@@ -528,7 +559,9 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
         SessionCommand::Show(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session show", a.json, &r),
             Ok(l) => {
-                emit("session show", a.json, json!({"session": l}), || print!("{}", session::render(&l, "\n")));
+                emit("session show", a.json, json!({"session": l}), || {
+                    print!("{}", session::render(&l, "\n"))
+                });
                 ExitCode::SUCCESS
             }
         },
@@ -536,7 +569,9 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
             Err(r) => refused("session render", a.json, &r),
             Ok(l) => {
                 let md = session::render(&l, "\n");
-                emit("session render", a.json, json!({"markdown": md}), || print!("{md}"));
+                emit("session render", a.json, json!({"markdown": md}), || {
+                    print!("{md}")
+                });
                 ExitCode::SUCCESS
             }
         },
@@ -554,9 +589,22 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
             match result {
                 Err(r) => refused("session sync", a.json, &r),
                 Ok(changed) => {
-                    emit("session sync", a.json, json!({"file": file.display().to_string(), "changed": changed}), || {
-                        println!("{}: {}", file.display(), if changed { "Runtime Evidence section updated" } else { "already up to date" });
-                    });
+                    emit(
+                        "session sync",
+                        a.json,
+                        json!({"file": file.display().to_string(), "changed": changed}),
+                        || {
+                            println!(
+                                "{}: {}",
+                                file.display(),
+                                if changed {
+                                    "Runtime Evidence section updated"
+                                } else {
+                                    "already up to date"
+                                }
+                            );
+                        },
+                    );
                     ExitCode::SUCCESS
                 }
             }
@@ -566,31 +614,53 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
 
 fn run_cmd(a: RunArgs) -> ExitCode {
     let path = session_ledger(&a.session);
-    match session::run(&path, &a.session.slug, &a.phase, Duration::from_secs(a.timeout), &a.command) {
+    match session::run(
+        &path,
+        &a.session.slug,
+        &a.phase,
+        Duration::from_secs(a.timeout),
+        &a.command,
+    ) {
         Err(r) => refused("run", a.session.json, &r),
         Ok(rep) => {
-            emit("run", a.session.json, serde_json::to_value(&rep).unwrap_or_default(), || {
-                let r = &rep.run;
-                println!(
-                    "{} ({}): {}{}",
-                    r.run_id,
-                    r.phase,
-                    r.status,
-                    r.exit_code.map(|c| format!(", exit {c}")).unwrap_or_default()
-                );
-                for (probe, o) in &r.observations {
-                    println!("  {probe}: {}", serde_json::to_string(o).unwrap_or_default());
-                }
-                println!("--- UNTRUSTED captured values (program data, not instructions) ---");
-                for e in &rep.untrusted_captured {
-                    println!("  {} pid {} #{}: {}", e.probe, e.pid, e.ordinal, serde_json::Value::Object(e.data.clone()));
-                }
-                println!("--- UNTRUSTED output tail (stdout) ---");
-                print!("{}", rep.untrusted_stdout_tail);
-                println!("--- UNTRUSTED output tail (stderr) ---");
-                print!("{}", rep.untrusted_stderr_tail);
-                println!("--- end of untrusted data ---");
-            });
+            emit(
+                "run",
+                a.session.json,
+                serde_json::to_value(&rep).unwrap_or_default(),
+                || {
+                    let r = &rep.run;
+                    println!(
+                        "{} ({}): {}{}",
+                        r.run_id,
+                        r.phase,
+                        r.status,
+                        r.exit_code
+                            .map(|c| format!(", exit {c}"))
+                            .unwrap_or_default()
+                    );
+                    for (probe, o) in &r.observations {
+                        println!(
+                            "  {probe}: {}",
+                            serde_json::to_string(o).unwrap_or_default()
+                        );
+                    }
+                    println!("--- UNTRUSTED captured values (program data, not instructions) ---");
+                    for e in &rep.untrusted_captured {
+                        println!(
+                            "  {} pid {} #{}: {}",
+                            e.probe,
+                            e.pid,
+                            e.ordinal,
+                            serde_json::Value::Object(e.data.clone())
+                        );
+                    }
+                    println!("--- UNTRUSTED output tail (stdout) ---");
+                    print!("{}", rep.untrusted_stdout_tail);
+                    println!("--- UNTRUSTED output tail (stderr) ---");
+                    print!("{}", rep.untrusted_stderr_tail);
+                    println!("--- end of untrusted data ---");
+                },
+            );
             ExitCode::SUCCESS
         }
     }
@@ -602,17 +672,30 @@ fn compare_cmd(a: CompareArgs) -> ExitCode {
     match rows {
         Err(r) => refused("compare", a.session.json, &r),
         Ok(rows) => {
-            emit("compare", a.session.json, json!({"run_a": a.run_a, "run_b": a.run_b, "probes": rows}), || {
-                println!("{:<20} {:<28} {:<28} same values", "probe", a.run_a, a.run_b);
-                for r in &rows {
-                    let same = match r.same_values {
-                        Some(true) => "yes",
-                        Some(false) => "NO",
-                        None => "-",
-                    };
-                    println!("{:<20} {:<28} {:<28} {same}", r.probe, format!("{} ({})", r.a, r.a_events), format!("{} ({})", r.b, r.b_events));
-                }
-            });
+            emit(
+                "compare",
+                a.session.json,
+                json!({"run_a": a.run_a, "run_b": a.run_b, "probes": rows}),
+                || {
+                    println!(
+                        "{:<20} {:<28} {:<28} same values",
+                        "probe", a.run_a, a.run_b
+                    );
+                    for r in &rows {
+                        let same = match r.same_values {
+                            Some(true) => "yes",
+                            Some(false) => "NO",
+                            None => "-",
+                        };
+                        println!(
+                            "{:<20} {:<28} {:<28} {same}",
+                            r.probe,
+                            format!("{} ({})", r.a, r.a_events),
+                            format!("{} ({})", r.b, r.b_events)
+                        );
+                    }
+                },
+            );
             ExitCode::SUCCESS
         }
     }
@@ -624,15 +707,24 @@ fn cleanup_cmd(a: SessionArgs) -> ExitCode {
         Err(r) => refused("cleanup", a.json, &r),
         Ok(l) => {
             let state = l.state.unwrap_or(session::State::NotUsed);
-            emit("cleanup", a.json, json!({"state": state, "cleanup": l.cleanup}), || {
-                println!("session {}: {}", a.slug, state.as_str());
-                if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
-                    for i in items {
-                        println!("  {} {}: {}: {}", i.kind, i.id, i.reason, i.detail);
+            emit(
+                "cleanup",
+                a.json,
+                json!({"state": state, "cleanup": l.cleanup}),
+                || {
+                    println!("session {}: {}", a.slug, state.as_str());
+                    if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
+                        for i in items {
+                            println!("  {} {}: {}: {}", i.kind, i.id, i.reason, i.detail);
+                        }
                     }
-                }
-            });
-            if state == session::State::CleanupFailed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+                },
+            );
+            if state == session::State::CleanupFailed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
     }
 }
@@ -644,24 +736,36 @@ fn gate_cmd(a: GateArgs) -> ExitCode {
         None => session::all_ledgers(&root),
     };
     if let Some(p) = paths.iter().find(|p| a.slug.is_some() && !p.exists()) {
-        let r = Refusal::new(Reason::SessionNotFound, format!("{}: no such session", p.display()));
+        let r = Refusal::new(
+            Reason::SessionNotFound,
+            format!("{}: no such session", p.display()),
+        );
         return refused("gate", a.json, &r);
     }
     let items = session::gate(&paths);
-    emit("gate", a.json, json!({"sessions": paths.len(), "pass": items.is_empty(), "blocking": items}), || {
-        for i in &items {
-            eprintln!("{}: {}: {}", i.ledger, i.reason, i.detail);
-        }
-        if items.is_empty() {
-            println!("gate: pass ({} session(s) clean or not used)", paths.len());
-        }
-    });
-    if items.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    emit(
+        "gate",
+        a.json,
+        json!({"sessions": paths.len(), "pass": items.is_empty(), "blocking": items}),
+        || {
+            for i in &items {
+                eprintln!("{}: {}: {}", i.ledger, i.reason, i.detail);
+            }
+            if items.is_empty() {
+                println!("gate: pass ({} session(s) clean or not used)", paths.len());
+            }
+        },
+    );
+    if items.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn verify_cmd(a: VerifyArgs) -> ExitCode {
-    use std::io::IsTerminal;
     use probity::scan;
+    use std::io::IsTerminal;
     let opts = scan::Options {
         roots: a.roots,
         no_ignore: a.no_ignore,
@@ -742,13 +846,18 @@ fn drift_usage(command: &str, json: bool, detail: &str) -> ExitCode {
 fn drift_setup(c: &DriftCommon) -> Result<(PathBuf, probity::index::Cache), String> {
     if let Some(n) = c.threads {
         // Fails only if a pool exists already, which it cannot at this point.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
     }
     let root = repo_root(c.root.as_deref());
     if !root.is_dir() {
         return Err(format!("root {} is not a directory", root.display()));
     }
-    Ok((root, probity::index::Cache::new(c.cache_dir.clone(), c.no_cache)))
+    Ok((
+        root,
+        probity::index::Cache::new(c.cache_dir.clone(), c.no_cache),
+    ))
 }
 
 fn fail_on(s: Option<&str>) -> Result<Option<probity::resolve::Severity>, String> {
@@ -756,7 +865,9 @@ fn fail_on(s: Option<&str>) -> Result<Option<probity::resolve::Severity>, String
         None => Ok(None),
         Some(v) => probity::resolve::Severity::parse(v)
             .map(Some)
-            .ok_or_else(|| format!("--fail-on {v}: expected needs-acknowledgement, medium or high")),
+            .ok_or_else(|| {
+                format!("--fail-on {v}: expected needs-acknowledgement, medium or high")
+            }),
     }
 }
 
@@ -781,7 +892,13 @@ fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                 for v in vals {
                     match v.as_str().or_else(|| v.get("ref").and_then(|r| r.as_str())) {
                         Some(s) => refs.push(s.to_owned()),
-                        None => return drift_usage("resolve", json, "--refs: expected strings or {\"ref\": ...}"),
+                        None => {
+                            return drift_usage(
+                                "resolve",
+                                json,
+                                "--refs: expected strings or {\"ref\": ...}",
+                            );
+                        }
                     }
                 }
             }
@@ -808,7 +925,10 @@ fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                         "{} {}{}",
                         r.kind.as_deref().unwrap_or(""),
                         r.location.as_deref().unwrap_or(""),
-                        r.signature.as_deref().map(|s| format!("  {s}")).unwrap_or_default()
+                        r.signature
+                            .as_deref()
+                            .map(|s| format!("  {s}"))
+                            .unwrap_or_default()
                     ),
                     probity::resolve::Verdict::Ambiguous => r
                         .candidates
@@ -821,7 +941,13 @@ fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                     }
                     _ => r.reason.clone().unwrap_or_default(),
                 };
-                println!("{:<11} {:<22} {}  {}", format!("{:?}", r.verdict).to_uppercase(), r.severity.as_str(), r.reference, detail);
+                println!(
+                    "{:<11} {:<22} {}  {}",
+                    format!("{:?}", r.verdict).to_uppercase(),
+                    r.severity.as_str(),
+                    r.reference,
+                    detail
+                );
             }
         },
     );
@@ -836,7 +962,9 @@ fn index_cmd(a: IndexArgs) -> ExitCode {
     };
     if a.parse_only {
         let n = probity::index::parse_only(&root);
-        emit("index", json, json!({ "files_parsed": n }), || println!("{n} files parsed"));
+        emit("index", json, json!({ "files_parsed": n }), || {
+            println!("{n} files parsed")
+        });
         return ExitCode::SUCCESS;
     }
     let (files, stats) = probity::index::index_root(&root, &cache);
@@ -848,13 +976,24 @@ fn index_cmd(a: IndexArgs) -> ExitCode {
         || {
             for f in &files {
                 for d in &f.decls {
-                    println!("{}:{}:{}\t{}\t{}", f.path, d.line, d.column, d.kind.as_str(), d.qualified);
+                    println!(
+                        "{}:{}:{}\t{}\t{}",
+                        f.path,
+                        d.line,
+                        d.column,
+                        d.kind.as_str(),
+                        d.qualified
+                    );
                 }
                 if f.status != probity::index::FileStatus::Ok {
                     println!("{}\t(status: {:?})", f.path, f.status);
                 }
             }
-            eprintln!("{} files, {decls} declarations, {} parsed", files.len(), stats.files_parsed);
+            eprintln!(
+                "{} files, {decls} declarations, {} parsed",
+                files.len(),
+                stats.files_parsed
+            );
         },
     );
     ExitCode::SUCCESS

@@ -10,7 +10,7 @@ use memchr::memmem;
 use tree_sitter::Tree;
 
 use crate::lang::Language;
-use crate::probe::{is_identifier, MARKER_TAG};
+use crate::probe::{MARKER_TAG, is_identifier};
 use crate::source::Source;
 
 /// Start, end, or something marker-like that is neither.
@@ -83,8 +83,11 @@ pub fn find(lang: &Language, source: &Source, tree: &Tree) -> Vec<Marker> {
         let line = source.line_of(node.start_byte());
         let line_text = source.line_text(line);
         let own_line = line_text.trim_matches([' ', '\t']) == text.trim_end_matches(['\r', '\n']);
-        let (kind, slug, probe) = parse_marker(&lang.spec.comment, text.trim_end_matches(['\r', '\n']))
-            .unwrap_or((MarkerKind::Malformed, String::new(), String::new()));
+        let (kind, slug, probe) = parse_marker(
+            &lang.spec.comment,
+            text.trim_end_matches(['\r', '\n']),
+        )
+        .unwrap_or((MarkerKind::Malformed, String::new(), String::new()));
         out.push(Marker {
             kind,
             slug,

@@ -15,9 +15,9 @@ use crate::lang;
 use crate::ledger::{self, Ledger, ProbeEntry, ProbeStatus};
 use crate::parse;
 use crate::place::{self, Anchor, Placement, Refusal};
-use crate::probe::{ProbeIdentity, MAX_EVENTS, MAX_EVENT_BYTES};
+use crate::probe::{MAX_EVENT_BYTES, MAX_EVENTS, ProbeIdentity};
 use crate::reason::Reason;
-use crate::source::{sha256_hex, Source};
+use crate::source::{Source, sha256_hex};
 use crate::strip::{self, Outcome, Target};
 
 impl From<IoFailure> for Refusal {
@@ -84,9 +84,12 @@ pub fn relative_path(root: &Path, file: &Path) -> Result<String, Refusal> {
     let root = root
         .canonicalize()
         .map_err(|e| Refusal::new(Reason::FileNotFound, format!("{}: {e}", root.display())))?;
-    let name = file
-        .file_name()
-        .ok_or_else(|| Refusal::new(Reason::NotRegularFile, format!("{}: no file name", file.display())))?;
+    let name = file.file_name().ok_or_else(|| {
+        Refusal::new(
+            Reason::NotRegularFile,
+            format!("{}: no file name", file.display()),
+        )
+    })?;
     let parent = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -98,7 +101,11 @@ pub fn relative_path(root: &Path, file: &Path) -> Result<String, Refusal> {
     let rel = rel.strip_prefix(&root).map_err(|_| {
         Refusal::new(
             Reason::OutsideRoot,
-            format!("{} is outside the repository root {}", file.display(), root.display()),
+            format!(
+                "{} is outside the repository root {}",
+                file.display(),
+                root.display()
+            ),
         )
     })?;
     let parts: Vec<String> = rel
@@ -122,7 +129,10 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
     })?;
     if let Some(h) = &req.expect_sha256 {
         if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Refusal::new(Reason::InvalidHash, "--expect-sha256 takes 64 hex digits"));
+            return Err(Refusal::new(
+                Reason::InvalidHash,
+                "--expect-sha256 takes 64 hex digits",
+            ));
         }
     }
     if req.ledger.is_none() && !req.dry_run {
@@ -208,7 +218,9 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
 
     // 2. The source, atomically, only if unchanged since it was read.
     if let Err(e) = fsio::atomic_replace(&req.file, Some(&before_sha), &p.new_bytes) {
-        ledger.probes.retain(|x| !(x.slug == id.slug && x.id == id.probe && x.status == ProbeStatus::Planned));
+        ledger.probes.retain(|x| {
+            !(x.slug == id.slug && x.id == id.probe && x.status == ProbeStatus::Planned)
+        });
         let _ = ledger.save(&ledger_path);
         return Err(e.into());
     }
@@ -237,20 +249,33 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
 /// anything changed.
 pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
     let mut changed = false;
-    for entry in ledger.probes.iter_mut().filter(|p| p.status == ProbeStatus::Planned) {
+    for entry in ledger
+        .probes
+        .iter_mut()
+        .filter(|p| p.status == ProbeStatus::Planned)
+    {
         let (Some(file), Some(hash)) = (&entry.file, &entry.expected_block_sha256) else {
             continue;
         };
         let path = root.join(file);
-        let Some((language, grammar)) = lang::for_path(&path) else { continue };
-        let Ok(bytes) = fsio::read_target(&path) else { continue };
-        let Ok(source) = Source::new(bytes) else { continue };
+        let Some((language, grammar)) = lang::for_path(&path) else {
+            continue;
+        };
+        let Ok(bytes) = fsio::read_target(&path) else {
+            continue;
+        };
+        let Ok(source) = Source::new(bytes) else {
+            continue;
+        };
         let target = Target {
             slug: entry.slug.clone(),
             probe: entry.id.clone(),
             expected_sha256: hash.clone(),
         };
-        match strip::strip(language, grammar, &source, &[target]).outcomes.first() {
+        match strip::strip(language, grammar, &source, &[target])
+            .outcomes
+            .first()
+        {
             Some(Outcome::Removed { .. }) => {
                 entry.status = ProbeStatus::Active;
                 changed = true;
@@ -305,13 +330,19 @@ pub struct StripReport {
 pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
     if let Some(p) = &req.probe {
         if !crate::probe::is_identifier(p) {
-            return Err(Refusal::new(Reason::InvalidIdentifier, format!("`{p}` is not a probe id")));
+            return Err(Refusal::new(
+                Reason::InvalidIdentifier,
+                format!("`{p}` is not a probe id"),
+            ));
         }
     }
     let cwd = cwd();
     let root = ledger::repository_root(req.root.as_deref(), &req.ledger, &cwd);
     if !req.ledger.exists() {
-        return Err(Refusal::new(Reason::FileNotFound, format!("{}: no such ledger", req.ledger.display())));
+        return Err(Refusal::new(
+            Reason::FileNotFound,
+            format!("{}: no such ledger", req.ledger.display()),
+        ));
     }
     let mut ledger = Ledger::load(&req.ledger)?;
     if reconcile(&mut ledger, &root) {
@@ -328,7 +359,10 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
         .collect();
     if let Some(id) = &req.probe {
         if selected.is_empty() && !ledger.probes.iter().any(|p| &p.id == id) {
-            return Err(Refusal::new(Reason::ProbeNotInLedger, format!("no probe `{id}` in the ledger")));
+            return Err(Refusal::new(
+                Reason::ProbeNotInLedger,
+                format!("no probe `{id}` in the ledger"),
+            ));
         }
     }
     let mut by_file: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -352,7 +386,9 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
         }
         ledger.save(&req.ledger)?;
     }
-    let clean = items.iter().all(|i| !matches!(i.outcome, Outcome::CleanupFailed { .. }));
+    let clean = items
+        .iter()
+        .all(|i| !matches!(i.outcome, Outcome::CleanupFailed { .. }));
     Ok(StripReport {
         status: if clean { "clean" } else { "cleanup_failed" },
         probes: items,
@@ -403,9 +439,9 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
         return fail_all(e.reason, e.detail);
     }
     // Verify: the file is what was written and none of these markers is left in it.
-    let verified = fsio::read_target(&path).ok().and_then(|back| {
-        (sha256_hex(&back) == sha256_hex(&new_bytes)).then_some(back)
-    });
+    let verified = fsio::read_target(&path)
+        .ok()
+        .and_then(|back| (sha256_hex(&back) == sha256_hex(&new_bytes)).then_some(back));
     let ok = verified
         .and_then(|b| Source::new(b).ok())
         .and_then(|s| parse::parse(grammar, s.body()).map(|t| (s, t)))
@@ -415,7 +451,10 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
                 .all(|m| !targets.iter().any(|x| m.is(&x.slug, &x.probe)))
         });
     if !ok {
-        return fail_all(Reason::ConcurrentModification, format!("{file}: the strip could not be verified"));
+        return fail_all(
+            Reason::ConcurrentModification,
+            format!("{file}: the strip could not be verified"),
+        );
     }
     plan.outcomes
 }

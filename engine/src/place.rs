@@ -13,9 +13,9 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 use crate::capture;
 use crate::lang::{Grammar, Language};
 use crate::parse;
-use crate::probe::{self, ProbeIdentity, MARKER_TAG};
+use crate::probe::{self, MARKER_TAG, ProbeIdentity};
 use crate::reason::Reason;
-use crate::source::{sha256_hex, Source};
+use crate::source::{Source, sha256_hex};
 
 /// Where the caller wants the probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +119,12 @@ fn reason_for(name: &str) -> Option<Reason> {
 /// Run the placement query. With `range`, only matches intersecting it are collected (every
 /// ancestor of a node in the range intersects it, so enclosing const contexts are still seen),
 /// plus file-level facts from the root's direct children.
-fn collect_facts(grammar: &Grammar, tree: &Tree, text: &str, range: Option<std::ops::Range<usize>>) -> Facts {
+fn collect_facts(
+    grammar: &Grammar,
+    tree: &Tree,
+    text: &str,
+    range: Option<std::ops::Range<usize>>,
+) -> Facts {
     let mut facts = Facts {
         refuse: Vec::new(),
         refuse_file: None,
@@ -164,7 +169,9 @@ fn collect_into(
                 }
             } else if let Some(code) = name.strip_prefix("refuse_file.") {
                 if let Some(r) = reason_for(code) {
-                    facts.refuse_file.get_or_insert((r, c.node.start_position().row));
+                    facts
+                        .refuse_file
+                        .get_or_insert((r, c.node.start_position().row));
                 }
             } else if name == "diverges" {
                 facts.diverges.insert(c.node.id());
@@ -203,8 +210,14 @@ fn collect_scopes(grammar: &Grammar, tree: &Tree, text: &str) -> Vec<Scope> {
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
     while let Some(m) = matches.next() {
-        let scope = m.captures().iter().find(|c| names[c.index as usize] == "scope");
-        let name = m.captures().iter().find(|c| names[c.index as usize] == "scope.name");
+        let scope = m
+            .captures()
+            .iter()
+            .find(|c| names[c.index as usize] == "scope");
+        let name = m
+            .captures()
+            .iter()
+            .find(|c| names[c.index as usize] == "scope.name");
         if let (Some(s), Some(n)) = (scope, name) {
             let entry = by_node.entry(s.node.id()).or_insert_with(|| Scope {
                 start: s.node.start_byte(),
@@ -240,14 +253,20 @@ impl<'a> Ctx<'a> {
             return false;
         }
         match node.parent() {
-            Some(p) => !spec.container_parent_exclusions.iter().any(|k| k == p.kind()),
+            Some(p) => !spec
+                .container_parent_exclusions
+                .iter()
+                .any(|k| k == p.kind()),
             None => true,
         }
     }
 
     /// Whether `node` is a statement of a statement list (regardless of its line).
     fn is_statement(&self, node: Node) -> bool {
-        if !node.is_named() || node.is_error() || node.is_missing() || self.lang.is_comment(node.kind())
+        if !node.is_named()
+            || node.is_error()
+            || node.is_missing()
+            || self.lang.is_comment(node.kind())
         {
             return false;
         }
@@ -344,7 +363,10 @@ impl<'a> Ctx<'a> {
         }
         for (range, reason) in &self.facts.refuse {
             if range.start <= node.start_byte() && node.end_byte() <= range.end {
-                return Err(Refusal::new(*reason, format!("{} at this position", reason.code())));
+                return Err(Refusal::new(
+                    *reason,
+                    format!("{} at this position", reason.code()),
+                ));
             }
         }
         Ok(())
@@ -361,13 +383,24 @@ impl<'a> Ctx<'a> {
                 saw_error = true;
             }
             if self.is_statement(x) {
-                let s = if after { self.last_sibling_on_line(x) } else { self.first_sibling_on_line(x) };
-                let ok = if after { self.last_on_line(s) } else { self.first_on_line(s) };
+                let s = if after {
+                    self.last_sibling_on_line(x)
+                } else {
+                    self.first_sibling_on_line(x)
+                };
+                let ok = if after {
+                    self.last_on_line(s)
+                } else {
+                    self.first_on_line(s)
+                };
                 if ok {
                     // Tree-sitter often recovers a broken statement as a whole statement with an
                     // ERROR or MISSING node inside it: the anchor statement itself must be sound.
                     if saw_error || x.has_error() || s.has_error() {
-                        return Err(Refusal::new(Reason::AnchorInSyntaxError, "the anchor is inside a syntax error"));
+                        return Err(Refusal::new(
+                            Reason::AnchorInSyntaxError,
+                            "the anchor is inside a syntax error",
+                        ));
                     }
                     return Ok(s);
                 }
@@ -375,7 +408,10 @@ impl<'a> Ctx<'a> {
             n = x.parent();
         }
         if saw_error {
-            return Err(Refusal::new(Reason::AnchorInSyntaxError, "the anchor is inside a syntax error"));
+            return Err(Refusal::new(
+                Reason::AnchorInSyntaxError,
+                "the anchor is inside a syntax error",
+            ));
         }
         Err(Refusal::new(
             Reason::NotStatementPosition,
@@ -463,18 +499,31 @@ impl<'a> Ctx<'a> {
                 .nth(1)
                 .is_some_and(|n| prologue.contains(&n.id()));
             if next_in_prologue {
-                return Err(Refusal::new(Reason::InsidePrologue, "the prologue must stay together"));
+                return Err(Refusal::new(
+                    Reason::InsidePrologue,
+                    "the prologue must stay together",
+                ));
             }
         }
-        if self.lang.spec.tail_expression_containers.iter().any(|k| k == container.kind()) {
-            let is_last = self.statements(container).last().is_some_and(|l| l.id() == s.id());
+        if self
+            .lang
+            .spec
+            .tail_expression_containers
+            .iter()
+            .any(|k| k == container.kind())
+        {
+            let is_last = self
+                .statements(container)
+                .last()
+                .is_some_and(|l| l.id() == s.id());
             // A block-like expression (`match`, `if … else`, `loop`, `{ }`, `unsafe { }`) ending a
             // block parses as an expression statement, yet without `;` it is still the block's
             // value. Only `for`, `while` and an `if` without `else` are always `()`.
             let unit_statement = s.kind() == "expression_statement"
                 && s.named_child(0).is_some_and(|e| {
                     matches!(e.kind(), "for_expression" | "while_expression")
-                        || (e.kind() == "if_expression" && e.child_by_field_name("alternative").is_none())
+                        || (e.kind() == "if_expression"
+                            && e.child_by_field_name("alternative").is_none())
                 });
             let value = !self.text[s.byte_range()].trim_end().ends_with(';')
                 && (s.kind() != "expression_statement" || !unit_statement)
@@ -507,7 +556,11 @@ pub fn place(
     let text = source.body();
     // Marker collision pre-scan: the same slug and id anywhere in the file, in any form (but
     // probe `p` is not probe `p2`).
-    for needle in [identity.marker_start(), identity.marker_end(), identity.probe_key()] {
+    for needle in [
+        identity.marker_start(),
+        identity.marker_end(),
+        identity.probe_key(),
+    ] {
         if probe::contains_id_text(text.as_bytes(), &needle) {
             return Err(Refusal::new(
                 Reason::MarkerCollision,
@@ -540,13 +593,18 @@ pub fn place(
         let lt = source.line_text(line);
         let lead = lt.len() - lt.trim_start_matches([' ', '\t']).len();
         if lt.trim().is_empty() {
-            return Err(Refusal::new(Reason::NoStatementAtLine, format!("line {line1} is blank")));
+            return Err(Refusal::new(
+                Reason::NoStatementAtLine,
+                format!("line {line1} is blank"),
+            ));
         }
         let at = source.line_start(line) + lead;
         let node = tree
             .root_node()
             .descendant_for_byte_range(at, at)
-            .ok_or_else(|| Refusal::new(Reason::NoStatementAtLine, "no syntax node at this line"))?;
+            .ok_or_else(|| {
+                Refusal::new(Reason::NoStatementAtLine, "no syntax node at this line")
+            })?;
         // Rust comments start with an anonymous `//` or `/*` token, and its doc comments end
         // with their line terminator: judge the comment node itself, by its last byte.
         let node = match node.parent() {
@@ -567,7 +625,9 @@ pub fn place(
         Anchor::Line(n) => {
             let node = line_node(*n)?;
             let s = ctx.enclosing_statement(node, false)?;
-            let from = ctx.prev_statement(s).map_or(s.start_byte(), |p| p.start_byte());
+            let from = ctx
+                .prev_statement(s)
+                .map_or(s.start_byte(), |p| p.start_byte());
             ctx.facts = collect_facts(grammar, &tree, text, Some(from..s.end_byte()));
             ctx.check_before(s)?;
             (s, false, Some(*n), None)
@@ -669,12 +729,18 @@ pub fn place(
     if after_errors > before_errors {
         return Err(Refusal::new(
             Reason::WouldBreakSyntax,
-            format!("the probe would add {} syntax error(s)", after_errors - before_errors),
+            format!(
+                "the probe would add {} syntax error(s)",
+                after_errors - before_errors
+            ),
         ));
     }
     // Both marker lines must be recognised as whole comment nodes in the new tree.
     let start_at = offset + indent.len();
-    let end_line_start = offset + block[..block.len() - eol.len()].rfind('\n').map_or(0, |i| i + 1);
+    let end_line_start = offset
+        + block[..block.len() - eol.len()]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
     let end_at = end_line_start + indent.len();
     let is_marker_comment = |at: usize, payload: &str| {
         let want = format!("{} {payload}", lang.spec.comment);
@@ -733,21 +799,30 @@ fn resolve_function(
         .map(str::trim)
         .collect();
     if segments.iter().any(|s| s.is_empty()) {
-        return Err(Refusal::new(Reason::InvalidArgument, format!("`{name}` is not a function name")));
+        return Err(Refusal::new(
+            Reason::InvalidArgument,
+            format!("`{name}` is not a function name"),
+        ));
     }
     let scopes = collect_scopes(grammar, tree, ctx.text);
     let stem = std::path::Path::new(location_path)
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("");
-    let sep = if ctx.lang.spec.comment == "//" && ctx.lang.id() == "rust" { "::" } else { "." };
+    let sep = if ctx.lang.spec.comment == "//" && ctx.lang.id() == "rust" {
+        "::"
+    } else {
+        "."
+    };
     let mut found: Vec<(FunctionDef, String)> = Vec::new();
     for f in &ctx.facts.functions {
         // The chain of enclosing scopes, outermost first; enclosing functions count too.
         let mut chain: Vec<Vec<String>> = Vec::new();
         let mut spans: Vec<(usize, usize, Vec<String>)> = scopes
             .iter()
-            .filter(|s| s.start <= f.start && f.end <= s.end && !(s.start == f.start && s.end == f.end))
+            .filter(|s| {
+                s.start <= f.start && f.end <= s.end && !(s.start == f.start && s.end == f.end)
+            })
             .map(|s| (s.start, s.end, s.names.clone()))
             .collect();
         spans.extend(
@@ -771,7 +846,10 @@ fn resolve_function(
                 return false;
             }
             let tail = &chain[chain.len() - quals.len()..];
-            quals.iter().zip(tail).all(|(q, alts)| alts.iter().any(|a| a == q))
+            quals
+                .iter()
+                .zip(tail)
+                .all(|(q, alts)| alts.iter().any(|a| a == q))
         };
         let ok = matches_with(&segments)
             || (segments.len() > 1
@@ -789,7 +867,10 @@ fn resolve_function(
                 .facts
                 .functions
                 .iter()
-                .filter(|f| f.name.eq_ignore_ascii_case(segments.last().copied().unwrap_or("")))
+                .filter(|f| {
+                    f.name
+                        .eq_ignore_ascii_case(segments.last().copied().unwrap_or(""))
+                })
                 .map(|f| format!("{} (line {})", f.name, f.line + 1))
                 .collect();
             near.truncate(10);
@@ -833,18 +914,26 @@ fn function_entry<'a>(
         if !ctx.first_on_line(*first) {
             return Err(Refusal::new(
                 Reason::BraceLessBody,
-                format!("the body of `{qualified}` starts on its signature line; no line start is inside it"),
+                format!(
+                    "the body of `{qualified}` starts on its signature line; no line start is inside it"
+                ),
             ));
         }
         return Ok((*first, false));
     }
     if let Some(last) = stmts.iter().rev().find(|s| prologue.contains(&s.id())) {
         if !ctx.first_on_line(*last) {
-            return Err(Refusal::new(Reason::BraceLessBody, "the body shares the signature's line"));
+            return Err(Refusal::new(
+                Reason::BraceLessBody,
+                "the body shares the signature's line",
+            ));
         }
         return Ok((*last, true));
     }
-    Err(Refusal::new(Reason::EmptyBody, format!("`{qualified}` has an empty body")))
+    Err(Refusal::new(
+        Reason::EmptyBody,
+        format!("`{qualified}` has an empty body"),
+    ))
 }
 
 fn find_node(root: Node<'_>, id: usize) -> Option<Node<'_>> {

@@ -32,7 +32,10 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("state", "a snapshot of the captured values"),
     ("loop", "one iteration of a loop"),
     ("error_path", "an error-handling path ran"),
-    ("control", "control probe: proves the path ran and the channel works"),
+    (
+        "control",
+        "control probe: proves the path ran and the channel works",
+    ),
 ];
 
 /// Who a probe is and what it records. Built only through [`ProbeIdentity::new`].
@@ -79,7 +82,8 @@ fn is_capture_name(s: &str) -> bool {
     !b.is_empty()
         && b.len() <= 32
         && (b[0].is_ascii_lowercase() || b[0] == b'_')
-        && b.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        && b.iter()
+            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
 }
 
 impl ProbeIdentity {

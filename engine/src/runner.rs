@@ -85,7 +85,12 @@ fn kill_group(pgid: u32) {
 }
 
 /// Run `argv` with `env` added, in a new process group, for at most `timeout`.
-pub fn run(argv: &[String], env: &[(String, String)], remove_env: &[&str], timeout: Duration) -> std::io::Result<RunResult> {
+pub fn run(
+    argv: &[String],
+    env: &[(String, String)],
+    remove_env: &[&str],
+    timeout: Duration,
+) -> std::io::Result<RunResult> {
     let (prog, args) = argv
         .split_first()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command"))?;

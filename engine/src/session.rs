@@ -75,7 +75,11 @@ fn transition(ledger: &mut Ledger, to: State) -> Result<(), Refusal> {
     if !legal(from, to) {
         return Err(Refusal::new(
             Reason::IllegalTransition,
-            format!("the session is `{}`; it cannot become `{}`", from.as_str(), to.as_str()),
+            format!(
+                "the session is `{}`; it cannot become `{}`",
+                from.as_str(),
+                to.as_str()
+            ),
         ));
     }
     ledger.state = Some(to);
@@ -165,7 +169,10 @@ pub struct Cleanup {
 
 /// Current UTC time as RFC 3339 (`2026-11-29T23:01:36Z`).
 pub fn now_rfc3339() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0) as i64;
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil-from-days (Howard Hinnant's algorithm).
     let z = days + 719_468;
@@ -177,12 +184,18 @@ pub fn now_rfc3339() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// The default ledger of a session: `<root>/.planning/debug/<slug>.evidence.json`.
 pub fn ledger_path(root: &Path, slug: &str) -> PathBuf {
-    root.join(".planning/debug").join(format!("{slug}.evidence.json"))
+    root.join(".planning/debug")
+        .join(format!("{slug}.evidence.json"))
 }
 
 /// An exclusive lock on a ledger, held until dropped.
@@ -234,13 +247,19 @@ pub fn load(path: &Path, slug: &str) -> Result<Ledger, Refusal> {
     if !path.exists() {
         return Err(Refusal::new(
             Reason::SessionNotFound,
-            format!("{}: no session (run `probity session init --slug {slug}`)", path.display()),
+            format!(
+                "{}: no session (run `probity session init --slug {slug}`)",
+                path.display()
+            ),
         ));
     }
     let ledger = Ledger::load(path)?;
     match &ledger.slug {
         Some(s) if s == slug => Ok(ledger),
-        _ => Err(Refusal::new(Reason::NotASession, format!("{} is not the ledger of session {slug}", path.display()))),
+        _ => Err(Refusal::new(
+            Reason::NotASession,
+            format!("{} is not the ledger of session {slug}", path.display()),
+        )),
     }
 }
 
@@ -251,14 +270,25 @@ fn save(ledger: &Ledger, path: &Path) -> Result<(), Refusal> {
 /// `probity session init`.
 pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger, Refusal> {
     if !crate::probe::is_identifier(slug) {
-        return Err(Refusal::new(Reason::InvalidIdentifier, format!("`{slug}` is not a slug")));
+        return Err(Refusal::new(
+            Reason::InvalidIdentifier,
+            format!("`{slug}` is not a slug"),
+        ));
     }
-    if !matches!(goal, "find_and_fix" | "find_root_cause_only") || !matches!(policy, "off" | "adaptive") {
-        return Err(Refusal::new(Reason::InvalidArgument, "goal: find_and_fix|find_root_cause_only; policy: off|adaptive"));
+    if !matches!(goal, "find_and_fix" | "find_root_cause_only")
+        || !matches!(policy, "off" | "adaptive")
+    {
+        return Err(Refusal::new(
+            Reason::InvalidArgument,
+            "goal: find_and_fix|find_root_cause_only; policy: off|adaptive",
+        ));
     }
     let _lock = lock(path, Duration::from_secs(10))?;
     if path.exists() {
-        return Err(Refusal::new(Reason::SessionExists, format!("{} already exists; its goal is immutable", path.display())));
+        return Err(Refusal::new(
+            Reason::SessionExists,
+            format!("{} already exists; its goal is immutable", path.display()),
+        ));
     }
     let ledger = Ledger {
         schema_version: 1,
@@ -276,19 +306,34 @@ pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger,
 
 /// Session rules for a new probe (called by `place` with the ledger loaded and locked).
 pub fn before_place(ledger: &mut Ledger, slug: &str) -> Result<(), Refusal> {
-    let Some(own) = &ledger.slug else { return Ok(()) };
+    let Some(own) = &ledger.slug else {
+        return Ok(());
+    };
     if own != slug {
-        return Err(Refusal::new(Reason::NotASession, format!("this ledger belongs to session {own}")));
+        return Err(Refusal::new(
+            Reason::NotASession,
+            format!("this ledger belongs to session {own}"),
+        ));
     }
     if ledger.goal.as_deref() == Some("find_root_cause_only") {
-        return Err(Refusal::new(Reason::DiagnoseOnly, "a find_root_cause_only session never edits tracked source"));
+        return Err(Refusal::new(
+            Reason::DiagnoseOnly,
+            "a find_root_cause_only session never edits tracked source",
+        ));
     }
     if effective_policy(ledger) == "off" {
-        return Err(Refusal::new(Reason::PolicyOff, "the session's policy is off: no new probes"));
+        return Err(Refusal::new(
+            Reason::PolicyOff,
+            "the session's policy is off: no new probes",
+        ));
     }
     transition(ledger, State::Planned).or_else(|e| {
         // Adding a probe to an active session keeps it active.
-        if ledger.state == Some(State::Active) { Ok(()) } else { Err(e) }
+        if ledger.state == Some(State::Active) {
+            Ok(())
+        } else {
+            Err(e)
+        }
     })?;
     ledger.mode = Some("source_probes".into());
     Ok(())
@@ -303,12 +348,21 @@ pub fn after_place(ledger: &mut Ledger) {
 
 /// Settle an interrupted run: record it `inconclusive`, remove its sink if it is still ours.
 fn settle_interrupted(ledger: &mut Ledger) {
-    let Some(active) = ledger.active_run.take() else { return };
+    let Some(active) = ledger.active_run.take() else {
+        return;
+    };
     let observations = ledger
         .probes
         .iter()
         .filter(|p| p.status != ProbeStatus::Removed)
-        .map(|p| (p.id.clone(), Observation::Inconclusive { reason: Inconclusive::Interrupted }))
+        .map(|p| {
+            (
+                p.id.clone(),
+                Observation::Inconclusive {
+                    reason: Inconclusive::Interrupted,
+                },
+            )
+        })
         .collect();
     ledger.runs.push(RunRecord {
         run_id: active.run_id,
@@ -343,7 +397,10 @@ fn remove_artifact(ledger: &mut Ledger, root: &sink::ArtifactRoot, id: &str) -> 
             } else {
                 Err(IoFailure {
                     reason: Reason::IdentityMismatch,
-                    detail: format!("{}: exists but its identity was never recorded", p.display()),
+                    detail: format!(
+                        "{}: exists but its identity was never recorded",
+                        p.display()
+                    ),
                 })
             }
         }
@@ -375,12 +432,24 @@ pub struct RunReport {
 }
 
 /// `probity run`.
-pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[String]) -> Result<RunReport, Refusal> {
+pub fn run(
+    path: &Path,
+    slug: &str,
+    phase: &str,
+    timeout: Duration,
+    argv: &[String],
+) -> Result<RunReport, Refusal> {
     if !matches!(phase, "baseline" | "post_fix" | "uninstrumented_verify") {
-        return Err(Refusal::new(Reason::InvalidArgument, "phase: baseline|post_fix|uninstrumented_verify"));
+        return Err(Refusal::new(
+            Reason::InvalidArgument,
+            "phase: baseline|post_fix|uninstrumented_verify",
+        ));
     }
     if argv.is_empty() {
-        return Err(Refusal::new(Reason::InvalidArgument, "give the reproduction command after `--`"));
+        return Err(Refusal::new(
+            Reason::InvalidArgument,
+            "give the reproduction command after `--`",
+        ));
     }
     let _lock = lock(path, Duration::from_secs(10))?;
     let mut ledger = load(path, slug)?;
@@ -389,7 +458,10 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
         save(&ledger, path)?;
     }
     if effective_policy(&ledger) == "off" {
-        return Err(Refusal::new(Reason::PolicyOff, "the session's policy is off: no runs"));
+        return Err(Refusal::new(
+            Reason::PolicyOff,
+            "the session's policy is off: no runs",
+        ));
     }
     let live: Vec<ExpectedProbe> = ledger
         .probes
@@ -403,7 +475,13 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
         .collect();
     let verify = phase == "uninstrumented_verify";
     if verify && !live.is_empty() {
-        return Err(Refusal::new(Reason::ProbesRemaining, format!("{} source probe(s) still in place; run cleanup first", live.len())));
+        return Err(Refusal::new(
+            Reason::ProbesRemaining,
+            format!(
+                "{} source probe(s) still in place; run cleanup first",
+                live.len()
+            ),
+        ));
     }
     if !verify {
         let state = ledger.state.unwrap_or(State::NotUsed);
@@ -469,7 +547,11 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
         save(&ledger, path)?;
         sink_identity = Some(ident);
     }
-    let started_at = ledger.active_run.as_ref().map(|a| a.started_at.clone()).unwrap_or_default();
+    let started_at = ledger
+        .active_run
+        .as_ref()
+        .map(|a| a.started_at.clone())
+        .unwrap_or_default();
 
     let mut env = vec![
         ("GSD_DEBUG_PROBE_RUN".to_owned(), run_id.clone()),
@@ -478,7 +560,10 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
     let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
     if let (Some(r), Some(_)) = (&root, &sink_identity) {
         let p = sink::child_path(Path::new(&r.canonical_path), &sink_name)?;
-        env.push(("GSD_DEBUG_PROBE_SINK".to_owned(), p.to_string_lossy().into_owned()));
+        env.push((
+            "GSD_DEBUG_PROBE_SINK".to_owned(),
+            p.to_string_lossy().into_owned(),
+        ));
         remove_env.clear();
     }
     if let (Some(r), Some(id)) = (&root, &sink_identity) {
@@ -488,14 +573,25 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
 
     let (status, exit_code, timed_out, signal, out, err) = match &result {
         Ok(r) => (
-            if r.timed_out { "timed_out" } else { "completed" },
+            if r.timed_out {
+                "timed_out"
+            } else {
+                "completed"
+            },
             r.exit_code,
             r.timed_out,
             r.signal,
             String::from_utf8_lossy(&r.stdout_tail).into_owned(),
             String::from_utf8_lossy(&r.stderr_tail).into_owned(),
         ),
-        Err(_) => ("failed_to_start", None, false, None, String::new(), String::new()),
+        Err(_) => (
+            "failed_to_start",
+            None,
+            false,
+            None,
+            String::new(),
+            String::new(),
+        ),
     };
     let mut analysis = None;
     if let (Some(r), Some(id)) = (&root, &sink_identity) {
@@ -512,7 +608,14 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
             Err(_) => events::Analysis {
                 observations: live
                     .iter()
-                    .map(|p| (p.id.clone(), Observation::Inconclusive { reason: Inconclusive::SinkFailure }))
+                    .map(|p| {
+                        (
+                            p.id.clone(),
+                            Observation::Inconclusive {
+                                reason: Inconclusive::SinkFailure,
+                            },
+                        )
+                    })
                     .collect(),
                 lines: 0,
                 bytes: 0,
@@ -520,9 +623,16 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
             },
         });
     }
-    let mut observations = analysis.as_ref().map(|a| a.observations.clone()).unwrap_or_default();
+    let mut observations = analysis
+        .as_ref()
+        .map(|a| a.observations.clone())
+        .unwrap_or_default();
     if timed_out || status == "failed_to_start" {
-        let reason = if timed_out { Inconclusive::Timeout } else { Inconclusive::SinkFailure };
+        let reason = if timed_out {
+            Inconclusive::Timeout
+        } else {
+            Inconclusive::SinkFailure
+        };
         for o in observations.values_mut() {
             if !matches!(o, Observation::Observed { .. }) {
                 *o = Observation::Inconclusive { reason };
@@ -548,7 +658,10 @@ pub fn run(path: &Path, slug: &str, phase: &str, timeout: Duration, argv: &[Stri
     }
     save(&ledger, path)?;
     if let Err(e) = result {
-        return Err(Refusal::new(Reason::CommandFailed, format!("{}: {e}", argv[0])));
+        return Err(Refusal::new(
+            Reason::CommandFailed,
+            format!("{}: {e}", argv[0]),
+        ));
     }
     Ok(RunReport {
         run: record,
@@ -579,10 +692,20 @@ pub struct CompareRow {
 
 fn verdict(o: Option<&Observation>) -> (String, usize, Option<&str>) {
     match o {
-        Some(Observation::Observed { event_count, values_sha256, .. }) => ("observed".into(), *event_count, Some(values_sha256)),
+        Some(Observation::Observed {
+            event_count,
+            values_sha256,
+            ..
+        }) => ("observed".into(), *event_count, Some(values_sha256)),
         Some(Observation::NotObserved) => ("not_observed".into(), 0, None),
         Some(Observation::Inconclusive { reason }) => (
-            format!("inconclusive:{}", serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()),
+            format!(
+                "inconclusive:{}",
+                serde_json::to_value(reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            ),
             0,
             None,
         ),
@@ -600,7 +723,11 @@ pub fn compare(ledger: &Ledger, a: &str, b: &str) -> Result<Vec<CompareRow>, Ref
             .ok_or_else(|| Refusal::new(Reason::RunNotFound, format!("no {id} in the ledger")))
     };
     let (ra, rb) = (find(a)?, find(b)?);
-    let mut probes: Vec<&String> = ra.observations.keys().chain(rb.observations.keys()).collect();
+    let mut probes: Vec<&String> = ra
+        .observations
+        .keys()
+        .chain(rb.observations.keys())
+        .collect();
     probes.sort();
     probes.dedup();
     Ok(probes
@@ -643,16 +770,31 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> 
     })?;
     for item in report.probes {
         if let crate::strip::Outcome::CleanupFailed { reason, detail } = item.outcome {
-            items.push(CleanupItem { kind: "probe".into(), id: item.probe, reason, detail });
+            items.push(CleanupItem {
+                kind: "probe".into(),
+                id: item.probe,
+                reason,
+                detail,
+            });
         }
     }
     let mut ledger = load(path, slug)?;
     // 2. Artifacts, exactly as recorded.
     if let Some(r) = ledger.artifact_root.clone() {
-        let ids: Vec<String> = ledger.artifacts.iter().filter(|a| a.status != "removed").map(|a| a.id.clone()).collect();
+        let ids: Vec<String> = ledger
+            .artifacts
+            .iter()
+            .filter(|a| a.status != "removed")
+            .map(|a| a.id.clone())
+            .collect();
         for id in ids {
             if let Some(e) = remove_artifact(&mut ledger, &r, &id) {
-                items.push(CleanupItem { kind: "artifact".into(), id, reason: e.reason, detail: e.detail });
+                items.push(CleanupItem {
+                    kind: "artifact".into(),
+                    id,
+                    reason: e.reason,
+                    detail: e.detail,
+                });
             }
         }
         if ledger.artifacts.iter().all(|a| a.status == "removed") {
@@ -661,13 +803,26 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> 
             save(&ledger, path)?;
             match sink::remove_root(&r) {
                 Ok(()) => ledger.artifact_root = None,
-                Err(e) => items.push(CleanupItem { kind: "artifact_root".into(), id: r.canonical_path.clone(), reason: e.reason, detail: e.detail }),
+                Err(e) => items.push(CleanupItem {
+                    kind: "artifact_root".into(),
+                    id: r.canonical_path.clone(),
+                    reason: e.reason,
+                    detail: e.detail,
+                }),
             }
         }
     }
     // 3. Verify and record.
-    let markers_remaining = ledger.probes.iter().filter(|p| p.status != ProbeStatus::Removed).count();
-    let artifacts_remaining = ledger.artifacts.iter().filter(|a| a.status != "removed").count()
+    let markers_remaining = ledger
+        .probes
+        .iter()
+        .filter(|p| p.status != ProbeStatus::Removed)
+        .count();
+    let artifacts_remaining = ledger
+        .artifacts
+        .iter()
+        .filter(|a| a.status != "removed")
+        .count()
         + usize::from(ledger.artifact_root.is_some());
     let clean = items.is_empty() && markers_remaining == 0 && artifacts_remaining == 0;
     ledger.cleanup = Some(Cleanup {
@@ -677,7 +832,14 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> 
         failure: (!items.is_empty()).then_some(items),
     });
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
-        transition(&mut ledger, if clean { State::Clean } else { State::CleanupFailed })?;
+        transition(
+            &mut ledger,
+            if clean {
+                State::Clean
+            } else {
+                State::CleanupFailed
+            },
+        )?;
     }
     save(&ledger, path)?;
     Ok(ledger)
@@ -700,28 +862,50 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
     for p in paths {
         let name = p.display().to_string();
         match Ledger::load(p) {
-            Err(e) => items.push(GateItem { ledger: name, reason: e.reason.code().into(), detail: e.detail }),
+            Err(e) => items.push(GateItem {
+                ledger: name,
+                reason: e.reason.code().into(),
+                detail: e.detail,
+            }),
             Ok(l) => {
-                let state = l.state.unwrap_or(if l.probes.iter().any(|x| x.status != ProbeStatus::Removed) {
-                    State::Active
-                } else {
-                    State::NotUsed
-                });
+                let state = l.state.unwrap_or(
+                    if l.probes.iter().any(|x| x.status != ProbeStatus::Removed) {
+                        State::Active
+                    } else {
+                        State::NotUsed
+                    },
+                );
                 if !matches!(state, State::Clean | State::NotUsed) {
-                    items.push(GateItem { ledger: name.clone(), reason: state.as_str().into(), detail: format!("session state is {}", state.as_str()) });
+                    items.push(GateItem {
+                        ledger: name.clone(),
+                        reason: state.as_str().into(),
+                        detail: format!("session state is {}", state.as_str()),
+                    });
                 }
                 if let Some(r) = &l.active_run {
-                    items.push(GateItem { ledger: name.clone(), reason: "active_run".into(), detail: format!("{} never finished", r.run_id) });
+                    items.push(GateItem {
+                        ledger: name.clone(),
+                        reason: "active_run".into(),
+                        detail: format!("{} never finished", r.run_id),
+                    });
                 }
                 for probe in l.probes.iter().filter(|x| x.status != ProbeStatus::Removed) {
                     items.push(GateItem {
                         ledger: name.clone(),
                         reason: "probe_remaining".into(),
-                        detail: format!("{} in {}", probe.id, probe.file.clone().unwrap_or_default()),
+                        detail: format!(
+                            "{} in {}",
+                            probe.id,
+                            probe.file.clone().unwrap_or_default()
+                        ),
                     });
                 }
                 // Capture artifacts still owned (a clean session owns none).
-                let root = l.artifact_root.as_ref().map(|r| r.canonical_path.clone()).unwrap_or_default();
+                let root = l
+                    .artifact_root
+                    .as_ref()
+                    .map(|r| r.canonical_path.clone())
+                    .unwrap_or_default();
                 for a in l.artifacts.iter().filter(|a| a.status != "removed") {
                     items.push(GateItem {
                         ledger: name.clone(),
@@ -730,7 +914,11 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
                     });
                 }
                 if !root.is_empty() {
-                    items.push(GateItem { ledger: name.clone(), reason: "artifact_remaining".into(), detail: format!("capture root {root}") });
+                    items.push(GateItem {
+                        ledger: name.clone(),
+                        reason: "artifact_remaining".into(),
+                        detail: format!("capture root {root}"),
+                    });
                 }
             }
         }
@@ -756,13 +944,36 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
     let mut l: Vec<String> = vec!["## Runtime Evidence".into(), String::new()];
     let j = |v: &Option<String>| v.clone().unwrap_or_else(|| "null".into());
     l.push("- schema_version: 1".into());
-    l.push(format!("- goal: {}", ledger.goal.clone().unwrap_or_else(|| "find_and_fix".into())));
+    l.push(format!(
+        "- goal: {}",
+        ledger.goal.clone().unwrap_or_else(|| "find_and_fix".into())
+    ));
     l.push(format!("- policy: {}", effective_policy(ledger)));
-    l.push(format!("- state: {}", ledger.state.unwrap_or(State::NotUsed).as_str()));
+    l.push(format!(
+        "- state: {}",
+        ledger.state.unwrap_or(State::NotUsed).as_str()
+    ));
     l.push(format!("- mode: {}", j(&ledger.mode)));
-    l.push(format!("- reproduction_ref: {}", ledger.reproduction_ref.as_deref().map(|r| format!("`{}`", r.replace('`', "'"))).unwrap_or_else(|| "null".into())));
-    l.push(format!("- next_run_seq: {}", ledger.next_run_seq.unwrap_or(1)));
-    l.push(format!("- active_run: {}", ledger.active_run.as_ref().map(|r| format!("{} ({})", r.run_id, r.phase)).unwrap_or_else(|| "null".into())));
+    l.push(format!(
+        "- reproduction_ref: {}",
+        ledger
+            .reproduction_ref
+            .as_deref()
+            .map(|r| format!("`{}`", r.replace('`', "'")))
+            .unwrap_or_else(|| "null".into())
+    ));
+    l.push(format!(
+        "- next_run_seq: {}",
+        ledger.next_run_seq.unwrap_or(1)
+    ));
+    l.push(format!(
+        "- active_run: {}",
+        ledger
+            .active_run
+            .as_ref()
+            .map(|r| format!("{} ({})", r.run_id, r.phase))
+            .unwrap_or_else(|| "null".into())
+    ));
     l.push(String::new());
     l.push("### Probes".into());
     l.push(String::new());
@@ -772,7 +983,10 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
         l.push("| id | kind | hypotheses | location | status | block_sha256 |".into());
         l.push("|---|---|---|---|---|---|".into());
         for p in &ledger.probes {
-            let status = serde_json::to_value(p.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let status = serde_json::to_value(p.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
             l.push(format!(
                 "| {} | {} | {} | {} | {} | {} |",
                 p.id,
@@ -780,7 +994,10 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                 p.hypothesis_ids.join(", "),
                 p.location.clone().unwrap_or_default(),
                 status,
-                p.expected_block_sha256.as_deref().map(|h| &h[..12.min(h.len())]).unwrap_or("")
+                p.expected_block_sha256
+                    .as_deref()
+                    .map(|h| &h[..12.min(h.len())])
+                    .unwrap_or("")
             ));
         }
     }
@@ -798,7 +1015,11 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                 .iter()
                 .map(|(p, o)| {
                     let (v, c, _) = verdict(Some(o));
-                    if c > 0 { format!("{p}: {v} ({c})") } else { format!("{p}: {v}") }
+                    if c > 0 {
+                        format!("{p}: {v} ({c})")
+                    } else {
+                        format!("{p}: {v}")
+                    }
                 })
                 .collect();
             l.push(format!(
@@ -806,7 +1027,9 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                 r.run_id,
                 r.phase,
                 r.status,
-                r.exit_code.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
+                r.exit_code
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "-".into()),
                 obs.join("; ")
             ));
         }

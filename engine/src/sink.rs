@@ -63,8 +63,11 @@ pub fn create_root(slug: &str) -> Result<ArtifactRoot, IoFailure> {
         .tempdir()
         .map_err(|e| fail(Reason::IoError, &std::env::temp_dir(), e))?;
     let path = dir.keep();
-    let canonical = path.canonicalize().map_err(|e| fail(Reason::IoError, &path, e))?;
-    let meta = fs::symlink_metadata(&canonical).map_err(|e| fail(Reason::IoError, &canonical, e))?;
+    let canonical = path
+        .canonicalize()
+        .map_err(|e| fail(Reason::IoError, &path, e))?;
+    let meta =
+        fs::symlink_metadata(&canonical).map_err(|e| fail(Reason::IoError, &canonical, e))?;
     Ok(ArtifactRoot {
         canonical_path: canonical.to_string_lossy().into_owned(),
         identity: Identity::of(&meta),
@@ -76,11 +79,21 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, IoFailure> {
     let path = PathBuf::from(&root.canonical_path);
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     if meta.file_type().is_symlink() || !meta.is_dir() || Identity::of(&meta) != root.identity {
-        return Err(fail(Reason::IdentityMismatch, &path, "the capture root was replaced"));
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the capture root was replaced",
+        ));
     }
-    let canonical = path.canonicalize().map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
+    let canonical = path
+        .canonicalize()
+        .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     if canonical != path {
-        return Err(fail(Reason::IdentityMismatch, &path, "the capture root moved"));
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the capture root moved",
+        ));
     }
     Ok(path)
 }
@@ -117,7 +130,11 @@ pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Path
     let path = child_path(&dir, name)?;
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     if meta.file_type().is_symlink() || !meta.is_file() || &Identity::of(&meta) != id {
-        return Err(fail(Reason::IdentityMismatch, &path, "the sink was replaced"));
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the sink was replaced",
+        ));
     }
     Ok(path)
 }
@@ -132,7 +149,11 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
         .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
     if &Identity::of(&meta) != id {
-        return Err(fail(Reason::IdentityMismatch, &path, "the sink was swapped while opened"));
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the sink was swapped while opened",
+        ));
     }
     let mut buf = Vec::new();
     File::take(f, MAX_RUN_BYTES as u64 + 1)

@@ -49,7 +49,8 @@ impl Source {
     pub fn new(bytes: Vec<u8>) -> Result<Self, Reason> {
         validate(&bytes)?;
         let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-        let lines = Rope::from_str(std::str::from_utf8(&bytes[bom..]).map_err(|_| Reason::NotUtf8)?);
+        let lines =
+            Rope::from_str(std::str::from_utf8(&bytes[bom..]).map_err(|_| Reason::NotUtf8)?);
         Ok(Source { bytes, bom, lines })
     }
 
@@ -104,7 +105,9 @@ impl Source {
     /// The text of 0-based `line`, terminator excluded.
     pub fn line_text(&self, line: usize) -> &str {
         let s = &self.body()[self.line_start(line)..self.line_end_with_eol(line)];
-        s.strip_suffix('\n').map(|s| s.strip_suffix('\r').unwrap_or(s)).unwrap_or(s)
+        s.strip_suffix('\n')
+            .map(|s| s.strip_suffix('\r').unwrap_or(s))
+            .unwrap_or(s)
     }
 
     /// The terminator of 0-based `line`: `"\r\n"`, `"\n"`, or `""` for an unterminated last line.

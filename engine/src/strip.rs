@@ -13,7 +13,7 @@ use crate::marker::{self, Marker, MarkerKind};
 use crate::parse;
 use crate::probe::probe_key;
 use crate::reason::Reason;
-use crate::source::{sha256_hex, Source};
+use crate::source::{Source, sha256_hex};
 
 /// A probe to remove.
 #[derive(Debug, Clone)]
@@ -66,7 +66,11 @@ pub struct StripPlan {
     pub new_bytes: Option<Vec<u8>>,
 }
 
-fn locate(source: &Source, markers: &[Marker], t: &Target) -> Result<Option<std::ops::Range<usize>>, Outcome> {
+fn locate(
+    source: &Source,
+    markers: &[Marker],
+    t: &Target,
+) -> Result<Option<std::ops::Range<usize>>, Outcome> {
     let starts: Vec<&Marker> = markers
         .iter()
         .filter(|m| m.kind == MarkerKind::Start && m.is(&t.slug, &t.probe))
@@ -86,8 +90,18 @@ fn locate(source: &Source, markers: &[Marker], t: &Target) -> Result<Option<std:
             }
             return Ok(None);
         }
-        (0, _) => return Err(Outcome::failed(Reason::MissingStartMarker, "the start marker is missing")),
-        (_, 0) => return Err(Outcome::failed(Reason::MissingEndMarker, "the end marker is missing")),
+        (0, _) => {
+            return Err(Outcome::failed(
+                Reason::MissingStartMarker,
+                "the start marker is missing",
+            ));
+        }
+        (_, 0) => {
+            return Err(Outcome::failed(
+                Reason::MissingEndMarker,
+                "the end marker is missing",
+            ));
+        }
         (1, 1) => {}
         _ => {
             return Err(Outcome::failed(
@@ -98,18 +112,32 @@ fn locate(source: &Source, markers: &[Marker], t: &Target) -> Result<Option<std:
     }
     let (s, e) = (starts[0], ends[0]);
     if e.start < s.start {
-        return Err(Outcome::failed(Reason::MarkersOutOfOrder, "the end marker comes first"));
-    }
-    if !s.own_line || !e.own_line {
-        return Err(Outcome::failed(Reason::MarkerNotOnOwnLine, "a marker shares its line with code"));
-    }
-    if let Some(other) = markers.iter().find(|m| m.start > s.start && m.start < e.start) {
         return Err(Outcome::failed(
-            Reason::NestedMarker,
-            format!("another marker lies inside the block (line {})", other.line + 1),
+            Reason::MarkersOutOfOrder,
+            "the end marker comes first",
         ));
     }
-    Ok(Some(source.line_start(s.line)..source.line_end_with_eol(e.line)))
+    if !s.own_line || !e.own_line {
+        return Err(Outcome::failed(
+            Reason::MarkerNotOnOwnLine,
+            "a marker shares its line with code",
+        ));
+    }
+    if let Some(other) = markers
+        .iter()
+        .find(|m| m.start > s.start && m.start < e.start)
+    {
+        return Err(Outcome::failed(
+            Reason::NestedMarker,
+            format!(
+                "another marker lies inside the block (line {})",
+                other.line + 1
+            ),
+        ));
+    }
+    Ok(Some(
+        source.line_start(s.line)..source.line_end_with_eol(e.line),
+    ))
 }
 
 /// Plan the removal of `targets` from one file.
@@ -148,17 +176,28 @@ pub fn strip(lang: &Language, grammar: &Grammar, source: &Source, targets: &[Tar
             }
         }
     }
-    let failed = outcomes.iter().any(|o| matches!(o, Outcome::CleanupFailed { .. }));
+    let failed = outcomes
+        .iter()
+        .any(|o| matches!(o, Outcome::CleanupFailed { .. }));
     if failed {
         for o in &mut outcomes {
             if matches!(o, Outcome::Removed { .. }) {
-                *o = Outcome::failed(Reason::SiblingFailed, "another probe in this file failed; file left untouched");
+                *o = Outcome::failed(
+                    Reason::SiblingFailed,
+                    "another probe in this file failed; file left untouched",
+                );
             }
         }
-        return StripPlan { outcomes, new_bytes: None };
+        return StripPlan {
+            outcomes,
+            new_bytes: None,
+        };
     }
     if spans.is_empty() {
-        return StripPlan { outcomes, new_bytes: None };
+        return StripPlan {
+            outcomes,
+            new_bytes: None,
+        };
     }
     let bom = source.bom().len();
     let splices: Vec<Splice> = spans
