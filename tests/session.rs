@@ -1477,8 +1477,12 @@ fn session_sigkill_during_run_is_reconciled() {
     );
     assert!(!sink.exists(), "the leftover sink is removed");
     assert_eq!(l["artifacts"][0]["status"], "removed");
-    kill9(repro);
-    assert!(wait_dead(repro, Duration::from_secs(5)));
+    // The orphaned reproduction (recorded by its process group and start time) was killed by
+    // the call that settled the interrupted run.
+    assert!(
+        wait_dead(repro, Duration::from_secs(5)),
+        "the interrupted run's process group is reaped"
+    );
     fx.cleanup_clean();
     assert_eq!(fx.gate().0, 0);
 }
@@ -1518,8 +1522,10 @@ fn session_sigkill_then_cleanup() {
     let l = fx.ledger_json();
     assert_eq!(l["runs"][0]["status"], "inconclusive");
     assert_eq!(l["active_run"], Value::Null);
-    kill9(repro);
-    assert!(wait_dead(repro, Duration::from_secs(5)));
+    assert!(
+        wait_dead(repro, Duration::from_secs(5)),
+        "cleanup reaps the interrupted run's process group"
+    );
 }
 
 /// Two probity processes on one ledger: the second waits for the lock and then succeeds; run ids

@@ -85,11 +85,15 @@ fn kill_group(pgid: u32) {
 }
 
 /// Run `argv` with `env` added, in a new process group, for at most `timeout`.
+///
+/// `on_spawn` is called with the new process group id (the child's pid) right after the spawn,
+/// before waiting, so the caller can record it durably.
 pub fn run(
     argv: &[String],
     env: &[(String, String)],
     remove_env: &[&str],
     timeout: Duration,
+    on_spawn: &mut dyn FnMut(u32),
 ) -> std::io::Result<RunResult> {
     let (prog, args) = argv
         .split_first()
@@ -109,6 +113,7 @@ pub fn run(
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pgid = child.id();
+    on_spawn(pgid);
     let out = tail_reader(child.stdout.take().expect("piped"));
     let err = tail_reader(child.stderr.take().expect("piped"));
     let mut timed_out = false;
@@ -136,4 +141,43 @@ pub fn run(
         stdout_tail,
         stderr_tail,
     })
+}
+
+/// Start time of a process, in clock ticks since boot (`/proc/<pid>/stat` field 22), and its
+/// process group (field 5). `None` where `/proc` does not tell (not Linux, process gone).
+pub fn proc_start_and_group(pid: u32) -> Option<(u64, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: split after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state): field N is at index N - 3.
+    let pgrp = fields.get(2)?.parse().ok()?;
+    let start = fields.get(19)?.parse().ok()?;
+    Some((start, pgrp))
+}
+
+/// Kill what is left of an interrupted run's process group: every process whose group is
+/// `pgid` and that started no earlier than the recorded leader (`start_ticks`), so a recycled
+/// group id of an unrelated, older process group is never touched. Returns how many were killed.
+pub fn reap_group(pgid: u32, start_ticks: u64) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ours = proc_start_and_group(pid)
+            .is_some_and(|(start, group)| group == pgid && start >= start_ticks);
+        // SAFETY: plain syscall; the process was identified by group and start time.
+        if ours && unsafe { libc::kill(pid as i32, libc::SIGKILL) } == 0 {
+            killed += 1;
+        }
+    }
+    killed
 }

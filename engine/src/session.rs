@@ -99,6 +99,14 @@ pub struct ActiveRun {
     pub sink_artifact_id: Option<String>,
     /// RFC 3339 UTC.
     pub started_at: String,
+    /// The reproduction's process group id, once started (recorded so that a later call can
+    /// kill what an interrupted run left running).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgid: Option<u32>,
+    /// The group leader's start time in clock ticks since boot (Linux `/proc`), which guards
+    /// against killing a recycled group id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgid_start_ticks: Option<u64>,
 }
 
 /// A capture artifact the session owns.
@@ -351,6 +359,10 @@ fn settle_interrupted(ledger: &mut Ledger) {
     let Some(active) = ledger.active_run.take() else {
         return;
     };
+    // Whatever the interrupted run left running must not keep writing into its sink.
+    if let (Some(pgid), Some(start)) = (active.pgid, active.pgid_start_ticks) {
+        runner::reap_group(pgid, start);
+    }
     let observations = ledger
         .probes
         .iter()
@@ -526,6 +538,8 @@ pub fn run(
         reproduction_ref: reproduction_ref.clone(),
         sink_artifact_id: root.as_ref().map(|_| sink_id.clone()),
         started_at: now_rfc3339(),
+        pgid: None,
+        pgid_start_ticks: None,
     });
     if root.is_some() {
         ledger.artifacts.push(Artifact {
@@ -569,7 +583,15 @@ pub fn run(
     if let (Some(r), Some(id)) = (&root, &sink_identity) {
         sink::check_sink(r, &sink_name, id)?;
     }
-    let result = runner::run(argv, &env, &remove_env, timeout);
+    let mut record_group = |pgid: u32| {
+        if let Some(a) = ledger.active_run.as_mut() {
+            a.pgid = Some(pgid);
+            a.pgid_start_ticks = runner::proc_start_and_group(pgid).map(|(start, _)| start);
+        }
+        // Best effort: a failure here only means a crash could leave the group running.
+        let _ = ledger.save(path);
+    };
+    let result = runner::run(argv, &env, &remove_env, timeout, &mut record_group);
 
     let (status, exit_code, timed_out, signal, out, err) = match &result {
         Ok(r) => (
