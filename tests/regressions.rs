@@ -105,3 +105,57 @@ fn unknown_probe_entry_fields_survive_a_rewrite() {
     assert_eq!(v["top_level_future"], 7);
     assert_eq!(v["probes"][1]["status"], "active");
 }
+
+/// A probe placed below another one used to cite its line in the probed file (shifted by the
+/// first block), so the location was wrong once the first probe was stripped. Locations are now
+/// lines of the file without probe blocks, whatever the placement order.
+#[test]
+fn locations_are_lines_of_the_file_without_probes() {
+    let repo = Repo::new();
+    let src = "def f(x):\n    y = x + 1\n    z = y * 2\n    return z\n";
+    let file = repo.write("m.py", src);
+    let ledger = repo.ledger();
+    let place = |probe: &str, line: usize| -> serde_json::Value {
+        let out = probity()
+            .args([
+                "place",
+                file.to_str().unwrap(),
+                "--line",
+                &line.to_string(),
+                "--slug",
+                "s",
+            ])
+            .args([
+                "--probe",
+                probe,
+                "--hypothesis",
+                "h",
+                "--json",
+                "--ledger",
+                ledger.to_str().unwrap(),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    place("p1", 2);
+    let text = String::from_utf8(repo.read("m.py")).unwrap();
+    let z_line = text.lines().position(|l| l.trim() == "z = y * 2").unwrap() + 1;
+    assert!(z_line > 3, "p1's block is above");
+    let v = place("p2", z_line);
+    assert_eq!(
+        v["placement"]["line_used"], z_line,
+        "line_used is a line of the file as it is"
+    );
+    assert_eq!(
+        v["placement"]["location"], "m.py:3",
+        "location is a line of the clean file"
+    );
+    assert!(v["placement"]["block"].as_str().unwrap().contains("m.py:3"));
+    let l: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    assert_eq!(l["probes"][0]["location"], "m.py:2");
+    assert_eq!(l["probes"][1]["location"], "m.py:3");
+}

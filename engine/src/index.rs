@@ -265,15 +265,14 @@ impl Cache {
         h.update(canon.to_string_lossy().as_bytes());
         Some(
             dir.join("manifests")
-                .join(format!("{}.json", hex::encode(&h.finalize()[..16]))),
+                .join(format!("{}.bin", hex::encode(&h.finalize()[..16]))),
         )
     }
 
     /// The manifest of `root`, if there is a valid one for this probity version.
     pub fn load_manifest(&self, root: &Path) -> Option<Manifest> {
         let bytes = std::fs::read(self.manifest_path(root)?).ok()?;
-        let m: Manifest = serde_json::from_slice(&bytes).ok()?;
-        (m.salt == salt()).then_some(m)
+        Manifest::decode(&bytes)
     }
 
     /// Write the manifest of `root` (atomically; errors are ignored: the cache is an accelerator).
@@ -294,9 +293,7 @@ impl Cache {
             written_ns: now_ns(),
             entries,
         };
-        let Ok(bytes) = serde_json::to_vec(&m) else {
-            return;
-        };
+        let bytes = m.encode();
         let Ok(mut tmp) = tempfile::NamedTempFile::new_in(parent) else {
             return;
         };
@@ -450,6 +447,266 @@ impl Manifest {
     /// Whether `e` can be trusted for a file whose identity is now `meta`.
     pub fn fresh(&self, e: &ManifestEntry, meta: &Meta) -> bool {
         e.meta == *meta && meta.mtime_ns + RACY_NS < self.written_ns
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifest encoding: a hand-written length-prefixed binary form (little-endian). JSON took longer
+// to decode than the file reads it replaced. Every length is checked against the bytes left, so
+// a truncated or corrupt manifest fails to decode (and is ignored) instead of panicking.
+
+const MANIFEST_MAGIC: &[u8; 8] = b"PRBMAN02";
+
+const KINDS: [Kind; 16] = [
+    Kind::Function,
+    Kind::Method,
+    Kind::Class,
+    Kind::Struct,
+    Kind::Enum,
+    Kind::Variant,
+    Kind::Trait,
+    Kind::Interface,
+    Kind::TypeAlias,
+    Kind::Constant,
+    Kind::Variable,
+    Kind::Field,
+    Kind::Module,
+    Kind::Macro,
+    Kind::Import,
+    Kind::CliFlag,
+];
+
+const STATUSES: [FileStatus; 6] = [
+    FileStatus::Ok,
+    FileStatus::SyntaxErrors,
+    FileStatus::TooLarge,
+    FileStatus::Minified,
+    FileStatus::NotUtf8,
+    FileStatus::Unreadable,
+];
+
+struct Enc(Vec<u8>);
+
+impl Enc {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: usize) {
+        self.0
+            .extend_from_slice(&(v.min(u32::MAX as usize) as u32).to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i128(&mut self, v: i128) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        self.u32(s.len());
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn opt(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => {
+                self.u8(1);
+                self.str(s);
+            }
+            None => self.u8(0),
+        }
+    }
+    fn decl(&mut self, d: &Decl) {
+        self.u8(KINDS.iter().position(|k| *k == d.kind).unwrap_or(0) as u8);
+        self.str(&d.name);
+        // `qualified` is `name` or `container<sep>name`: store it only when it is not derivable.
+        if d.qualified == d.name {
+            self.u8(0);
+        } else {
+            self.u8(1);
+            self.str(&d.qualified);
+        }
+        self.opt(d.container.as_deref());
+        self.opt(d.trait_name.as_deref());
+        self.u32(d.line);
+        self.u32(d.column);
+        self.u8(u8::from(d.exported) | (u8::from(d.macro_members) << 1));
+        self.opt(d.signature.as_deref());
+        self.opt(d.from.as_deref());
+        self.opt(d.imported.as_deref());
+    }
+    fn index(&mut self, ci: &CachedIndex) {
+        self.str(&ci.key);
+        self.u8(STATUSES.iter().position(|s| *s == ci.status).unwrap_or(0) as u8);
+        self.u32(ci.syntax_errors);
+        self.u8(u8::from(ci.generated));
+        self.u32(ci.decls.len());
+        for d in &ci.decls {
+            self.decl(d);
+        }
+    }
+}
+
+struct Dec<'a>(&'a [u8]);
+
+impl<'a> Dec<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Option<usize> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn i128(&mut self) -> Option<i128> {
+        Some(i128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+    fn str(&mut self) -> Option<&'a str> {
+        let n = self.u32()?;
+        std::str::from_utf8(self.take(n)?).ok()
+    }
+    fn string(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+    fn opt(&mut self) -> Option<Option<String>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some(self.string()?)),
+            _ => None,
+        }
+    }
+    fn decl(&mut self) -> Option<Decl> {
+        let kind = *KINDS.get(self.u8()? as usize)?;
+        let name = self.string()?;
+        let qualified = match self.u8()? {
+            0 => name.clone(),
+            1 => self.string()?,
+            _ => return None,
+        };
+        let container = self.opt()?;
+        let trait_name = self.opt()?;
+        let line = self.u32()?;
+        let column = self.u32()?;
+        let flags = self.u8()?;
+        Some(Decl {
+            kind,
+            name,
+            qualified,
+            container,
+            trait_name,
+            line,
+            column,
+            exported: flags & 1 != 0,
+            signature: self.opt()?,
+            from: self.opt()?,
+            imported: self.opt()?,
+            macro_members: flags & 2 != 0,
+        })
+    }
+    fn index(&mut self) -> Option<CachedIndex> {
+        let key = self.string()?;
+        let status = *STATUSES.get(self.u8()? as usize)?;
+        let syntax_errors = self.u32()?;
+        let generated = self.u8()? != 0;
+        let n = self.u32()?;
+        // Each declaration takes at least 20 bytes: a corrupt count cannot over-allocate.
+        if n > self.0.len() / 20 {
+            return None;
+        }
+        let mut decls = Vec::with_capacity(n);
+        for _ in 0..n {
+            decls.push(self.decl()?);
+        }
+        Some(CachedIndex {
+            key,
+            status,
+            syntax_errors,
+            generated,
+            decls,
+        })
+    }
+}
+
+impl Manifest {
+    /// The binary form of the manifest.
+    fn encode(&self) -> Vec<u8> {
+        let mut e = Enc(Vec::with_capacity(1 << 20));
+        e.0.extend_from_slice(MANIFEST_MAGIC);
+        e.str(&self.salt);
+        e.i128(self.written_ns);
+        e.u32(self.entries.len());
+        for (path, m) in &self.entries {
+            e.str(path);
+            e.u64(m.meta.size);
+            e.i128(m.meta.mtime_ns);
+            e.u64(m.meta.ino);
+            e.str(&m.words);
+            match &m.index {
+                Some(ci) => {
+                    // Length-prefixed, so a run skips it until a plan needs the file.
+                    let mut sub = Enc(Vec::new());
+                    sub.index(ci);
+                    e.u8(1);
+                    e.u32(sub.0.len());
+                    e.0.extend_from_slice(&sub.0);
+                }
+                None => e.u8(0),
+            }
+        }
+        e.0
+    }
+
+    /// Decode [`Manifest::encode`]'s output; `None` when it is not a whole, valid manifest of this
+    /// probity version.
+    fn decode(bytes: &[u8]) -> Option<Manifest> {
+        let mut d = Dec(bytes);
+        if d.take(MANIFEST_MAGIC.len())? != MANIFEST_MAGIC || d.str()? != salt() {
+            return None;
+        }
+        let written_ns = d.i128()?;
+        let n = d.u32()?;
+        if n > d.0.len() / 40 {
+            return None;
+        }
+        let mut entries = std::collections::HashMap::with_capacity(n);
+        for _ in 0..n {
+            let path = d.string()?;
+            let meta = Meta {
+                size: d.u64()?,
+                mtime_ns: d.i128()?,
+                ino: d.u64()?,
+            };
+            let words = d.string()?;
+            let index = match d.u8()? {
+                0 => None,
+                1 => {
+                    let len = d.u32()?;
+                    let mut sub = Dec(d.take(len)?);
+                    let ci = sub.index()?;
+                    if !sub.0.is_empty() {
+                        return None;
+                    }
+                    Some(ci)
+                }
+                _ => return None,
+            };
+            entries.insert(path, ManifestEntry { meta, words, index });
+        }
+        if !d.0.is_empty() {
+            return None;
+        }
+        Some(Manifest {
+            salt: salt().to_owned(),
+            written_ns,
+            entries,
+        })
     }
 }
 
@@ -661,7 +918,8 @@ pub fn index_bytes(
     cache: &Cache,
     parsed: &AtomicUsize,
 ) -> FileIndex {
-    index_bytes_keyed(rel, lang, grammar, bytes, cache, parsed).0
+    let key = Cache::key(grammar.name, bytes);
+    index_with_key(rel, lang, grammar, bytes, cache, parsed, &key, true)
 }
 
 /// [`index_bytes`], with the content key of the bytes.
@@ -674,12 +932,14 @@ pub fn index_bytes_keyed(
     parsed: &AtomicUsize,
 ) -> (FileIndex, String) {
     let key = Cache::key(grammar.name, bytes);
+    // The caller (the resolver) keeps the declarations in its manifest: no per-file entry.
     (
-        index_with_key(rel, lang, grammar, bytes, cache, parsed, &key),
+        index_with_key(rel, lang, grammar, bytes, cache, parsed, &key, false),
         key,
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn index_with_key(
     rel: &str,
     lang: &'static Language,
@@ -688,6 +948,7 @@ fn index_with_key(
     cache: &Cache,
     parsed: &AtomicUsize,
     key: &str,
+    store: bool,
 ) -> FileIndex {
     let mut fi = FileIndex {
         path: rel.to_owned(),
@@ -725,6 +986,9 @@ fn index_with_key(
     fi.generated = looks_generated(bytes);
     if errors > 0 {
         fi.status = FileStatus::SyntaxErrors;
+    }
+    if !store {
+        return fi;
     }
     cache.put(
         key,

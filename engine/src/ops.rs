@@ -203,7 +203,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
         slug: id.slug.clone(),
         hypothesis_ids: id.hypotheses.clone(),
         file: Some(rel.clone()),
-        location: Some(format!("{rel}:{}", p.line_used)),
+        location: Some(p.location.clone()),
         observes: id.captures.iter().map(|c| c.name.clone()).collect(),
         message: id.message.clone(),
         max_events: MAX_EVENTS,

@@ -88,6 +88,9 @@ pub struct Placement {
     pub eol: &'static str,
     /// The block's indentation.
     pub indent: String,
+    /// `path:line` written into events and the ledger: the anchor line counted in the file
+    /// without any probe block, so it stays valid after every probe is stripped.
+    pub location: String,
     /// The function the probe was placed in, when known (qualified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
@@ -684,14 +687,13 @@ pub fn place(
     }
     // Never inside another probe's block: more start than end markers before the insertion point
     // means the block would nest, and neither could be stripped.
-    let open_blocks = crate::marker::find(lang, source, &tree)
-        .iter()
-        .filter(|m| m.start < offset)
-        .fold(0i64, |n, m| match m.kind {
-            crate::marker::MarkerKind::Start => n + 1,
-            crate::marker::MarkerKind::End => n - 1,
-            crate::marker::MarkerKind::Malformed => n,
-        });
+    let markers = crate::marker::find(lang, source, &tree);
+    let before: Vec<&crate::marker::Marker> = markers.iter().filter(|m| m.start < offset).collect();
+    let open_blocks = before.iter().fold(0i64, |n, m| match m.kind {
+        crate::marker::MarkerKind::Start => n + 1,
+        crate::marker::MarkerKind::End => n - 1,
+        crate::marker::MarkerKind::Malformed => n,
+    });
     if open_blocks > 0 {
         return Err(Refusal::new(
             Reason::MarkerAtAnchor,
@@ -702,7 +704,24 @@ pub fn place(
     // The line the caller should read as "where the probe is": the anchor statement's first
     // line (before it) or last line (after it).
     let line_used = if after { end_line + 1 } else { start_line + 1 };
-    let location = format!("{location_path}:{line_used}");
+    // Events and the ledger cite the line as it is in the file without any probe block, so a
+    // location stays right whatever order probes are placed and stripped in.
+    let probe_lines_above: usize = before
+        .iter()
+        .filter(|m| m.kind == crate::marker::MarkerKind::Start)
+        .filter_map(|s| {
+            before
+                .iter()
+                .find(|e| {
+                    e.kind == crate::marker::MarkerKind::End
+                        && e.is(&s.slug, &s.probe)
+                        && e.start > s.start
+                })
+                .map(|e| e.line - s.line + 1)
+        })
+        .sum();
+    let location_line = line_used - probe_lines_above;
+    let location = format!("{location_path}:{location_line}");
     let block = probe::render_block(lang, identity, &location, &indent, &unit, eol)?;
 
     let mut new_body = String::with_capacity(text.len() + block.len());
@@ -779,6 +798,7 @@ pub fn place(
         eol,
         indent,
         function,
+        location,
         block,
     })
 }

@@ -362,9 +362,14 @@ pub struct Resolver<'c> {
     unanalyzed: Vec<Unanalyzed>,
     /// name → (path, decl index)
     by_name: HashMap<String, Vec<(String, usize)>>,
+    /// Files inserted into `files` but not yet into `by_name`.
+    pending: Vec<String>,
     parsed: AtomicUsize,
     read: AtomicUsize,
     extra_file_limit: usize,
+    /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
+    /// use by [`Resolver::module_files`].
+    suffixes: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }
 
 /// Whether `hay[s..e]` is a whole word of a [`index::words`] list, and whether it is marked `+`.
@@ -444,9 +449,11 @@ impl<'c> Resolver<'c> {
             loaded_needles: HashSet::new(),
             unanalyzed: Vec::new(),
             by_name: HashMap::new(),
+            pending: Vec::new(),
             parsed: AtomicUsize::new(0),
             read,
             extra_file_limit: usize::MAX,
+            suffixes: std::cell::OnceCell::new(),
         }
     }
 
@@ -635,19 +642,32 @@ impl<'c> Resolver<'c> {
                     e.index = Some(index::CachedIndex::of(&f, key));
                     self.dirty = true;
                 }
+                self.pending.push(rel.clone());
                 self.files.insert(rel, f);
             }
         }
     }
 
+    /// Add the declarations of the files loaded since the last call to `by_name`, keeping each
+    /// list in (path, position) order, as a rebuild from `files` would.
     fn rebuild(&mut self) {
-        self.by_name.clear();
-        for (p, f) in &self.files {
+        let mut touched = HashSet::new();
+        for p in std::mem::take(&mut self.pending) {
+            let Some(f) = self.files.get(&p) else {
+                continue;
+            };
             for (i, d) in f.decls.iter().enumerate() {
+                touched.insert(d.name.clone());
                 self.by_name
                     .entry(d.name.clone())
                     .or_default()
                     .push((p.clone(), i));
+            }
+        }
+        for n in touched {
+            if let Some(v) = self.by_name.get_mut(&n) {
+                v.sort_unstable();
+                v.dedup();
             }
         }
     }
@@ -1061,17 +1081,26 @@ impl<'c> Resolver<'c> {
             }
             v
         };
-        let mut out: Vec<String> = self
-            .paths
+        // Every path equal to a wanted one or ending in `/` + it, in path order.
+        let suffixes = self.suffixes.get_or_init(|| {
+            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, p) in self.paths.iter().enumerate() {
+                m.entry(p.clone()).or_default().push(i);
+                for (j, _) in p.match_indices('/') {
+                    m.entry(p[j + 1..].to_owned()).or_default().push(i);
+                }
+            }
+            m
+        });
+        let mut hits: Vec<usize> = wants
             .iter()
-            .filter(|p| {
-                wants.iter().any(|w| {
-                    p.as_str() == w
-                        || (p.ends_with(w.as_str()) && p.as_bytes()[p.len() - w.len() - 1] == b'/')
-                })
-            })
-            .cloned()
+            .filter_map(|w| suffixes.get(w.as_str()))
+            .flatten()
+            .copied()
             .collect();
+        hits.sort_unstable();
+        hits.dedup();
+        let mut out: Vec<String> = hits.into_iter().map(|i| self.paths[i].clone()).collect();
         // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
         if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
             let depth = |p: &String| {

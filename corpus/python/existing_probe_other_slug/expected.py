@@ -106,7 +106,7 @@ def evict(key):
                     "        pass",
                     "    return False",
                     "sys.__dict__.setdefault(K, probe)",
-                )), {"__name__": "gsd-debug-probe/slow-evict/p2", "K": "gsd-debug-probe/slow-evict/p2", "S": "{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.py:16\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-evict\""})
+                )), {"__name__": "gsd-debug-probe/slow-evict/p2", "K": "gsd-debug-probe/slow-evict/p2", "S": "{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.py:13\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-evict\""})
             if __import__("sys").__dict__["gsd-debug-probe/slow-evict/p2"](0):
                 try:
                     __import__("sys").__dict__["gsd-debug-probe/slow-evict/p2"](1, (

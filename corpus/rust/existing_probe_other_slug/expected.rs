@@ -184,7 +184,7 @@ pub fn save(path: &Path, body: &str) -> io::Result<()> {
                 ::std::option::Option::None => return,
             };
             let mut head = ::std::borrow::ToOwned::to_owned("GSDDBG1 ");
-            head.push_str("{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:13\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-save\"");
+            head.push_str("{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:10\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-save\"");
             head.push_str(",\"run_id\":");
             head.push_str(&gsd_probe_env("GSD_DEBUG_PROBE_RUN"));
             head.push_str(",\"phase\":");

@@ -120,7 +120,7 @@ export function evict(key: string): boolean {
           }
           const run = env.GSD_DEBUG_PROBE_RUN;
           const phase = env.GSD_DEBUG_PROBE_PHASE;
-          const head = "GSDDBG1 " + "{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.ts:16\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-evict\"" + ",\"run_id\":" + (run === undefined ? "null" : esc(String(run))) + ",\"phase\":" + (phase === undefined ? "null" : esc(String(phase))) + ",\"ordinal\":" + n + ",\"data\":";
+          const head = "GSDDBG1 " + "{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.ts:13\",\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,\"session_id\":\"slow-evict\"" + ",\"run_id\":" + (run === undefined ? "null" : esc(String(run))) + ",\"phase\":" + (phase === undefined ? "null" : esc(String(phase))) + ",\"ordinal\":" + n + ",\"data\":";
           const tail = ",\"timestamp\":" + Date.now() + ",\"pid\":" + proc.pid + "}";
           let line = head + data + tail;
           if (line.length > 1024) {
