@@ -582,9 +582,25 @@ fn unparsable_file_makes_missing_uncheckable() {
         "pkg/broken.py",
         "def ok():\n    pass\nclass Half(:\n    def only_here(self): pass\n",
     );
-    let v = one(&r, "Nope.only_here");
-    // `only_here` occurs in a file with syntax errors: absence is not provable.
+    // `Halved.only_here`: `class Halved` is in a file with syntax errors that loses the method, so
+    // absence is not provable.
+    r.write(
+        "pkg/broken_half.py",
+        "class Halved:\n    def only_here(self:\n        pass\n",
+    );
+    let v = one(&r, "Halved.only_here");
     assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+    // `Nope.only_here`: no file mentions `Nope`, so none can declare its members; the broken file
+    // cannot hold it and absence is provable.
+    let v = one(&r, "Nope.only_here");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
+    // `pkg.broken.gone`: the module file has syntax errors and mentions `gone`.
+    r.write("pkg/broken.py", "def gone(x:\n    pass\n");
+    let v = one(&r, "pkg.broken.gone");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+    // ... and a name it does not mention is provably absent from it.
+    let v = one(&r, "pkg.broken.never_written");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
 }
 
 #[test]
@@ -611,4 +627,48 @@ fn refs_file_and_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn members_are_searched_in_their_class_files_and_bases() {
+    let r = Repo::new();
+    r.write(
+        "base.py",
+        "class Base:\n    def shared(self):\n        pass\n",
+    );
+    r.write(
+        "child.py",
+        "from base import Base\n\nclass Child(Base):\n    def own(self):\n        pass\n",
+    );
+    // Many other files declare `shared` and `own` outside these classes.
+    for i in 0..5 {
+        r.write(
+            &format!("other{i}.py"),
+            "def shared():\n    pass\nown = 1\nclass Other:\n    def own(self):\n        pass\n",
+        );
+    }
+    // A file with syntax errors that declares `own` but never mentions `Child`.
+    r.write("broken.py", "def own(x:\n    pass\n");
+    let v = one(&r, "Child.shared");
+    verified(&v, "base.py:2:9", "method");
+    let v = one(&r, "Child.own");
+    verified(&v, "child.py:4:9", "method");
+    let v = one(&r, "Child.absent");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
+    // A class declared in a file with syntax errors keeps its members' absence unprovable.
+    r.write(
+        "half.py",
+        "class Child2(Base):\n    def own(self:\n        pass\n",
+    );
+    let v = one(&r, "Child2.own");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+    // Rust: `impl` blocks in another file than the type.
+    r.write("src/lib.rs", "pub mod a;\npub mod b;\n");
+    r.write("src/a.rs", "pub struct Engine;\n");
+    r.write(
+        "src/b.rs",
+        "use crate::a::Engine;\nimpl Engine {\n    pub fn start(&self) {}\n}\n",
+    );
+    let v = one(&r, "Engine::start");
+    verified(&v, "src/b.rs:3:12", "method");
 }

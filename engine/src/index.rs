@@ -710,13 +710,22 @@ impl Manifest {
     }
 }
 
+/// Word mark: the word stands where a declaration of that name could (see `decl_context`).
+pub const WORD_DECL: u8 = 1;
+/// Word mark: the word follows `class` (Python), so members of that class can be in the file.
+pub const WORD_CLASS: u8 = 2;
+/// Word mark: the word is in an import statement.
+pub const WORD_IMPORT: u8 = 4;
+/// Word mark: the word follows `-` (a `--flag` string; Python flags are always written so).
+pub const WORD_FLAG: u8 = 8;
+
 /// The sorted, unique identifier words of `bytes` (runs of ASCII letters, digits, `_` and `$`;
-/// any other byte separates), one per line, each prefixed with `+` when it stands where a
-/// declaration of that name could (see `decl_context`) and `-` otherwise. For languages
-/// without a declaration filter every word is `+`.
+/// any other byte separates), one per line, each prefixed with one mark byte: `b'0'` plus the
+/// [`WORD_DECL`], [`WORD_CLASS`], [`WORD_IMPORT`] and [`WORD_FLAG`] bits of its occurrences
+/// (`0`–`9`, `:`–`?`). For languages without a declaration filter every word has every bit.
 pub fn words(bytes: &[u8], python: bool) -> String {
     let is_w = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    let mut set: std::collections::HashMap<&[u8], bool> = std::collections::HashMap::new();
+    let mut set: std::collections::HashMap<&[u8], u8> = std::collections::HashMap::new();
     // Inside an `import` / `from` statement (to its end: brackets and `\` continue it).
     let mut import_line = false;
     let mut depth: i32 = 0;
@@ -741,15 +750,30 @@ pub fn words(bytes: &[u8], python: bool) -> String {
                 head = false;
                 continue;
             }
-            let decl = !python || {
+            let bits = if python {
                 if line_start && !comment && (w == b"import" || w == b"from") {
                     import_line = true;
                     depth = 0;
                 }
-                import_line || decl_context(bytes, s, i, prev_word, head && !comment)
+                let flag = if s > 0 && bytes[s - 1] == b'-' {
+                    WORD_FLAG
+                } else {
+                    0
+                };
+                flag | if import_line {
+                    WORD_DECL | WORD_IMPORT
+                } else if prev_word == b"class" {
+                    WORD_DECL | WORD_CLASS
+                } else if decl_context(bytes, s, i, prev_word, head && !comment) {
+                    WORD_DECL
+                } else {
+                    0
+                }
+            } else {
+                WORD_DECL | WORD_CLASS | WORD_IMPORT | WORD_FLAG
             };
-            let e = set.entry(w).or_insert(false);
-            *e |= decl;
+            let e = set.entry(w).or_insert(0);
+            *e |= bits;
             prev_word = w;
             line_start = false;
             continue;
@@ -807,11 +831,11 @@ pub fn words(bytes: &[u8], python: bool) -> String {
         }
         i += 1;
     }
-    let mut v: Vec<(&[u8], bool)> = set.into_iter().collect();
+    let mut v: Vec<(&[u8], u8)> = set.into_iter().collect();
     v.sort_unstable();
     let mut out = String::with_capacity(v.iter().map(|(w, _)| w.len() + 2).sum());
     for (w, d) in v {
-        out.push(if d { '+' } else { '-' });
+        out.push(char::from(b'0' + d));
         // ASCII by construction.
         out.push_str(std::str::from_utf8(w).unwrap_or(""));
         out.push('\n');

@@ -334,8 +334,28 @@ enum Got {
 /// (a name found in one makes MISSING unprovable).
 fn relevant(rel: &str) -> bool {
     let p = Path::new(rel);
-    lang::for_path(p).is_some()
+    lang_of(rel).is_some()
         || NO_GRAMMAR.contains(&p.extension().and_then(|e| e.to_str()).unwrap_or(""))
+}
+
+/// The language id of `rel` by extension, as [`lang::for_path`] answers it, read from the
+/// registry's `language.toml` files alone: it compiles no query, so a run that parses nothing
+/// (warm) does not pay for compiling every grammar's queries.
+fn lang_of(rel: &str) -> Option<&'static str> {
+    static MAP: std::sync::OnceLock<HashMap<String, &'static str>> = std::sync::OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut m = HashMap::new();
+        for e in lang::REGISTRY {
+            if let Ok(spec) = toml::from_str::<lang::Spec>(e.spec) {
+                for ext in spec.extensions.keys() {
+                    m.entry(ext.clone()).or_insert(e.id);
+                }
+            }
+        }
+        m
+    });
+    let ext = Path::new(rel).extension()?.to_str()?;
+    map.get(ext).copied()
 }
 
 /// A file that may hold a name but could not be analyzed.
@@ -343,6 +363,9 @@ struct Unanalyzed {
     path: String,
     reason: String,
     names: HashSet<String>,
+    /// Loaded as a module file or import target (not by a name search): every word of the file
+    /// counts as a name it may hold.
+    any_word: bool,
 }
 
 /// Resolution state: the files parsed so far and what could not be analyzed.
@@ -372,13 +395,35 @@ pub struct Resolver<'c> {
     suffixes: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }
 
-/// Whether `hay[s..e]` is a whole word of a [`index::words`] list, and whether it is marked `+`.
-fn word_at(hay: &[u8], s: usize, e: usize) -> Option<bool> {
+/// Whether `hay[s..e]` is a whole word of a [`index::words`] list, and its mark bits.
+fn word_at(hay: &[u8], s: usize, e: usize) -> Option<u8> {
     let whole =
-        s > 0 && matches!(hay[s - 1], b'+' | b'-') && hay.get(e).is_none_or(|&b| b == b'\n');
-    // The marker itself must start a line.
+        s > 0 && matches!(hay[s - 1], b'0'..=b'?') && hay.get(e).is_none_or(|&b| b == b'\n');
+    // The mark itself must start a line.
     let line = s < 2 || hay[s - 2] == b'\n';
-    (whole && line).then(|| hay[s - 1] == b'+')
+    (whole && line).then(|| hay[s - 1] - b'0')
+}
+
+/// The needles of the segments of a qualified reference (`Container.member`). The member is
+/// looked for only in files that also mention its container (`member&Container`): a declaration
+/// whose container is `C` is written inside `class C` / `impl C` / `C.prototype`, so such a file
+/// holds the word `C`. Members inherited from bases are found through the files that declare the
+/// bases (the second round loads them). Without this, `TestCase.setUp` would parse every file
+/// that declares any `setUp`.
+fn member_needles(segs: &[String]) -> Vec<String> {
+    let segs: Vec<&String> = segs
+        .iter()
+        .filter(|x| !matches!(x.as_str(), "crate" | "self" | "super"))
+        .collect();
+    let n = segs.len();
+    if n < 2 || !is_ident(segs[n - 1]) || !is_ident(segs[n - 2]) {
+        return segs.into_iter().cloned().collect();
+    }
+    // `%C`: files where `C` is declared as a class (see `Resolver::load`); files importing the
+    // head are loaded in the second round when it is not a class (`Resolver::resolve_all`).
+    let mut out: Vec<String> = segs[..n - 1].iter().map(|s| format!("%{s}")).collect();
+    out.push(format!("{}&{}", segs[n - 1], segs[n - 2]));
+    out
 }
 
 /// The identifier runs of a needle (`dry-run` → `dry`, `run`).
@@ -423,13 +468,13 @@ impl<'c> Resolver<'c> {
             .filter_map(|(rel, meta, old)| {
                 read.fetch_add(1, Ordering::Relaxed);
                 let bytes = std::fs::read(root.join(&rel)).ok()?;
-                let lang = lang::for_path(Path::new(&rel));
-                let python = lang.is_some_and(|(l, _)| l.id() == "python");
+                let python = lang_of(&rel) == Some("python");
                 let words = index::words(&bytes, python);
                 // Same content under a new identity: keep the declarations.
-                let index = old
-                    .and_then(|o| o.index)
-                    .filter(|ci| lang.is_some_and(|(_, g)| Cache::key(g.name, &bytes) == ci.key));
+                let index = old.and_then(|o| o.index).filter(|ci| {
+                    lang::for_path(Path::new(&rel))
+                        .is_some_and(|(_, g)| Cache::key(g.name, &bytes) == ci.key)
+                });
                 let meta = index::Meta {
                     size: bytes.len() as u64,
                     ..meta
@@ -521,33 +566,59 @@ impl<'c> Resolver<'c> {
             .par_iter()
             .filter_map(|(rel, e)| {
                 let hay = e.words.as_bytes();
-                // Per pattern: 0 absent, 1 present, 2 present in a declaration position.
+                // Per pattern: 0 absent, else `PRESENT` and the mark bits of its occurrences.
+                const PRESENT: u8 = 16;
                 let mut hit = vec![0u8; pats.len()];
                 for m in ac.find_overlapping_iter(hay) {
                     let p = m.pattern().as_usize();
                     let v = if substring {
-                        Some(true)
+                        Some(index::WORD_DECL)
                     } else {
                         word_at(hay, m.start(), m.end())
                     };
                     if let Some(d) = v {
-                        hit[p] = hit[p].max(if d { 2 } else { 1 });
+                        hit[p] |= PRESENT | d;
                     }
                 }
                 let level = |x: &str| {
                     pats.binary_search_by(|p| p.as_str().cmp(x))
                         .map_or(0, |i| hit[i])
                 };
-                let supported = lang::for_path(Path::new(rel)).is_some();
+                let supported = lang_of(rel).is_some();
                 let mut any = Vec::new();
                 let mut decl = false;
                 for (i, ps) in parts.iter().enumerate() {
                     if ps.is_empty() || !ps.iter().all(|p| level(p) > 0) {
                         continue;
                     }
+                    if new[i].contains('&') {
+                        // `member&Container`: the member in a declaration position and the
+                        // container after `class` (Python; anywhere for other languages).
+                        any.push(ps[0].clone());
+                        decl |= level(&ps[0]) & index::WORD_DECL != 0
+                            && ps[1..].iter().all(|p| level(p) & index::WORD_CLASS != 0);
+                        continue;
+                    }
+                    if let Some(bare) = new[i].strip_prefix('-') {
+                        // `-name`: a flag; Python declares it in a `'--name'` string.
+                        any.push(bare.to_owned());
+                        decl |= level(&ps[0]) & index::WORD_FLAG != 0;
+                        continue;
+                    }
+                    if new[i].starts_with('%') {
+                        // `%Container`: declared as a class.
+                        any.push(ps[0].clone());
+                        decl |= level(&ps[0]) & index::WORD_CLASS != 0;
+                        continue;
+                    }
+                    if new[i].starts_with('=') {
+                        // `=Container`: declared as a class, or imported.
+                        any.push(ps[0].clone());
+                        decl |= level(&ps[0]) & (index::WORD_CLASS | index::WORD_IMPORT) != 0;
+                        continue;
+                    }
                     any.push(new[i].clone());
-                    decl |=
-                        ps.len() > 1 || new[i].starts_with('-') || ps.iter().all(|p| level(p) == 2);
+                    decl |= ps.len() > 1 || ps.iter().all(|p| level(p) & index::WORD_DECL != 0);
                 }
                 if any.is_empty() || (supported && !decl && !files.contains_key(rel)) {
                     return None;
@@ -577,7 +648,7 @@ impl<'c> Resolver<'c> {
         let indexed: Vec<(String, Vec<String>, Got)> = found
             .into_par_iter()
             .map(|(rel, names)| {
-                let Some((l, g)) = lang::for_path(Path::new(&rel)) else {
+                let Some(id) = lang_of(&rel) else {
                     return (rel, names, Got::NoGrammar);
                 };
                 if let Some(f) = files.get(&rel) {
@@ -585,9 +656,19 @@ impl<'c> Resolver<'c> {
                 }
                 if let Some(ci) = sums.get(&rel).and_then(|e| e.index.as_ref()) {
                     cache.hits.fetch_add(1, Ordering::Relaxed);
-                    let f = ci.to_file(&rel, l);
+                    let f = FileIndex {
+                        path: rel.clone(),
+                        language: id,
+                        status: ci.status,
+                        syntax_errors: ci.syntax_errors,
+                        generated: ci.generated,
+                        decls: ci.decls.clone(),
+                    };
                     return (rel, names, Got::New(f, None));
                 }
+                let Some((l, g)) = lang::for_path(Path::new(&rel)) else {
+                    return (rel, names, Got::NoGrammar);
+                };
                 read.fetch_add(1, Ordering::Relaxed);
                 let got = match std::fs::read(root.join(&rel)) {
                     Ok(b) => {
@@ -627,13 +708,16 @@ impl<'c> Resolver<'c> {
                 _ => None,
             };
             if let Some(reason) = reason {
+                let any_word = names.is_empty();
                 if let Some(u) = self.unanalyzed.iter_mut().find(|u| u.path == rel) {
                     u.names.extend(names);
+                    u.any_word |= any_word;
                 } else {
                     self.unanalyzed.push(Unanalyzed {
                         path: rel.clone(),
                         reason,
                         names,
+                        any_word,
                     });
                 }
             }
@@ -705,6 +789,10 @@ impl<'c> Resolver<'c> {
                     needles.extend(segs.iter().cloned());
                     continue;
                 }
+                Ref::Flag(_) => {
+                    needles.extend(r.needles().into_iter().map(|n| format!("-{n}")));
+                    continue;
+                }
                 _ => {
                     needles.extend(r.needles());
                     continue;
@@ -714,13 +802,20 @@ impl<'c> Resolver<'c> {
                 let files = self.module_files(&segs[..i], rust);
                 (segs.len() - i <= 2 && !files.is_empty()).then_some((i, files))
             });
-            match prefix {
+            let rest: Vec<String> = match prefix {
+                // `json.dumps`: answered from the module files and their imports alone (see
+                // `in_modules`), which are loaded below; no search for `dumps` elsewhere.
+                Some((i, files)) if matches!(r, Ref::Qualified { .. }) && segs.len() - i == 1 => {
+                    modules.extend(files);
+                    Vec::new()
+                }
                 Some((i, files)) => {
                     modules.extend(files);
-                    needles.extend(segs[i..].iter().cloned());
+                    segs[i..].to_vec()
                 }
-                None => needles.extend(r.needles()),
-            }
+                None => r.needles(),
+            };
+            needles.extend(member_needles(&rest));
         }
         modules.sort();
         modules.dedup();
@@ -744,6 +839,15 @@ impl<'c> Resolver<'c> {
         for (raw, r) in refs.iter().zip(&parsed) {
             let res = self.resolve_one(raw, r);
             extra.extend(self.bases_wanted(r));
+            if let Ref::Qualified { segs, rust } = r
+                && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
+                && !(1..segs.len()).any(|i| {
+                    segs.len() - i <= 2 && !self.module_files(&segs[..i], *rust).is_empty()
+                })
+            {
+                // `qualified` follows the imports of a head that is not a class.
+                extra.push(format!("={}", segs[0]));
+            }
             if matches!(r, Ref::Decorator(_))
                 && res.verdict != Verdict::Verified
                 && res.verdict != Verdict::Ambiguous
@@ -777,8 +881,9 @@ impl<'c> Resolver<'c> {
         }
         let c = &segs[segs.len() - 2];
         let mut out = Vec::new();
+        // Members of a base `B` are declared inside `class B` (Python) / `impl B` (Rust): `%B`.
         for (_, d) in self.named(c, |d| d.kind.is_container()) {
-            out.extend(bases_of(d));
+            out.extend(bases_of(d).into_iter().map(|b| format!("%{b}")));
         }
         out
     }
@@ -863,7 +968,14 @@ impl<'c> Resolver<'c> {
         let hits: Vec<String> = self
             .unanalyzed
             .iter()
-            .filter(|u| u.names.contains(name))
+            .filter(|u| {
+                u.names.contains(name)
+                    || (u.any_word
+                        && self
+                            .sums
+                            .get(&u.path)
+                            .is_some_and(|e| e.words.lines().any(|l| l.get(1..) == Some(name))))
+            })
             .map(|u| format!("{} ({})", u.path, u.reason))
             .collect();
         if hits.is_empty() {
@@ -1120,7 +1232,7 @@ impl<'c> Resolver<'c> {
             Some(dir) if p.starts_with('.') => normalize(&format!("{dir}/{p}")),
             _ => normalize(p.trim_start_matches("./")),
         };
-        if self.path_set.contains(&joined) && lang::for_path(Path::new(&joined)).is_some() {
+        if self.path_set.contains(&joined) && lang_of(&joined).is_some() {
             return vec![joined];
         }
         let mut out = Vec::new();
@@ -1153,7 +1265,7 @@ impl<'c> Resolver<'c> {
     /// The files an import in `importer` refers to (empty: outside the repository).
     fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
         let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
-        let lang = lang::for_path(Path::new(importer)).map(|(l, _)| l.id());
+        let lang = lang_of(importer);
         match lang {
             Some("python") => {
                 if from.starts_with('.') {
@@ -1608,4 +1720,25 @@ pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>,
     let stats = r.stats();
     r.save();
     (out, stats)
+}
+
+#[cfg(test)]
+mod lang_of_tests {
+    use super::*;
+
+    #[test]
+    fn lang_of_agrees_with_for_path() {
+        for l in lang::languages() {
+            for ext in l.spec.extensions.keys() {
+                let p = format!("a/b.{ext}");
+                assert_eq!(
+                    lang_of(&p),
+                    lang::for_path(Path::new(&p)).map(|(l, _)| l.id()),
+                    "{p}"
+                );
+            }
+        }
+        assert_eq!(lang_of("a/b.md"), None);
+        assert_eq!(lang_of("Makefile"), None);
+    }
 }
