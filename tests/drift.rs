@@ -672,3 +672,50 @@ fn members_are_searched_in_their_class_files_and_bases() {
     let v = one(&r, "Engine::start");
     verified(&v, "src/b.rs:3:12", "method");
 }
+
+#[test]
+fn flags_are_searched_in_dash_strings() {
+    let r = Repo::new();
+    r.write(
+        "cli.py",
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('-v', '--verbose')\n",
+    );
+    for i in 0..3 {
+        r.write(&format!("other{i}.py"), "verbose = True\nloud = 1\n");
+    }
+    r.write("broken.py", "p.add_argument('--loud'\n");
+    let v = one(&r, "--verbose");
+    assert_eq!(v["verdict"], "VERIFIED", "{v:#}");
+    assert_eq!(
+        v["location"].as_str().unwrap().split(':').next(),
+        Some("cli.py")
+    );
+    // `--loud` occurs in a file with syntax errors: absence is not provable.
+    let v = one(&r, "--loud");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+    let v = one(&r, "--absent");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
+}
+
+#[test]
+fn word_marks() {
+    use probity::index::{WORD_CLASS, WORD_DECL, WORD_FLAG, WORD_IMPORT, words};
+    let w = words(
+        b"import os\nclass \\\n  Foo(Base):\n    def m(self): pass\nx = f('--verbose', Base)\n",
+        true,
+    );
+    let mark = |name: &str| {
+        w.lines()
+            .find(|l| &l[1..] == name)
+            .map(|l| l.as_bytes()[0] - b'0')
+            .unwrap_or_else(|| panic!("{name} not in {w}"))
+    };
+    assert_eq!(mark("os"), WORD_DECL | WORD_IMPORT);
+    assert_eq!(mark("Foo"), WORD_DECL | WORD_CLASS);
+    assert_eq!(mark("m"), WORD_DECL);
+    assert_eq!(mark("verbose"), WORD_DECL | WORD_FLAG);
+    assert_eq!(mark("Base"), 0);
+    // Other languages: every mark.
+    let w = words(b"impl Foo {}\n", false);
+    assert!(w.lines().all(|l| l.starts_with('?')), "{w}");
+}

@@ -793,8 +793,12 @@ pub fn words(bytes: &[u8], python: bool) -> String {
                 comment = false;
                 line_start = true;
                 head = true;
-                prev_word = b"";
+                if !cont {
+                    prev_word = b"";
+                }
             }
+            // A line continuation keeps `class \` + newline + `Name` together.
+            b'\\' if matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {}
             b' ' | b'\t' | b'\r' => {}
             b'#' => {
                 comment = true;
