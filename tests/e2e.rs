@@ -87,20 +87,6 @@ fn tool(name: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The TypeScript compiler: `PROBITY_TSC`, else `<repo>/node_modules/.bin/tsc`.
-fn tsc() -> PathBuf {
-    if let Some(p) = std::env::var_os("PROBITY_TSC") {
-        return PathBuf::from(p);
-    }
-    let local = crate::util::node_modules().join(".bin/tsc");
-    assert!(
-        local.exists(),
-        "{} is missing: run `npm ci` in the repository root",
-        local.display()
-    );
-    local
-}
-
 #[track_caller]
 fn check_status(what: &str, out: std::process::Output) {
     assert!(
@@ -128,7 +114,7 @@ fn build(lang: &Lang, dir: &Path) -> Vec<String> {
         "typescript" => {
             let out = dir.join("out");
             let _ = std::fs::remove_dir_all(&out);
-            let o = Command::new(tsc())
+            let o = Command::new(crate::util::tsc())
                 .args([
                     "--strict",
                     "--skipLibCheck",

@@ -24,7 +24,6 @@
 //! skipped.
 
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -33,7 +32,7 @@ use serde_json::{Value, json};
 
 use probity::events::{ExpectedProbe, Observation, RunIdentity, analyze};
 
-use crate::util::{Repo, probity, repo_root};
+use crate::util::{Repo, probity};
 
 const SLUG: &str = "tc";
 const HYPOTHESES: [&str; 2] = ["h1", "h2"];
@@ -286,33 +285,6 @@ fn tool(name: &str) -> PathBuf {
         "the `{name}` toolchain is required by this test but `{name} --version` does not run"
     );
     PathBuf::from(name)
-}
-
-/// The TypeScript compiler: `PROBITY_TSC`, else `<repo>/node_modules/.bin/tsc`, else `tsc` on PATH.
-fn tsc() -> PathBuf {
-    let runs = |p: &OsStr| {
-        Command::new(p)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if let Some(p) = std::env::var_os("PROBITY_TSC") {
-        assert!(runs(&p), "PROBITY_TSC={p:?} does not run `--version`");
-        return PathBuf::from(p);
-    }
-    let local = crate::util::node_modules().join(".bin/tsc");
-    if local.exists() && runs(local.as_os_str()) {
-        return local;
-    }
-    assert!(
-        runs(OsStr::new("tsc")),
-        "TypeScript compiler not found: set PROBITY_TSC, or run `npm ci` in {}, \
-         or put `tsc` on PATH. This test must not be skipped.",
-        repo_root().display()
-    );
-    PathBuf::from("tsc")
 }
 
 /// Parse and validate every line of the sink; return the events grouped by probe id, in order.
@@ -1000,7 +972,7 @@ const TSC_STRICT: &[&str] = &[
 
 #[test]
 fn typescript_probes_pass_strict_tsc_and_emit_valid_events() {
-    let tsc = tsc();
+    let tsc = crate::util::tsc();
     let node = tool("node");
     let repo = Repo::new();
     let rel = "app/prog.ts";

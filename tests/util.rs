@@ -422,3 +422,32 @@ pub fn node_modules() -> PathBuf {
     });
     dir
 }
+
+/// The TypeScript compiler: `PROBITY_TSC`, else `<repo>/node_modules/.bin/tsc`, else `tsc` on PATH.
+pub fn tsc() -> PathBuf {
+    use std::ffi::OsStr;
+    use std::process::{Command, Stdio};
+    let runs = |p: &OsStr| {
+        Command::new(p)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if let Some(p) = std::env::var_os("PROBITY_TSC") {
+        assert!(runs(&p), "PROBITY_TSC={p:?} does not run `--version`");
+        return PathBuf::from(p);
+    }
+    let local = node_modules().join(".bin/tsc");
+    if local.exists() && runs(local.as_os_str()) {
+        return local;
+    }
+    assert!(
+        runs(OsStr::new("tsc")),
+        "TypeScript compiler not found: set PROBITY_TSC, or run `npm ci` in {}, \
+         or put `tsc` on PATH. This test must not be skipped.",
+        repo_root().display()
+    );
+    PathBuf::from("tsc")
+}
