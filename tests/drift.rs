@@ -575,6 +575,43 @@ fn index_is_sorted_and_thread_independent() {
     );
 }
 
+/// `probity index --json` is streamed file by file; its bytes must stay those of the whole-index
+/// `serde_json::Value` it used to print (keys sorted, compact, one trailing newline), and must not
+/// depend on the number of threads (stats included: the cache is off).
+#[test]
+fn streamed_index_json_is_canonical() {
+    let r = fixture();
+    r.write("pkg/broken.py", "def ok():\n    pass\ndef broken(:\n");
+    let run = |threads: &str| {
+        let out = probity()
+            .args([
+                "index",
+                "--json",
+                "--no-cache",
+                "--threads",
+                threads,
+                "--root",
+            ])
+            .arg(r.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        out.stdout
+    };
+    let a = run("1");
+    assert_eq!(a, run("3"));
+    let v: Value = serde_json::from_slice(&a).unwrap();
+    let mut canonical = serde_json::to_vec(&v).unwrap();
+    canonical.push(b'\n');
+    assert_eq!(
+        String::from_utf8_lossy(&a),
+        String::from_utf8_lossy(&canonical)
+    );
+    assert_eq!(v["command"], "index");
+    assert_eq!(v["schema_version"], 1);
+    assert!(v["files"].as_array().unwrap().len() > 3);
+}
+
 #[test]
 fn unparsable_file_makes_missing_uncheckable() {
     let r = fixture();

@@ -967,35 +967,59 @@ fn index_cmd(a: IndexArgs) -> ExitCode {
         });
         return ExitCode::SUCCESS;
     }
-    let (files, stats) = probity::index::index_root(&root, &cache);
-    let decls: usize = files.iter().map(|f| f.decls.len()).sum();
-    emit(
-        "index",
-        json,
-        json!({ "root": root, "files": files, "stats": stats }),
-        || {
-            for f in &files {
-                for d in &f.decls {
-                    println!(
-                        "{}:{}:{}\t{}\t{}",
-                        f.path,
-                        d.line,
-                        d.column,
-                        d.kind.as_str(),
-                        d.qualified
-                    );
-                }
-                if f.status != probity::index::FileStatus::Ok {
-                    println!("{}\t(status: {:?})", f.path, f.status);
-                }
+    // Streamed file by file (the whole index is never held): the same bytes `emit` would print
+    // for `{"command", "files", "root", "schema_version", "stats"}` (keys in sorted order).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let (mut n_files, mut n_decls) = (0usize, 0usize);
+    let mut ok = true;
+    if json {
+        ok &= out.write_all(b"{\"command\":\"index\",\"files\":[").is_ok();
+    }
+    let stats = probity::index::index_root_each(&root, &cache, |f| {
+        if !ok {
+            return;
+        }
+        if json {
+            if n_files > 0 {
+                ok &= out.write_all(b",").is_ok();
             }
-            eprintln!(
-                "{} files, {decls} declarations, {} parsed",
-                files.len(),
-                stats.files_parsed
-            );
-        },
-    );
+            ok &= serde_json::to_writer(&mut out, &probity::index::SortedJson(&f)).is_ok();
+        } else {
+            for d in &f.decls {
+                ok &= writeln!(
+                    out,
+                    "{}:{}:{}\t{}\t{}",
+                    f.path,
+                    d.line,
+                    d.column,
+                    d.kind.as_str(),
+                    d.qualified
+                )
+                .is_ok();
+            }
+            if f.status != probity::index::FileStatus::Ok {
+                ok &= writeln!(out, "{}\t(status: {:?})", f.path, f.status).is_ok();
+            }
+        }
+        n_files += 1;
+        n_decls += f.decls.len();
+    });
+    if json {
+        let tail = json!({ "root": root, "schema_version": SCHEMA_VERSION, "stats": stats });
+        let tail = serde_json::to_string(&tail).unwrap_or_default();
+        // `{"root":...}` → `],"root":...}`
+        ok &= write!(out, "],{}", tail.get(1..).unwrap_or("}")).is_ok();
+        ok &= writeln!(out).is_ok();
+    }
+    ok &= out.flush().is_ok();
+    if !json {
+        eprintln!(
+            "{n_files} files, {n_decls} declarations, {} parsed",
+            stats.files_parsed
+        );
+    }
+    // As `print_json`: a closed stdout is not an error of the index.
+    let _ = ok;
     ExitCode::SUCCESS
 }
 
