@@ -1,0 +1,5 @@
+function formatTotal(total) {
+  return '$' + total;
+}
+
+module.exports = { formatTotal };

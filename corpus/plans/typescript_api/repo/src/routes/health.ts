@@ -1,0 +1,3 @@
+export function healthCheck(): { ok: boolean } {
+  return { ok: true };
+}

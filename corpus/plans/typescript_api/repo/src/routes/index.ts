@@ -1,0 +1,2 @@
+export { registerRoutes } from './orders';
+export * from './health';

@@ -1,0 +1,348 @@
+//! The drift guard on sample plans: `corpus/plans/<name>/plan.md` checked against
+//! `corpus/plans/<name>/repo/`, compared with `expected.json` (`drift --json`, `stats` removed)
+//! and `expected.md` (the markdown block). `PROBITY_BLESS=1` rewrites the expected files.
+//!
+//! `case.toml` (optional): `fail_on` (passed as `--fail-on`) and `exit_code` (expected with it).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::util::{probity, repo_root};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    fail_on: Option<String>,
+    exit_code: Option<i32>,
+}
+
+fn blessing() -> bool {
+    std::env::var("PROBITY_BLESS").is_ok_and(|v| v == "1")
+}
+
+fn plan_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo_root().join("corpus/plans"))
+        .expect("corpus/plans")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn rel(dir: &Path, file: &str) -> String {
+    let name = dir.file_name().unwrap().to_string_lossy();
+    format!("corpus/plans/{name}/{file}")
+}
+
+/// `probity drift` on one case, run from the repository root with relative paths; returns the
+/// exit code and stdout.
+fn drift(dir: &Path, extra: &[&str]) -> (i32, String) {
+    let out = probity()
+        .current_dir(repo_root())
+        .args(["drift", "--no-cache", "--plan"])
+        .arg(rel(dir, "plan.md"))
+        .arg("--root")
+        .arg(rel(dir, "repo"))
+        .args(extra)
+        .output()
+        .expect("run probity");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.trim().is_empty(),
+        "{}: stderr: {stderr}",
+        dir.display()
+    );
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+    )
+}
+
+/// Compare `actual` with `dir/file` (or write it when blessing); a mismatch is pushed to `errs`.
+fn golden(dir: &Path, file: &str, actual: &str, errs: &mut Vec<String>) {
+    let path = dir.join(file);
+    if blessing() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(expected) if expected == actual => {}
+        Ok(expected) => {
+            let line = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+            errs.push(format!(
+                "{} differs from the output at line {} (PROBITY_BLESS=1 refreshes it)\nexpected: {:?}\nactual:   {:?}",
+                path.display(),
+                line + 1,
+                expected.lines().nth(line),
+                actual.lines().nth(line)
+            ));
+        }
+        Err(e) => errs.push(format!(
+            "{}: {e} (PROBITY_BLESS=1 writes it)",
+            path.display()
+        )),
+    }
+}
+
+/// The result (or skipped entry) for `r`.
+fn find<'a>(v: &'a Value, list: &str, r: &str) -> &'a Value {
+    v[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["ref"] == r)
+        .unwrap_or_else(|| panic!("no {list} entry for {r}"))
+}
+
+fn assert_verdict(v: &Value, r: &str, verdict: &str, severity: &str) {
+    let x = find(v, "results", r);
+    assert_eq!(x["verdict"], verdict, "{r}: {x}");
+    assert_eq!(x["severity"], severity, "{r}: {x}");
+}
+
+fn assert_skipped(v: &Value, refs: &[&str]) {
+    for r in refs {
+        let x = find(v, "skipped", r);
+        assert!(
+            x["reason"]
+                .as_str()
+                .unwrap()
+                .contains("Artifacts this phase produces"),
+            "{x}"
+        );
+        assert!(
+            v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|y| y["ref"] != *r),
+            "{r} is both skipped and checked"
+        );
+    }
+}
+
+fn assert_not_extracted(v: &Value, refs: &[&str]) {
+    for r in refs {
+        for list in ["results", "skipped"] {
+            assert!(
+                v[list].as_array().unwrap().iter().all(|y| y["ref"] != *r),
+                "{r} unexpectedly in {list}"
+            );
+        }
+    }
+}
+
+/// Facts each sample plan must show, asserted directly (independent of the golden files).
+fn semantic_facts(name: &str, v: &Value) {
+    const NA: &str = "needs-acknowledgement";
+    match name {
+        "python_ingest" => {
+            for r in [
+                "ingest.pipeline.load_config",
+                "PipelineConfig.from_env",
+                "ingest.sources.chunk_rows",
+                "Pipeline.run_streaming",
+                "pipeline.validate_schema",
+                "--max-retries",
+            ] {
+                assert_verdict(v, r, "MISSING", NA);
+            }
+            assert_verdict(v, "Pipeline.add_stages", "MISSING", NA);
+            assert_eq!(
+                find(v, "results", "Pipeline.add_stages")["suggestions"][0],
+                "add_stage"
+            );
+            assert_verdict(v, "normalize", "AMBIGUOUS", "medium");
+            assert_eq!(
+                find(v, "results", "normalize")["candidates"]
+                    .as_array()
+                    .unwrap()
+                    .len(),
+                2
+            );
+            assert_verdict(v, "ingest.plugins.json_plugin", "UNCHECKABLE", "info");
+            for r in [
+                "@retry",
+                "--batch-size",
+                "--dry-run",
+                "docs/ingest.md",
+                "PipelineConfig.batch_size",
+                "BaseSource.read_rows",
+                "CsvSource.read_rows",
+            ] {
+                assert_verdict(v, r, "VERIFIED", "none");
+            }
+            assert_eq!(
+                find(v, "results", "PipelineConfig.batch_size")["kind"],
+                "field"
+            );
+            assert_skipped(
+                v,
+                &[
+                    "JsonSource",
+                    "JsonSource.read_rows",
+                    "JsonSource.open",
+                    "stream_batches",
+                    "--format",
+                    "ingest/json_source.py",
+                ],
+            );
+            // A bare snake_case code span without `()` is not a citation.
+            assert_not_extracted(v, &["run_pipeline"]);
+        }
+        "typescript_api" => {
+            for r in [
+                "OrderService.voidOrder",
+                "@Transactional",
+                "HttpServer.shutdown",
+                "--grace-period",
+            ] {
+                assert_verdict(v, r, "MISSING", NA);
+            }
+            assert_verdict(v, "formatTotal", "AMBIGUOUS", "medium");
+            for r in [
+                "./src/routes/index.registerRoutes",
+                "OrderService.findAll",
+                "Order.status",
+                "--port",
+                "--log-level",
+                "src/server.ts",
+            ] {
+                assert_verdict(v, r, "VERIFIED", "none");
+            }
+            assert_eq!(find(v, "results", "Order.status")["kind"], "field");
+            assert_skipped(
+                v,
+                &[
+                    "RefundService",
+                    "RefundService.issueRefund",
+                    "--refund-window",
+                    "src/refunds.ts",
+                ],
+            );
+            let lines: Vec<u64> = find(v, "skipped", "RefundService.issueRefund")["occurrences"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["line"].as_u64().unwrap())
+                .collect();
+            assert_eq!(
+                lines.len(),
+                3,
+                "artifact cited in the fenced block and rollout too"
+            );
+        }
+        "rust_cache" => {
+            for r in ["Store::purge_expired", "crate::store::compact", "@cached"] {
+                assert_verdict(v, r, "MISSING", NA);
+            }
+            assert_verdict(v, "Stats::expired", "UNCHECKABLE", "info");
+            for r in [
+                "Store::open",
+                "Store.capacity",
+                "Lru::pick",
+                "store::disk::open",
+                "crate::store::disk::flush_all",
+                "--max-entries",
+                "--data-dir",
+                "src/store/mod.rs",
+            ] {
+                assert_verdict(v, r, "VERIFIED", "none");
+            }
+            assert_eq!(find(v, "results", "--data-dir")["kind"], "cli_flag");
+            assert_skipped(
+                v,
+                &[
+                    "TtlPolicy",
+                    "TtlPolicy::pick",
+                    "Store::sweep",
+                    "--ttl-secs",
+                    "src/ttl.rs",
+                ],
+            );
+        }
+        other => {
+            panic!("corpus/plans/{other}: no semantic facts (add them to tests/drift_plans.rs)")
+        }
+    }
+    // Common to every case.
+    let s = &v["summary"];
+    let n = |k: &str| s[k].as_u64().unwrap();
+    assert_eq!(n("checked"), v["results"].as_array().unwrap().len() as u64);
+    assert_eq!(
+        n("verified") + n("missing") + n("ambiguous") + n("uncheckable"),
+        n("checked")
+    );
+    assert_eq!(n("skipped"), v["skipped"].as_array().unwrap().len() as u64);
+    assert!(n("missing") > 0 && n("skipped") > 0);
+    assert_eq!(s["hard_block"], false);
+}
+
+#[test]
+fn drift_sample_plans() {
+    let dirs = plan_dirs();
+    assert!(dirs.len() >= 3, "corpus/plans holds at least 3 plans");
+    let mut errs = Vec::new();
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let case: Case = match std::fs::read_to_string(dir.join("case.toml")) {
+            Ok(t) => toml::from_str(&t).unwrap_or_else(|e| panic!("{name}/case.toml: {e}")),
+            Err(_) => Case::default(),
+        };
+
+        // JSON, without --fail-on: rung 2 never blocks.
+        let (code, stdout) = drift(dir, &["--json"]);
+        assert_eq!(code, 0, "{name}: drift --json exit code");
+        let mut v: Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{name}: stdout is not JSON ({e}): {stdout}"));
+        assert_eq!(v["plan"], rel(dir, "plan.md"));
+        assert_eq!(v["root"], rel(dir, "repo"));
+        assert_eq!(v["exit_code"], 0);
+        let stats = v.as_object_mut().unwrap().remove("stats").expect("stats");
+        assert!(
+            stats["files_parsed"].as_u64().unwrap() > 0,
+            "{name}: {stats}"
+        );
+        assert_eq!(stats["cache_hits"], 0, "{name}: --no-cache: {stats}");
+        assert_eq!(stats["cache_writes"], 0, "{name}: --no-cache: {stats}");
+        semantic_facts(&name, &v);
+        let coverage = v["coverage_markdown"].as_str().unwrap().to_owned();
+        let json = serde_json::to_string_pretty(&v).unwrap() + "\n";
+        golden(dir, "expected.json", &json, &mut errs);
+
+        // Markdown: the same block as `coverage_markdown`.
+        let (code, md) = drift(dir, &[]);
+        assert_eq!(code, 0, "{name}: drift exit code");
+        assert!(
+            md.starts_with("### Verification coverage\n"),
+            "{name}: {md}"
+        );
+        assert_eq!(
+            md.trim_end(),
+            coverage.trim_end(),
+            "{name}: markdown vs coverage_markdown"
+        );
+        golden(dir, "expected.md", &md, &mut errs);
+
+        // --fail-on.
+        if let Some(sev) = &case.fail_on {
+            let want = case.exit_code.expect("exit_code with fail_on");
+            let (code, stdout) = drift(dir, &["--json", "--fail-on", sev]);
+            assert_eq!(code, want, "{name}: --fail-on {sev}");
+            let w: Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(
+                w["exit_code"], want,
+                "{name}: exit_code field with --fail-on {sev}"
+            );
+        }
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n\n"));
+}
