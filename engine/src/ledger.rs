@@ -115,43 +115,30 @@ pub struct Ledger {
     pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
+// Plain data: `json!` cannot fail on these types.
 impl Serialize for Ledger {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         use serde_json::{Value, json};
         let mut m = self.rest.clone();
-        let v = |x: &dyn erased::ToValue| x.to_value();
         m.insert("schema_version".into(), json!(self.schema_version));
         if let Some(slug) = &self.slug {
             m.insert("slug".into(), json!(slug));
             m.insert("goal".into(), json!(self.goal));
             m.insert("policy".into(), self.policy.clone().unwrap_or(Value::Null));
-            m.insert("state".into(), v(&self.state));
+            m.insert("state".into(), json!(self.state));
             m.insert("mode".into(), json!(self.mode));
             m.insert("reproduction_ref".into(), json!(self.reproduction_ref));
             m.insert("next_run_seq".into(), json!(self.next_run_seq.unwrap_or(1)));
-            m.insert("active_run".into(), v(&self.active_run));
-            m.insert("artifact_root".into(), v(&self.artifact_root));
+            m.insert("active_run".into(), json!(self.active_run));
+            m.insert("artifact_root".into(), json!(self.artifact_root));
         }
-        m.insert("probes".into(), v(&self.probes));
+        m.insert("probes".into(), json!(self.probes));
         if self.slug.is_some() {
-            m.insert("artifacts".into(), v(&self.artifacts));
-            m.insert("runs".into(), v(&self.runs));
-            m.insert("cleanup".into(), v(&self.cleanup));
+            m.insert("artifacts".into(), json!(self.artifacts));
+            m.insert("runs".into(), json!(self.runs));
+            m.insert("cleanup".into(), json!(self.cleanup));
         }
         Value::Object(m).serialize(ser)
-    }
-}
-
-mod erased {
-    /// Serialize anything to a JSON value (a field that fails to serialize becomes null, which
-    /// cannot happen for these plain data types).
-    pub trait ToValue {
-        fn to_value(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> ToValue for T {
-        fn to_value(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-        }
     }
 }
 

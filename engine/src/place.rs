@@ -97,11 +97,14 @@ pub struct Placement {
 }
 
 /// Facts from the language's placement query, keyed by node id.
+#[derive(Default)]
 struct Facts {
     refuse: Vec<(std::ops::Range<usize>, Reason)>,
     refuse_file: Option<(Reason, usize)>,
     diverges: HashSet<usize>,
     functions: Vec<FunctionDef>,
+    /// Qualifying scopes, by node id (one query pass collects them with everything else).
+    scopes: HashMap<usize, Scope>,
 }
 
 /// A function or method found by the placement query.
@@ -112,6 +115,7 @@ struct FunctionDef {
     end: usize,
     name: String,
     body_id: usize,
+    body_range: std::ops::Range<usize>,
     line: usize,
 }
 
@@ -128,12 +132,7 @@ fn collect_facts(
     text: &str,
     range: Option<std::ops::Range<usize>>,
 ) -> Facts {
-    let mut facts = Facts {
-        refuse: Vec::new(),
-        refuse_file: None,
-        diverges: HashSet::new(),
-        functions: Vec::new(),
-    };
+    let mut facts = Facts::default();
     match range {
         None => collect_into(&mut facts, grammar, tree, text, None, None),
         Some(r) => {
@@ -164,6 +163,8 @@ fn collect_into(
         let mut func: Option<Node> = None;
         let mut fname: Option<Node> = None;
         let mut fbody: Option<Node> = None;
+        let mut scope: Option<Node> = None;
+        let mut scope_name: Option<Node> = None;
         for c in m.captures() {
             let name = names[c.index as usize];
             if let Some(code) = name.strip_prefix("refuse.") {
@@ -184,6 +185,25 @@ fn collect_into(
                 fname = Some(c.node);
             } else if name == "function.body" {
                 fbody = Some(c.node);
+            } else if name == "scope" {
+                scope = Some(c.node);
+            } else if name == "scope.name" {
+                scope_name = Some(c.node);
+            }
+        }
+        if let (Some(s), Some(n)) = (scope, scope_name) {
+            let entry = facts.scopes.entry(s.id()).or_insert_with(|| Scope {
+                start: s.start_byte(),
+                end: s.end_byte(),
+                names: Vec::new(),
+            });
+            let full = text[n.byte_range()].to_owned();
+            // `impl<T> Foo<T>` is qualified as `Foo`.
+            let base = full.split('<').next().unwrap_or(&full).trim().to_owned();
+            for candidate in [full, base] {
+                if !entry.names.contains(&candidate) {
+                    entry.names.push(candidate);
+                }
             }
         }
         if let (Some(f), Some(n), Some(b)) = (func, fname, fbody) {
@@ -193,6 +213,7 @@ fn collect_into(
                 end: f.end_byte(),
                 name: text[n.byte_range()].to_owned(),
                 body_id: b.id(),
+                body_range: b.byte_range(),
                 line: f.start_position().row,
             });
         }
@@ -204,42 +225,6 @@ struct Scope {
     start: usize,
     end: usize,
     names: Vec<String>,
-}
-
-fn collect_scopes(grammar: &Grammar, tree: &Tree, text: &str) -> Vec<Scope> {
-    let q = &grammar.placement;
-    let names = q.capture_names();
-    let mut by_node: HashMap<usize, Scope> = HashMap::new();
-    let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(q, tree.root_node(), text.as_bytes());
-    while let Some(m) = matches.next() {
-        let scope = m
-            .captures()
-            .iter()
-            .find(|c| names[c.index as usize] == "scope");
-        let name = m
-            .captures()
-            .iter()
-            .find(|c| names[c.index as usize] == "scope.name");
-        if let (Some(s), Some(n)) = (scope, name) {
-            let entry = by_node.entry(s.node.id()).or_insert_with(|| Scope {
-                start: s.node.start_byte(),
-                end: s.node.end_byte(),
-                names: Vec::new(),
-            });
-            let full = text[n.node.byte_range()].to_owned();
-            // `impl<T> Foo<T>` is qualified as `Foo`.
-            let base = full.split('<').next().unwrap_or(&full).trim().to_owned();
-            for candidate in [full, base] {
-                if !entry.names.contains(&candidate) {
-                    entry.names.push(candidate);
-                }
-            }
-        }
-    }
-    let mut scopes: Vec<Scope> = by_node.into_values().collect();
-    scopes.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-    scopes
 }
 
 struct Ctx<'a> {
@@ -577,12 +562,7 @@ pub fn place(
         lang,
         source,
         text,
-        facts: Facts {
-            refuse: Vec::new(),
-            refuse_file: None,
-            diverges: HashSet::new(),
-            functions: Vec::new(),
-        },
+        facts: Facts::default(),
     };
     let lines = source.line_count();
     let line_node = |line1: usize| -> Result<Node, Refusal> {
@@ -644,7 +624,7 @@ pub fn place(
         }
         Anchor::Function(name) => {
             ctx.facts = collect_facts(grammar, &tree, text, None);
-            let (def, qualified) = resolve_function(&ctx, grammar, &tree, name, location_path)?;
+            let (def, qualified) = resolve_function(&ctx, name, location_path)?;
             let (s, after) = function_entry(&ctx, &tree, &def, &qualified)?;
             if after {
                 ctx.check_after(s)?;
@@ -808,8 +788,6 @@ pub fn place(
 /// or traits, modules, enclosing functions); a leading file stem or `crate` is allowed.
 fn resolve_function(
     ctx: &Ctx,
-    grammar: &Grammar,
-    tree: &Tree,
     name: &str,
     location_path: &str,
 ) -> Result<(FunctionDef, String), Refusal> {
@@ -824,7 +802,7 @@ fn resolve_function(
             format!("`{name}` is not a function name"),
         ));
     }
-    let scopes = collect_scopes(grammar, tree, ctx.text);
+    let scopes = &ctx.facts.scopes;
     let stem = std::path::Path::new(location_path)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -839,7 +817,7 @@ fn resolve_function(
         // The chain of enclosing scopes, outermost first; enclosing functions count too.
         let mut chain: Vec<Vec<String>> = Vec::new();
         let mut spans: Vec<(usize, usize, Vec<String>)> = scopes
-            .iter()
+            .values()
             .filter(|s| {
                 s.start <= f.start && f.end <= s.end && !(s.start == f.start && s.end == f.end)
             })
@@ -920,7 +898,7 @@ fn function_entry<'a>(
     def: &FunctionDef,
     qualified: &str,
 ) -> Result<(Node<'a>, bool), Refusal> {
-    let body = find_node(tree.root_node(), def.body_id)
+    let body = find_node(tree.root_node(), def.body_id, def.body_range.clone())
         .ok_or_else(|| Refusal::new(Reason::NotStatementPosition, "function body not found"))?;
     if !ctx.is_container(body) {
         return Err(Refusal::new(
@@ -956,23 +934,18 @@ fn function_entry<'a>(
     ))
 }
 
-fn find_node(root: Node<'_>, id: usize) -> Option<Node<'_>> {
-    let mut cursor = root.walk();
-    loop {
-        let n = cursor.node();
-        if n.id() == id {
-            return Some(n);
+/// The node with `id` spanning `range`: the smallest node over the range, or one of its
+/// ancestors with the same extent.
+fn find_node(root: Node<'_>, id: usize, range: std::ops::Range<usize>) -> Option<Node<'_>> {
+    let mut n = root.descendant_for_byte_range(range.start, range.end);
+    while let Some(x) = n {
+        if x.id() == id {
+            return Some(x);
         }
-        if cursor.goto_first_child() {
-            continue;
+        if x.byte_range() != range {
+            return None;
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
-        }
+        n = x.parent();
     }
+    None
 }
