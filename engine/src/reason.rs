@@ -173,8 +173,6 @@ reasons! {
     CommandFailed = "command_failed",
     /// No run with this id in the ledger.
     RunNotFound = "run_not_found",
-    /// The session file has no `## Runtime Evidence` section to replace and no place to add one.
-    SectionNotFound = "section_not_found",
 }
 
 impl std::fmt::Display for Reason {
