@@ -93,16 +93,80 @@ pub struct PrologueRule {
     pub child: Option<String>,
 }
 
-/// A compiled grammar of a language: the tree-sitter language and its placement query.
+/// A grammar of a language: the tree-sitter language and its queries.
+///
+/// Queries compile on first use, once per process (compiling every grammar's queries up front
+/// costs ~0.3 s of one core, which a command that parses only Python files should not pay).
+/// [`try_languages`] compiles them all, so the registry test proves the lazy path cannot fail.
 pub struct Grammar {
     /// Grammar name (`tsx`, `typescript`, ...).
     pub name: &'static str,
     /// The tree-sitter language.
     pub ts: tree_sitter::Language,
+    id: &'static str,
+    placement_src: &'static str,
+    definitions_src: &'static str,
+    placement: OnceLock<Query>,
+    definitions: OnceLock<Query>,
+    definition_roots: OnceLock<Option<Vec<bool>>>,
+}
+
+impl Grammar {
+    fn compile_query(&self, file: &'static str, src: &str) -> Result<Query, DataError> {
+        Query::new(&self.ts, src).map_err(|e| DataError::Query {
+            id: self.id,
+            file,
+            grammar: self.name,
+            message: e.to_string(),
+        })
+    }
+
+    fn query<'a>(&'a self, cell: &'a OnceLock<Query>, file: &'static str, src: &str) -> &'a Query {
+        cell.get_or_init(|| {
+            self.compile_query(file, src)
+                .expect("embedded queries compile (registry test)")
+        })
+    }
+
     /// `queries/<lang>/placement.scm`, compiled against this grammar.
-    pub placement: Query,
+    ///
+    /// # Panics
+    /// If the embedded query does not compile, which the registry test rules out.
+    pub fn placement(&self) -> &Query {
+        self.query(&self.placement, "placement.scm", self.placement_src)
+    }
+
     /// `queries/<lang>/definitions.scm`, compiled against this grammar.
-    pub definitions: Query,
+    ///
+    /// # Panics
+    /// If the embedded query does not compile, which the registry test rules out.
+    pub fn definitions(&self) -> &Query {
+        self.query(&self.definitions, "definitions.scm", self.definitions_src)
+    }
+
+    /// The node kinds a pattern of the definitions query can start at, as a table indexed by
+    /// kind id (`Node::kind_id`), or `None` when some pattern can start at any node (its root is a
+    /// wildcard, an alternation or an anonymous node). Read from the query source at each
+    /// pattern's start byte.
+    pub fn definition_roots(&self) -> Option<&[bool]> {
+        self.definition_roots
+            .get_or_init(|| pattern_roots(&self.ts, self.definitions(), self.definitions_src))
+            .as_deref()
+    }
+
+    /// Compile both queries now, reporting the first that fails.
+    fn check(&self) -> Result<(), DataError> {
+        for (cell, file, src) in [
+            (&self.placement, "placement.scm", self.placement_src),
+            (&self.definitions, "definitions.scm", self.definitions_src),
+        ] {
+            if cell.get().is_none() {
+                let q = self.compile_query(file, src)?;
+                let _ = cell.set(q);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A compiled, immutable language: spec, grammars, template. `Send + Sync`.
@@ -166,25 +230,15 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
     }
     let mut grammars = Vec::new();
     for &(name, lang_fn) in entry.grammars {
-        let ts = tree_sitter::Language::new(lang_fn);
-        let placement = Query::new(&ts, entry.placement_query).map_err(|e| DataError::Query {
-            id: entry.id,
-            file: "placement.scm",
-            grammar: name,
-            message: e.to_string(),
-        })?;
-        let definitions =
-            Query::new(&ts, entry.definitions_query).map_err(|e| DataError::Query {
-                id: entry.id,
-                file: "definitions.scm",
-                grammar: name,
-                message: e.to_string(),
-            })?;
         grammars.push(Grammar {
             name,
-            ts,
-            placement,
-            definitions,
+            ts: tree_sitter::Language::new(lang_fn),
+            id: entry.id,
+            placement_src: entry.placement_query,
+            definitions_src: entry.definitions_query,
+            placement: OnceLock::new(),
+            definitions: OnceLock::new(),
+            definition_roots: OnceLock::new(),
         });
     }
     for (ext, grammar) in &spec.extensions {
@@ -202,9 +256,43 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
     })
 }
 
-/// Compile every registry row, reporting the first broken one.
+/// See [`Grammar::definition_roots`].
+fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Vec<bool>> {
+    let mut names = std::collections::HashSet::new();
+    for i in 0..q.pattern_count() {
+        let rest = src.get(q.start_byte_for_pattern(i)..)?.strip_prefix('(')?;
+        let name: &str = &rest[..rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())];
+        if name.is_empty() || name == "_" {
+            return None;
+        }
+        names.insert(name);
+    }
+    let table: Vec<bool> = (0..ts.node_kind_count())
+        .map(|id| {
+            let id = id as u16;
+            ts.node_kind_is_named(id) && ts.node_kind_for_id(id).is_some_and(|k| names.contains(k))
+        })
+        .collect();
+    // Every root must name a real kind, or the table would silently drop a pattern.
+    let found: std::collections::HashSet<&str> = (0..ts.node_kind_count())
+        .filter(|&id| table[id])
+        .filter_map(|id| ts.node_kind_for_id(id as u16))
+        .collect();
+    (found.len() == names.len()).then_some(table)
+}
+
+/// Compile every registry row with all its queries, reporting the first broken one.
 pub fn try_languages() -> Result<Vec<Language>, DataError> {
-    REGISTRY.iter().map(compile).collect()
+    let langs = REGISTRY
+        .iter()
+        .map(compile)
+        .collect::<Result<Vec<_>, _>>()?;
+    for g in langs.iter().flat_map(|l| &l.grammars) {
+        g.check()?;
+    }
+    Ok(langs)
 }
 
 /// The compiled registry, built once per process.
@@ -213,7 +301,13 @@ pub fn try_languages() -> Result<Vec<Language>, DataError> {
 /// If the embedded data is broken, which the registry test rules out before release.
 pub fn languages() -> &'static [Language] {
     static LANGS: OnceLock<Vec<Language>> = OnceLock::new();
-    LANGS.get_or_init(|| try_languages().expect("embedded language data is valid"))
+    LANGS.get_or_init(|| {
+        REGISTRY
+            .iter()
+            .map(compile)
+            .collect::<Result<_, _>>()
+            .expect("embedded language data is valid")
+    })
 }
 
 /// The language and grammar for a path, by extension (case-sensitive, as the contract lists).

@@ -151,7 +151,7 @@ fn collect_into(
     range: Option<std::ops::Range<usize>>,
     max_depth: Option<u32>,
 ) {
-    let q = &grammar.placement;
+    let q = grammar.placement();
     let names = q.capture_names();
     let mut cursor = QueryCursor::new();
     if let Some(r) = range {
