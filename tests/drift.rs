@@ -435,7 +435,10 @@ fn plan_pass() {
         md.contains("| `Worker.runn` | MISSING | needs-acknowledgement |"),
         "{md}"
     );
-    assert!(md.contains("`NewThing.build` (line 14): skipped"), "{md}");
+    assert!(
+        md.contains("`NewThing.build` (lines 14, 18): skipped"),
+        "{md}"
+    );
 
     let (code, _) = drift(&r, c.path(), &["--fail-on", "needs-acknowledgement"]);
     assert_eq!(code, 1);
@@ -755,4 +758,443 @@ fn word_marks() {
     // Other languages: every mark.
     let w = words(b"impl Foo {}\n", false);
     assert!(w.lines().all(|l| l.starts_with('?')), "{w}");
+}
+
+/// The candidates' locations of an AMBIGUOUS result.
+fn cand_locations(v: &Value) -> Vec<String> {
+    v["candidates"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no candidates: {v:#}"))
+        .iter()
+        .map(|c| c["location"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[track_caller]
+fn uncheckable(v: &Value, reason: &str) {
+    verdict(v, "UNCHECKABLE");
+    assert_eq!(v["reason"], reason, "{v:#}");
+}
+
+/// A bare name matches every declaration of that name, top-level or member of any container
+/// (imports and flags aside), in every language: several → AMBIGUOUS, candidates sorted by
+/// position. Declarations of one qualified name and kind in one file are one declaration.
+#[test]
+fn bare_names_match_members_too() {
+    let r = Repo::new();
+    r.write("src/main.rs", "mod store;\n");
+    r.write("src/store/mod.rs", "pub mod disk;\npub use disk::open;\n\npub struct Store;\n\nimpl Store {\n    pub fn open() -> Store { Store }\n}\n");
+    r.write("src/store/disk.rs", "pub fn open() {}\n");
+    r.write(
+        "py/files.py",
+        "def fopen(path):\n    pass\n\nclass Reader:\n    def fopen(self):\n        pass\n",
+    );
+    r.write(
+        "py/props.py",
+        "class A:\n    @property\n    def size(self):\n        return 1\n\n    @size.setter\n    def size(self, v):\n        pass\n\nif True:\n    def twice():\n        pass\nelse:\n    def twice():\n        pass\n",
+    );
+    r.write(
+        "ts/box.ts",
+        "export function unwrap(): void {}\nexport class Box {\n  unwrap(): number { return 1; }\n}\n",
+    );
+    r.write(
+        "ts/only.ts",
+        "export class Only {\n  lonely(): void {}\n}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "open", "fopen", "unwrap", "lonely", "size", "twice", "A.size",
+        ],
+    );
+    // Rust: the free function and the method; the `pub use` re-export is not a declaration.
+    verdict(&v[0], "AMBIGUOUS");
+    assert_eq!(
+        cand_locations(&v[0]),
+        ["src/store/disk.rs:1:8", "src/store/mod.rs:7:12"]
+    );
+    let kinds: Vec<&str> = v[0]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["qualified"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["open", "Store::open"]);
+    assert_eq!(v[0]["candidates"][1]["kind"], "method");
+    // Python and TypeScript: the same rule.
+    verdict(&v[1], "AMBIGUOUS");
+    assert_eq!(
+        cand_locations(&v[1]),
+        ["py/files.py:1:5", "py/files.py:5:9"]
+    );
+    verdict(&v[2], "AMBIGUOUS");
+    assert_eq!(cand_locations(&v[2]), ["ts/box.ts:1:17", "ts/box.ts:3:3"]);
+    // One member and nothing else: VERIFIED.
+    verified(&v[3], "ts/only.ts:2:3", "method");
+    // A property's getter and setter, a function defined in both branches of an `if`: one.
+    verified(&v[4], "py/props.py:3:9", "method");
+    verified(&v[5], "py/props.py:11:9", "function");
+    verified(&v[6], "py/props.py:3:9", "method");
+
+    // A trait method and its impl are two declarations (different containers).
+    let f = fixture();
+    let v = one(&f, "go");
+    verdict(&v, "AMBIGUOUS");
+    assert_eq!(cand_locations(&v), ["src/lib.rs:16:8", "src/lib.rs:20:8"]);
+}
+
+/// Candidates sort by position (line 9 before line 11), not as strings.
+#[test]
+fn ambiguous_candidates_sort_by_position() {
+    let r = Repo::new();
+    let mut a = String::new();
+    for _ in 0..8 {
+        a.push_str("x = 1\n");
+    }
+    a.push_str("def dup():\n    pass\n\nclass K:\n    def dup(self):\n        pass\n");
+    r.write("a.py", &a);
+    let v = one(&r, "dup");
+    verdict(&v, "AMBIGUOUS");
+    assert_eq!(cand_locations(&v), ["a.py:9:5", "a.py:13:9"]);
+}
+
+/// Standard libraries, built-ins and declared dependencies are outside the repository:
+/// UNCHECKABLE with the reason, never MISSING.
+#[test]
+fn external_modules_are_uncheckable() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\nmy-dep = { version = \"1\" }\nlocalcrate = { path = \"local\" }\n\n[target.'cfg(unix)'.dev-dependencies]\nnix = \"0.29\"\n",
+    );
+    r.write(
+        "src/main.rs",
+        "use clap::Parser;\n\nfn main() {\n    let _ = std::time::Duration::from_secs(1);\n}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "std::time::Duration::from_secs",
+            "core::mem::swap",
+            "alloc::vec::Vec",
+            "serde::Serialize",
+            "my_dep::run",
+            "nix::unistd::getpid",
+            "Vec::new",
+            "Parser::parse",
+            "localcrate::thing",
+            "crate::nothing_here",
+        ],
+    );
+    let std = "external: `std` is not part of the repository (Rust standard library)";
+    uncheckable(&v[0], std);
+    uncheckable(
+        &v[1],
+        "external: `core` is not part of the repository (Rust standard library)",
+    );
+    uncheckable(
+        &v[2],
+        "external: `alloc` is not part of the repository (Rust standard library)",
+    );
+    uncheckable(
+        &v[3],
+        "external: `serde` is not part of the repository (dependency declared in Cargo.toml)",
+    );
+    uncheckable(
+        &v[4],
+        "external: `my_dep` is not part of the repository (dependency declared in Cargo.toml)",
+    );
+    uncheckable(
+        &v[5],
+        "external: `nix` is not part of the repository (dependency declared in Cargo.toml)",
+    );
+    uncheckable(
+        &v[6],
+        "external: `Vec` is not part of the repository (Rust standard library)",
+    );
+    uncheckable(
+        &v[7],
+        "external: `Parser` is imported from outside the repository (clap)",
+    );
+    // A path dependency is part of the repository: no claim that it is external.
+    verdict(&v[8], "MISSING");
+    verdict(&v[9], "MISSING");
+
+    // A repository that is the crate itself (the Rust tree's `library/std`) resolves it.
+    let s = Repo::new();
+    s.write(
+        "library/std/Cargo.toml",
+        "[package]\nname = \"std\"\nversion = \"0.0.0\"\n",
+    );
+    s.write("library/std/src/lib.rs", "pub mod time;\n");
+    s.write(
+        "library/std/src/time.rs",
+        "pub struct Duration;\nimpl Duration {\n    pub fn from_secs(s: u64) -> Duration { Duration }\n}\n",
+    );
+    let v = one(&s, "std::time::Duration::from_secs");
+    verified(&v, "library/std/src/time.rs:3:12", "method");
+
+    // Python: the standard library, unless the repository defines the module itself.
+    let p = Repo::new();
+    p.write("app/__init__.py", "");
+    p.write(
+        "app/main.py",
+        "import os\n\ndef run():\n    return os.path.join('a', 'b')\n",
+    );
+    p.write("app/json.py", "def dumps_pretty(x):\n    return x\n");
+    let v = resolve_all(
+        &p,
+        &[
+            "os.path.join",
+            "subprocess.run",
+            "str.join",
+            "json.dumps",
+            "json.dumps_pretty",
+        ],
+    );
+    uncheckable(
+        &v[0],
+        "external: `os` is not part of the repository (Python standard library)",
+    );
+    uncheckable(
+        &v[1],
+        "external: `subprocess` is not part of the repository (Python standard library)",
+    );
+    uncheckable(
+        &v[2],
+        "external: `str` is not part of the repository (Python built-in)",
+    );
+    // `app/json.py` is `app.json`, not `json`: it answers only what it declares.
+    uncheckable(
+        &v[3],
+        "external: `json` is not part of the repository (Python standard library)",
+    );
+    verified(&v[4], "app/json.py:1:5", "function");
+    // A tree that is the standard library (CPython's `Lib/`): `json` is its own module.
+    p.write("json/__init__.py", "from .encoder import dumps\n");
+    p.write("json/encoder.py", "def dumps(obj):\n    return ''\n");
+    let v = resolve_all(&p, &["json.dumps", "json.dumpz"]);
+    verified(&v[0], "json/encoder.py:1:5", "function");
+    verdict(&v[1], "MISSING");
+
+    // Node.js: built-in modules, `node:` specifiers, globals, package.json dependencies.
+    let n = Repo::new();
+    n.write(
+        "package.json",
+        r#"{"name": "x", "dependencies": {"express": "^4"}, "devDependencies": {"local-lib": "file:../lib", "vitest": "1"}}"#,
+    );
+    n.write(
+        "src/app.ts",
+        "import express from 'express';\nimport { readFileSync } from 'node:fs';\nexport const app = express();\n",
+    );
+    let v = resolve_all(
+        &n,
+        &[
+            "fs.readFileSync",
+            "node:path",
+            "node:path.join",
+            "fs/promises",
+            "express.Router",
+            "vitest.describe",
+            "JSON.parse",
+            "console.log",
+            "os.cpus",
+        ],
+    );
+    let node = |m: &str| {
+        format!("external: `{m}` is not part of the repository (Node.js built-in module)")
+    };
+    uncheckable(&v[0], &node("fs"));
+    uncheckable(&v[1], &node("path"));
+    assert_eq!(v[1]["ref_kind"], "qualified");
+    uncheckable(&v[2], &node("path"));
+    uncheckable(&v[3], &node("fs/promises"));
+    uncheckable(
+        &v[4],
+        "external: `express` is not part of the repository (dependency declared in package.json)",
+    );
+    uncheckable(
+        &v[5],
+        "external: `vitest` is not part of the repository (dependency declared in package.json)",
+    );
+    uncheckable(
+        &v[6],
+        "external: `JSON` is not part of the repository (JavaScript global)",
+    );
+    // `console` is also a Node.js module.
+    uncheckable(&v[7], &node("console"));
+    // `os` is both a Python and a Node.js module: this repository has only TypeScript.
+    uncheckable(&v[8], &node("os"));
+}
+
+/// `value.member` where the value is neither a module, a class nor an import: the member's
+/// declarations wherever they are (VERIFIED / AMBIGUOUS), else UNCHECKABLE; an undeclared
+/// capitalized head (a type) or a head written nowhere stays MISSING.
+#[test]
+fn members_of_untyped_values() {
+    let r = Repo::new();
+    r.write(
+        "src/server.ts",
+        "export class HttpServer {\n  listen(): void {}\n}\n\nexport function createServer(): HttpServer {\n  const server = new HttpServer();\n  return server;\n}\n",
+    );
+    r.write(
+        "src/handlers.ts",
+        "export class A {\n  handle(): void {}\n}\nexport class B {\n  handle(): void {}\n}\nconst handler = new A();\n",
+    );
+    r.write(
+        "pkg/pipeline.py",
+        "class Config:\n    retries: int = 3\n\ncfg = Config()\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "server.listen",
+            "server.close",
+            "handler.handle",
+            "cfg.retries",
+            "ghost.listen",
+            "HttpServer.listn",
+            "Widget.render",
+            "pipeline.validate_schema",
+            "server.createServer",
+            "@handler.route",
+        ],
+    );
+    // `src/server.ts` exists, but JS/TS code cannot name it `server`: a value's member.
+    verified(&v[0], "src/server.ts:2:3", "method");
+    uncheckable(
+        &v[1],
+        "`server` is a value probity cannot type (not a module, class or import in the repository) and no class or type in the repository declares a member `close`",
+    );
+    verdict(&v[2], "AMBIGUOUS");
+    assert_eq!(
+        cand_locations(&v[2]),
+        ["src/handlers.ts:2:3", "src/handlers.ts:5:3"]
+    );
+    verified(&v[3], "pkg/pipeline.py:2:5", "field");
+    // `ghost` is written nowhere in the repository: an invented object.
+    verdict(&v[4], "MISSING");
+    verdict(&v[5], "MISSING");
+    assert_eq!(v[5]["suggestions"][0], "listen");
+    verdict(&v[6], "MISSING");
+    // A Python module is named by its file name: absent from it is MISSING.
+    verdict(&v[7], "MISSING");
+    // The module answers what it declares.
+    verified(&v[8], "src/server.ts:5:17", "function");
+    // Decorators keep their rule: an attribute of a value is resolved at run time.
+    verdict(&v[9], "UNCHECKABLE");
+}
+
+/// Re-exports are followed one hop in every language: Rust `pub use` (plain, `self::`,
+/// `super::`, `crate::`, aliased, glob), JS/TS `export {x} from`, `export {x as y} from`,
+/// `export *`, `export * as ns`, Python `from .y import x [as z]` and `from .y import *`.
+#[test]
+fn reexports_are_followed_one_hop() {
+    let r = Repo::new();
+    r.write(
+        "src/lib.rs",
+        "pub mod api;\npub mod store;\npub mod util;\n",
+    );
+    r.write(
+        "src/store/mod.rs",
+        "pub mod disk;\npub use disk::flush_all;\npub use self::disk::open as open_file;\npub use crate::util::helper;\n",
+    );
+    r.write(
+        "src/store/disk.rs",
+        "pub fn flush_all() {}\npub fn open() {}\n",
+    );
+    r.write(
+        "src/util.rs",
+        "mod inner;\nmod inner2;\npub use self::inner::*;\npub use inner2::deep2;\npub fn helper() {}\n",
+    );
+    r.write(
+        "src/util/inner.rs",
+        "pub fn deep() {}\nfn private_one() {}\n",
+    );
+    r.write("src/util/inner2.rs", "pub fn deep2() {}\n");
+    r.write("src/api.rs", "pub use super::util::helper as api_helper;\n");
+    let v = resolve_all(
+        &r,
+        &[
+            "crate::store::flush_all",
+            "crate::store::open_file",
+            "crate::store::helper",
+            "crate::util::deep",
+            "crate::util::deep2",
+            "crate::api::api_helper",
+            "crate::util::private_one",
+            "flush_all",
+            "store::flush_all",
+        ],
+    );
+    verified(&v[0], "src/store/disk.rs:1:8", "function");
+    verified(&v[1], "src/store/disk.rs:2:8", "function");
+    verified(&v[2], "src/util.rs:5:8", "function");
+    verified(&v[3], "src/util/inner.rs:1:8", "function");
+    verified(&v[4], "src/util/inner2.rs:1:8", "function");
+    verified(&v[5], "src/util.rs:5:8", "function");
+    // A glob re-exports public items only.
+    verdict(&v[6], "MISSING");
+    // The `pub use` binds a declaration made elsewhere: the bare name is that declaration.
+    verified(&v[7], "src/store/disk.rs:1:8", "function");
+    verified(&v[8], "src/store/disk.rs:1:8", "function");
+
+    let j = Repo::new();
+    j.write(
+        "web/index.ts",
+        "export { makeThing } from './thing';\nexport { makeThing as mk } from './thing';\nexport * from './more';\nexport * as shapes from './shapes';\n",
+    );
+    j.write(
+        "web/thing.ts",
+        "export function makeThing(a: number): number { return a; }\n",
+    );
+    j.write(
+        "web/more.ts",
+        "export const moreStuff = () => 1;\nconst hiddenMore = 2;\n",
+    );
+    j.write("web/shapes.ts", "export interface Shape { w: number }\n");
+    let v = resolve_all(
+        &j,
+        &[
+            "./web/index.makeThing",
+            "./web/index.mk",
+            "./web/index.moreStuff",
+            "./web/index.shapes",
+            "./web/index.hiddenMore",
+        ],
+    );
+    verified(&v[0], "web/thing.ts:1:17", "function");
+    verified(&v[1], "web/thing.ts:1:17", "function");
+    verified(&v[2], "web/more.ts:1:14", "function");
+    verified(&v[3], "web/shapes.ts", "module");
+    verdict(&v[4], "MISSING");
+
+    let p = Repo::new();
+    p.write(
+        "pkg/__init__.py",
+        "from .core import process_data as pd\nfrom .core import Worker\nfrom .helpers import *\n",
+    );
+    p.write(
+        "pkg/core.py",
+        "def process_data():\n    pass\n\nclass Worker:\n    def run(self):\n        pass\n",
+    );
+    p.write("pkg/helpers.py", "def helper_one():\n    pass\n");
+    p.write("pkg/facade.py", "from .core import Worker\n");
+    let v = resolve_all(
+        &p,
+        &[
+            "pkg.pd",
+            "pkg.Worker",
+            "pkg.helper_one",
+            "pkg.facade.Worker",
+            "pkg.Worker.run",
+            "pkg.missing_one",
+        ],
+    );
+    verified(&v[0], "pkg/core.py:1:5", "function");
+    verified(&v[1], "pkg/core.py:4:7", "class");
+    verified(&v[2], "pkg/helpers.py:1:5", "function");
+    verified(&v[3], "pkg/core.py:4:7", "class");
+    verified(&v[4], "pkg/core.py:5:9", "method");
+    verdict(&v[5], "MISSING");
 }

@@ -102,6 +102,16 @@ fn find<'a>(v: &'a Value, list: &str, r: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {list} entry for {r}"))
 }
 
+/// The plan lines of an entry's occurrences.
+fn lines(x: &Value) -> Vec<u64> {
+    x["occurrences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["line"].as_u64().unwrap())
+        .collect()
+}
+
 fn assert_verdict(v: &Value, r: &str, verdict: &str, severity: &str) {
     let x = find(v, "results", r);
     assert_eq!(x["verdict"], verdict, "{r}: {x}");
@@ -195,8 +205,24 @@ fn semantic_facts(name: &str, v: &Value) {
                     "ingest/json_source.py",
                 ],
             );
-            // A bare snake_case code span without `()` is not a citation.
-            assert_not_extracted(v, &["run_pipeline"]);
+            // A code span that is one snake_case identifier is a citation; `None` is not.
+            assert_verdict(v, "run_pipeline", "VERIFIED", "none");
+            assert_not_extracted(v, &["None", "python", "json"]);
+            // `path:name` is one reference; `path:LINE` cites the file.
+            assert_verdict(v, "ingest/sources.py:normalize", "VERIFIED", "none");
+            assert_eq!(lines(find(v, "results", "ingest/pipeline.py")), [5, 41]);
+            // The artifact is skipped where it is declared and where it is used.
+            assert_eq!(lines(find(v, "skipped", "stream_batches")), [32, 39]);
+            // A new method on an existing class: the method is skipped, the class is not, and
+            // neither are the other members cited (`Pipeline.add_stages` is a real finding).
+            assert_skipped(v, &["Pipeline.flush"]);
+            assert_eq!(lines(find(v, "skipped", "Pipeline.flush")), [34, 41]);
+            assert_verdict(v, "Pipeline", "VERIFIED", "none");
+            assert_eq!(lines(find(v, "results", "Pipeline")), [34]);
+            assert_eq!(
+                find(v, "skipped", "JsonSource.open")["artifact"],
+                "JsonSource"
+            );
         }
         "typescript_api" => {
             for r in [
@@ -228,17 +254,15 @@ fn semantic_facts(name: &str, v: &Value) {
                     "src/refunds.ts",
                 ],
             );
-            let lines: Vec<u64> = find(v, "skipped", "RefundService.issueRefund")["occurrences"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|o| o["line"].as_u64().unwrap())
-                .collect();
             assert_eq!(
-                lines.len(),
-                3,
-                "artifact cited in the fenced block and rollout too"
+                lines(find(v, "skipped", "RefundService.issueRefund")),
+                [22, 33, 38],
+                "artifact cited in the fenced block and rollout too, in line order"
             );
+            assert_verdict(v, "src/routes/health.ts:healthCheck", "VERIFIED", "none");
+            // A new camelCase field the plan does not list as an artifact.
+            assert_verdict(v, "refundedAt", "MISSING", NA);
+            assert_not_extracted(v, &["refund"]);
         }
         "rust_cache" => {
             for r in ["Store::purge_expired", "crate::store::compact", "@cached"] {
@@ -258,6 +282,13 @@ fn semantic_facts(name: &str, v: &Value) {
                 assert_verdict(v, r, "VERIFIED", "none");
             }
             assert_eq!(find(v, "results", "--data-dir")["kind"], "cli_flag");
+            // `Policy` is named under the artifacts heading (`TtlPolicy` implementing `Policy`)
+            // but exists: it and its members stay checked everywhere.
+            assert_verdict(v, "Policy", "VERIFIED", "none");
+            assert_eq!(lines(find(v, "results", "Policy")), [6, 32]);
+            assert_verdict(v, "Policy::pick", "VERIFIED", "none");
+            assert_verdict(v, "expires_at", "MISSING", NA);
+            assert_eq!(lines(find(v, "skipped", "--ttl-secs")), [27, 35]);
             assert_skipped(
                 v,
                 &[
@@ -283,6 +314,26 @@ fn semantic_facts(name: &str, v: &Value) {
     );
     assert_eq!(n("skipped"), v["skipped"].as_array().unwrap().len() as u64);
     assert!(n("missing") > 0 && n("skipped") > 0);
+    // Every list in order of first citation, every occurrence list in line order.
+    for list in ["results", "skipped"] {
+        let first: Vec<u64> = v[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| lines(x)[0])
+            .collect();
+        assert!(
+            first.is_sorted(),
+            "{name}: {list} not in plan order: {first:?}"
+        );
+        for x in v[list].as_array().unwrap() {
+            assert!(lines(x).is_sorted(), "{name}: {x}");
+            assert!(
+                lines(x).windows(2).all(|w| w[0] < w[1]),
+                "{name}: one per line: {x}"
+            );
+        }
+    }
     assert_eq!(s["hard_block"], false);
 }
 

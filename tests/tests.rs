@@ -2,6 +2,7 @@
 
 mod cli;
 mod drift;
+mod drift_extract;
 mod drift_plans;
 mod e2e;
 mod golden;

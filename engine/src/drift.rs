@@ -13,6 +13,9 @@ use crate::resolve::{self, Resolution, Severity, Verdict};
 /// The heading under which a plan lists what it creates.
 pub const ARTIFACTS_HEADING: &str = "artifacts this phase produces";
 
+/// The heading, as it is quoted in reasons.
+const ARTIFACTS_QUOTED: &str = "\"Artifacts this phase produces\"";
+
 /// Where a reference was cited.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Occurrence {
@@ -24,22 +27,51 @@ pub struct Occurrence {
     pub source: &'static str,
 }
 
-/// The references of a plan, in first-occurrence order.
-#[derive(Debug, Default)]
-pub struct Extracted {
-    /// To check: reference → occurrences.
-    pub refs: Vec<(String, Vec<Occurrence>)>,
-    /// Declared under the artifacts heading (or a member of one): reference → occurrences.
-    pub skipped: Vec<(String, Vec<Occurrence>)>,
+/// One reference of a plan and every line that cites it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cited {
+    /// The reference, as `probity resolve` takes it.
+    pub reference: String,
+    /// Every citation, in line order (one per line).
+    pub occurrences: Vec<Occurrence>,
+    /// The first line citing it under the "Artifacts this phase produces" heading, if any.
+    pub artifact_line: Option<usize>,
 }
 
-fn push(list: &mut Vec<(String, Vec<Occurrence>)>, r: String, o: Occurrence) {
-    if let Some((_, occ)) = list.iter_mut().find(|(x, _)| *x == r) {
-        if !occ.iter().any(|p| p.line == o.line) {
-            occ.push(o);
+/// The references of a plan.
+#[derive(Debug, Default)]
+pub struct Extracted {
+    /// Every reference, in order of first citation (line, then position in the line), those
+    /// under the artifacts heading included.
+    pub refs: Vec<Cited>,
+}
+
+impl Extracted {
+    /// The reference named `r`, if the plan cites it.
+    pub fn get(&self, r: &str) -> Option<&Cited> {
+        self.refs.iter().find(|c| c.reference == r)
+    }
+
+    fn push(&mut self, r: String, o: Occurrence, artifact: bool) {
+        let line = o.line;
+        let i = match self.refs.iter().position(|c| c.reference == r) {
+            Some(i) => i,
+            None => {
+                self.refs.push(Cited {
+                    reference: r,
+                    occurrences: Vec::new(),
+                    artifact_line: None,
+                });
+                self.refs.len() - 1
+            }
+        };
+        let c = &mut self.refs[i];
+        if c.occurrences.last().is_none_or(|p| p.line != line) {
+            c.occurrences.push(o);
         }
-    } else {
-        list.push((r, vec![o]));
+        if artifact && c.artifact_line.is_none() {
+            c.artifact_line = Some(line);
+        }
     }
 }
 
@@ -50,9 +82,81 @@ fn is_ident(s: &str) -> bool {
         && c.all(|x| x.is_alphanumeric() || x == '_' || x == '$')
 }
 
-/// A reference in `tok`, if it is one of the six kinds (or a `name()` / `CamelCase` in a code
-/// span).
-fn classify(tok: &str, source: &'static str) -> Option<String> {
+/// Identifiers that name no symbol of a repository, separated by white space: the keywords,
+/// literals and primitive types of Python, JavaScript/TypeScript and Rust (in that order), and the
+/// builtin functions plans write as calls (`print()`, `len()`, `require()`). Standard-library
+/// types (`Option`, `HashMap`, `Promise`) are not here: a repository may declare its own, and
+/// telling them apart is the resolver's job.
+const NOT_SYMBOLS: &str = "\
+    False None True and as assert async await break class continue def del elif else except \
+    finally for from global if import in is lambda nonlocal not or pass raise return try while \
+    with yield match case self cls int float str bytes bool list dict set tuple frozenset \
+    complex bytearray object print len range isinstance issubclass getattr setattr hasattr \
+    delattr super repr sorted reversed enumerate zip callable NotImplemented Ellipsis \
+    catch const debugger default do export extends false function instanceof new null \
+    switch this throw true typeof var void let static enum implements package protected \
+    interface private public undefined NaN Infinity arguments declare readonly abstract \
+    any unknown never number string boolean bigint symbol keyof namespace module require \
+    setTimeout setInterval parseInt parseFloat \
+    crate dyn extern fn impl loop mod move mut pub ref Self struct trait type unsafe use where \
+    char u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Some Ok Err";
+
+/// Whether `name` is one of [`NOT_SYMBOLS`].
+fn not_symbol(name: &str) -> bool {
+    NOT_SYMBOLS.split_ascii_whitespace().any(|w| w == name)
+}
+
+/// `__init__`, `__getattr__`: protocol names of the language, declared everywhere.
+fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
+/// Whether a lone identifier in a code span (already known to be 3 characters or more, not one of
+/// [`NOT_SYMBOLS`] and not a dunder) names a symbol: not ALL_CAPS (environment variables), and
+/// either written as a call (`load_config()`), or shaped like code rather than like a word: an
+/// underscore (`parse_row`, `_private`) or mixed case (`refundedAt`, `HttpServer`). A plain
+/// lowercase word (`refund`, `rows`, `pytest`) is not.
+fn lone_name(name: &str, call: bool) -> bool {
+    let lower = name.chars().any(char::is_lowercase);
+    let upper = name.chars().any(char::is_uppercase);
+    lower && (call || upper || name.contains('_'))
+}
+
+/// Whether `p` is a file path with a known extension, one segment per `/`.
+fn has_file_ext(p: &str) -> bool {
+    let last = p.rsplit('/').next().unwrap_or("");
+    last.rsplit_once('.')
+        .is_some_and(|(stem, e)| !stem.is_empty() && resolve::is_file_ext(e))
+}
+
+/// `path:name`, `path::Class.method` (pytest ids) or `path:LINE[:COL]`: the reference, when the
+/// part before the first `:` is a file path this source accepts.
+fn path_citation(stem: &str, source: &'static str) -> Option<String> {
+    let i = stem.find(':')?;
+    let (p, rest) = (&stem[..i], &stem[i..]);
+    if !has_file_ext(p) {
+        return None;
+    }
+    let path = classify(p, source, false)?;
+    let name = rest.strip_prefix("::").unwrap_or(&rest[1..]);
+    if !name.is_empty()
+        && name
+            .split([':', '-'])
+            .all(|n| n.chars().all(|c| c.is_ascii_digit()))
+    {
+        // `src/x.rs:42`, `src/x.rs:42:7`, `src/x.rs:10-20`: a line of the file.
+        return name
+            .starts_with(|c: char| c.is_ascii_digit())
+            .then_some(path);
+    }
+    let dotted = name.split('.').all(is_ident);
+    let pathed = name.split("::").all(is_ident);
+    ((dotted || pathed) && !name.is_empty()).then(|| format!("{p}{rest}"))
+}
+
+/// A reference in `tok`, if it is one of the six kinds, a `name()` call, a `CamelCase` name in a
+/// code span, or (`lone`: the whole code span) a lone identifier with the shape of a symbol.
+fn classify(tok: &str, source: &'static str, lone: bool) -> Option<String> {
     let code = source != "prose";
     let tok = tok
         .trim_start_matches(['(', '*', '['])
@@ -67,6 +171,8 @@ fn classify(tok: &str, source: &'static str) -> Option<String> {
     }
     let (stem, call) = match tok.find('(') {
         Some(i) if tok.ends_with(')') => (&tok[..i], true),
+        // A whole code span is one reference only when its call parentheses close it.
+        Some(_) if lone => return None,
         Some(i) => (&tok[..i], true),
         None => (tok, false),
     };
@@ -81,6 +187,11 @@ fn classify(tok: &str, source: &'static str) -> Option<String> {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .then(|| format!("--{f}"));
     }
+    if stem.contains(':')
+        && let Some(r) = path_citation(stem, source)
+    {
+        return Some(r);
+    }
     if stem.contains('/') {
         let s = stem.trim_start_matches("./");
         let ok = s.split('/').all(|seg| {
@@ -90,10 +201,8 @@ fn classify(tok: &str, source: &'static str) -> Option<String> {
                     .chars()
                     .all(|c| c.is_alphanumeric() || "_-.".contains(c))
         });
+        let has_ext = has_file_ext(s);
         let last = s.rsplit('/').next().unwrap_or("");
-        let has_ext = last
-            .rsplit_once('.')
-            .is_some_and(|(_, e)| resolve::is_file_ext(e));
         let module_func = last.contains('.') && !has_ext;
         return (ok && !s.is_empty() && (has_ext || (code && (module_func || s.contains('/')))))
             .then(|| stem.to_owned());
@@ -123,14 +232,21 @@ fn classify(tok: &str, source: &'static str) -> Option<String> {
         };
         return ok.then(|| stem.to_owned());
     }
-    if source == "code_span" && is_ident(stem) && stem.len() >= 3 {
-        let camel = stem.starts_with(|c: char| c.is_ascii_uppercase())
-            && stem.chars().any(|c| c.is_lowercase());
-        if call || camel {
-            return Some(stem.to_owned());
-        }
+    if source != "code_span"
+        || !is_ident(stem)
+        || stem.len() < 3
+        || not_symbol(stem)
+        || is_dunder(stem)
+    {
+        return None;
     }
-    None
+    if lone {
+        return lone_name(stem, call).then(|| stem.to_owned());
+    }
+    // A token of a longer code span: a call, or a `CamelCase` name.
+    let camel =
+        stem.starts_with(|c: char| c.is_uppercase()) && stem.chars().any(char::is_lowercase);
+    (call || camel).then(|| stem.to_owned())
 }
 
 fn tokens(seg: &str) -> impl Iterator<Item = &str> {
@@ -138,7 +254,7 @@ fn tokens(seg: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty())
 }
 
-/// The references a plan cites.
+/// The references a plan cites (see docs/drift.md, "Extraction").
 pub fn extract(plan: &str) -> Extracted {
     let mut out = Extracted::default();
     let mut fence: Option<String> = None;
@@ -179,12 +295,12 @@ pub fn extract(plan: &str) -> Extracted {
             let mut found: Vec<String> = Vec::new();
             // A code span that is exactly one reference.
             if source == "code_span"
-                && let Some(r) = classify(whole, source)
+                && let Some(r) = classify(whole, source, true)
             {
                 found.push(r);
             } else {
                 for t in tokens(seg) {
-                    if let Some(r) = classify(t, source) {
+                    if let Some(r) = classify(t, source, false) {
                         found.push(r);
                     }
                 }
@@ -195,52 +311,64 @@ pub fn extract(plan: &str) -> Extracted {
                     quote: quote.clone(),
                     source,
                 };
-                if artifacts_level.is_some() {
-                    push(&mut out.skipped, r, o);
-                } else {
-                    push(&mut out.refs, r, o);
-                }
+                out.push(r, o, artifacts_level.is_some());
             }
-        }
-    }
-    // A reference to an artifact (or to a member or file of one) is skipped too.
-    let artifacts: Vec<String> = out.skipped.iter().map(|(r, _)| r.clone()).collect();
-    let covered = |r: &str| {
-        artifacts.iter().any(|a| {
-            r == a
-                || r.strip_prefix(a.as_str()).is_some_and(|rest| {
-                    rest.starts_with('.')
-                        || rest.starts_with("::")
-                        || rest.starts_with('/')
-                        || rest.starts_with(':')
-                })
-                || a.strip_suffix(".py")
-                    .or(a.strip_suffix(".rs"))
-                    .or(a.strip_suffix(".ts"))
-                    .or(a.strip_suffix(".js"))
-                    .is_some_and(|stem| r.starts_with(stem) && r[stem.len()..].starts_with('.'))
-        })
-    };
-    let (skip, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut out.refs)
-        .into_iter()
-        .partition(|(r, _)| covered(r));
-    out.refs = keep;
-    for (r, occ) in skip {
-        for o in occ {
-            push(&mut out.skipped, r.clone(), o);
         }
     }
     out
 }
 
+/// Whether `r` lies under the artifact `a`: a member (`A.x`, `A::x`), a path below it (`A/x`), a
+/// name in it (`A:x`), or, for a file, a name in its module (`a/b.py` → `a.b.x`,
+/// `./a/b.x`; `src/a.rs` → `crate::a::x`).
+pub fn is_under(a: &str, r: &str) -> bool {
+    let a = a.trim_start_matches("./");
+    let r = r.trim_start_matches("./");
+    let below = |prefix: &str, seps: &[&str]| {
+        r.strip_prefix(prefix)
+            .is_some_and(|rest| seps.iter().any(|s| rest.starts_with(s)))
+    };
+    if below(a, &[".", "::", "/", ":"]) {
+        return true;
+    }
+    let Some((stem, ext)) = a.rsplit_once('.') else {
+        return false;
+    };
+    if stem.is_empty() || !resolve::is_file_ext(ext) {
+        return false;
+    }
+    if below(stem, &["."]) {
+        return true;
+    }
+    let module = stem
+        .strip_suffix("/__init__")
+        .or_else(|| stem.strip_suffix("/mod"))
+        .unwrap_or(stem);
+    let dotted = module.replace('/', ".");
+    let mut heads = vec![dotted.clone()];
+    if let Some(d) = dotted.strip_prefix("src.") {
+        heads.push(d.to_owned());
+    }
+    if ext == "rs"
+        && let Some(m) = module.strip_prefix("src/")
+    {
+        heads.push(format!("crate::{}", m.replace('/', "::")));
+    }
+    heads.iter().any(|h| r == h || below(h, &[".", "::"]))
+}
+
 /// One checked symbol of the report.
 #[derive(Debug, Serialize)]
 pub struct Checked {
-    /// The resolution.
+    /// The resolution (`reason` also carries the note on a found symbol that the plan names
+    /// under the artifacts heading).
     #[serde(flatten)]
     pub resolution: Resolution,
-    /// Where the plan cites it.
+    /// Where the plan cites it, in line order.
     pub occurrences: Vec<Occurrence>,
+    /// Position in the plan (order of first citation).
+    #[serde(skip)]
+    pub order: usize,
 }
 
 /// One skipped symbol.
@@ -251,8 +379,15 @@ pub struct Skipped {
     pub reference: String,
     /// Why it was not checked.
     pub reason: String,
-    /// Where the plan cites it.
+    /// The artifact that covers it: the reference itself, or the one it lies under.
+    pub artifact: String,
+    /// The line declaring that artifact under the artifacts heading.
+    pub artifact_line: usize,
+    /// Where the plan cites it, in line order.
     pub occurrences: Vec<Occurrence>,
+    /// Position in the plan (order of first citation).
+    #[serde(skip)]
+    pub order: usize,
 }
 
 /// Counts per verdict.
@@ -285,25 +420,94 @@ pub struct Report {
     pub rung: u8,
     /// Counts.
     pub summary: Summary,
-    /// Every checked symbol, in plan order.
+    /// Every checked symbol, in order of first citation.
     pub results: Vec<Checked>,
-    /// Every skipped symbol.
+    /// Every skipped symbol, in order of first citation.
     pub skipped: Vec<Skipped>,
     /// Run counters.
     pub stats: Stats,
 }
 
+/// Whether a verdict shows the symbol exists.
+fn found(v: Verdict) -> bool {
+    matches!(v, Verdict::Verified | Verdict::Ambiguous)
+}
+
+/// Which references the phase creates, given each one's verdict (in `ex.refs` order): for each,
+/// `Some((artifact, artifact_line))` when it is skipped.
+///
+/// A reference named under the artifacts heading is an artifact of the phase when it is not
+/// found (MISSING or UNCHECKABLE); one that is found already exists, so the plan only mentions
+/// it (`Policy` in "`TtlPolicy` implementing `Policy`") and it is checked. Elsewhere in the plan,
+/// a reference is skipped when it is such an artifact, or lies under one (`is_under`) and is not
+/// found either: a skip never hides a symbol that exists.
+pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, usize)>> {
+    let created: Vec<(&str, usize)> = ex
+        .refs
+        .iter()
+        .zip(verdicts)
+        .filter(|(_, v)| !found(**v))
+        .filter_map(|(c, _)| c.artifact_line.map(|l| (c.reference.as_str(), l)))
+        .collect();
+    ex.refs
+        .iter()
+        .zip(verdicts)
+        .map(|(c, v)| {
+            if found(*v) {
+                return None;
+            }
+            if let Some(l) = c.artifact_line {
+                return Some((c.reference.clone(), l));
+            }
+            // The most specific artifact it lies under (the first declared on a tie).
+            created
+                .iter()
+                .filter(|(a, _)| is_under(a, &c.reference))
+                .max_by(|x, y| x.0.len().cmp(&y.0.len()).then(y.1.cmp(&x.1)))
+                .map(|(a, l)| ((*a).to_owned(), *l))
+        })
+        .collect()
+}
+
 /// Run the plan pass.
 pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
     let ex = extract(plan);
-    let refs: Vec<String> = ex.refs.iter().map(|(r, _)| r.clone()).collect();
+    let refs: Vec<String> = ex.refs.iter().map(|c| c.reference.clone()).collect();
     let (res, stats) = resolve::resolve(root, &refs, cache);
+    let verdicts: Vec<Verdict> = res.iter().map(|r| r.verdict).collect();
+    let skips = artifacts(&ex, &verdicts);
     let mut summary = Summary {
         max_severity: Severity::None,
         ..Summary::default()
     };
     let mut results = Vec::new();
-    for (r, (_, occ)) in res.into_iter().zip(ex.refs) {
+    let mut skipped = Vec::new();
+    for (order, ((mut r, c), skip)) in res.into_iter().zip(ex.refs).zip(skips).enumerate() {
+        if let Some((artifact, artifact_line)) = skip {
+            let reason = if artifact == c.reference {
+                format!("declared under {ARTIFACTS_QUOTED} (line {artifact_line})")
+            } else {
+                format!(
+                    "part of `{artifact}`, declared under {ARTIFACTS_QUOTED} (line {artifact_line})"
+                )
+            };
+            skipped.push(Skipped {
+                reference: c.reference,
+                reason,
+                artifact,
+                artifact_line,
+                occurrences: c.occurrences,
+                order,
+            });
+            continue;
+        }
+        if let Some(l) = c.artifact_line
+            && r.reason.is_none()
+        {
+            r.reason = Some(format!(
+                "named under {ARTIFACTS_QUOTED} (line {l}) but already declared, so checked as an existing symbol"
+            ));
+        }
         summary.checked += 1;
         match r.verdict {
             Verdict::Verified => summary.verified += 1,
@@ -315,18 +519,10 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
         summary.hard_block |= r.severity == Severity::High;
         results.push(Checked {
             resolution: r,
-            occurrences: occ,
+            occurrences: c.occurrences,
+            order,
         });
     }
-    let skipped: Vec<Skipped> = ex
-        .skipped
-        .into_iter()
-        .map(|(r, occ)| Skipped {
-            reference: r,
-            reason: "declared under \"Artifacts this phase produces\"".to_owned(),
-            occurrences: occ,
-        })
-        .collect();
     summary.skipped = skipped.len();
     Report {
         authority: resolve::AUTHORITY,
@@ -351,6 +547,13 @@ fn verdict_str(v: Verdict) -> &'static str {
     }
 }
 
+/// `line 3` or `lines 3, 7`.
+fn lines_of(occ: &[Occurrence]) -> String {
+    let l: Vec<String> = occ.iter().map(|o| o.line.to_string()).collect();
+    let s = if l.len() == 1 { "" } else { "s" };
+    format!("line{s} {}", l.join(", "))
+}
+
 /// The markdown "Verification coverage" block.
 pub fn coverage_markdown(r: &Report) -> String {
     let s = &r.summary;
@@ -364,7 +567,7 @@ pub fn coverage_markdown(r: &Report) -> String {
         out.push_str("| Symbol | Verdict | Severity | Kind | Where / why | Plan line |\n|---|---|---|---|---|---|\n");
         for c in &r.results {
             let x = &c.resolution;
-            let detail = match x.verdict {
+            let mut detail = match x.verdict {
                 Verdict::Verified => x.location.clone().unwrap_or_default(),
                 Verdict::Ambiguous => x
                     .candidates
@@ -378,6 +581,11 @@ pub fn coverage_markdown(r: &Report) -> String {
                 Verdict::Missing => "not declared in any analyzed file".to_owned(),
                 Verdict::Uncheckable => x.reason.clone().unwrap_or_default(),
             };
+            if x.verdict != Verdict::Uncheckable
+                && let Some(note) = &x.reason
+            {
+                detail = format!("{detail}; {note}");
+            }
             let lines: Vec<String> = c.occurrences.iter().map(|o| o.line.to_string()).collect();
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} | {} |\n",
@@ -391,27 +599,39 @@ pub fn coverage_markdown(r: &Report) -> String {
         }
         out.push('\n');
     }
-    let unchecked: Vec<&Checked> = r
+    // UNCHECKABLE and skipped symbols, together in order of first citation.
+    let mut info: Vec<(usize, String)> = r
         .results
         .iter()
         .filter(|c| c.resolution.verdict == Verdict::Uncheckable)
+        .map(|c| {
+            (
+                c.order,
+                format!(
+                    "- `{}` ({}): UNCHECKABLE: {}\n",
+                    c.resolution.reference,
+                    lines_of(&c.occurrences),
+                    c.resolution.reason.as_deref().unwrap_or("")
+                ),
+            )
+        })
+        .chain(r.skipped.iter().map(|k| {
+            (
+                k.order,
+                format!(
+                    "- `{}` ({}): skipped: {}\n",
+                    k.reference,
+                    lines_of(&k.occurrences),
+                    k.reason
+                ),
+            )
+        }))
         .collect();
-    if !unchecked.is_empty() || !r.skipped.is_empty() {
+    info.sort_by_key(|(order, _)| *order);
+    if !info.is_empty() {
         out.push_str("Unchecked or skipped (INFO):\n\n");
-        for c in unchecked {
-            let line = c.occurrences.first().map_or(0, |o| o.line);
-            out.push_str(&format!(
-                "- `{}` (line {line}): UNCHECKABLE: {}\n",
-                c.resolution.reference,
-                c.resolution.reason.as_deref().unwrap_or("")
-            ));
-        }
-        for k in &r.skipped {
-            let line = k.occurrences.first().map_or(0, |o| o.line);
-            out.push_str(&format!(
-                "- `{}` (line {line}): skipped: {}\n",
-                k.reference, k.reason
-            ));
+        for (_, line) in info {
+            out.push_str(&line);
         }
     }
     out

@@ -18,6 +18,9 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use crate::lang::{self, Grammar, Language};
 
+mod postings;
+pub use postings::Postings;
+
 /// Files larger than this are recorded as `too_large` and not parsed.
 pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
 /// A file with a line longer than this is recorded as `minified` and not parsed.
@@ -219,6 +222,7 @@ fn salt() -> &'static str {
         let mut h = Sha256::new();
         h.update(env!("CARGO_PKG_VERSION"));
         h.update(include_str!("index.rs"));
+        h.update(include_str!("index/postings.rs"));
         for e in lang::REGISTRY {
             h.update(e.id);
             h.update(e.definitions_query);
@@ -279,7 +283,8 @@ impl Cache {
     pub fn save_manifest(
         &self,
         root: &Path,
-        entries: std::collections::HashMap<String, ManifestEntry>,
+        entries: foldhash::HashMap<String, ManifestEntry>,
+        postings: Option<Postings>,
     ) {
         let Some(p) = self.manifest_path(root) else {
             return;
@@ -292,6 +297,7 @@ impl Cache {
             salt: salt().to_owned(),
             written_ns: now_ns(),
             entries,
+            postings,
         };
         let bytes = m.encode();
         let Ok(mut tmp) = tempfile::NamedTempFile::new_in(parent) else {
@@ -431,7 +437,10 @@ pub struct Manifest {
     /// invisible to `stat`.
     pub written_ns: i128,
     /// path → entry.
-    pub entries: std::collections::HashMap<String, ManifestEntry>,
+    pub entries: foldhash::HashMap<String, ManifestEntry>,
+    /// The word index of exactly these entries (paths in sorted order), when it was saved.
+    #[serde(skip)]
+    pub postings: Option<Postings>,
 }
 
 /// See [`Manifest::written_ns`].
@@ -455,7 +464,7 @@ impl Manifest {
 // to decode than the file reads it replaced. Every length is checked against the bytes left, so
 // a truncated or corrupt manifest fails to decode (and is ignored) instead of panicking.
 
-const MANIFEST_MAGIC: &[u8; 8] = b"PRBMAN02";
+const MANIFEST_MAGIC: &[u8; 8] = b"PRBMAN03";
 
 const KINDS: [Kind; 16] = [
     Kind::Function,
@@ -660,6 +669,13 @@ impl Manifest {
                 None => e.u8(0),
             }
         }
+        match &self.postings {
+            Some(p) => {
+                e.u8(1);
+                p.encode(&mut e.0);
+            }
+            None => e.u8(0),
+        }
         e.0
     }
 
@@ -675,7 +691,8 @@ impl Manifest {
         if n > d.0.len() / 40 {
             return None;
         }
-        let mut entries = std::collections::HashMap::with_capacity(n);
+        let mut entries =
+            foldhash::HashMap::with_capacity_and_hasher(n, foldhash::fast::RandomState::default());
         for _ in 0..n {
             let path = d.string()?;
             let meta = Meta {
@@ -699,6 +716,21 @@ impl Manifest {
             };
             entries.insert(path, ManifestEntry { meta, words, index });
         }
+        let postings = match d.u8()? {
+            0 => None,
+            1 => {
+                let (p, rest) = Postings::decode(d.0)?;
+                d.0 = rest;
+                // It must index exactly these entries, or ids would name the wrong files.
+                let mut paths: Vec<&String> = entries.keys().collect();
+                paths.sort_unstable();
+                if !p.files.iter().eq(paths) {
+                    return None;
+                }
+                Some(p)
+            }
+            _ => return None,
+        };
         if !d.0.is_empty() {
             return None;
         }
@@ -706,6 +738,7 @@ impl Manifest {
             salt: salt().to_owned(),
             written_ns,
             entries,
+            postings,
         })
     }
 }
@@ -725,7 +758,7 @@ pub const WORD_FLAG: u8 = 8;
 /// (`0`–`9`, `:`–`?`). For languages without a declaration filter every word has every bit.
 pub fn words(bytes: &[u8], python: bool) -> String {
     let is_w = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    let mut set: std::collections::HashMap<&[u8], u8> = std::collections::HashMap::new();
+    let mut set: foldhash::HashMap<&[u8], u8> = foldhash::HashMap::default();
     // Inside an `import` / `from` statement (to its end: brackets and `\` continue it).
     let mut import_line = false;
     let mut depth: i32 = 0;

@@ -29,6 +29,71 @@ const NO_GRAMMAR: &[&str] = &[
     "dart", "zig", "nim", "vue", "svelte", "pyx", "pxd", "sh", "bash", "zsh",
 ];
 
+/// Crates of the Rust sysroot: a `::` path starting with one is never in the repository.
+const RUST_SYSROOT: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
+
+/// Rust primitive types and standard types and traits cited without a path (`Vec::new`,
+/// `Iterator::map`): standard library unless the repository declares a type of that name.
+const RUST_STD_TYPES: &str = "\
+    bool char str i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 Vec String Option \
+    Result Box Some None Ok Err Iterator IntoIterator DoubleEndedIterator ExactSizeIterator Extend \
+    FromIterator Clone Copy Default Drop Eq PartialEq Ord PartialOrd Hash Fn FnMut FnOnce From \
+    Into TryFrom TryInto AsRef AsMut Send Sync Sized ToOwned ToString Debug Display HashMap \
+    HashSet BTreeMap BTreeSet VecDeque BinaryHeap Rc Arc Cell RefCell Mutex RwLock Path PathBuf \
+    Duration Instant SystemTime File Cow Ordering";
+
+/// Top-level modules of the Python 3.11 standard library (`sys.stdlib_module_names`, without the
+/// private ones).
+const PY_STDLIB: &str = "\
+    abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb \
+    binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop \
+    collections colorsys compileall concurrent configparser contextlib contextvars copy copyreg \
+    crypt csv ctypes curses dataclasses datetime dbm decimal difflib dis distutils doctest email \
+    encodings ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib \
+    functools gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html \
+    http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3 \
+    linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib \
+    msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse \
+    os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix \
+    posixpath pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue \
+    quopri random re readline reprlib resource rlcompleter runpy sched secrets select selectors \
+    shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3 \
+    sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct subprocess \
+    sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap this \
+    threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle \
+    turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref \
+    webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo";
+
+/// Python built-in types (`str.join`, `dict.get`): never declared in the repository.
+const PY_BUILTINS: &str = "\
+    str bytes bytearray int float complex bool list dict set frozenset tuple object type range \
+    slice memoryview property classmethod staticmethod super BaseException Exception ValueError \
+    TypeError KeyError IndexError RuntimeError OSError AttributeError NotImplementedError \
+    StopIteration";
+
+/// Node.js built-in modules (`require('module').builtinModules`, Node 20, without the private
+/// ones).
+const NODE_BUILTINS: &str = "\
+    assert assert/strict async_hooks buffer child_process cluster console constants crypto dgram \
+    diagnostics_channel dns dns/promises domain events fs fs/promises http http2 https inspector \
+    inspector/promises module net os path path/posix path/win32 perf_hooks process punycode \
+    querystring readline readline/promises repl stream stream/consumers stream/promises stream/web \
+    string_decoder sys timers timers/promises tls trace_events tty url util util/types v8 vm wasi \
+    worker_threads zlib";
+
+/// JavaScript / TypeScript globals (`JSON.parse`, `console.log`, `Promise.all`).
+const JS_GLOBALS: &str = "\
+    Object Array String Number Boolean Symbol BigInt Math JSON Date RegExp Promise Map Set WeakMap \
+    WeakSet WeakRef Reflect Proxy Error TypeError RangeError SyntaxError Intl Function console \
+    globalThis window document navigator localStorage sessionStorage URL URLSearchParams \
+    ArrayBuffer DataView Uint8Array TextEncoder TextDecoder AbortController Atomics Headers \
+    Request Response FormData Blob Buffer require exports";
+
+/// Whether `w` is one of the whitespace-separated words of `list`.
+fn listed(list: &str, w: &str) -> bool {
+    list.split_ascii_whitespace().any(|x| x == w)
+}
+
 /// The four verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[allow(missing_docs)]
@@ -150,7 +215,8 @@ pub struct Resolution {
     pub reason: Option<String>,
 }
 
-/// A parsed reference.
+/// A parsed reference. `External`: a module outside the repository by its form alone
+/// (`node:fs`), UNCHECKABLE with that reason.
 #[derive(Debug, Clone)]
 enum Ref {
     Decorator(Vec<String>),
@@ -160,13 +226,14 @@ enum Ref {
     File(String),
     Name(String),
     Unsupported(String),
+    External(String),
 }
 
 impl Ref {
     fn kind(&self) -> &'static str {
         match self {
             Ref::Decorator(_) => "decorator",
-            Ref::Qualified { .. } | Ref::ModuleFile { .. } => "qualified",
+            Ref::Qualified { .. } | Ref::ModuleFile { .. } | Ref::External(_) => "qualified",
             Ref::Flag(_) => "cli_flag",
             Ref::File(_) => "file_path",
             Ref::Name(_) => "name",
@@ -193,7 +260,7 @@ impl Ref {
                 v
             }
             Ref::Name(n) => vec![n.clone()],
-            Ref::File(_) | Ref::Unsupported(_) => Vec::new(),
+            Ref::File(_) | Ref::Unsupported(_) | Ref::External(_) => Vec::new(),
         }
     }
 
@@ -234,6 +301,20 @@ fn parse_ref(raw: &str, root: &Path) -> Ref {
         if r.ends_with(')') {
             r.truncate(i);
         }
+    }
+    // `node:fs`, `node:path.join`, `fs/promises`: Node.js built-in modules.
+    let node_module = match r.strip_prefix("node:") {
+        Some(m) => Some(m.split('.').next().unwrap_or(m).to_owned()),
+        None => {
+            let m = r.split('.').next().unwrap_or(&r);
+            (m.contains('/') && listed(NODE_BUILTINS, m) && !root.join(m).exists())
+                .then(|| m.to_owned())
+        }
+    };
+    if let Some(m) = node_module {
+        return Ref::External(format!(
+            "external: `{m}` is not part of the repository (Node.js built-in module)"
+        ));
     }
     if let Some(d) = r.strip_prefix('@') {
         let segs: Vec<String> = d.split('.').map(str::to_owned).collect();
@@ -393,16 +474,27 @@ pub struct Resolver<'c> {
     /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
     /// use by [`Resolver::module_files`].
     suffixes: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    /// Word → files over `sums` (from the manifest when the tree is unchanged, else built on
+    /// first use by [`Resolver::postings`]).
+    postings: std::cell::OnceCell<index::Postings>,
+    /// Dependencies declared by the repository's manifests; read on first use by
+    /// [`Resolver::deps`].
+    deps: std::cell::OnceCell<Deps>,
 }
 
-/// Whether `hay[s..e]` is a whole word of a [`index::words`] list, and its mark bits.
-fn word_at(hay: &[u8], s: usize, e: usize) -> Option<u8> {
-    let whole =
-        s > 0 && matches!(hay[s - 1], b'0'..=b'?') && hay.get(e).is_none_or(|&b| b == b'\n');
-    // The mark itself must start a line.
-    let line = s < 2 || hay[s - 2] == b'\n';
-    (whole && line).then(|| hay[s - 1] - b'0')
+/// Dependency names declared in the repository's manifests, each with the manifest declaring it.
+#[derive(Default)]
+struct Deps {
+    /// `Cargo.toml` dependency tables (crate names as written in code: `-` → `_`).
+    cargo: BTreeMap<String, String>,
+    /// `package.json` dependency objects.
+    npm: BTreeMap<String, String>,
+    /// Crates whose `Cargo.toml` is in the repository (`[package] name`, `-` → `_`).
+    crates: HashSet<String>,
 }
+
+/// At most this many manifests are read for [`Deps`].
+const MAX_MANIFESTS: usize = 256;
 
 /// The needles of the segments of a qualified reference (`Container.member`). The member is
 /// looked for only in files that also mention its container (`member&Container`): a declaration
@@ -462,6 +554,11 @@ impl<'c> Resolver<'c> {
             }
         }
         let dirty = !todo.is_empty() || !manifest.entries.is_empty();
+        // Unchanged tree: the saved word index names exactly the files of `sums`.
+        let postings = std::cell::OnceCell::new();
+        if let Some(p) = manifest.postings.take().filter(|_| !dirty) {
+            let _ = postings.set(p);
+        }
         let read = AtomicUsize::new(0);
         let fresh: Vec<(String, index::ManifestEntry)> = todo
             .into_par_iter()
@@ -499,6 +596,8 @@ impl<'c> Resolver<'c> {
             read,
             extra_file_limit: usize::MAX,
             suffixes: std::cell::OnceCell::new(),
+            postings,
+            deps: std::cell::OnceCell::new(),
         }
     }
 
@@ -507,9 +606,23 @@ impl<'c> Resolver<'c> {
         if !self.dirty {
             return;
         }
+        let postings = self.postings().clone();
         let entries = std::mem::take(&mut self.sums).into_iter().collect();
-        self.cache.save_manifest(&self.root, entries);
+        self.cache
+            .save_manifest(&self.root, entries, Some(postings));
         self.dirty = false;
+    }
+
+    /// The word index of `sums` (built on first use unless the manifest had it).
+    fn postings(&self) -> &index::Postings {
+        self.postings.get_or_init(|| {
+            index::Postings::build(
+                self.sums
+                    .iter()
+                    .map(|(p, e)| (p.as_str(), e.words.as_str())),
+            )
+            .unwrap_or_default()
+        })
     }
 
     /// Counters of this run.
@@ -560,26 +673,36 @@ impl<'c> Resolver<'c> {
         let Ok(ac) = AhoCorasick::new(&pats) else {
             return;
         };
-        let files = &self.files;
-        let found: Vec<(String, Vec<String>)> = self
-            .sums
-            .par_iter()
-            .filter_map(|(rel, e)| {
-                let hay = e.words.as_bytes();
-                // Per pattern: 0 absent, else `PRESENT` and the mark bits of its occurrences.
-                const PRESENT: u8 = 16;
-                let mut hit = vec![0u8; pats.len()];
-                for m in ac.find_overlapping_iter(hay) {
-                    let p = m.pattern().as_usize();
-                    let v = if substring {
-                        Some(index::WORD_DECL)
-                    } else {
-                        word_at(hay, m.start(), m.end())
-                    };
-                    if let Some(d) = v {
-                        hit[p] |= PRESENT | d;
+        // Per file holding a pattern: per pattern, 0 absent, else `PRESENT` and the mark bits
+        // of its occurrences there.
+        const PRESENT: u8 = 16;
+        let post = self.postings();
+        let mut hits: HashMap<usize, Vec<u8>> = HashMap::new();
+        let mut mark = |f: usize, p: usize, bits: u8| {
+            hits.entry(f).or_insert_with(|| vec![0u8; pats.len()])[p] |= PRESENT | bits;
+        };
+        if substring {
+            for (p, words) in post.containing(&ac).into_iter().enumerate() {
+                for w in words {
+                    for (f, _) in post.files_of(w) {
+                        mark(f, p, index::WORD_DECL);
                     }
                 }
+            }
+        } else {
+            for (p, pat) in pats.iter().enumerate() {
+                for (f, bits) in post.exact(pat) {
+                    mark(f, p, bits);
+                }
+            }
+        }
+        let mut hits: Vec<(&String, Vec<u8>)> =
+            hits.into_iter().map(|(f, h)| (&post.files[f], h)).collect();
+        hits.sort_unstable();
+        let files = &self.files;
+        let found: Vec<(String, Vec<String>)> = hits
+            .into_iter()
+            .filter_map(|(rel, hit)| {
                 let level = |x: &str| {
                     pats.binary_search_by(|p| p.as_str().cmp(x))
                         .map_or(0, |i| hit[i])
@@ -798,10 +921,12 @@ impl<'c> Resolver<'c> {
                     continue;
                 }
             };
-            let prefix = (1..segs.len()).rev().find_map(|i| {
-                let files = self.module_files(&segs[..i], rust);
-                (segs.len() - i <= 2 && !files.is_empty()).then_some((i, files))
-            });
+            let ext = self.external_head(segs, rust);
+            let prefix = self.module_prefix(segs, rust);
+            if ext.is_some_and(|e| !e.consult || prefix.is_none()) {
+                // Answered without the repository (see `qualified`).
+                continue;
+            }
             let rest: Vec<String> = match prefix {
                 // `json.dumps`: answered from the module files and their imports alone (see
                 // `in_modules`), which are loaded below; no search for `dumps` elsewhere.
@@ -841,12 +966,17 @@ impl<'c> Resolver<'c> {
             extra.extend(self.bases_wanted(r));
             if let Ref::Qualified { segs, rust } = r
                 && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
-                && !(1..segs.len()).any(|i| {
-                    segs.len() - i <= 2 && !self.module_files(&segs[..i], *rust).is_empty()
-                })
+                && self.module_prefix(segs, *rust).is_none()
+                && self.external_head(segs, *rust).is_none()
             {
                 // `qualified` follows the imports of a head that is not a class.
                 extra.push(format!("={}", segs[0]));
+            }
+            if let Ref::Qualified { segs, rust } = r
+                && self.receiver_applies(segs, *rust)
+            {
+                // `server.listen`: every declaration of the member, whatever its class.
+                extra.push(segs[segs.len() - 1].clone());
             }
             if matches!(r, Ref::Decorator(_))
                 && res.verdict != Verdict::Verified
@@ -905,12 +1035,12 @@ impl<'c> Resolver<'c> {
             reason: None,
         };
         let outcome = match r {
-            Ref::Unsupported(why) => Outcome::Unchecked(why.clone()),
+            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
             Ref::File(p) => self.file(p),
             Ref::Flag(f) => self.flag(f),
             Ref::Name(n) => self.name(n),
             Ref::Decorator(segs) => self.decorator(segs),
-            Ref::Qualified { segs, rust } => self.qualified(segs, *rust),
+            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
             Ref::ModuleFile { path, segs } => {
                 let files = self.module_from_path(path, None);
                 if files.is_empty() {
@@ -924,9 +1054,8 @@ impl<'c> Resolver<'c> {
             }
         };
         match outcome {
-            Outcome::Found(mut c) => {
-                c.sort();
-                c.dedup_by(|a, b| a.location == b.location);
+            Outcome::Found(c) => {
+                let mut c = collapse(c);
                 if c.len() == 1 {
                     let c = c.pop().unwrap_or_else(|| unreachable!());
                     res.verdict = Verdict::Verified;
@@ -1051,16 +1180,14 @@ impl<'c> Resolver<'c> {
         Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect())
     }
 
+    /// A bare name: every declaration of that name, top-level or member of any container, except
+    /// imports (they bind a declaration made elsewhere) and CLI flags. One → VERIFIED; several →
+    /// AMBIGUOUS (`open` naming both a function and `Store::open`). Only when nothing declares it
+    /// are the imports binding it consulted (outside the repository → UNCHECKABLE).
     fn name(&self, n: &str) -> Outcome {
-        let c = self.named(n, |d| {
-            !matches!(d.kind, Kind::Import | Kind::CliFlag) && d.container.is_none()
-        });
+        let c = self.named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag));
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
-        }
-        let members = self.named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag));
-        if !members.is_empty() {
-            return Outcome::Found(members.iter().map(|(p, d)| self.cand(p, d)).collect());
         }
         if let Some(o) = self.via_imports(n) {
             return o;
@@ -1087,13 +1214,7 @@ impl<'c> Resolver<'c> {
                 continue;
             }
             match d.imported.as_deref() {
-                None | Some("*") => found.extend(files.iter().map(|f| Candidate {
-                    location: f.clone(),
-                    kind: "module".into(),
-                    qualified: n.to_owned(),
-                    exported: true,
-                    signature: None,
-                })),
+                None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
                 Some(orig) => {
                     for f in &files {
                         found.extend(
@@ -1110,7 +1231,7 @@ impl<'c> Resolver<'c> {
         }
         if !external.is_empty() {
             return Some(Outcome::Unchecked(format!(
-                "`{n}` is imported from a module outside the repository ({})",
+                "external: `{n}` is imported from outside the repository ({})",
                 external.into_iter().collect::<Vec<_>>().join(", ")
             )));
         }
@@ -1146,7 +1267,7 @@ impl<'c> Resolver<'c> {
             c.truncate(1);
             return Outcome::Found(c);
         }
-        let o = self.qualified(segs, false);
+        let o = self.qualified(segs, false, false);
         if let Outcome::Missing { .. } | Outcome::Unchecked(_) = o {
             // `@app.route`: the object is a value, its attribute is not declared anywhere.
             let head = self.named(&segs[0], |d| {
@@ -1304,17 +1425,7 @@ impl<'c> Resolver<'c> {
                     self.module_files(&segs, false)
                 }
             }
-            Some("rust") => {
-                let segs: Vec<String> = from.split("::").map(str::to_owned).collect();
-                if segs
-                    .first()
-                    .is_some_and(|s| s == "crate" || s == "super" || s == "self")
-                {
-                    self.module_files(&segs, true)
-                } else {
-                    Vec::new()
-                }
-            }
+            Some("rust") => self.rust_module_for_import(importer, from),
             _ => {
                 if from.starts_with('.') {
                     self.module_from_path(from, Some(dir))
@@ -1322,6 +1433,67 @@ impl<'c> Resolver<'c> {
                     Vec::new()
                 }
             }
+        }
+    }
+
+    /// The files of the Rust module path `from` of a `use` in `importer`: `crate::a::b` from the
+    /// importer's crate root (the nearest directory above it with `lib.rs` or `main.rs`; else any
+    /// `a/b.rs` as for a plan's `crate::` path), `self::a` and a plain `a::b` (2018 edition) from
+    /// the importer's module directory, `super::a` from its parent. A plain path naming no child
+    /// module is an external crate (empty).
+    fn rust_module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
+        let segs: Vec<&str> = from.split("::").filter(|s| !s.is_empty()).collect();
+        let here = rust_mod_dir(importer);
+        let existing = |c: Vec<String>| -> Vec<String> {
+            c.into_iter()
+                .filter(|c| self.path_set.contains(c))
+                .collect()
+        };
+        // The files of module `rest` under module directory `dir` (`dir` itself when empty).
+        let under = |dir: &str, rest: &[&str]| -> Vec<String> {
+            if rest.is_empty() {
+                return existing(vec![
+                    format!("{dir}.rs"),
+                    join_dir(dir, "mod.rs"),
+                    join_dir(dir, "lib.rs"),
+                    join_dir(dir, "main.rs"),
+                ]);
+            }
+            let p = join_dir(dir, &rest.join("/"));
+            existing(vec![format!("{p}.rs"), format!("{p}/mod.rs")])
+        };
+        match segs.first().copied() {
+            None => Vec::new(),
+            Some("crate") => {
+                let mut dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+                let root = loop {
+                    if !existing(vec![join_dir(dir, "lib.rs"), join_dir(dir, "main.rs")]).is_empty()
+                    {
+                        break Some(dir);
+                    }
+                    if dir.is_empty() {
+                        break None;
+                    }
+                    dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+                };
+                let got = root.map(|r| under(r, &segs[1..])).unwrap_or_default();
+                if !got.is_empty() {
+                    return got;
+                }
+                let owned: Vec<String> = segs.iter().map(|s| (*s).to_owned()).collect();
+                self.module_files(&owned, true)
+            }
+            Some("self") if segs.len() == 1 => vec![importer.to_owned()],
+            Some("self") => under(&here, &segs[1..]),
+            Some("super") => {
+                let ups = segs.iter().take_while(|s| **s == "super").count();
+                let mut dir = here.as_str();
+                for _ in 0..ups {
+                    dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+                }
+                under(dir, &segs[ups..])
+            }
+            Some(_) => under(&here, &segs),
         }
     }
 
@@ -1365,21 +1537,31 @@ impl<'c> Resolver<'c> {
                 [n] => {
                     for d in self.top_level(f, n, true) {
                         if d.kind == Kind::Import {
-                            // Re-export: look in the module it names.
+                            // Re-export: look in the module it names (one hop).
                             let targets =
                                 self.module_for_import(f, d.from.as_deref().unwrap_or(""));
-                            let orig = d.imported.as_deref().unwrap_or(n);
                             let mut hop = false;
-                            for t in &targets {
-                                let name = if orig == "*" { n.as_str() } else { orig };
-                                for d2 in self.top_level(t, name, false) {
-                                    if d2.kind != Kind::Import {
-                                        found.push(self.cand(t, d2));
+                            match d.imported.as_deref() {
+                                // `export * as ns from './x'`, `import x`, `use a::b::{self}`:
+                                // the binding is the module itself.
+                                None | Some("*") => {
+                                    for t in &targets {
+                                        found.push(module_cand(t, n));
                                         hop = true;
                                     }
                                 }
+                                Some(orig) => {
+                                    for t in &targets {
+                                        for d2 in self.top_level(t, orig, false) {
+                                            if d2.kind != Kind::Import {
+                                                found.push(self.cand(t, d2));
+                                                hop = true;
+                                            }
+                                        }
+                                    }
+                                }
                             }
-                            if !hop && orig != "*" {
+                            if !hop {
                                 found.push(self.cand(f, d));
                             }
                         } else {
@@ -1394,8 +1576,14 @@ impl<'c> Resolver<'c> {
                             .filter(|d| d.kind == Kind::Import && d.name == "*")
                         {
                             for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
+                                // A glob brings what the target exports (JS/TS `export`, Rust
+                                // `pub`); Python's `*` follows `__all__`, which may be computed,
+                                // so every name counts there.
+                                let python = lang_of(&t) == Some("python");
                                 for d2 in self.top_level(&t, n, false) {
-                                    found.push(self.cand(&t, d2));
+                                    if python || d2.exported {
+                                        found.push(self.cand(&t, d2));
+                                    }
                                 }
                             }
                         }
@@ -1461,17 +1649,45 @@ impl<'c> Resolver<'c> {
         }
     }
 
-    fn qualified(&self, segs: &[String], rust: bool) -> Outcome {
-        // Longest module prefix that names a file.
-        for i in (1..segs.len()).rev() {
-            let rest = &segs[i..];
-            if rest.len() > 2 {
-                continue;
+    /// The longest module prefix of `segs` that names repository files, with the rest (at most
+    /// two segments: `name` or `Container.member`).
+    fn module_prefix(&self, segs: &[String], rust: bool) -> Option<(usize, Vec<String>)> {
+        (1..segs.len()).rev().find_map(|i| {
+            if segs.len() - i > 2 {
+                return None;
             }
             let files = self.module_files(&segs[..i], rust);
-            if !files.is_empty() {
-                return self.in_modules(&files, rest);
+            (!files.is_empty()).then_some((i, files))
+        })
+    }
+
+    /// `pkg.mod.func`, `crate::a::b`, `Class.member`, `value.member`. In order: a module outside
+    /// the repository by its head (`std::`, a stdlib module, a Node built-in, a declared
+    /// dependency); the longest module prefix naming repository files; `Container.member`; a
+    /// head imported from outside the repository; a built-in type or global (`Vec::new`,
+    /// `str.join`, `JSON.parse`); with `receiver`, a value probity cannot type (`server.listen`,
+    /// see [`Resolver::receiver_applies`]).
+    fn qualified(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
+        let ext = self.external_head(segs, rust);
+        if ext.as_ref().is_none_or(|e| e.consult)
+            && let Some((i, files)) = self.module_prefix(segs, rust)
+        {
+            let o = self.in_modules(&files, &segs[i..]);
+            // A repository module named like an external one answers only what it declares.
+            let o = match ext {
+                Some(e) if !matches!(o, Outcome::Found(_)) => Outcome::Unchecked(e.why),
+                _ => o,
+            };
+            // JS/TS code never names a module by its file name: `server.listen` next to a
+            // `server.ts` that does not declare `listen` is a value's member.
+            if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
+            {
+                return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1]);
             }
+            return o;
+        }
+        if let Some(e) = ext {
+            return Outcome::Unchecked(e.why);
         }
         let n = segs.len();
         let o = self.member(&segs[n - 2], &segs[n - 1]);
@@ -1481,10 +1697,232 @@ impl<'c> Resolver<'c> {
         // The head is an import of something outside the repository (`os.path.join`).
         let head = &segs[0];
         let is_container = !self.named(head, |d| d.kind.is_container()).is_empty();
-        if !is_container && let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
+        if is_container {
+            return o;
+        }
+        if let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
             return Outcome::Unchecked(why);
         }
+        if let Some(why) = builtin_type(head, rust) {
+            return Outcome::Unchecked(why);
+        }
+        if receiver && self.receiver_applies(segs, rust) {
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1]);
+        }
         o
+    }
+
+    /// Whether `segs` (`value.member`, `a.b.member`) is a member access on a value probity cannot
+    /// type: a `.` reference (not a Rust `::` path) with no module prefix in the repository (or
+    /// one naming JS/TS files only, which code cannot name by a bare identifier) and no external
+    /// head, whose receiver is not a declared class or type, whose head is written like
+    /// a value (lower case, `_` or `$`: capitalized heads are type names, and an undeclared type
+    /// stays MISSING) and occurs as a word in some source file of the repository (a local
+    /// variable, a parameter, an attribute; a head written nowhere is an invented module or
+    /// object and stays MISSING).
+    fn receiver_applies(&self, segs: &[String], rust: bool) -> bool {
+        let n = segs.len();
+        !rust
+            && n >= 2
+            && segs[0]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_lowercase() || c == '_' || c == '$')
+            && self
+                .named(&segs[n - 2], |d| d.kind.is_container())
+                .is_empty()
+            && self.external_head(segs, rust).is_none()
+            && builtin_type(&segs[0], rust).is_none()
+            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
+                files
+                    .iter()
+                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
+            })
+            && self.word_in_repo(&segs[0])
+    }
+
+    /// `member` on a value of unknown type: every member of that name of any class or type in
+    /// the repository (one → VERIFIED, several → AMBIGUOUS, as for a bare name); none →
+    /// UNCHECKABLE (the value may be of a type from outside the repository).
+    fn receiver_member(&self, recv: &[String], m: &str) -> Outcome {
+        let c = self.named(m, |d| {
+            d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag)
+        });
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        Outcome::Unchecked(format!(
+            "`{}` is a value probity cannot type (not a module, class or import in the \
+             repository) and no class or type in the repository declares a member `{m}`",
+            recv.join(".")
+        ))
+    }
+
+    /// Whether `w` occurs as an identifier word in some source file of the repository (comments
+    /// and strings included).
+    fn word_in_repo(&self, w: &str) -> bool {
+        self.postings().exact(w).next().is_some()
+    }
+
+    /// Whether the repository has a file of language `id`.
+    fn has_lang(&self, id: &str) -> bool {
+        self.sums.keys().any(|p| lang_of(p) == Some(id))
+    }
+
+    /// The head of `segs` names a module outside the repository: a Rust sysroot crate (`std::`,
+    /// `core::`, `alloc::`) or a crate declared in a `Cargo.toml` (`::` paths); a Python
+    /// standard-library module the repository does not define itself, a Node.js built-in module or
+    /// a `package.json` dependency (`.` references). `consult`: a repository module of that name
+    /// is still looked in (and answers when it declares the name).
+    fn external_head(&self, segs: &[String], rust: bool) -> Option<Ext> {
+        let head = segs.first().filter(|_| segs.len() >= 2)?.as_str();
+        let why = |what: &str| format!("external: `{head}` is not part of the repository ({what})");
+        if rust {
+            if self.deps().crates.contains(head) {
+                // The repository is that crate (the Rust tree's `library/std`).
+                return None;
+            }
+            if RUST_SYSROOT.contains(&head) {
+                return Some(Ext {
+                    why: why("Rust standard library"),
+                    consult: false,
+                });
+            }
+            return self.deps().cargo.get(head).map(|m| Ext {
+                why: why(&format!("dependency declared in {m}")),
+                consult: true,
+            });
+        }
+        let mut what = Vec::new();
+        let py = listed(PY_STDLIB, head);
+        let node = listed(NODE_BUILTINS, head);
+        if py && self.py_module_defined(head) {
+            return None;
+        }
+        // Both (`os`, `sys`, `http`): the one of the repository's language when it has one only.
+        let (has_py, has_js) = if py && node {
+            (
+                self.has_lang("python"),
+                self.has_lang("javascript") || self.has_lang("typescript"),
+            )
+        } else {
+            (true, true)
+        };
+        if py && (has_py || !has_js) {
+            what.push("Python standard library".to_owned());
+        }
+        if node && (has_js || !has_py) {
+            what.push("Node.js built-in module".to_owned());
+        }
+        if let Some(m) = self.deps().npm.get(head) {
+            what.push(format!("dependency declared in {m}"));
+        }
+        (!what.is_empty()).then(|| Ext {
+            why: why(&what.join(" or ")),
+            consult: true,
+        })
+    }
+
+    /// Whether the repository defines the top-level Python module `head` itself: `head.py` or
+    /// `head/__init__.py` in a directory that is not a package (no `__init__.py`), so `import
+    /// head` can mean it (the CPython tree defines `json`; `pkg/json.py` is `pkg.json`).
+    fn py_module_defined(&self, head: &str) -> bool {
+        self.module_files(&[head.to_owned()], false)
+            .iter()
+            .any(|f| {
+                let Some(module) = f
+                    .strip_suffix("/__init__.py")
+                    .or_else(|| f.strip_suffix(".py"))
+                else {
+                    return false;
+                };
+                let parent = module.rsplit_once('/').map_or("", |(p, _)| p);
+                !self.path_set.contains(&join_dir(parent, "__init__.py"))
+            })
+    }
+
+    /// Dependencies declared by the repository's `Cargo.toml` and `package.json` files (not under
+    /// `node_modules`; path, `file:`, `link:` and `workspace:` dependencies and the repository's
+    /// own crates are part of the repository and left out). Read once, on first use.
+    fn deps(&self) -> &Deps {
+        self.deps.get_or_init(|| {
+            let mut deps = Deps::default();
+            let mut local = HashSet::new();
+            let manifests = self
+                .paths
+                .iter()
+                .filter(|p| {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    (name == "Cargo.toml" || name == "package.json")
+                        && !p.split('/').any(|s| s == "node_modules")
+                })
+                .take(MAX_MANIFESTS);
+            for p in manifests {
+                let Ok(text) = std::fs::read_to_string(self.root.join(p)) else {
+                    continue;
+                };
+                if p.ends_with("Cargo.toml") {
+                    let Ok(v) = toml::from_str::<toml::Value>(&text) else {
+                        continue;
+                    };
+                    if let Some(n) = v
+                        .get("package")
+                        .and_then(|p| p.get("name"))
+                        .and_then(|n| n.as_str())
+                    {
+                        deps.crates.insert(n.replace('-', "_"));
+                    }
+                    let mut scopes = vec![Some(&v), v.get("workspace")];
+                    if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
+                        scopes.extend(t.values().map(Some));
+                    }
+                    for scope in scopes.into_iter().flatten() {
+                        for k in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                            let Some(t) = scope.get(k).and_then(|t| t.as_table()) else {
+                                continue;
+                            };
+                            for (name, spec) in t {
+                                let name = name.replace('-', "_");
+                                if spec.get("path").is_some() {
+                                    local.insert(name);
+                                } else {
+                                    deps.cargo.entry(name).or_insert_with(|| p.clone());
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+                        continue;
+                    };
+                    for k in [
+                        "dependencies",
+                        "devDependencies",
+                        "peerDependencies",
+                        "optionalDependencies",
+                    ] {
+                        let Some(o) = v.get(k).and_then(|o| o.as_object()) else {
+                            continue;
+                        };
+                        for (name, spec) in o {
+                            let spec = spec.as_str().unwrap_or("");
+                            if ["file:", "link:", "workspace:"]
+                                .iter()
+                                .any(|x| spec.starts_with(x))
+                            {
+                                local.insert(name.clone());
+                            } else {
+                                deps.npm.entry(name.clone()).or_insert_with(|| p.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            deps.cargo
+                .retain(|k, _| !local.contains(k) && !deps.crates.contains(k));
+            deps.npm.retain(|k, _| !local.contains(k));
+            deps
+        })
     }
 
     /// `Container.member` / `Type::method` / `Trait::method`, following base classes.
@@ -1611,6 +2049,63 @@ impl<'c> Resolver<'c> {
     }
 }
 
+/// A module outside the repository (see [`Resolver::external_head`]).
+struct Ext {
+    /// The UNCHECKABLE reason.
+    why: String,
+    /// Whether a repository module of the same name is still looked in.
+    consult: bool,
+}
+
+/// `head` is a built-in type or global (Rust primitive and standard types for `::` paths;
+/// JavaScript globals and Python built-in types for `.` references): the UNCHECKABLE reason.
+/// Consulted only when the repository declares no type of that name.
+fn builtin_type(head: &str, rust: bool) -> Option<String> {
+    let what = if rust {
+        listed(RUST_STD_TYPES, head).then_some("Rust standard library")
+    } else {
+        match (listed(JS_GLOBALS, head), listed(PY_BUILTINS, head)) {
+            (true, true) => Some("JavaScript global or Python built-in"),
+            (true, false) => Some("JavaScript global"),
+            (false, true) => Some("Python built-in"),
+            (false, false) => None,
+        }
+    }?;
+    Some(format!(
+        "external: `{head}` is not part of the repository ({what})"
+    ))
+}
+
+/// A module file as a candidate for the binding `name`.
+fn module_cand(file: &str, name: &str) -> Candidate {
+    Candidate {
+        location: file.to_owned(),
+        kind: "module".into(),
+        qualified: name.to_owned(),
+        exported: true,
+        signature: None,
+    }
+}
+
+fn join_dir(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+/// The directory of the child modules of Rust file `f`: its own directory for `mod.rs`, `lib.rs`
+/// and `main.rs`, else its path without `.rs` (`src/a.rs` → `src/a`).
+fn rust_mod_dir(f: &str) -> String {
+    let (dir, name) = f.rsplit_once('/').unwrap_or(("", f));
+    if matches!(name, "mod.rs" | "lib.rs" | "main.rs") {
+        dir.to_owned()
+    } else {
+        f.strip_suffix(".rs").unwrap_or(f).to_owned()
+    }
+}
+
 enum Outcome {
     Found(Vec<Candidate>),
     Missing {
@@ -1618,6 +2113,43 @@ enum Outcome {
         scope: Vec<String>,
     },
     Unchecked(String),
+}
+
+/// `path:line:column` as (path, line, column), so candidates sort by position (line 9 before
+/// line 11); a location without a position (a file, a module) sorts first in its file.
+fn loc_key(l: &str) -> (&str, usize, usize) {
+    let mut it = l.rsplitn(3, ':');
+    let (c, n, p) = (it.next(), it.next(), it.next());
+    match (
+        p,
+        n.and_then(|n| n.parse().ok()),
+        c.and_then(|c| c.parse().ok()),
+    ) {
+        (Some(p), Some(n), Some(c)) => (p, n, c),
+        _ => (l, 0, 0),
+    }
+}
+
+/// Candidates sorted by location, one per location, and declarations of the same qualified name
+/// and kind in one file collapsed into the first (a property's getter and setter, a function
+/// defined in both branches of an `if`, TypeScript overload signatures): one logical
+/// declaration.
+fn collapse(mut c: Vec<Candidate>) -> Vec<Candidate> {
+    c.sort_by(|a, b| {
+        loc_key(&a.location)
+            .cmp(&loc_key(&b.location))
+            .then(a.cmp(b))
+    });
+    c.dedup_by(|a, b| a.location == b.location);
+    let mut seen = HashSet::new();
+    c.retain(|x| {
+        seen.insert((
+            loc_key(&x.location).0.to_owned(),
+            x.qualified.clone(),
+            x.kind.clone(),
+        ))
+    });
+    c
 }
 
 /// Bases that add no members a plan would cite.
