@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -462,10 +461,15 @@ pub struct Resolver<'c> {
     /// Whether `sums` differs from the manifest on disk.
     dirty: bool,
     files: BTreeMap<String, FileIndex>,
-    loaded_needles: HashSet<(String, bool)>,
+    loaded_needles: HashSet<String>,
     unanalyzed: Vec<Unanalyzed>,
     /// name → (path, decl index)
-    by_name: HashMap<String, Vec<(String, usize)>>,
+    by_name: foldhash::HashMap<String, Vec<(u32, u32)>>,
+    /// The files of `by_name`'s entries (`(file, decl)`: `files[&loaded[file]].decls[decl]`).
+    loaded: Vec<String>,
+    /// Files whose declarations were moved out of `sums` into `files` (not cloned); moved back
+    /// before the manifest is saved.
+    taken: Vec<String>,
     /// Files inserted into `files` but not yet into `by_name`.
     pending: Vec<String>,
     parsed: AtomicUsize,
@@ -473,13 +477,13 @@ pub struct Resolver<'c> {
     extra_file_limit: usize,
     /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
     /// use by [`Resolver::module_files`].
-    suffixes: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    suffixes: std::sync::OnceLock<HashMap<u64, Vec<usize>>>,
     /// Word → files over `sums` (from the manifest when the tree is unchanged, else built on
     /// first use by [`Resolver::postings`]).
-    postings: std::cell::OnceCell<index::Postings>,
+    postings: std::sync::OnceLock<index::Postings>,
     /// Dependencies declared by the repository's manifests; read on first use by
     /// [`Resolver::deps`].
-    deps: std::cell::OnceCell<Deps>,
+    deps: std::sync::OnceLock<Deps>,
 }
 
 /// Dependency names declared in the repository's manifests, each with the manifest declaring it.
@@ -495,6 +499,23 @@ struct Deps {
 
 /// At most this many manifests are read for [`Deps`].
 const MAX_MANIFESTS: usize = 256;
+
+/// Files to load, each with the names it is loaded for.
+type ToLoad = Vec<(String, Vec<String>)>;
+
+/// How many near words [`Resolver::near_files`] loads files for, per MISSING reference.
+const NEAR_WORDS: usize = 6;
+
+/// Extensions of the files a module path can name (see [`Resolver::module_files`]).
+const MODULE_EXTS: &[&str] = &[
+    "rs", "py", "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx",
+];
+
+/// A fixed hash of a path suffix (the key of [`Resolver::module_files`]' map).
+fn suffix_hash(s: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0).hash_one(s)
+}
 
 /// The needles of the segments of a qualified reference (`Container.member`). The member is
 /// looked for only in files that also mention its container (`member&Container`): a declaration
@@ -555,7 +576,7 @@ impl<'c> Resolver<'c> {
         }
         let dirty = !todo.is_empty() || !manifest.entries.is_empty();
         // Unchanged tree: the saved word index names exactly the files of `sums`.
-        let postings = std::cell::OnceCell::new();
+        let postings = std::sync::OnceLock::new();
         if let Some(p) = manifest.postings.take().filter(|_| !dirty) {
             let _ = postings.set(p);
         }
@@ -590,14 +611,16 @@ impl<'c> Resolver<'c> {
             files: BTreeMap::new(),
             loaded_needles: HashSet::new(),
             unanalyzed: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: foldhash::HashMap::default(),
+            loaded: Vec::new(),
+            taken: Vec::new(),
             pending: Vec::new(),
             parsed: AtomicUsize::new(0),
             read,
             extra_file_limit: usize::MAX,
-            suffixes: std::cell::OnceCell::new(),
+            suffixes: std::sync::OnceLock::new(),
             postings,
-            deps: std::cell::OnceCell::new(),
+            deps: std::sync::OnceLock::new(),
         }
     }
 
@@ -607,6 +630,14 @@ impl<'c> Resolver<'c> {
             return;
         }
         let postings = self.postings().clone();
+        for rel in std::mem::take(&mut self.taken) {
+            if let (Some(f), Some(ci)) = (
+                self.files.get(&rel),
+                self.sums.get_mut(&rel).and_then(|e| e.index.as_mut()),
+            ) {
+                ci.decls = f.decls.clone();
+            }
+        }
         let entries = std::mem::take(&mut self.sums).into_iter().collect();
         self.cache
             .save_manifest(&self.root, entries, Some(postings));
@@ -616,12 +647,12 @@ impl<'c> Resolver<'c> {
     /// The word index of `sums` (built on first use unless the manifest had it).
     fn postings(&self) -> &index::Postings {
         self.postings.get_or_init(|| {
-            index::Postings::build(
-                self.sums
-                    .iter()
-                    .map(|(p, e)| (p.as_str(), e.words.as_str())),
-            )
-            .unwrap_or_default()
+            let lists: Vec<(&str, &str)> = self
+                .sums
+                .iter()
+                .map(|(p, e)| (p.as_str(), e.words.as_str()))
+                .collect();
+            index::Postings::build(&lists).unwrap_or_default()
         })
     }
 
@@ -649,13 +680,12 @@ impl<'c> Resolver<'c> {
     }
 
     /// Parse (or load from the manifest or cache) every file that can declare one of `needles`
-    /// not searched before. `substring`: any file whose words contain a needle (the suggestion
-    /// round) rather than a whole word in a declaration position. With `limit`, only that many
-    /// new files, those holding the most needles first.
-    fn load(&mut self, needles: &[String], limit: Option<usize>, substring: bool) {
+    /// not searched before: files holding its words (the word index) where they stand in a
+    /// declaration position.
+    fn load(&mut self, needles: &[String]) {
         let new: Vec<String> = needles
             .iter()
-            .filter(|n| !n.is_empty() && !self.loaded_needles.contains(&((*n).clone(), substring)))
+            .filter(|n| !n.is_empty() && !self.loaded_needles.contains(*n))
             .cloned()
             .collect::<BTreeSet<_>>()
             .into_iter()
@@ -663,16 +693,12 @@ impl<'c> Resolver<'c> {
         if new.is_empty() {
             return;
         }
-        self.loaded_needles
-            .extend(new.iter().map(|n| (n.clone(), substring)));
+        self.loaded_needles.extend(new.iter().cloned());
         // Each needle as identifier parts; a flag (`dry-run`) needs all of its parts anywhere.
         let parts: Vec<Vec<String>> = new.iter().map(|n| parts_of(n)).collect();
         let mut pats: Vec<String> = parts.iter().flatten().cloned().collect();
         pats.sort();
         pats.dedup();
-        let Ok(ac) = AhoCorasick::new(&pats) else {
-            return;
-        };
         // Per file holding a pattern: per pattern, 0 absent, else `PRESENT` and the mark bits
         // of its occurrences there.
         const PRESENT: u8 = 16;
@@ -681,19 +707,9 @@ impl<'c> Resolver<'c> {
         let mut mark = |f: usize, p: usize, bits: u8| {
             hits.entry(f).or_insert_with(|| vec![0u8; pats.len()])[p] |= PRESENT | bits;
         };
-        if substring {
-            for (p, words) in post.containing(&ac).into_iter().enumerate() {
-                for w in words {
-                    for (f, _) in post.files_of(w) {
-                        mark(f, p, index::WORD_DECL);
-                    }
-                }
-            }
-        } else {
-            for (p, pat) in pats.iter().enumerate() {
-                for (f, bits) in post.exact(pat) {
-                    mark(f, p, bits);
-                }
+        for (p, pat) in pats.iter().enumerate() {
+            for (f, bits) in post.exact(pat) {
+                mark(f, p, bits);
             }
         }
         let mut hits: Vec<(&String, Vec<u8>)> =
@@ -749,19 +765,83 @@ impl<'c> Resolver<'c> {
                 Some((rel.clone(), any))
             })
             .collect();
-        let mut found = found;
-        if let Some(l) = limit {
-            found.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-            found.truncate(l);
-            found.sort_by(|a, b| a.0.cmp(&b.0));
-        }
         self.index_found(found);
         self.rebuild();
+    }
+
+    /// The files to load so that [`Resolver::suggest`] can name declarations near `target` (a
+    /// MISSING reference's name): the vocabulary words within `nearest`'s distance of it, closest
+    /// first, and for each of the first [`NEAR_WORDS`] of them up to two files where it stands in
+    /// a declaration position. For a flag: files declaring a flag that shares a word with it.
+    /// Each file comes with the word it was loaded for.
+    fn near_files(&self, target: &str, flag: bool) -> ToLoad {
+        let post = self.postings();
+        let mut out = Vec::new();
+        if flag {
+            for part in target.split('-').filter(|p| p.len() >= 3) {
+                out.extend(
+                    post.exact(part)
+                        .filter(|&(_, m)| m & index::WORD_FLAG != 0)
+                        .take(NEAR_WORDS)
+                        .map(|(f, _)| (post.files[f].clone(), vec![part.to_owned()])),
+                );
+            }
+            return out;
+        }
+        let t = target.to_lowercase();
+        let max = (t.chars().count() / 3).max(2);
+        let mut near: Vec<(usize, usize)> = post
+            .words()
+            .filter(|(_, w)| w.len().abs_diff(target.len()) <= max && *w != target)
+            .filter_map(|(id, w)| {
+                let d = levenshtein(&t, &w.to_lowercase());
+                (d <= max).then_some((d, id))
+            })
+            .collect();
+        near.sort_unstable();
+        let mut words = 0;
+        for (_, id) in near {
+            let at: Vec<usize> = post
+                .files_of(id)
+                .filter(|&(_, m)| m & index::WORD_DECL != 0)
+                .map(|(f, _)| f)
+                .take(2)
+                .collect();
+            if at.is_empty() {
+                continue;
+            }
+            let w = post.word(id).to_owned();
+            out.extend(
+                at.into_iter()
+                    .map(|f| (post.files[f].clone(), vec![w.clone()])),
+            );
+            words += 1;
+            if words == NEAR_WORDS {
+                break;
+            }
+        }
+        out
     }
 
     /// Index the files of `found` not loaded yet (from the manifest, the cache, or by parsing),
     /// and record the names of the ones that could not be analyzed.
     fn index_found(&mut self, found: Vec<(String, Vec<String>)>) {
+        // Declarations the manifest holds are moved into `files`, not cloned (see `taken`).
+        let found: Vec<(String, Vec<String>, Option<Vec<Decl>>)> = found
+            .into_iter()
+            .map(|(rel, names)| {
+                let decls = if self.files.contains_key(&rel) {
+                    None
+                } else {
+                    let ci = self.sums.get_mut(&rel).and_then(|e| e.index.as_mut());
+                    ci.map(|ci| {
+                        self.taken.push(rel.clone());
+                        std::mem::take(&mut ci.decls)
+                    })
+                };
+                (rel, names, decls)
+            })
+            .collect();
         let cache = self.cache;
         let parsed = &self.parsed;
         let read = &self.read;
@@ -770,14 +850,16 @@ impl<'c> Resolver<'c> {
         let sums = &self.sums;
         let indexed: Vec<(String, Vec<String>, Got)> = found
             .into_par_iter()
-            .map(|(rel, names)| {
+            .map(|(rel, names, decls)| {
                 let Some(id) = lang_of(&rel) else {
                     return (rel, names, Got::NoGrammar);
                 };
                 if let Some(f) = files.get(&rel) {
                     return (rel, names, Got::Loaded(f.status));
                 }
-                if let Some(ci) = sums.get(&rel).and_then(|e| e.index.as_ref()) {
+                if let (Some(ci), Some(decls)) =
+                    (sums.get(&rel).and_then(|e| e.index.as_ref()), decls)
+                {
                     cache.hits.fetch_add(1, Ordering::Relaxed);
                     let f = FileIndex {
                         path: rel.clone(),
@@ -785,7 +867,7 @@ impl<'c> Resolver<'c> {
                         status: ci.status,
                         syntax_errors: ci.syntax_errors,
                         generated: ci.generated,
-                        decls: ci.decls.clone(),
+                        decls,
                     };
                     return (rel, names, Got::New(f, None));
                 }
@@ -855,45 +937,80 @@ impl<'c> Resolver<'c> {
         }
     }
 
-    /// Add the declarations of the files loaded since the last call to `by_name`, keeping each
-    /// list in (path, position) order, as a rebuild from `files` would.
+    /// Add the declarations of the files loaded since the last call to `by_name`.
     fn rebuild(&mut self) {
-        let mut touched = HashSet::new();
-        for p in std::mem::take(&mut self.pending) {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        pending.dedup();
+        for p in pending {
             let Some(f) = self.files.get(&p) else {
                 continue;
             };
+            let no = self.loaded.len() as u32;
             for (i, d) in f.decls.iter().enumerate() {
-                touched.insert(d.name.clone());
-                self.by_name
-                    .entry(d.name.clone())
-                    .or_default()
-                    .push((p.clone(), i));
+                match self.by_name.get_mut(d.name.as_str()) {
+                    Some(v) => v.push((no, i as u32)),
+                    None => {
+                        self.by_name.insert(d.name.clone(), vec![(no, i as u32)]);
+                    }
+                }
             }
-        }
-        for n in touched {
-            if let Some(v) = self.by_name.get_mut(&n) {
-                v.sort_unstable();
-                v.dedup();
-            }
+            self.loaded.push(p);
         }
     }
 
-    fn decl(&self, path: &str, i: usize) -> &Decl {
-        &self.files[path].decls[i]
-    }
-
-    /// Every declaration named `name` passing `keep`.
+    /// Every declaration named `name` passing `keep`, in (path, position) order.
     fn named(&self, name: &str, keep: impl Fn(&Decl) -> bool) -> Vec<(&str, &Decl)> {
-        self.by_name
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .map(|(p, i)| (p.as_str(), self.decl(p, *i)))
-                    .filter(|(_, d)| keep(d))
-                    .collect()
+        let Some(v) = self.by_name.get(name) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(&str, u32, &Decl)> = v
+            .iter()
+            .filter_map(|&(no, i)| {
+                let p = self.loaded[no as usize].as_str();
+                let d = &self.files.get(p)?.decls[i as usize];
+                keep(d).then_some((p, i, d))
             })
-            .unwrap_or_default()
+            .collect();
+        out.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        out.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
+        out.into_iter().map(|(p, _, d)| (p, d)).collect()
+    }
+
+    /// What resolving `r` needs loaded in the second round: more needles (base classes, import
+    /// heads, receivers' members, decorator segments) and, when it is MISSING now, the files
+    /// that can hold names near it (for suggestions).
+    fn needs(&self, raw: &str, r: &Ref) -> (Vec<String>, ToLoad) {
+        let res = self.resolve_one(raw, r);
+        let mut extra = self.bases_wanted(r);
+        let mut near = Vec::new();
+        if let Ref::Qualified { segs, rust } = r
+            && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
+            && self.module_prefix(segs, *rust).is_none()
+            && self.external_head(segs, *rust).is_none()
+        {
+            // `qualified` follows the imports of a head that is not a class.
+            extra.push(format!("={}", segs[0]));
+        }
+        if let Ref::Qualified { segs, rust } = r
+            && self.receiver_applies(segs, *rust)
+        {
+            // `server.listen`: every declaration of the member, whatever its class.
+            extra.push(segs[segs.len() - 1].clone());
+        }
+        if matches!(r, Ref::Decorator(_))
+            && res.verdict != Verdict::Verified
+            && res.verdict != Verdict::Ambiguous
+        {
+            // `@app.route`: the head may be a value bound anywhere; search every segment.
+            extra.extend(r.needles());
+        }
+        if res.verdict == Verdict::Missing
+            && let Some(p) = r.primary()
+        {
+            near.extend(self.near_files(&p, matches!(r, Ref::Flag(_))));
+        }
+        (extra, near)
     }
 
     /// Resolve every reference (two rounds of loading), in input order.
@@ -903,12 +1020,20 @@ impl<'c> Resolver<'c> {
         // from those files (and what they import); only the rest of it is searched for.
         let mut needles = Vec::new();
         let mut modules = Vec::new();
+        // Module file → the names looked up in it (through its imports, too).
+        let mut wanted: HashMap<String, Vec<String>> = HashMap::new();
         for r in &parsed {
             let (segs, rust) = match r {
                 Ref::Qualified { segs, rust } => (segs, *rust),
                 Ref::Decorator(segs) if segs.len() > 1 => (segs, false),
                 Ref::ModuleFile { path, segs } => {
-                    modules.extend(self.module_from_path(path, None));
+                    for m in self.module_from_path(path, None) {
+                        wanted
+                            .entry(m.clone())
+                            .or_default()
+                            .extend(segs.first().cloned());
+                        modules.push(m);
+                    }
                     needles.extend(segs.iter().cloned());
                     continue;
                 }
@@ -926,6 +1051,11 @@ impl<'c> Resolver<'c> {
             if ext.is_some_and(|e| !e.consult || prefix.is_none()) {
                 // Answered without the repository (see `qualified`).
                 continue;
+            }
+            if let Some((i, files)) = &prefix {
+                for m in files {
+                    wanted.entry(m.clone()).or_default().push(segs[*i].clone());
+                }
             }
             let rest: Vec<String> = match prefix {
                 // `json.dumps`: answered from the module files and their imports alone (see
@@ -945,57 +1075,53 @@ impl<'c> Resolver<'c> {
         modules.sort();
         modules.dedup();
         self.load_paths(&modules);
-        // The one hop `in_modules` follows: imports of the module files.
+        // The one hop `in_modules` follows: imports of the module files, those that hold a name
+        // looked up through the module (a file without the word cannot declare it; `asyncio`
+        // imports two dozen submodules, `asyncio.gather` needs one).
         let mut targets = Vec::new();
         for m in &modules {
-            if let Some(fi) = self.files.get(m) {
-                for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
-                    targets.extend(self.module_for_import(m, d.from.as_deref().unwrap_or("")));
+            let Some(fi) = self.files.get(m) else {
+                continue;
+            };
+            let words = wanted.get(m).map_or(&[][..], Vec::as_slice);
+            for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
+                let from = d.from.as_deref().unwrap_or("");
+                for t in self.module_for_import(m, from) {
+                    if words.iter().any(|w| self.postings().holds(&t, w)) {
+                        targets.push(t);
+                    }
                 }
             }
         }
         targets.sort();
         targets.dedup();
         self.load_paths(&targets);
-        self.load(&needles, None, false);
+        self.load(&needles);
         // Round 2: base classes of the containers involved, and names near the missing ones.
-        let mut extra = Vec::new();
-        let mut fragments = Vec::new();
-        for (raw, r) in refs.iter().zip(&parsed) {
-            let res = self.resolve_one(raw, r);
-            extra.extend(self.bases_wanted(r));
-            if let Ref::Qualified { segs, rust } = r
-                && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
-                && self.module_prefix(segs, *rust).is_none()
-                && self.external_head(segs, *rust).is_none()
-            {
-                // `qualified` follows the imports of a head that is not a class.
-                extra.push(format!("={}", segs[0]));
-            }
-            if let Ref::Qualified { segs, rust } = r
-                && self.receiver_applies(segs, *rust)
-            {
-                // `server.listen`: every declaration of the member, whatever its class.
-                extra.push(segs[segs.len() - 1].clone());
-            }
-            if matches!(r, Ref::Decorator(_))
-                && res.verdict != Verdict::Verified
-                && res.verdict != Verdict::Ambiguous
-            {
-                // `@app.route`: the head may be a value bound anywhere; search every segment.
-                extra.extend(r.needles());
-            }
-            if res.verdict == Verdict::Missing
-                && let Some(p) = r.primary()
-            {
-                fragments.extend(fragments_of(&p));
-            }
-        }
-        self.load(&extra, None, false);
-        self.load(&fragments, Some(self.extra_file_limit.min(64)), true);
-        refs.iter()
+        // What each reference needs next, worked out in parallel (read-only).
+        let this = &*self;
+        let needs: Vec<(Vec<String>, ToLoad)> = refs
+            .par_iter()
             .zip(&parsed)
-            .map(|(raw, r)| self.resolve_one(raw, r))
+            .map(|(raw, r)| this.needs(raw, r))
+            .collect();
+        let mut extra = Vec::new();
+        let mut near = Vec::new();
+        for (e, n) in needs {
+            extra.extend(e);
+            near.extend(n);
+        }
+        self.load(&extra);
+        near.sort();
+        near.dedup_by(|a, b| a.0 == b.0);
+        near.retain(|(rel, _)| !self.files.contains_key(rel));
+        near.truncate(self.extra_file_limit);
+        self.index_found(near);
+        self.rebuild();
+        let this = &*self;
+        refs.par_iter()
+            .zip(&parsed)
+            .map(|(raw, r)| this.resolve_one(raw, r))
             .collect()
     }
 
@@ -1315,21 +1441,37 @@ impl<'c> Resolver<'c> {
             v
         };
         // Every path equal to a wanted one or ending in `/` + it, in path order.
+        // Keyed by a hash of the suffix (no copy of every suffix of every path); each hit is
+        // checked against the path itself.
         let suffixes = self.suffixes.get_or_init(|| {
-            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+            let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
             for (i, p) in self.paths.iter().enumerate() {
-                m.entry(p.clone()).or_default().push(i);
+                if !p
+                    .rsplit_once('.')
+                    .is_some_and(|(_, e)| MODULE_EXTS.contains(&e))
+                {
+                    continue;
+                }
+                m.entry(suffix_hash(p)).or_default().push(i);
                 for (j, _) in p.match_indices('/') {
-                    m.entry(p[j + 1..].to_owned()).or_default().push(i);
+                    m.entry(suffix_hash(&p[j + 1..])).or_default().push(i);
                 }
             }
             m
         });
         let mut hits: Vec<usize> = wants
             .iter()
-            .filter_map(|w| suffixes.get(w.as_str()))
-            .flatten()
-            .copied()
+            .flat_map(|w| {
+                suffixes
+                    .get(&suffix_hash(w))
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(move |&i| {
+                        let p = &self.paths[i];
+                        p == w || p.strip_suffix(w.as_str()).is_some_and(|d| d.ends_with('/'))
+                    })
+            })
             .collect();
         hits.sort_unstable();
         hits.dedup();
@@ -2029,16 +2171,25 @@ impl<'c> Resolver<'c> {
                     .flat_map(|f| f.decls.iter().filter(|d| d.kind == Kind::CliFlag))
                     .map(|d| d.name.trim_start_matches('-').to_owned())
                     .collect(),
-                _ => self
-                    .files
-                    .values()
-                    .flat_map(|f| {
-                        f.decls
-                            .iter()
-                            .filter(|d| !matches!(d.kind, Kind::Import | Kind::CliFlag))
-                    })
-                    .map(|d| d.name.clone())
-                    .collect(),
+                _ => {
+                    // Unique names (not every declaration), of a length `nearest` can accept.
+                    let max = (target.to_lowercase().chars().count() / 3).max(2);
+                    self.by_name
+                        .iter()
+                        .filter(|(n, _)| n.len().abs_diff(target.len()) <= max)
+                        .filter(|(_, v)| {
+                            v.iter().any(|&(no, i)| {
+                                self.files.get(&self.loaded[no as usize]).is_some_and(|f| {
+                                    !matches!(
+                                        f.decls[i as usize].kind,
+                                        Kind::Import | Kind::CliFlag
+                                    )
+                                })
+                            })
+                        })
+                        .map(|(n, _)| n.clone())
+                        .collect()
+                }
             }
         };
         let prefix = if matches!(r, Ref::Flag(_)) { "--" } else { "" };
@@ -2187,28 +2338,6 @@ fn normalize(p: &str) -> String {
         }
     }
     out.join("/")
-}
-
-/// Word fragments (≥ 4 bytes) of a name, for the suggestion round.
-fn fragments_of(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let boundary =
-            c == '_' || c == '-' || (c.is_uppercase() && i > 0 && chars[i - 1].is_lowercase());
-        if boundary && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        if c != '_' && c != '-' {
-            cur.push(c);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out.retain(|f| f.len() >= 4);
-    out
 }
 
 /// Edit distance (Levenshtein, by chars).

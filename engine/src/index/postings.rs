@@ -3,8 +3,6 @@
 //! instead of scanning every file's word list once per search round (those scans were a fifth of
 //! a warm run). Built from the word lists when the tree changed; stored in the manifest otherwise.
 
-use aho_corasick::AhoCorasick;
-
 /// Word → `(file, marks)` postings. File ids index [`Postings::files`]; words are sorted, so a
 /// lookup is a binary search and the encoding is canonical.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -27,31 +25,31 @@ const MAX_FILES: usize = 1 << 28;
 impl Postings {
     /// The index of `lists`: `(path, word list)` in id order, each list as [`super::words`]
     /// writes it (a mark byte, the word, `\n`). `None` if there are too many files to number.
-    pub fn build<'a>(lists: impl Iterator<Item = (&'a str, &'a str)>) -> Option<Postings> {
-        let mut files = Vec::new();
+    /// (Built on one thread: per-thread maps cost more to merge than they saved.)
+    pub fn build<'a>(lists: &[(&'a str, &'a str)]) -> Option<Postings> {
+        if lists.len() > MAX_FILES {
+            return None;
+        }
         let mut map: foldhash::HashMap<&'a str, Vec<u32>> = foldhash::HashMap::default();
-        for (id, (path, words)) in lists.enumerate() {
-            if id >= MAX_FILES {
-                return None;
-            }
-            files.push(path.to_owned());
+        for (id, &(_, words)) in lists.iter().enumerate() {
             for line in words.lines() {
-                let Some((&mark, word)) = line.as_bytes().split_first() else {
+                // A mark byte, then the word (ASCII by construction; a line that is not is
+                // skipped).
+                let (Some(&mark), Some(w)) = (line.as_bytes().first(), line.get(1..)) else {
                     continue;
                 };
                 let marks = u32::from(mark.wrapping_sub(b'0') & 0xf);
-                // ASCII by construction of the word lists; a list that is not is skipped.
-                if let Some(w) = line.get(1..).filter(|w| w.len() == word.len()) {
-                    map.entry(w).or_default().push((id as u32) << 4 | marks);
-                }
+                map.entry(w).or_default().push((id as u32) << 4 | marks);
             }
         }
         let mut words: Vec<(&str, Vec<u32>)> = map.into_iter().collect();
         words.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut p = Postings {
-            files,
+            files: lists.iter().map(|(path, _)| (*path).to_owned()).collect(),
             ..Postings::default()
         };
+        let total: usize = words.iter().map(|(_, ids)| ids.len()).sum();
+        p.posts.reserve(total);
         for (w, ids) in words {
             p.starts.push(p.vocab.len() as u32);
             p.vocab.push_str(w);
@@ -64,13 +62,19 @@ impl Postings {
         Some(p)
     }
 
-    fn word(&self, i: usize) -> &str {
+    /// Word `i` (ids are positions in sorted order).
+    pub fn word(&self, i: usize) -> &str {
         // Without the trailing `\n`.
         &self.vocab[self.starts[i] as usize..self.starts[i + 1] as usize - 1]
     }
 
     fn posts_of(&self, i: usize) -> &[u32] {
         &self.posts[self.post_starts[i] as usize..self.post_starts[i + 1] as usize]
+    }
+
+    /// Every word with its id, in sorted order.
+    pub fn words(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        (0..self.len()).map(|i| (i, self.word(i)))
     }
 
     /// Number of distinct words.
@@ -108,23 +112,18 @@ impl Postings {
             .map(|&p| ((p >> 4) as usize, (p & 0xf) as u8))
     }
 
-    /// For each pattern of `ac`, the ids of the words containing it (as a substring).
-    pub fn containing(&self, ac: &AhoCorasick) -> Vec<Vec<usize>> {
-        let mut out = vec![Vec::new(); ac.patterns_len()];
-        for m in ac.find_overlapping_iter(self.vocab.as_bytes()) {
-            // The word holding the match: the last start at or before it.
-            let i = self.starts.partition_point(|&s| s as usize <= m.start()) - 1;
-            if m.end() < self.starts[i + 1] as usize {
-                let v = &mut out[m.pattern().as_usize()];
-                if v.last() != Some(&i) {
-                    v.push(i);
-                }
-            }
-        }
-        out
+    /// Whether the file `path` holds `word` (anywhere: comments and strings included).
+    pub fn holds(&self, path: &str, word: &str) -> bool {
+        // `files` is in path order when built from a sorted map (the resolver's), and a stored
+        // index is checked against the sorted manifest paths; otherwise fall back to a scan.
+        let id = match self.files.binary_search_by(|f| f.as_str().cmp(path)) {
+            Ok(id) => Some(id),
+            Err(_) => self.files.iter().position(|f| f == path),
+        };
+        id.is_some_and(|id| self.exact(word).any(|(f, _)| f == id))
     }
 
-    /// `(file id, marks)` of every file holding word `i` (an id from [`Postings::containing`]).
+    /// `(file id, marks)` of every file holding word `i` (an id from [`Postings::words`]).
     pub fn files_of(&self, i: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
         self.posts_of(i)
             .iter()
@@ -227,7 +226,7 @@ mod tests {
     fn sample() -> Postings {
         let a = super::super::words(b"class Foo:\n    def run(self): pass\n", true);
         let b = super::super::words(b"run = 1\nfoo = Foo()\n", true);
-        Postings::build([("a.py", a.as_str()), ("b.py", b.as_str())].into_iter()).unwrap()
+        Postings::build(&[("a.py", a.as_str()), ("b.py", b.as_str())]).unwrap()
     }
 
     #[test]
@@ -248,17 +247,15 @@ mod tests {
     }
 
     #[test]
-    fn substring_lookup_names_words() {
+    fn words_are_sorted_with_their_files() {
         let p = sample();
-        let ac = AhoCorasick::new(["oo", "un", "zz"]).unwrap();
-        let hits = p.containing(&ac);
-        let words = |v: &Vec<usize>| v.iter().map(|&i| p.word(i).to_owned()).collect::<Vec<_>>();
-        assert_eq!(words(&hits[0]), ["Foo", "foo"]);
-        assert_eq!(words(&hits[1]), ["run"]);
-        assert!(hits[2].is_empty());
-        // A match never spans two words.
-        let ac = AhoCorasick::new(["o\nr"]).unwrap();
-        assert!(p.containing(&ac)[0].is_empty());
+        let words: Vec<&str> = p.words().map(|(_, w)| w).collect();
+        let mut sorted = words.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(words, sorted);
+        let foo = p.words().find(|(_, w)| *w == "foo").unwrap().0;
+        assert_eq!(p.files_of(foo).map(|x| x.0).collect::<Vec<_>>(), [1]);
     }
 
     #[test]
