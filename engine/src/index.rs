@@ -275,8 +275,9 @@ impl Cache {
 
     /// The manifest of `root`, if there is a valid one for this probity version.
     pub fn load_manifest(&self, root: &Path) -> Option<Manifest> {
-        let bytes = std::fs::read(self.manifest_path(root)?).ok()?;
-        Manifest::decode(&bytes)
+        let f = std::fs::File::open(self.manifest_path(root)?).ok()?;
+        let len = f.metadata().ok()?.len();
+        Manifest::read_from(RDec::new(std::io::BufReader::with_capacity(1 << 16, f), len))
     }
 
     /// Write the manifest of `root` (atomically; errors are ignored: the cache is an accelerator).
@@ -299,12 +300,13 @@ impl Cache {
             entries,
             postings,
         };
-        let bytes = m.encode();
-        let Ok(mut tmp) = tempfile::NamedTempFile::new_in(parent) else {
+        let Ok(tmp) = tempfile::NamedTempFile::new_in(parent) else {
             return;
         };
-        use std::io::Write;
-        if tmp.write_all(&bytes).is_ok() {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, tmp);
+        if m.write_to(&mut out).is_ok()
+            && let Ok(tmp) = out.into_inner()
+        {
             let _ = tmp.persist(&p);
         }
     }
@@ -556,6 +558,68 @@ impl Enc {
 
 struct Dec<'a>(&'a [u8]);
 
+/// A decoder reading a stream (the manifest file through a buffer) instead of a slice: `left`
+/// is the number of bytes the stream still holds, so every length is checked before anything is
+/// allocated, and a manifest of tens of megabytes is never held in memory whole.
+struct RDec<R> {
+    r: R,
+    left: u64,
+}
+
+impl<R: std::io::Read> RDec<R> {
+    fn new(r: R, len: u64) -> RDec<R> {
+        RDec { r, left: len }
+    }
+    fn left(&self) -> u64 {
+        self.left
+    }
+    fn fixed<const N: usize>(&mut self) -> Option<[u8; N]> {
+        if (N as u64) > self.left {
+            return None;
+        }
+        let mut b = [0u8; N];
+        self.r.read_exact(&mut b).ok()?;
+        self.left -= N as u64;
+        Some(b)
+    }
+    fn bytes(&mut self, n: usize) -> Option<Vec<u8>> {
+        if n as u64 > self.left {
+            return None;
+        }
+        let mut b = vec![0u8; n];
+        self.r.read_exact(&mut b).ok()?;
+        self.left -= n as u64;
+        Some(b)
+    }
+    fn u32(&mut self) -> Option<usize> {
+        Some(u32::from_le_bytes(self.fixed()?) as usize)
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = self.u32()?;
+        String::from_utf8(self.bytes(n)?).ok()
+    }
+    /// A length-prefixed array of `u32`, read in chunks (never a second copy of it).
+    fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = self.u32()?;
+        if (n as u64).checked_mul(4)? > self.left {
+            return None;
+        }
+        let mut out = Vec::with_capacity(n);
+        let mut buf = vec![0u8; 4 * 4096];
+        while out.len() < n {
+            let k = (n - out.len()).min(4096);
+            self.r.read_exact(&mut buf[..4 * k]).ok()?;
+            out.extend(
+                buf[..4 * k]
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            );
+        }
+        self.left -= 4 * n as u64;
+        Some(out)
+    }
+}
+
 impl<'a> Dec<'a> {
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.0.len() {
@@ -570,12 +634,6 @@ impl<'a> Dec<'a> {
     }
     fn u32(&mut self) -> Option<usize> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn i128(&mut self) -> Option<i128> {
-        Some(i128::from_le_bytes(self.take(16)?.try_into().ok()?))
     }
     fn str(&mut self) -> Option<&'a str> {
         let n = self.u32()?;
@@ -644,14 +702,17 @@ impl<'a> Dec<'a> {
 }
 
 impl Manifest {
-    /// The binary form of the manifest.
-    fn encode(&self) -> Vec<u8> {
-        let mut e = Enc(Vec::with_capacity(1 << 20));
+    /// Write the binary form of the manifest, one entry at a time (the whole encoding of a
+    /// large tree is tens of megabytes; it is never held in memory at once).
+    fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        let mut e = Enc(Vec::with_capacity(1 << 16));
         e.0.extend_from_slice(MANIFEST_MAGIC);
         e.str(&self.salt);
         e.i128(self.written_ns);
         e.u32(self.entries.len());
         for (path, m) in &self.entries {
+            w.write_all(&e.0)?;
+            e.0.clear();
             e.str(path);
             e.u64(m.meta.size);
             e.i128(m.meta.mtime_ns);
@@ -672,23 +733,25 @@ impl Manifest {
         match &self.postings {
             Some(p) => {
                 e.u8(1);
-                p.encode(&mut e.0);
+                w.write_all(&e.0)?;
+                p.write_to(w)
             }
-            None => e.u8(0),
+            None => {
+                e.u8(0);
+                w.write_all(&e.0)
+            }
         }
-        e.0
     }
 
-    /// Decode [`Manifest::encode`]'s output; `None` when it is not a whole, valid manifest of this
+    /// Decode [`Manifest::write_to`]'s output; `None` when it is not a whole, valid manifest of this
     /// probity version.
-    fn decode(bytes: &[u8]) -> Option<Manifest> {
-        let mut d = Dec(bytes);
-        if d.take(MANIFEST_MAGIC.len())? != MANIFEST_MAGIC || d.str()? != salt() {
+    fn read_from(mut d: RDec<impl std::io::Read>) -> Option<Manifest> {
+        if d.bytes(MANIFEST_MAGIC.len())? != MANIFEST_MAGIC || d.string()? != salt() {
             return None;
         }
-        let written_ns = d.i128()?;
+        let written_ns = i128::from_le_bytes(d.fixed()?);
         let n = d.u32()?;
-        if n > d.0.len() / 40 {
+        if n as u64 > d.left() / 40 {
             return None;
         }
         let mut entries =
@@ -696,16 +759,17 @@ impl Manifest {
         for _ in 0..n {
             let path = d.string()?;
             let meta = Meta {
-                size: d.u64()?,
-                mtime_ns: d.i128()?,
-                ino: d.u64()?,
+                size: u64::from_le_bytes(d.fixed()?),
+                mtime_ns: i128::from_le_bytes(d.fixed()?),
+                ino: u64::from_le_bytes(d.fixed()?),
             };
             let words = d.string()?;
-            let index = match d.u8()? {
+            let index = match d.fixed::<1>()?[0] {
                 0 => None,
                 1 => {
                     let len = d.u32()?;
-                    let mut sub = Dec(d.take(len)?);
+                    let bytes = d.bytes(len)?;
+                    let mut sub = Dec(&bytes);
                     let ci = sub.index()?;
                     if !sub.0.is_empty() {
                         return None;
@@ -716,11 +780,10 @@ impl Manifest {
             };
             entries.insert(path, ManifestEntry { meta, words, index });
         }
-        let postings = match d.u8()? {
+        let postings = match d.fixed::<1>()?[0] {
             0 => None,
             1 => {
-                let (p, rest) = Postings::decode(d.0)?;
-                d.0 = rest;
+                let p = Postings::read_from(&mut d)?;
                 // It must index exactly these entries, or ids would name the wrong files.
                 let mut paths: Vec<&String> = entries.keys().collect();
                 paths.sort_unstable();
@@ -731,7 +794,7 @@ impl Manifest {
             }
             _ => return None,
         };
-        if !d.0.is_empty() {
+        if d.left() != 0 {
             return None;
         }
         Some(Manifest {

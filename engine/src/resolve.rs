@@ -629,7 +629,8 @@ impl<'c> Resolver<'c> {
         if !self.dirty {
             return;
         }
-        let postings = self.postings().clone();
+        let _ = self.postings();
+        let postings = self.postings.take();
         for rel in std::mem::take(&mut self.taken) {
             if let (Some(f), Some(ci)) = (
                 self.files.get(&rel),
@@ -639,8 +640,7 @@ impl<'c> Resolver<'c> {
             }
         }
         let entries = std::mem::take(&mut self.sums).into_iter().collect();
-        self.cache
-            .save_manifest(&self.root, entries, Some(postings));
+        self.cache.save_manifest(&self.root, entries, postings);
         self.dirty = false;
     }
 

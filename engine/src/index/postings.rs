@@ -130,63 +130,47 @@ impl Postings {
             .map(|&p| ((p >> 4) as usize, (p & 0xf) as u8))
     }
 
-    /// Append the binary form (see the manifest encoding in the parent module).
-    pub(super) fn encode(&self, out: &mut Vec<u8>) {
-        let u32s = |out: &mut Vec<u8>, v: &[u32]| {
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            for x in v {
-                out.extend_from_slice(&x.to_le_bytes());
+    /// Write the binary form (see the manifest encoding in the parent module).
+    pub(super) fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        let len = |w: &mut dyn std::io::Write, n: usize| w.write_all(&(n as u32).to_le_bytes());
+        let u32s = |w: &mut dyn std::io::Write, v: &[u32]| -> std::io::Result<()> {
+            len(w, v.len())?;
+            let mut buf = Vec::with_capacity(4 * 4096);
+            for chunk in v.chunks(4096) {
+                buf.clear();
+                buf.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
+                w.write_all(&buf)?;
             }
+            Ok(())
         };
-        out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
+        len(w, self.files.len())?;
         for f in &self.files {
-            out.extend_from_slice(&(f.len() as u32).to_le_bytes());
-            out.extend_from_slice(f.as_bytes());
+            len(w, f.len())?;
+            w.write_all(f.as_bytes())?;
         }
-        out.extend_from_slice(&(self.vocab.len() as u32).to_le_bytes());
-        out.extend_from_slice(self.vocab.as_bytes());
-        u32s(out, &self.starts);
-        u32s(out, &self.post_starts);
-        u32s(out, &self.posts);
+        len(w, self.vocab.len())?;
+        w.write_all(self.vocab.as_bytes())?;
+        u32s(w, &self.starts)?;
+        u32s(w, &self.post_starts)?;
+        u32s(w, &self.posts)
     }
 
-    /// Decode [`Postings::encode`]'s output from the front of `b`, returning the rest; `None`
-    /// unless every offset, length and id is consistent (a corrupt manifest is then ignored).
-    pub(super) fn decode(mut b: &[u8]) -> Option<(Postings, &[u8])> {
-        fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-            if n > b.len() {
-                return None;
-            }
-            let (a, rest) = b.split_at(n);
-            *b = rest;
-            Some(a)
-        }
-        fn u32_(b: &mut &[u8]) -> Option<u32> {
-            Some(u32::from_le_bytes(take(b, 4)?.try_into().ok()?))
-        }
-        fn u32s(b: &mut &[u8]) -> Option<Vec<u32>> {
-            let n = u32_(b)? as usize;
-            let raw = take(b, n.checked_mul(4)?)?;
-            Some(
-                raw.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
-            )
-        }
-        let n = u32_(&mut b)? as usize;
-        if n > b.len() / 4 {
+    /// Read [`Postings::write_to`]'s output from `d`; `None` unless every offset, length and id
+    /// is consistent (a corrupt manifest is then ignored). Lengths are checked against the bytes
+    /// left before anything is allocated.
+    pub(super) fn read_from(d: &mut super::RDec<impl std::io::Read>) -> Option<Postings> {
+        let n = d.u32()?;
+        if n as u64 > d.left() / 4 {
             return None;
         }
         let mut files = Vec::with_capacity(n);
         for _ in 0..n {
-            let len = u32_(&mut b)? as usize;
-            files.push(String::from_utf8(take(&mut b, len)?.to_vec()).ok()?);
+            files.push(d.string()?);
         }
-        let len = u32_(&mut b)? as usize;
-        let vocab = String::from_utf8(take(&mut b, len)?.to_vec()).ok()?;
-        let starts = u32s(&mut b)?;
-        let post_starts = u32s(&mut b)?;
-        let posts = u32s(&mut b)?;
+        let vocab = d.string()?;
+        let starts = d.u32s()?;
+        let post_starts = d.u32s()?;
+        let posts = d.u32s()?;
         // Consistency: both offset tables cover their blobs monotonically, every word is
         // non-empty and ends at a `\n`, every id names a file.
         let ok = !starts.is_empty()
@@ -206,16 +190,13 @@ impl Postings {
         let word = |i: usize| &vocab[starts[i] as usize..starts[i + 1] as usize - 1];
         // Sorted and unique, or lookups (binary searches) would silently miss.
         let ok = (1..starts.len() - 1).all(|i| word(i - 1) < word(i));
-        ok.then_some((
-            Postings {
-                files,
-                vocab,
-                starts,
-                post_starts,
-                posts,
-            },
-            b,
-        ))
+        ok.then_some(Postings {
+            files,
+            vocab,
+            starts,
+            post_starts,
+            posts,
+        })
     }
 }
 
@@ -262,20 +243,24 @@ mod tests {
     fn round_trip_and_corruption() {
         let p = sample();
         let mut b = Vec::new();
-        p.encode(&mut b);
+        p.write_to(&mut b).unwrap();
         b.extend_from_slice(b"tail");
-        let (q, rest) = Postings::decode(&b).unwrap();
+        let decode = |b: &[u8]| {
+            let mut d = super::super::RDec::new(b, b.len() as u64);
+            Postings::read_from(&mut d).map(|p| (p, d.left()))
+        };
+        let (q, left) = decode(&b).unwrap();
         assert_eq!(q, p);
-        assert_eq!(rest, b"tail");
+        assert_eq!(left, 4, "the tail is left unread");
         // Every truncation, and every single-byte corruption of the tables, is refused or
         // decodes to something consistent (never a panic).
         for n in 0..b.len() - 4 {
-            assert!(Postings::decode(&b[..n]).is_none(), "truncated at {n}");
+            assert!(decode(&b[..n]).is_none(), "truncated at {n}");
         }
         for i in 0..b.len() - 4 {
             let mut c = b.clone();
             c[i] ^= 0x5a;
-            if let Some((q, _)) = Postings::decode(&c) {
+            if let Some((q, _)) = decode(&c) {
                 for w in 0..q.len() {
                     let _ = q.exact(q.word(w)).count();
                 }
