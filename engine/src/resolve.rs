@@ -788,17 +788,8 @@ impl<'c> Resolver<'c> {
             }
             return out;
         }
-        let t = target.to_lowercase();
-        let max = (t.chars().count() / 3).max(2);
-        let mut near: Vec<(usize, usize)> = post
-            .words()
-            .filter(|(_, w)| w.len().abs_diff(target.len()) <= max && *w != target)
-            .filter_map(|(id, w)| {
-                let d = levenshtein(&t, &w.to_lowercase());
-                (d <= max).then_some((d, id))
-            })
-            .collect();
-        near.sort_unstable();
+        let max = (target.to_lowercase().chars().count() / 3).max(2);
+        let near = post.near(target, max);
         let mut words = 0;
         for (_, id) in near {
             let at: Vec<usize> = post

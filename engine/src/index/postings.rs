@@ -17,6 +17,26 @@ pub struct Postings {
     post_starts: Vec<u32>,
     /// `file id << 4 | marks`, grouped by word, file ids ascending within a word.
     posts: Vec<u32>,
+    /// Per word, the set of its (lowercased) characters as bits (see [`char_bits`]); computed on
+    /// first use by [`Postings::near`].
+    bits: std::sync::OnceLock<Vec<u64>>,
+}
+
+/// The characters of `w` (ASCII, lowercased) as a bit set: one bit per letter, digit, `_`, `$`;
+/// anything else shares one bit. Two words whose sets differ by `k` characters are at least `k`
+/// edits apart, since each edit changes one character.
+fn char_bits(w: &[u8]) -> u64 {
+    w.iter().fold(0u64, |m, &b| {
+        let b = b.to_ascii_lowercase();
+        m | 1
+            << match b {
+                b'a'..=b'z' => b - b'a',
+                b'0'..=b'9' => 26 + b - b'0',
+                b'_' => 36,
+                b'$' => 37,
+                _ => 38,
+            }
+    })
 }
 
 /// Most files an index can name (ids share a `u32` with 4 mark bits).
@@ -75,6 +95,57 @@ impl Postings {
     /// Every word with its id, in sorted order.
     pub fn words(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         (0..self.len()).map(|i| (i, self.word(i)))
+    }
+
+    /// `(distance, word id)` of every word other than `target` within `max` edits of it
+    /// (Levenshtein, ASCII case-insensitive), closest first, then in word order. The vocabulary is
+    /// ASCII; a row of the distance table whose minimum exceeds `max` ends the comparison early.
+    pub fn near(&self, target: &str, max: usize) -> Vec<(usize, usize)> {
+        let t: Vec<u8> = target.bytes().map(|b| b.to_ascii_lowercase()).collect();
+        let tb = char_bits(&t);
+        let bits = self
+            .bits
+            .get_or_init(|| self.words().map(|(_, w)| char_bits(w.as_bytes())).collect());
+        let mut prev = vec![0usize; 64];
+        let mut cur = vec![0usize; 64];
+        let mut out: Vec<(usize, usize)> = self
+            .words()
+            .filter(|(id, w)| {
+                w.len().abs_diff(t.len()) <= max
+                    && (tb & !bits[*id])
+                        .count_ones()
+                        .max((bits[*id] & !tb).count_ones()) as usize
+                        <= max
+                    && *w != target
+            })
+            .filter_map(|(id, w)| {
+                let w = w.as_bytes();
+                if prev.len() <= w.len() {
+                    prev.resize(w.len() + 1, 0);
+                    cur.resize(w.len() + 1, 0);
+                }
+                for (j, p) in prev.iter_mut().enumerate().take(w.len() + 1) {
+                    *p = j;
+                }
+                for (i, &a) in t.iter().enumerate() {
+                    cur[0] = i + 1;
+                    let mut row_min = cur[0];
+                    for (j, &b) in w.iter().enumerate() {
+                        let sub = prev[j] + usize::from(a != b.to_ascii_lowercase());
+                        cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+                        row_min = row_min.min(cur[j + 1]);
+                    }
+                    if row_min > max {
+                        return None;
+                    }
+                    std::mem::swap(&mut prev, &mut cur);
+                }
+                let d = prev[w.len()];
+                (d <= max).then_some((d, id))
+            })
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// Number of distinct words.
@@ -196,6 +267,7 @@ impl Postings {
             starts,
             post_starts,
             posts,
+            bits: std::sync::OnceLock::new(),
         })
     }
 }
@@ -225,6 +297,35 @@ mod tests {
         assert_eq!(p.exact("run").map(|x| x.0).collect::<Vec<_>>(), [0, 1]);
         assert_eq!(p.exact("nope").count(), 0);
         assert_eq!(p.exact("ru").count(), 0, "whole words only");
+    }
+
+    #[test]
+    fn near_words_by_edit_distance() {
+        let a = super::super::words(
+            b"def parse_rows(): pass\nParse_Row = 1\nparse_columns = 2\n",
+            true,
+        );
+        let p = Postings::build(&[("a.py", a.as_str())]).unwrap();
+        let near: Vec<(usize, &str)> = p
+            .near("parse_row", 2)
+            .into_iter()
+            .map(|(d, i)| (d, p.word(i)))
+            .collect();
+        // Case-insensitive: `Parse_Row` is 0 edits away (but not the target itself).
+        assert_eq!(near, [(0, "Parse_Row"), (1, "parse_rows")]);
+        assert!(p.near("zzzzzzzzz", 2).is_empty());
+        // Agrees with a plain full-table distance on every word.
+        for (i, w) in p.words() {
+            let full = crate::resolve::levenshtein("parse_row", &w.to_lowercase());
+            let got = p
+                .near("parse_row", 20)
+                .into_iter()
+                .find(|x| x.1 == i)
+                .map(|x| x.0);
+            if w != "parse_row" {
+                assert_eq!(got, Some(full), "{w}");
+            }
+        }
     }
 
     #[test]
