@@ -277,7 +277,10 @@ impl Cache {
     pub fn load_manifest(&self, root: &Path) -> Option<Manifest> {
         let f = std::fs::File::open(self.manifest_path(root)?).ok()?;
         let len = f.metadata().ok()?.len();
-        Manifest::read_from(RDec::new(std::io::BufReader::with_capacity(1 << 16, f), len))
+        Manifest::read_from(RDec::new(
+            std::io::BufReader::with_capacity(1 << 16, f),
+            len,
+        ))
     }
 
     /// Write the manifest of `root` (atomically; errors are ignored: the cache is an accelerator).
