@@ -1333,7 +1333,10 @@ fn norm_ws(s: &str) -> String {
 
 /// The declarations of `text` and the number of ERROR/MISSING nodes.
 pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
-    extract_using(lang, grammar, text, grammar.definition_roots())
+    let roots = grammar
+        .definition_roots()
+        .map(|r| r.for_text(text.as_bytes()));
+    extract_using(lang, grammar, text, roots.as_deref())
 }
 
 /// [`extract`], running the query only at nodes of the `roots` kinds (all of them when `None`).
@@ -2274,13 +2277,13 @@ mod tests {
                 continue;
             };
             let (l, g) = lang::for_path(&p).unwrap();
-            let roots = g.definition_roots();
+            let roots = g.definition_roots().map(|r| r.for_text(text.as_bytes()));
             assert!(
                 roots.is_some(),
                 "{}: every pattern has a named root",
                 g.name
             );
-            let fast = extract_using(l, g, &text, roots);
+            let fast = extract_using(l, g, &text, roots.as_deref());
             let full = extract_using(l, g, &text, None);
             assert_eq!(fast, full, "{}", p.display());
             if !fast.0.is_empty() {

@@ -108,7 +108,7 @@ pub struct Grammar {
     definitions_src: &'static str,
     placement: OnceLock<Query>,
     definitions: OnceLock<Query>,
-    definition_roots: OnceLock<Option<Vec<bool>>>,
+    definition_roots: OnceLock<Option<Roots>>,
 }
 
 impl Grammar {
@@ -144,14 +144,13 @@ impl Grammar {
         self.query(&self.definitions, "definitions.scm", self.definitions_src)
     }
 
-    /// The node kinds a pattern of the definitions query can start at, as a table indexed by
-    /// kind id (`Node::kind_id`), or `None` when some pattern can start at any node (its root is a
-    /// wildcard, an alternation or an anonymous node). Read from the query source at each
-    /// pattern's start byte.
-    pub fn definition_roots(&self) -> Option<&[bool]> {
+    /// The node kinds the patterns of the definitions query start at ([`Roots`]), or `None`
+    /// when some pattern can start at any node (its root is a wildcard, an alternation or an
+    /// anonymous node). Read from the query source at each pattern's start byte.
+    pub fn definition_roots(&self) -> Option<&Roots> {
         self.definition_roots
             .get_or_init(|| pattern_roots(&self.ts, self.definitions(), self.definitions_src))
-            .as_deref()
+            .as_ref()
     }
 
     /// Compile both queries now, reporting the first that fails.
@@ -256,31 +255,169 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
     })
 }
 
+/// Where the patterns of a query start: node kinds as tables indexed by kind id
+/// (`Node::kind_id`). A pattern with an `#eq?` / `#any-of?` predicate against string literals can
+/// only match in a file that contains one of those literals, so its root kinds count only for
+/// such files ([`Roots::for_text`]): `(call ... (#any-of? @m "add_argument" ...))` does not make
+/// every call of every file a query start.
+#[derive(Debug)]
+pub struct Roots {
+    /// Kinds with a pattern that has no literal predicate.
+    always: Vec<bool>,
+    /// Per gated pattern: its root kinds and the literals one of which a file must contain.
+    gated: Vec<(Vec<usize>, Vec<String>)>,
+}
+
+impl Roots {
+    /// The root kinds for a file of this text.
+    pub fn for_text(&self, text: &[u8]) -> std::borrow::Cow<'_, [bool]> {
+        let mut table = std::borrow::Cow::Borrowed(&self.always[..]);
+        for (kinds, literals) in &self.gated {
+            if kinds.iter().all(|&k| table[k]) {
+                continue;
+            }
+            if literals.iter().any(|l| contains_token(text, l.as_bytes())) {
+                let t = table.to_mut();
+                for &k in kinds {
+                    t[k] = true;
+                }
+            }
+        }
+        table
+    }
+}
+
+/// Whether `text` contains `lit` as a whole token: an occurrence not extended by an identifier
+/// character on a side where `lit` itself starts or ends with one. A captured node's text equals
+/// the literal, and a token the lexer produced is never part of a longer identifier, so a file
+/// where every occurrence is (`options`, `optional` for `option`) cannot match.
+fn contains_token(text: &[u8], lit: &[u8]) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let (Some(&first), Some(&last)) = (lit.first(), lit.last()) else {
+        return false;
+    };
+    memchr::memmem::find_iter(text, lit).any(|at| {
+        let before = at.checked_sub(1).map(|i| text[i]);
+        let after = text.get(at + lit.len()).copied();
+        !(ident(first) && before.is_some_and(ident)) && !(ident(last) && after.is_some_and(ident))
+    })
+}
+
+/// The query source without `;` comments (outside string literals).
+fn without_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let (mut in_str, mut comment, mut escaped) = (false, false, false);
+    for c in src.chars() {
+        if comment {
+            if c == '\n' {
+                comment = false;
+                out.push(c);
+            }
+            continue;
+        }
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+        } else if c == ';' {
+            comment = true;
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The literals of the first `(#eq? @c "x")` / `(#any-of? @c "x" "y" ...)` predicate of a
+/// pattern's source whose arguments after the capture are all string literals.
+fn literal_gate(pattern: &str) -> Option<Vec<String>> {
+    let clean = without_comments(pattern);
+    for pred in ["(#eq?", "(#any-of?"] {
+        for (at, _) in clean.match_indices(pred) {
+            let mut rest = clean[at + pred.len()..].trim_start();
+            // The capture compared.
+            let Some(cap) = rest.strip_prefix('@') else {
+                continue;
+            };
+            rest = cap.trim_start_matches(|c: char| c.is_alphanumeric() || "_.-".contains(c));
+            let mut literals = Vec::new();
+            loop {
+                rest = rest.trim_start();
+                if rest.starts_with(')') {
+                    break;
+                }
+                let Some(body) = rest.strip_prefix('"') else {
+                    literals.clear();
+                    break;
+                };
+                let end = body.find('"')?;
+                let lit = &body[..end];
+                if lit.is_empty() || lit.contains('\\') {
+                    literals.clear();
+                    break;
+                }
+                literals.push(lit.to_owned());
+                rest = &body[end + 1..];
+            }
+            if !literals.is_empty() {
+                return Some(literals);
+            }
+        }
+    }
+    None
+}
+
 /// See [`Grammar::definition_roots`].
-fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Vec<bool>> {
-    let mut names = std::collections::HashSet::new();
+fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Roots> {
+    let count = ts.node_kind_count();
+    let ids_of = |name: &str| -> Vec<usize> {
+        (0..count)
+            .filter(|&id| {
+                let id16 = id as u16;
+                ts.node_kind_is_named(id16) && ts.node_kind_for_id(id16) == Some(name)
+            })
+            .collect()
+    };
+    let mut roots = Roots {
+        always: vec![false; count],
+        gated: Vec::new(),
+    };
     for i in 0..q.pattern_count() {
-        let rest = src.get(q.start_byte_for_pattern(i)..)?.strip_prefix('(')?;
+        let start = q.start_byte_for_pattern(i);
+        let end = if i + 1 < q.pattern_count() {
+            q.start_byte_for_pattern(i + 1)
+        } else {
+            src.len()
+        };
+        let text = src.get(start..end.max(start))?;
+        let rest = text.strip_prefix('(')?;
         let name: &str = &rest[..rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len())];
         if name.is_empty() || name == "_" {
             return None;
         }
-        names.insert(name);
+        // Every root must name a real kind, or the table would silently drop a pattern.
+        let ids = ids_of(name);
+        if ids.is_empty() {
+            return None;
+        }
+        match literal_gate(text) {
+            Some(literals) => roots.gated.push((ids, literals)),
+            None => {
+                for id in ids {
+                    roots.always[id] = true;
+                }
+            }
+        }
     }
-    let table: Vec<bool> = (0..ts.node_kind_count())
-        .map(|id| {
-            let id = id as u16;
-            ts.node_kind_is_named(id) && ts.node_kind_for_id(id).is_some_and(|k| names.contains(k))
-        })
-        .collect();
-    // Every root must name a real kind, or the table would silently drop a pattern.
-    let found: std::collections::HashSet<&str> = (0..ts.node_kind_count())
-        .filter(|&id| table[id])
-        .filter_map(|id| ts.node_kind_for_id(id as u16))
-        .collect();
-    (found.len() == names.len()).then_some(table)
+    Some(roots)
 }
 
 /// Compile every registry row with all its queries, reporting the first broken one.
@@ -322,4 +459,52 @@ pub fn for_path(path: &std::path::Path) -> Option<(&'static Language, &'static G
 /// The language by id.
 pub fn by_id(id: &str) -> Option<&'static Language> {
     languages().iter().find(|l| l.id() == id)
+}
+
+#[cfg(test)]
+mod roots_tests {
+    use super::*;
+
+    #[test]
+    fn literal_gates_are_read_from_predicates() {
+        assert_eq!(
+            literal_gate(r#"(call (#any-of? @_m "add_argument" "option")) @x"#),
+            Some(vec!["add_argument".to_owned(), "option".to_owned()])
+        );
+        assert_eq!(
+            literal_gate(r#"(a (#eq? @x "self"))"#),
+            Some(vec!["self".to_owned()])
+        );
+        // Capture against capture, negations, comments and empty literals gate nothing.
+        assert_eq!(literal_gate("(a (#eq? @x @y))"), None);
+        assert_eq!(literal_gate(r#"(a (#not-eq? @x "y"))"#), None);
+        assert_eq!(literal_gate("(a) ; (#eq? @x \"y\")\n"), None);
+        assert_eq!(literal_gate(r#"(a (#eq? @x ""))"#), None);
+    }
+
+    #[test]
+    fn gated_root_kinds_count_only_for_files_with_a_literal() {
+        let py = by_id("python").unwrap();
+        let g = py.grammar("python").unwrap();
+        let roots = g.definition_roots().expect("python roots");
+        let call = (0..g.ts.node_kind_count())
+            .find(|&id| {
+                g.ts.node_kind_is_named(id as u16)
+                    && g.ts.node_kind_for_id(id as u16) == Some("call")
+            })
+            .unwrap();
+        let def = (0..g.ts.node_kind_count())
+            .find(|&id| g.ts.node_kind_for_id(id as u16) == Some("function_definition"))
+            .unwrap();
+        let plain = roots.for_text(b"def f():\n    g(1)\n");
+        assert!(
+            plain[def] && !plain[call],
+            "calls are not query starts here"
+        );
+        let cli = roots.for_text(b"p.add_argument('--x')\n");
+        assert!(
+            cli[def] && cli[call],
+            "a file naming add_argument starts the flag pattern"
+        );
+    }
 }
