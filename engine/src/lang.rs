@@ -299,7 +299,9 @@ fn contains_token(text: &[u8], lit: &[u8]) -> bool {
     memchr::memmem::find_iter(text, lit).any(|at| {
         let before = at.checked_sub(1).map(|i| text[i]);
         let after = text.get(at + lit.len()).copied();
-        !(ident(first) && before.is_some_and(ident)) && !(ident(last) && after.is_some_and(ident))
+        let glued_before = ident(first) && before.is_some_and(ident);
+        let glued_after = ident(last) && after.is_some_and(ident);
+        !glued_before && !glued_after
     })
 }
 
