@@ -36,9 +36,12 @@ REFS=(
 NAMES=$(for r in "${REFS[@]}"; do r=${r#@}; r=${r#--}; echo "${r##*[.:/]}"; done | sort -u)
 RG_ARGS=(); for n in $NAMES; do RG_ARGS+=(-e "$n"); done
 
-t() { # seconds and peak RSS (KB) of a command: prints "secs kb"
-  /usr/bin/time -f "%e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || true
-  cat "$TMP/time"
+t() { # seconds (ms resolution) and peak RSS (KB) of a command: prints "secs kb"
+  local t0 t1
+  t0=$(date +%s%N)
+  /usr/bin/time -f "%M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || true
+  t1=$(date +%s%N)
+  echo "$(awk "BEGIN{printf \"%.3f\", ($t1-$t0)/1e9}") $(tail -1 "$TMP/time")"
 }
 best() { # best of $RUNS runs: "secs kb"
   local best="" bkb=0
@@ -52,7 +55,12 @@ best() { # best of $RUNS runs: "secs kb"
 cold() { rm -rf "$TMP/cache"; t "$P" drift --plan "$TMP/plan.md" --root "$ROOT" --cache-dir "$TMP/cache" --json; }
 warm() { t "$P" drift --plan "$TMP/plan.md" --root "$ROOT" --cache-dir "$TMP/cache" --json; }
 ctags_run() { t ctags -R -f "$TMP/tags" "$ROOT"; }
-rg2() { /usr/bin/time -f "%e %M" -o "$TMP/time" bash -c 'rg -l -F "$@" >/dev/null; rg -l -F "$@" >/dev/null' _ "${RG_ARGS[@]}" "$ROOT" || true; cat "$TMP/time"; }
+rg2() { # two `rg -l` runs, timed separately and summed (no shell start-up in the figure)
+  local a b
+  read -r a _ < <(t rg -l -F "${RG_ARGS[@]}" "$ROOT")
+  read -r b kb < <(t rg -l -F "${RG_ARGS[@]}" "$ROOT")
+  echo "$(awk "BEGIN{printf \"%.3f\", $a+$b}") $kb"
+}
 index_full() { t "$P" index --root "$ROOT" --no-cache --json; }
 parse_only() { t "$P" index --root "$ROOT" --no-cache --parse-only; }
 
@@ -80,3 +88,23 @@ printf "%-34s %8s %10s %8s %s\n" "warm drift (cache)" "$w_s" "$((w_kb/1024))" "$
 printf "%-34s %8s\n" "2 x rg -l (same names)" "$r_s"
 printf "%-34s %8s %10s %8s %s\n" "full index (no cache)" "$i_s" "$((i_kb/1024))" "$(ratio "$i_s" "$p_s")" "<= 1.5 x parse only"
 printf "%-34s %8s\n" "parse only" "$p_s"
+
+# Peak memory on the largest corpora present (issue 4 §4: < 150 MB): the whole CPython library
+# with site-packages, and the crate sources under ~/.cargo/registry/src. Skip with LARGEST=0.
+if [ "${LARGEST:-1}" != 0 ]; then
+  LIB=$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')
+  REG=$HOME/.cargo/registry/src
+  echo
+  printf "%-52s %8s %10s %s\n" "largest corpora" seconds peak_MB goal
+  rm -rf "$TMP/cache-lib"
+  read -r s kb < <(t "$P" drift --plan "$TMP/plan.md" --root "$LIB" --cache-dir "$TMP/cache-lib" --json)
+  printf "%-52s %8s %10s %s\n" "cold drift, CPython lib ($(find "$LIB" -type f | wc -l) files)" "$s" "$((kb/1024))" "< 150"
+  read -r s kb < <(t "$P" drift --plan "$TMP/plan.md" --root "$LIB" --cache-dir "$TMP/cache-lib" --json)
+  printf "%-52s %8s %10s %s\n" "warm drift, CPython lib" "$s" "$((kb/1024))" "< 150"
+  read -r s kb < <(t "$P" index --root "$LIB" --no-cache --json)
+  printf "%-52s %8s %10s %s\n" "full index, CPython lib" "$s" "$((kb/1024))" "< 150"
+  if [ -d "$REG" ]; then
+    read -r s kb < <(t "$P" index --root "$REG" --no-cache --json)
+    printf "%-52s %8s %10s %s\n" "full index, ~/.cargo/registry/src ($(find "$REG" -name '*.rs' | wc -l) .rs)" "$s" "$((kb/1024))" "< 150"
+  fi
+fi

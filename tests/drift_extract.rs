@@ -85,6 +85,86 @@ In a longer span only calls and CamelCase count: `batch_size = read_size(cfg) + 
     assert_eq!(cited(&extract(plan), "load_config"), [1]);
 }
 
+/// Rust macros (`count!`, `count!(...)`, `crate::util::tally!`) are references in code spans
+/// (and `::` paths anywhere); standard macros (`println!`, `vec!`) and capitalized words before
+/// a `!` are not.
+#[test]
+fn macros_are_extracted() {
+    let plan = "\
+Use the `count!` macro, `count!(x, 1)` and `crate::util::tally![]`; `count!{}` too.
+Not `println!(\"x\")`, `vec![1, 2]`, `format!`, `Done!`, `a != b`, nor `!flag`.
+In a longer span: `let n = count!(3) + crate::m::twice!(n);`.
+Prose: run it! then crate::util::tally!() and count!() (a plain macro is not prose).
+```rust
+let n = count!(3);
+crate::m::fenced!(n);
+```
+";
+    assert_eq!(
+        refs(plan),
+        [
+            "count!",
+            "crate::util::tally!",
+            "crate::m::twice!",
+            "crate::m::fenced!",
+        ]
+    );
+    assert_eq!(cited(&extract(plan), "count!"), [1, 3]);
+    assert_eq!(cited(&extract(plan), "crate::util::tally!"), [1, 4]);
+}
+
+/// `#[derive(...)]`: one reference per derive path, standard derives left out; the paths are
+/// not read again as `::` paths.
+#[test]
+fn derive_paths_are_extracted() {
+    let plan = "\
+`Stats` uses `#[derive(Debug, Clone, serde::Serialize)]` and `#[derive(Parser)]`.
+```rust
+#[derive(PartialEq, my_derive::Builder)]
+struct X;
+```
+";
+    assert_eq!(
+        refs(plan),
+        [
+            "Stats",
+            "#[derive(serde::Serialize)]",
+            "#[derive(Parser)]",
+            "#[derive(my_derive::Builder)]",
+        ]
+    );
+}
+
+/// In a code span of several words, a capitalized word is a symbol only with the shape of code:
+/// a call, a capital inside it (`HttpServer`), or a span that reads as code (`impl Policy for
+/// Lru`, `class Worker:`); a span of words (`Artifacts this phase produces`) cites nothing.
+/// A span that is one identifier keeps its rule (`Stats`).
+#[test]
+fn capitalized_words_in_longer_spans() {
+    let plan = "\
+Under `Artifacts this phase produces`, see `Returns None when the Queue is empty`.
+But `the HttpServer class`, `Ingestor(config)` and `impl Policy for Lru` and `class Worker:`.
+`new Pipeline` and `x = Loader.load()` and `Stats`.
+A one-letter module alias heads a dotted name in a code span: `h.create_order`, `np.zeros`;
+not `e.g.` or `i.e.` (in a span or not), nor h.create_order() in prose.
+";
+    assert_eq!(
+        refs(plan),
+        [
+            "HttpServer",
+            "Ingestor",
+            "Policy",
+            "Lru",
+            "Worker",
+            "Pipeline",
+            "Loader.load",
+            "Stats",
+            "h.create_order",
+            "np.zeros",
+        ]
+    );
+}
+
 #[test]
 fn other_kinds_still_extracted() {
     let plan = "\

@@ -288,6 +288,19 @@ fn semantic_facts(name: &str, v: &Value) {
             assert_eq!(lines(find(v, "results", "Policy")), [6, 32]);
             assert_verdict(v, "Policy::pick", "VERIFIED", "none");
             assert_verdict(v, "expires_at", "MISSING", NA);
+            // `count!` is the `macro_rules! count`; the derive path's crate is outside the
+            // repository (UNCHECKABLE, never MISSING).
+            assert_verdict(v, "count!", "VERIFIED", "none");
+            assert_eq!(find(v, "results", "count!")["kind"], "macro");
+            assert_eq!(
+                find(v, "results", "count!")["location"],
+                "src/eviction.rs:19:14"
+            );
+            assert_verdict(v, "#[derive(serde::Serialize)]", "UNCHECKABLE", "info");
+            assert_eq!(
+                find(v, "results", "#[derive(serde::Serialize)]")["reason"],
+                "external: `serde` is not part of the repository (the crate of the derive macro `Serialize`)"
+            );
             assert_eq!(lines(find(v, "skipped", "--ttl-secs")), [27, 35]);
             assert_skipped(
                 v,
@@ -299,6 +312,39 @@ fn semantic_facts(name: &str, v: &Value) {
                     "src/ttl.rs",
                 ],
             );
+        }
+        "python_service" => {
+            // Through the module alias `import service.handlers as api`, into the module.
+            assert_verdict(v, "api.create_order", "VERIFIED", "none");
+            assert_eq!(
+                find(v, "results", "api.create_order")["location"],
+                "service/handlers.py:4:5"
+            );
+            assert_verdict(v, "api.OrderHandler.handle", "VERIFIED", "none");
+            assert_verdict(v, "api.cancel_order", "MISSING", NA);
+            // `from . import handlers`: the module, not the import.
+            assert_verdict(v, "service.handlers", "VERIFIED", "none");
+            assert_eq!(find(v, "results", "service.handlers")["kind"], "module");
+            assert_eq!(
+                find(v, "results", "service.handlers")["location"],
+                "service/handlers.py"
+            );
+            // Generated code: what it declares is VERIFIED, absence is not provable.
+            assert_verdict(v, "orders_pb2.DESCRIPTOR", "VERIFIED", "none");
+            for r in ["orders_pb2.Order", "orders_pb2.Refund", "Order.status"] {
+                assert_verdict(v, r, "UNCHECKABLE", "info");
+                let why = find(v, "results", r)["reason"].as_str().unwrap();
+                assert!(
+                    why.contains("generated") && why.contains("service/proto/orders_pb2.py"),
+                    "{r}: {why}"
+                );
+            }
+            // A decorator on a local value: the member rule of untyped values.
+            assert_verdict(v, "@server.route", "UNCHECKABLE", "info");
+            assert_verdict(v, "service.validation.validate_refund", "MISSING", NA);
+            assert_skipped(v, &["api.issue_refund", "service/refunds.py"]);
+            // A code span of words cites nothing.
+            assert_not_extracted(v, &["Artifacts"]);
         }
         other => {
             panic!("corpus/plans/{other}: no semantic facts (add them to tests/drift_plans.rs)")

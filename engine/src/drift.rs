@@ -137,7 +137,7 @@ fn path_citation(stem: &str, source: &'static str) -> Option<String> {
     if !has_file_ext(p) {
         return None;
     }
-    let path = classify(p, source, false)?;
+    let path = classify(p, source, false, false)?;
     let name = rest.strip_prefix("::").unwrap_or(&rest[1..]);
     if !name.is_empty()
         && name
@@ -154,10 +154,104 @@ fn path_citation(stem: &str, source: &'static str) -> Option<String> {
     ((dotted || pathed) && !name.is_empty()).then(|| format!("{p}{rest}"))
 }
 
-/// A reference in `tok`, if it is one of the six kinds, a `name()` call, a `CamelCase` name in a
-/// code span, or (`lone`: the whole code span) a lone identifier with the shape of a symbol.
-fn classify(tok: &str, source: &'static str, lone: bool) -> Option<String> {
+/// Words that make a code span of several words code rather than prose (`impl Policy for Lru`,
+/// `class Worker`); see [`code_like`].
+const CODE_WORDS: &str = "\
+    impl fn struct enum trait def class let const var mut pub use mod async await interface \
+    extends implements import new lambda yield dyn elif typeof instanceof";
+
+/// Whether a code span of several words reads as code: punctuation of code (`=`, `;`, braces,
+/// angle brackets, `&`, `::`, `->`, `()`, a trailing `:`) or a keyword of [`CODE_WORDS`]. Its
+/// capitalized words are then type names (`class Worker:`); in a span that reads as words
+/// (`Artifacts this phase produces`) they are English.
+fn code_like(span: &str) -> bool {
+    let span = span.trim();
+    span.contains(['=', ';', '{', '}', '<', '>', '&'])
+        || ["::", "->", "()"].iter().any(|p| span.contains(p))
+        || span.ends_with(':')
+        || span
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| CODE_WORDS.split_ascii_whitespace().any(|k| k == w))
+}
+
+/// A Rust macro cited in `tok`: `count!`, `count!(...)`, `count![...]`, `crate::util::count!`
+/// (the call brackets closing the span when it is one reference, `lone`), as `count!` /
+/// `crate::util::count!`. The name is written in lower case (Rust macros are snake_case, and
+/// `Done!` is a word); macros of the standard library (`println!`, `vec!`) name nothing of the
+/// repository. Outside code spans only a `::` path counts (`run it!` is prose).
+fn macro_ref(tok: &str, source: &'static str, lone: bool) -> Option<String> {
+    let tok = tok.trim_start_matches(['(', '*']);
+    let (path, rest) = tok.split_once('!')?;
+    let rest = rest.trim_end_matches(['.', ',', ':', ';', '?']);
+    let open = rest.chars().next();
+    let close = match open {
+        None => None,
+        Some('(') => Some(')'),
+        Some('[') => Some(']'),
+        Some('{') => Some('}'),
+        Some(_) => return None,
+    };
+    if lone && close.is_some_and(|c| !rest.ends_with(c)) {
+        return None;
+    }
+    let segs: Vec<&str> = path.trim_start_matches("::").split("::").collect();
+    let name = segs.last()?;
+    if !segs.iter().all(|s| is_ident(s))
+        || !name.starts_with(|c: char| c.is_lowercase() || c == '_')
+    {
+        return None;
+    }
+    if segs.len() == 1 && (source != "code_span" || resolve::listed_std_macro(name)) {
+        return None;
+    }
+    Some(format!("{}!", path.trim_start_matches("::")))
+}
+
+/// The `#[derive(...)]` attributes of `seg`: one reference per derive path
+/// (`#[derive(serde::Serialize)]`; the standard derives, `Debug`, `Clone`, ..., name nothing of
+/// the repository), and `seg` with the attributes blanked out (so their paths are not read again
+/// as `::` paths).
+fn take_derives(seg: &str) -> (Vec<String>, String) {
+    const OPEN: &str = "#[derive(";
+    let mut refs = Vec::new();
+    let mut rest = String::new();
+    let mut s = seg;
+    while let Some(i) = s.find(OPEN) {
+        let after = &s[i + OPEN.len()..];
+        let Some(end) = after.find(")]") else {
+            break;
+        };
+        rest.push_str(&s[..i]);
+        rest.push(' ');
+        for p in after[..end].split(',') {
+            let p = p.trim();
+            if p.is_empty()
+                || !p.split("::").all(is_ident)
+                || (!p.contains("::") && resolve::listed_std_derive(p))
+            {
+                continue;
+            }
+            refs.push(format!("{OPEN}{p})]"));
+        }
+        s = &after[end + 2..];
+    }
+    rest.push_str(s);
+    (refs, rest)
+}
+
+/// A reference in `tok`, if it is one of the six kinds, a `name()` call, a Rust macro, a
+/// `CamelCase` name in a code span, or (`lone`: the whole code span) a lone identifier with the
+/// shape of a symbol. `code_like`: `tok` is a token of a code span of several words that reads as
+/// code (see [`code_like`]).
+fn classify(tok: &str, source: &'static str, lone: bool, code_like: bool) -> Option<String> {
     let code = source != "prose";
+    if let Some(m) = macro_ref(tok, source, lone) {
+        return Some(m);
+    }
+    if lone && tok.trim_end().ends_with('!') {
+        // `Done!`: no macro, and no identifier either.
+        return None;
+    }
     let tok = tok
         .trim_start_matches(['(', '*', '['])
         .trim_end_matches(['.', ',', ':', ';', '!', '?', '*', ']']);
@@ -213,7 +307,14 @@ fn classify(tok: &str, source: &'static str, lone: bool) -> Option<String> {
     }
     if stem.contains('.') {
         let segs: Vec<&str> = stem.split('.').collect();
-        if !segs.iter().all(|s| is_ident(s) && s.len() >= 2) {
+        // Segments of one letter are abbreviations (`e.g.`, `i.e.`), except a module alias at the
+        // head of a dotted name in a code span (`h.create_order` with `import handlers as h`).
+        let alias_head = source == "code_span" && segs[1..].iter().all(|s| s.len() >= 2);
+        if !segs
+            .iter()
+            .enumerate()
+            .all(|(i, s)| is_ident(s) && (s.len() >= 2 || (i == 0 && alias_head)))
+        {
             return None;
         }
         if matches!(segs[0], "self" | "this" | "cls") {
@@ -243,10 +344,14 @@ fn classify(tok: &str, source: &'static str, lone: bool) -> Option<String> {
     if lone {
         return lone_name(stem, call).then(|| stem.to_owned());
     }
-    // A token of a longer code span: a call, or a `CamelCase` name.
+    // A token of a longer code span: a call, or a `CamelCase` name with the shape of a type
+    // (`HttpServer`, `JSONDecoder`: a capital inside it), or any capitalized name when the span
+    // reads as code (`impl Policy for Lru`); `Artifacts` in `Artifacts this phase produces` is a
+    // word.
     let camel =
         stem.starts_with(|c: char| c.is_uppercase()) && stem.chars().any(char::is_lowercase);
-    (call || camel).then(|| stem.to_owned())
+    let inner_capital = stem.chars().skip(1).any(char::is_uppercase);
+    (call || (camel && (inner_capital || code_like))).then(|| stem.to_owned())
 }
 
 fn tokens(seg: &str) -> impl Iterator<Item = &str> {
@@ -291,16 +396,18 @@ pub fn extract(plan: &str) -> Extracted {
             }
         }
         for (seg, source) in segs {
+            // `#[derive(A, b::C)]`: one reference per derive path.
+            let (mut found, seg) = take_derives(seg);
             let whole = seg.trim();
-            let mut found: Vec<String> = Vec::new();
+            let code_like = code_like(whole);
             // A code span that is exactly one reference.
             if source == "code_span"
-                && let Some(r) = classify(whole, source, true)
+                && let Some(r) = classify(whole, source, true, code_like)
             {
                 found.push(r);
             } else {
-                for t in tokens(seg) {
-                    if let Some(r) = classify(t, source, false) {
+                for t in tokens(&seg) {
+                    if let Some(r) = classify(t, source, false, code_like) {
                         found.push(r);
                     }
                 }

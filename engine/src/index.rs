@@ -25,6 +25,8 @@ pub use postings::Postings;
 pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
 /// A file with a line longer than this is recorded as `minified` and not parsed.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// How many leading bytes of a file say whether it is generated ([`looks_generated`]).
+pub(crate) const GENERATED_HEAD: usize = 512;
 /// Signatures longer than this are cut (with `…`).
 const MAX_SIGNATURE: usize = 400;
 
@@ -1012,8 +1014,8 @@ pub fn rel_string(rel: &Path) -> String {
         .join("/")
 }
 
-fn looks_generated(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(512)];
+pub(crate) fn looks_generated(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(GENERATED_HEAD)];
     let head = String::from_utf8_lossy(head).to_ascii_lowercase();
     [
         "@generated",

@@ -41,6 +41,16 @@ const RUST_STD_TYPES: &str = "\
     HashSet BTreeMap BTreeSet VecDeque BinaryHeap Rc Arc Cell RefCell Mutex RwLock Path PathBuf \
     Duration Instant SystemTime File Cow Ordering";
 
+/// Macros of the Rust standard library cited without a path (`println!`, `vec!`).
+const RUST_STD_MACROS: &str = "\
+    assert assert_eq assert_ne cfg column compile_error concat dbg debug_assert debug_assert_eq \
+    debug_assert_ne env eprint eprintln file format format_args include include_bytes include_str \
+    line matches module_path option_env panic print println stringify thread_local todo \
+    unimplemented unreachable vec write writeln";
+
+/// Derive macros of the Rust standard library (`#[derive(Debug)]`).
+const RUST_STD_DERIVES: &str = "Clone Copy Debug Default Eq Hash Ord PartialEq PartialOrd";
+
 /// Top-level modules of the Python 3.11 standard library (`sys.stdlib_module_names`, without the
 /// private ones).
 const PY_STDLIB: &str = "\
@@ -91,6 +101,16 @@ const JS_GLOBALS: &str = "\
 /// Whether `w` is one of the whitespace-separated words of `list`.
 fn listed(list: &str, w: &str) -> bool {
     list.split_ascii_whitespace().any(|x| x == w)
+}
+
+/// Whether `name` is a macro of the Rust standard library (`println`, `vec`).
+pub fn listed_std_macro(name: &str) -> bool {
+    listed(RUST_STD_MACROS, name)
+}
+
+/// Whether `name` is a derive of the Rust standard library (`Debug`, `Clone`).
+pub fn listed_std_derive(name: &str) -> bool {
+    listed(RUST_STD_DERIVES, name)
 }
 
 /// The four verdicts.
@@ -219,11 +239,22 @@ pub struct Resolution {
 #[derive(Debug, Clone)]
 enum Ref {
     Decorator(Vec<String>),
-    Qualified { segs: Vec<String>, rust: bool },
-    ModuleFile { path: String, segs: Vec<String> },
+    Qualified {
+        segs: Vec<String>,
+        rust: bool,
+    },
+    ModuleFile {
+        path: String,
+        segs: Vec<String>,
+    },
     Flag(String),
     File(String),
     Name(String),
+    /// A Rust macro: `count!`, `crate::util::count!`, or a derive path (`#[derive(serde::Serialize)]`).
+    Macro {
+        segs: Vec<String>,
+        derive: bool,
+    },
     Unsupported(String),
     External(String),
 }
@@ -236,6 +267,7 @@ impl Ref {
             Ref::Flag(_) => "cli_flag",
             Ref::File(_) => "file_path",
             Ref::Name(_) => "name",
+            Ref::Macro { .. } => "macro",
             Ref::Unsupported(_) => "unsupported",
         }
     }
@@ -245,7 +277,8 @@ impl Ref {
         match self {
             Ref::Decorator(s)
             | Ref::Qualified { segs: s, .. }
-            | Ref::ModuleFile { segs: s, .. } => s
+            | Ref::ModuleFile { segs: s, .. }
+            | Ref::Macro { segs: s, .. } => s
                 .iter()
                 .filter(|x| !matches!(x.as_str(), "crate" | "self" | "super"))
                 .cloned()
@@ -289,8 +322,40 @@ pub(crate) fn is_file_ext(ext: &str) -> bool {
     EXTS.contains(&ext)
 }
 
+/// `count!`, `count!(...)`, `vec![...]`, `crate::util::count!`: the macro path's segments.
+fn macro_path(r: &str) -> Option<Vec<String>> {
+    let (p, rest) = r.split_once('!')?;
+    let closed = rest.is_empty()
+        || [('(', ')'), ('[', ']'), ('{', '}')]
+            .iter()
+            .any(|&(o, c)| rest.starts_with(o) && rest.ends_with(c));
+    let segs: Vec<String> = p
+        .trim_start_matches("::")
+        .split("::")
+        .map(str::to_owned)
+        .collect();
+    (closed && segs.iter().all(|s| is_ident(s))).then_some(segs)
+}
+
 fn parse_ref(raw: &str, root: &Path) -> Ref {
     let mut r = raw.trim().trim_end_matches([',', ';', ':']).to_owned();
+    // `#[derive(serde::Serialize)]`: one derive macro.
+    if let Some(inner) = r
+        .strip_prefix("#[derive(")
+        .and_then(|x| x.strip_suffix(")]"))
+    {
+        let segs: Vec<String> = inner.split("::").map(|s| s.trim().to_owned()).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Macro { segs, derive: true };
+        }
+        return Ref::Unsupported(format!("not one derive path: {raw}"));
+    }
+    if let Some(segs) = macro_path(&r) {
+        return Ref::Macro {
+            segs,
+            derive: false,
+        };
+    }
     if r.contains("getattr(") || r.contains("__getattr__") || r.contains('[') {
         return Ref::Unsupported(
             "dynamic access (getattr / subscript) cannot be resolved statically".into(),
@@ -484,6 +549,48 @@ pub struct Resolver<'c> {
     /// Dependencies declared by the repository's manifests; read on first use by
     /// [`Resolver::deps`].
     deps: std::sync::OnceLock<Deps>,
+    /// Heads of references bound by imports of repository modules (`import a.b as m`), set by
+    /// the third round of [`Resolver::resolve_all`].
+    aliases: HashMap<String, Vec<Alias>>,
+    /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
+    js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
+}
+
+/// A module of the repository bound to a name by an import (`import a.b as m`,
+/// `from a import b as m` with `a/b.py`, `import * as m from './b'`).
+#[derive(Debug, Clone)]
+struct Alias {
+    /// The module file.
+    file: String,
+    /// Its Python module path (`a/b/__init__.py` → `a.b`), when every segment is an identifier.
+    dotted: Option<Vec<String>>,
+}
+
+impl Alias {
+    /// The reference `rest` looked up in the module: its dotted path followed by `rest`
+    /// (submodules and classes below it), or `rest` (one name or `Container.member`) in the file.
+    fn expand(&self, rest: &[String]) -> Option<Ref> {
+        match &self.dotted {
+            Some(d) => Some(Ref::Qualified {
+                segs: d.iter().chain(rest).cloned().collect(),
+                rust: false,
+            }),
+            None if (1..=2).contains(&rest.len()) => Some(Ref::ModuleFile {
+                path: self.file.clone(),
+                segs: rest.to_vec(),
+            }),
+            None => None,
+        }
+    }
+}
+
+/// The segments of a qualified reference or a dotted decorator, and whether it is a Rust path.
+fn head_segs(r: &Ref) -> Option<(&[String], bool)> {
+    match r {
+        Ref::Qualified { segs, rust } => Some((segs, *rust)),
+        Ref::Decorator(segs) if segs.len() >= 2 => Some((segs, false)),
+        _ => None,
+    }
 }
 
 /// Dependency names declared in the repository's manifests, each with the manifest declaring it.
@@ -621,6 +728,8 @@ impl<'c> Resolver<'c> {
             suffixes: std::sync::OnceLock::new(),
             postings,
             deps: std::sync::OnceLock::new(),
+            aliases: HashMap::new(),
+            js_exports: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -969,18 +1078,18 @@ impl<'c> Resolver<'c> {
     }
 
     /// What resolving `r` needs loaded in the second round: more needles (base classes, import
-    /// heads, receivers' members, decorator segments) and, when it is MISSING now, the files
-    /// that can hold names near it (for suggestions).
-    fn needs(&self, raw: &str, r: &Ref) -> (Vec<String>, ToLoad) {
-        let res = self.resolve_one(raw, r);
+    /// heads, receivers' members, decorator segments).
+    fn needs(&self, raw: &str, r: &Ref) -> Vec<String> {
+        let res = self.resolve_one(raw, r, false);
         let mut extra = self.bases_wanted(r);
-        let mut near = Vec::new();
-        if let Ref::Qualified { segs, rust } = r
-            && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
-            && self.module_prefix(segs, *rust).is_none()
-            && self.external_head(segs, *rust).is_none()
+        if let Some((segs, rust)) = head_segs(r)
+            && ((self.named(&segs[0], |d| d.kind.is_container()).is_empty()
+                && self.module_prefix(segs, rust).is_none()
+                && self.external_head(segs, rust).is_none())
+                || self.alias_candidate(segs, rust))
         {
-            // `qualified` follows the imports of a head that is not a class.
+            // `qualified` follows the imports of a head that is not a class (an import from
+            // outside, a module alias).
             extra.push(format!("={}", segs[0]));
         }
         if let Ref::Qualified { segs, rust } = r
@@ -996,24 +1105,34 @@ impl<'c> Resolver<'c> {
             // `@app.route`: the head may be a value bound anywhere; search every segment.
             extra.extend(r.needles());
         }
-        if res.verdict == Verdict::Missing
-            && let Some(p) = r.primary()
-        {
-            near.extend(self.near_files(&p, matches!(r, Ref::Flag(_))));
-        }
-        (extra, near)
+        extra
     }
 
-    /// Resolve every reference (two rounds of loading), in input order.
-    pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
-        let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
-        // A qualified reference whose module prefix names files in the repository is answered
-        // from those files (and what they import); only the rest of it is searched for.
+    /// Whether `segs` can reach [`Resolver::via_alias`] in [`Resolver::qualified`]: a `.`
+    /// reference of two or more segments whose head names no module outside the repository and
+    /// no class or type, and no module of the repository either, except JS/TS files (code names
+    /// those through imports only: `import * as ns from './ns'`).
+    fn alias_candidate(&self, segs: &[String], rust: bool) -> bool {
+        !rust
+            && segs.len() >= 2
+            && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
+            && self.external_head(segs, rust).is_none()
+            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
+                files
+                    .iter()
+                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
+            })
+    }
+
+    /// Load what `parsed` needs in the first round. A qualified reference whose module prefix
+    /// names files in the repository is answered from those files (and what they import); only
+    /// the rest of it is searched for.
+    fn load_for(&mut self, parsed: &[Ref]) {
         let mut needles = Vec::new();
         let mut modules = Vec::new();
         // Module file → the names looked up in it (through its imports, too).
         let mut wanted: HashMap<String, Vec<String>> = HashMap::new();
-        for r in &parsed {
+        for r in parsed {
             let (segs, rust) = match r {
                 Ref::Qualified { segs, rust } => (segs, *rust),
                 Ref::Decorator(segs) if segs.len() > 1 => (segs, false),
@@ -1068,7 +1187,9 @@ impl<'c> Resolver<'c> {
         self.load_paths(&modules);
         // The one hop `in_modules` follows: imports of the module files, those that hold a name
         // looked up through the module (a file without the word cannot declare it; `asyncio`
-        // imports two dozen submodules, `asyncio.gather` needs one).
+        // imports two dozen submodules, `asyncio.gather` needs one), or, for an import binding
+        // that name under another (`export { default as X } from`, `from .y import a as X`),
+        // the name it imports.
         let mut targets = Vec::new();
         for m in &modules {
             let Some(fi) = self.files.get(m) else {
@@ -1077,8 +1198,15 @@ impl<'c> Resolver<'c> {
             let words = wanted.get(m).map_or(&[][..], Vec::as_slice);
             for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
                 let from = d.from.as_deref().unwrap_or("");
+                let renamed = d
+                    .imported
+                    .as_deref()
+                    .filter(|o| *o != "*" && *o != d.name && words.contains(&d.name));
                 for t in self.module_for_import(m, from) {
-                    if words.iter().any(|w| self.postings().holds(&t, w)) {
+                    let post = self.postings();
+                    if words.iter().any(|w| post.holds(&t, w))
+                        || renamed.is_some_and(|o| post.holds(&t, o))
+                    {
                         targets.push(t);
                     }
                 }
@@ -1088,21 +1216,88 @@ impl<'c> Resolver<'c> {
         targets.dedup();
         self.load_paths(&targets);
         self.load(&needles);
-        // Round 2: base classes of the containers involved, and names near the missing ones.
+    }
+
+    /// Resolve every reference (three rounds of loading), in input order.
+    pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
+        let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
+        self.load_for(&parsed);
+        // Round 2: base classes of the containers involved, import heads, receivers' members.
         // What each reference needs next, worked out in parallel (read-only).
         let this = &*self;
-        let needs: Vec<(Vec<String>, ToLoad)> = refs
+        let extra: Vec<String> = refs
             .par_iter()
             .zip(&parsed)
-            .map(|(raw, r)| this.needs(raw, r))
+            .flat_map_iter(|(raw, r)| this.needs(raw, r))
             .collect();
-        let mut extra = Vec::new();
-        let mut near = Vec::new();
-        for (e, n) in needs {
-            extra.extend(e);
-            near.extend(n);
-        }
         self.load(&extra);
+        // Round 3: modules reached through an import alias (`import a.b as m` → `m.f`), as the
+        // first round loads a module path, and the bases of what they declare.
+        let mut heads: Vec<&String> = parsed
+            .iter()
+            .filter_map(head_segs)
+            .filter(|(segs, rust)| self.alias_candidate(segs, *rust))
+            .map(|(segs, _)| &segs[0])
+            .collect();
+        heads.sort();
+        heads.dedup();
+        let aliases: HashMap<String, Vec<Alias>> = heads
+            .into_iter()
+            .map(|h| (h.clone(), self.aliases_of(h)))
+            .filter(|(_, a)| !a.is_empty())
+            .collect();
+        self.aliases = aliases;
+        let expanded: Vec<Ref> = parsed
+            .iter()
+            .filter_map(head_segs)
+            .flat_map(|(segs, _)| {
+                self.aliases
+                    .get(&segs[0])
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a.expand(&segs[1..]))
+            })
+            .collect();
+        if !expanded.is_empty() {
+            self.load_for(&expanded);
+            let bases: Vec<String> = expanded.iter().flat_map(|r| self.bases_wanted(r)).collect();
+            self.load(&bases);
+        }
+        // The modules that imports binding a bare name import it from (`import W from
+        // './widget'` → `W`; `use crate::util::count` → `count!`), for the one hop of
+        // `via_imports`, when nothing declares the name.
+        let mut targets: Vec<String> = Vec::new();
+        for r in &parsed {
+            let n = match r {
+                Ref::Name(n) => n,
+                Ref::Macro {
+                    segs,
+                    derive: false,
+                } => &segs[segs.len() - 1],
+                _ => continue,
+            };
+            if !self
+                .named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag))
+                .is_empty()
+            {
+                continue;
+            }
+            for (p, d) in self.named(n, |d| d.kind == Kind::Import) {
+                targets.extend(self.module_for_import(p, d.from.as_deref().unwrap_or("")));
+            }
+        }
+        targets.sort();
+        targets.dedup();
+        self.load_paths(&targets);
+        // Names near the references still missing (for suggestions).
+        let this = &*self;
+        let mut near: ToLoad = refs
+            .par_iter()
+            .zip(&parsed)
+            .filter(|(raw, r)| this.resolve_one(raw, r, false).verdict == Verdict::Missing)
+            .filter_map(|(_, r)| r.primary().map(|p| (p, matches!(r, Ref::Flag(_)))))
+            .flat_map_iter(|(p, flag)| this.near_files(&p, flag))
+            .collect();
         near.sort();
         near.dedup_by(|a, b| a.0 == b.0);
         near.retain(|(rel, _)| !self.files.contains_key(rel));
@@ -1112,7 +1307,7 @@ impl<'c> Resolver<'c> {
         let this = &*self;
         refs.par_iter()
             .zip(&parsed)
-            .map(|(raw, r)| this.resolve_one(raw, r))
+            .map(|(raw, r)| this.resolve_one(raw, r, true))
             .collect()
     }
 
@@ -1135,7 +1330,10 @@ impl<'c> Resolver<'c> {
         out
     }
 
-    fn resolve_one(&self, raw: &str, r: &Ref) -> Resolution {
+    /// The resolution of `r`. `full`: the final answer (suggestions for a MISSING name, and the
+    /// generated-file check, which may read file heads); without it, only the verdict matters
+    /// (deciding what to load next).
+    fn resolve_one(&self, raw: &str, r: &Ref, full: bool) -> Resolution {
         let mut res = Resolution {
             reference: raw.to_owned(),
             ref_kind: r.kind(),
@@ -1158,12 +1356,14 @@ impl<'c> Resolver<'c> {
             Ref::Name(n) => self.name(n),
             Ref::Decorator(segs) => self.decorator(segs),
             Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
+            Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
             Ref::ModuleFile { path, segs } => {
                 let files = self.module_from_path(path, None);
                 if files.is_empty() {
                     Outcome::Missing {
                         suggestions: self.near_paths(path),
                         scope: vec![],
+                        consulted: vec![],
                     }
                 } else {
                     self.in_modules(&files, segs)
@@ -1189,16 +1389,26 @@ impl<'c> Resolver<'c> {
                 res.verdict = Verdict::Uncheckable;
                 res.reason = Some(why);
             }
-            Outcome::Missing { suggestions, scope } => {
+            Outcome::Missing {
+                suggestions,
+                scope,
+                consulted,
+            } => {
                 // MISSING only if every file that could hold the name was analyzed.
                 if let Some(p) = r.primary()
                     && let Some(why) = self.unanalyzed_for(&p)
                 {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
+                } else if let Some(why) = full.then(|| self.generated_for(r, &consulted)).flatten()
+                {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
-                    res.suggestions = if suggestions.is_empty() {
+                    res.suggestions = if !full {
+                        Vec::new()
+                    } else if suggestions.is_empty() {
                         self.suggest(r, &scope)
                     } else {
                         suggestions
@@ -1208,6 +1418,115 @@ impl<'c> Resolver<'c> {
         }
         res.severity = Severity::of(res.verdict, RUNG);
         res
+    }
+
+    /// Whether `rel` says it is generated (its head: `@generated`, `DO NOT EDIT`, ...): from its
+    /// index when loaded (or in the manifest), else from its first bytes (read, never parsed).
+    fn is_generated(&self, rel: &str) -> bool {
+        if let Some(f) = self.files.get(rel) {
+            return f.generated;
+        }
+        if let Some(ci) = self.sums.get(rel).and_then(|e| e.index.as_ref()) {
+            return ci.generated;
+        }
+        use std::io::Read;
+        let Ok(f) = std::fs::File::open(self.root.join(rel)) else {
+            return false;
+        };
+        self.read.fetch_add(1, Ordering::Relaxed);
+        let mut head = Vec::with_capacity(index::GENERATED_HEAD);
+        let _ = f.take(index::GENERATED_HEAD as u64).read_to_end(&mut head);
+        index::looks_generated(&head)
+    }
+
+    /// Why a reference that no analyzed declaration matches is still not MISSING because of
+    /// generated code: generated files declare names in forms probity cannot analyze (descriptor
+    /// tables, `globals()` updates, registrations) and change when regenerated. `consulted`: the
+    /// files the lookup looked in (a module, a container's file); any generated one → the
+    /// reference points into generated code. Otherwise, a generated file (of a language probity
+    /// parses; the others are unanalyzed anyway) holding the reference's words anywhere (its name
+    /// and, for `Container.member`, the container; for a flag, its words), comments and strings
+    /// included.
+    fn generated_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
+        let name = match r {
+            Ref::Flag(f) => f.clone(),
+            _ => r.primary()?,
+        };
+        let mut into: Vec<&String> = consulted.iter().filter(|f| self.is_generated(f)).collect();
+        into.sort();
+        into.dedup();
+        if !into.is_empty() {
+            return Some(format!(
+                "generated code: {} may declare `{name}` in a form probity cannot analyze \
+                 (check again after regenerating)",
+                list3(&into)
+            ));
+        }
+        let mut words: Vec<String> = match r {
+            Ref::Flag(f) => parts_of(f),
+            _ => vec![name.clone()],
+        };
+        let segs = match r {
+            Ref::Qualified { segs, .. }
+            | Ref::Decorator(segs)
+            | Ref::ModuleFile { segs, .. }
+            | Ref::Macro { segs, .. } => segs.as_slice(),
+            _ => &[],
+        };
+        let segs: Vec<&String> = segs
+            .iter()
+            .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+            .collect();
+        if segs.len() >= 2 {
+            words.push(segs[segs.len() - 2].clone());
+        }
+        let post = self.postings();
+        let mut files: Option<BTreeSet<usize>> = None;
+        for (i, w) in words.iter().enumerate() {
+            // A flag's text `-no-such-flag` marks its first word as following `-`.
+            let flag_mark = i == 0 && matches!(r, Ref::Flag(_));
+            let f: BTreeSet<usize> = post
+                .exact(w)
+                .filter(|&(_, m)| !flag_mark || m & index::WORD_FLAG != 0)
+                .map(|(f, _)| f)
+                .collect();
+            files = Some(match files {
+                None => f,
+                Some(prev) => prev.intersection(&f).copied().collect(),
+            });
+        }
+        // A flag's words are English words too: its whole text must be in the file.
+        let flag_text = match r {
+            Ref::Flag(f) => Some(f.trim_start_matches('-').to_owned()),
+            _ => None,
+        };
+        let hits: Vec<&String> = files
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| &post.files[f])
+            .filter(|rel| lang_of(rel).is_some() && self.is_generated(rel))
+            .filter(|rel| {
+                flag_text.as_ref().is_none_or(|t| {
+                    self.read.fetch_add(1, Ordering::Relaxed);
+                    std::fs::read(self.root.join(rel)).is_ok_and(|b| {
+                        memchr::memmem::find(&b, format!("-{t}").as_bytes()).is_some()
+                            || memchr::memmem::find(
+                                &b,
+                                format!("-{}", t.replace('-', "_")).as_bytes(),
+                            )
+                            .is_some()
+                    })
+                })
+            })
+            .collect();
+        if hits.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "`{name}` occurs in generated file(s) {}, which may declare it in a form probity \
+             cannot analyze (check again after regenerating)",
+            list3(&hits)
+        ))
     }
 
     fn unanalyzed_for(&self, name: &str) -> Option<String> {
@@ -1263,6 +1582,7 @@ impl<'c> Resolver<'c> {
         Outcome::Missing {
             suggestions: self.near_paths(p),
             scope: vec![],
+            consulted: vec![],
         }
     }
 
@@ -1287,6 +1607,7 @@ impl<'c> Resolver<'c> {
             return Outcome::Missing {
                 suggestions: vec![],
                 scope: vec![],
+                consulted: vec![],
             };
         }
         // The same flag declared by several subcommands of one file is one flag.
@@ -1312,6 +1633,7 @@ impl<'c> Resolver<'c> {
         Outcome::Missing {
             suggestions: vec![],
             scope: vec![],
+            consulted: vec![],
         }
     }
 
@@ -1334,6 +1656,12 @@ impl<'c> Resolver<'c> {
                 None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
                 Some(orig) => {
                     for f in &files {
+                        let c = self.imported_from(f, orig);
+                        if !c.is_empty() {
+                            found.extend(c);
+                            continue;
+                        }
+                        // Bound by an import there too (a second hop): that import.
                         found.extend(
                             self.top_level(f, orig, false)
                                 .into_iter()
@@ -1355,6 +1683,201 @@ impl<'c> Resolver<'c> {
         None
     }
 
+    /// The repository modules `head` is bound to by imports in the loaded files: Python
+    /// `import a.b as head` (and `import head`), `from a import b as head` where `b` is a
+    /// submodule of package `a`; JS/TS `import * as head from './b'` and `export * as head`.
+    fn aliases_of(&self, head: &str) -> Vec<Alias> {
+        let mut out = Vec::new();
+        for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
+            let from = d.from.as_deref().unwrap_or("");
+            let files = match (lang_of(p), d.imported.as_deref()) {
+                (Some("python"), None) => self.module_for_import(p, from),
+                (Some("python"), Some(orig)) if orig != "*" => self
+                    .module_for_import(p, from)
+                    .iter()
+                    .filter(|t| {
+                        // A declaration of that name in the package is what it imports.
+                        !self
+                            .top_level(t, orig, false)
+                            .iter()
+                            .any(|d| d.kind != Kind::Import)
+                    })
+                    .flat_map(|t| self.submodule(t, orig))
+                    .collect(),
+                (Some("javascript" | "typescript"), Some("*")) => self.module_for_import(p, from),
+                _ => Vec::new(),
+            };
+            for file in files {
+                let dotted = (lang_of(&file) == Some("python"))
+                    .then(|| {
+                        let m = file.strip_suffix(".py")?;
+                        let m = m.strip_suffix("/__init__").unwrap_or(m);
+                        let segs: Vec<String> = m.split('/').map(str::to_owned).collect();
+                        segs.iter().all(|s| is_ident(s)).then_some(segs)
+                    })
+                    .flatten();
+                out.push(Alias { file, dotted });
+            }
+        }
+        out
+    }
+
+    /// `head.rest` where `head` is a module alias (see [`Resolver::aliases_of`]): `rest` looked up
+    /// in the modules it is bound to, as a module path would be. Not found there: the head may
+    /// also be a value where a file writes it without importing it so (`m = re.match(...)`), and
+    /// then the member rule of untyped values decides; else an import of `head` from outside the
+    /// repository makes it UNCHECKABLE; else MISSING (the modules were analyzed). `None`: `head`
+    /// is no module alias.
+    fn via_alias(&self, segs: &[String]) -> Option<Outcome> {
+        let aliases = self.aliases.get(&segs[0])?;
+        let rest = &segs[1..];
+        let mut found = Vec::new();
+        let mut unchecked = None;
+        let mut scope = Vec::new();
+        let mut consulted = Vec::new();
+        for a in aliases {
+            consulted.push(a.file.clone());
+            let o = match a.expand(rest) {
+                Some(Ref::Qualified { segs: full, .. }) => match self.module_prefix(&full, false) {
+                    Some((i, files)) => self.in_modules(&files, &full[i..]),
+                    None => continue,
+                },
+                Some(Ref::ModuleFile { segs: rest, .. }) => {
+                    self.in_modules(std::slice::from_ref(&a.file), &rest)
+                }
+                _ => continue,
+            };
+            match o {
+                Outcome::Found(c) => found.extend(c),
+                Outcome::Unchecked(w) => {
+                    unchecked.get_or_insert(w);
+                }
+                Outcome::Missing {
+                    scope: s,
+                    consulted: c,
+                    ..
+                } => {
+                    scope.extend(s);
+                    consulted.extend(c);
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(Outcome::Found(found));
+        }
+        if let Some(w) = unchecked {
+            return Some(Outcome::Unchecked(w));
+        }
+        // `head` also imported from outside the repository (in another file).
+        let imports = self.named(&segs[0], |d| {
+            d.kind == Kind::Import && d.container.is_none()
+        });
+        let external: BTreeSet<&str> = imports
+            .iter()
+            .filter_map(|(p, d)| {
+                let from = d.from.as_deref().unwrap_or("");
+                self.module_for_import(p, from).is_empty().then_some(from)
+            })
+            .collect();
+        if !external.is_empty() {
+            return Some(Outcome::Unchecked(format!(
+                "external: `{}` is imported from outside the repository ({})",
+                segs[0],
+                external.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let post = self.postings();
+        let importers: HashSet<&str> = imports.iter().map(|(p, _)| *p).collect();
+        let elsewhere = post
+            .exact(&segs[0])
+            .filter(|&(f, _)| !importers.contains(post.files[f].as_str()))
+            .count();
+        let n = segs.len();
+        if elsewhere > 0 {
+            let mut files: Vec<&str> = aliases.iter().map(|a| a.file.as_str()).collect();
+            files.sort_unstable();
+            files.dedup();
+            let why = format!(
+                "`{}` imports {} (which does not declare `{}`) but is also written in {elsewhere} \
+                 other file(s), where it may be a value probity cannot type",
+                segs[0],
+                list3(&files),
+                rest.join(".")
+            );
+            return Some(self.receiver_member(&segs[..n - 1], &segs[n - 1], Some(why)));
+        }
+        Some(Outcome::Missing {
+            suggestions: vec![],
+            scope,
+            consulted,
+        })
+    }
+
+    /// `count!`, `crate::util::count!`, `#[derive(serde::Serialize)]`. A macro: a `macro_rules!`
+    /// declaration of that name anywhere (a `#[macro_export]` macro lives at the crate root
+    /// whatever its file), or a function taking a `TokenStream` (a procedural macro), or an
+    /// import binding it; a path whose head is outside the repository, and a standard macro
+    /// (`println!`), are UNCHECKABLE. A derive macro is declared by `#[proc_macro_derive(Name)]`,
+    /// which the index does not record: never MISSING (UNCHECKABLE with where it comes from).
+    fn macro_ref(&self, segs: &[String], derive: bool) -> Outcome {
+        let name = &segs[segs.len() - 1];
+        let head = segs[0].as_str();
+        let pathed = segs.len() >= 2;
+        if pathed && let Some(e) = self.external_head(segs, true) {
+            return Outcome::Unchecked(e.why);
+        }
+        if derive {
+            if !pathed && listed(RUST_STD_DERIVES, name) {
+                return Outcome::Unchecked(format!(
+                    "external: `{name}` is a standard derive (Rust standard library)"
+                ));
+            }
+            if !pathed && let Some(Outcome::Unchecked(why)) = self.via_imports(name) {
+                return Outcome::Unchecked(why);
+            }
+            if pathed
+                && !matches!(head, "crate" | "self" | "super")
+                && !self.deps().crates.contains(head)
+                && self.module_prefix(segs, true).is_none()
+            {
+                return Outcome::Unchecked(format!(
+                    "external: `{head}` is not part of the repository (the crate of the derive \
+                     macro `{name}`)"
+                ));
+            }
+            return Outcome::Unchecked(format!(
+                "`{name}` is a derive macro, declared by `#[proc_macro_derive({name})]`, which \
+                 probity does not index"
+            ));
+        }
+        let c = self.named(name, |d| d.kind == Kind::Macro);
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        let c = self.named(name, |d| {
+            d.kind == Kind::Function
+                && d.signature
+                    .as_deref()
+                    .is_some_and(|s| s.contains("TokenStream"))
+        });
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        if let Some(o) = self.via_imports(name) {
+            return o;
+        }
+        if !pathed && listed(RUST_STD_MACROS, name) {
+            return Outcome::Unchecked(format!(
+                "external: `{name}!` is a macro of the Rust standard library"
+            ));
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope: vec![],
+            consulted: vec![],
+        }
+    }
+
     fn decorator(&self, segs: &[String]) -> Outcome {
         if segs.len() == 1 {
             let n = &segs[0];
@@ -1373,6 +1896,7 @@ impl<'c> Resolver<'c> {
                 return Outcome::Missing {
                     suggestions: vec![],
                     scope: vec![],
+                    consulted: vec![],
                 };
             }
             // A definition wins over the imports that bring it into other files.
@@ -1385,6 +1909,10 @@ impl<'c> Resolver<'c> {
             return Outcome::Found(c);
         }
         let o = self.qualified(segs, false, false);
+        if self.aliases.contains_key(&segs[0]) {
+            // `@m.route` with `import a.b as m`: answered from the module (`via_alias`).
+            return o;
+        }
         if let Outcome::Missing { .. } | Outcome::Unchecked(_) = o {
             // `@app.route`: the object is a value, its attribute is not declared anywhere.
             let head = self.named(&segs[0], |d| {
@@ -1406,6 +1934,12 @@ impl<'c> Resolver<'c> {
                     segs[1..].join(".")
                 ));
             }
+        }
+        // `@server.route` with `server` a local variable or parameter (no top-level binding):
+        // the member rule of untyped values, as for `server.listen`.
+        if matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, false) {
+            let n = segs.len();
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1], None);
         }
         o
     }
@@ -1656,6 +2190,7 @@ impl<'c> Resolver<'c> {
     fn in_modules(&self, files: &[String], segs: &[String]) -> Outcome {
         let mut found = Vec::new();
         let mut scope = Vec::new();
+        let mut consulted: Vec<String> = files.to_vec();
         for f in files {
             let Some(fi) = self.files.get(f) else {
                 continue;
@@ -1685,12 +2220,10 @@ impl<'c> Resolver<'c> {
                                 }
                                 Some(orig) => {
                                     for t in &targets {
-                                        for d2 in self.top_level(t, orig, false) {
-                                            if d2.kind != Kind::Import {
-                                                found.push(self.cand(t, d2));
-                                                hop = true;
-                                            }
-                                        }
+                                        consulted.push(t.clone());
+                                        let c = self.imported_from(t, orig);
+                                        hop |= !c.is_empty();
+                                        found.extend(c);
                                     }
                                 }
                             }
@@ -1701,6 +2234,25 @@ impl<'c> Resolver<'c> {
                             found.push(self.cand(f, d));
                         }
                     }
+                    if found.is_empty() && n == "default" {
+                        // JS/TS `export default Name` / `export default class X` / anonymous.
+                        found.extend(self.default_export_cands(f, true));
+                    }
+                    if found.is_empty()
+                        && let Some(e) = self.js_exports_of(f, n)
+                    {
+                        // JS/TS `export { local as n }`: the local binding.
+                        // (Not through another renaming: no cycle.)
+                        for (_, local) in e.renamed.iter().filter(|(x, l)| {
+                            x == n && l != "default" && !e.renamed.iter().any(|(y, _)| y == l)
+                        }) {
+                            if let Outcome::Found(c) = self
+                                .in_modules(std::slice::from_ref(f), std::slice::from_ref(local))
+                            {
+                                found.extend(c);
+                            }
+                        }
+                    }
                     if found.is_empty() {
                         // `export * from './x'` / `from .x import *` / `pub use x::*`.
                         for g in fi
@@ -1709,6 +2261,7 @@ impl<'c> Resolver<'c> {
                             .filter(|d| d.kind == Kind::Import && d.name == "*")
                         {
                             for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
+                                consulted.push(t.clone());
                                 // A glob brings what the target exports (JS/TS `export`, Rust
                                 // `pub`); Python's `*` follows `__all__`, which may be computed,
                                 // so every name counts there.
@@ -1720,6 +2273,10 @@ impl<'c> Resolver<'c> {
                                 }
                             }
                         }
+                    }
+                    if found.is_empty() {
+                        // `json.decoder`: a submodule of a Python package.
+                        found.extend(self.submodule(f, n).iter().map(|s| module_cand(s, n)));
                     }
                 }
                 [c, m] => {
@@ -1736,6 +2293,7 @@ impl<'c> Resolver<'c> {
                             d.kind == Kind::Import && d.name == *c && d.imported.is_none()
                         }) {
                             for t in self.module_for_import(f, imp.from.as_deref().unwrap_or("")) {
+                                consulted.push(t.clone());
                                 for d2 in self.top_level(&t, m, false) {
                                     found.push(self.cand(&t, d2));
                                 }
@@ -1759,9 +2317,9 @@ impl<'c> Resolver<'c> {
         }
         if let [_, _] = segs {
             // The container may live elsewhere (re-exported class) or inherit the member.
-            let o = self.member(&segs[0], &segs[1]);
-            if !matches!(o, Outcome::Missing { .. }) {
-                return o;
+            match self.member(&segs[0], &segs[1]) {
+                Outcome::Missing { consulted: c, .. } => consulted.extend(c),
+                o => return o,
             }
         }
         // Python module-level `__getattr__` makes every attribute dynamic.
@@ -1779,6 +2337,104 @@ impl<'c> Resolver<'c> {
         Outcome::Missing {
             suggestions: vec![],
             scope,
+            consulted,
+        }
+    }
+
+    /// What `from T import orig` / `export {orig as x} from 'T'` binds, looked up in the target
+    /// module file `t` (the one hop of a re-export): its top-level declarations named `orig`;
+    /// else, in Python, the submodule `orig` of package `t` (`from . import sub`); else, in JS/TS,
+    /// for `default`, the declaration `t` exports as default. A name `t` binds by an import
+    /// again is a second hop: nothing (the caller keeps the first import).
+    fn imported_from(&self, t: &str, orig: &str) -> Vec<Candidate> {
+        let defs: Vec<Candidate> = self
+            .top_level(t, orig, false)
+            .into_iter()
+            .filter(|d| d.kind != Kind::Import)
+            .map(|d| self.cand(t, d))
+            .collect();
+        if !defs.is_empty() {
+            return defs;
+        }
+        let sub = self.submodule(t, orig);
+        if !sub.is_empty() {
+            return sub.iter().map(|s| module_cand(s, orig)).collect();
+        }
+        if orig == "default" {
+            return self.default_export_cands(t, false);
+        }
+        Vec::new()
+    }
+
+    /// The files of submodule `name` of the Python package whose `__init__.py` is `file`
+    /// (`pkg/__init__.py`, `sub` → `pkg/sub.py` or `pkg/sub/__init__.py`).
+    fn submodule(&self, file: &str, name: &str) -> Vec<String> {
+        let Some(dir) = file
+            .strip_suffix("__init__.py")
+            .filter(|d| d.is_empty() || d.ends_with('/'))
+        else {
+            return Vec::new();
+        };
+        [
+            format!("{dir}{name}.py"),
+            format!("{dir}{name}/__init__.py"),
+        ]
+        .into_iter()
+        .filter(|c| self.path_set.contains(c))
+        .collect()
+    }
+
+    /// The exports of JS/TS file `file` the index does not record (see [`js_exports`]), read
+    /// once per run, only from a file holding the word `word` (the name looked up).
+    fn js_exports_of(&self, file: &str, word: &str) -> Option<std::sync::Arc<JsExports>> {
+        let post = self.postings();
+        if !matches!(lang_of(file), Some("javascript" | "typescript"))
+            || !(post.holds(file, word) || (word == "default" && post.holds(file, "exports")))
+        {
+            return None;
+        }
+        let mut memo = self.js_exports.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = memo.get(file) {
+            return Some(e.clone());
+        }
+        self.read.fetch_add(1, Ordering::Relaxed);
+        let text = std::fs::read_to_string(self.root.join(file)).unwrap_or_default();
+        let e = std::sync::Arc::new(js_exports(&text));
+        memo.insert(file.to_owned(), e.clone());
+        Some(e)
+    }
+
+    /// The declaration a JS/TS file exports as default (see [`js_exports`]): the top-level
+    /// declaration of the exported name (`follow`: through one import, as a lookup of that
+    /// name in the module would), or the anonymous value itself.
+    fn default_export_cands(&self, file: &str, follow: bool) -> Vec<Candidate> {
+        let Some(e) = self.js_exports_of(file, "default") else {
+            return Vec::new();
+        };
+        match &e.default {
+            Some(DefaultExport::Name(x)) if x != "default" => {
+                let x = x.clone();
+                if follow {
+                    match self.in_modules(&[file.to_owned()], &[x]) {
+                        Outcome::Found(c) => c,
+                        _ => Vec::new(),
+                    }
+                } else {
+                    self.top_level(file, &x, false)
+                        .into_iter()
+                        .filter(|d| d.kind != Kind::Import)
+                        .map(|d| self.cand(file, d))
+                        .collect()
+                }
+            }
+            Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
+                location: format!("{file}:{line}:{column}"),
+                kind: (*kind).to_owned(),
+                qualified: "default".to_owned(),
+                exported: true,
+                signature: None,
+            }],
+            _ => Vec::new(),
         }
     }
 
@@ -1812,10 +2468,14 @@ impl<'c> Resolver<'c> {
                 _ => o,
             };
             // JS/TS code never names a module by its file name: `server.listen` next to a
-            // `server.ts` that does not declare `listen` is a value's member.
+            // `server.ts` that does not declare `listen` is a value's member, unless `server` is
+            // bound to a module by an import (`import * as server from './server'`).
             if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
             {
-                return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1]);
+                if let Some(a) = self.via_alias(segs) {
+                    return a;
+                }
+                return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
             }
             return o;
         }
@@ -1833,6 +2493,10 @@ impl<'c> Resolver<'c> {
         if is_container {
             return o;
         }
+        // The head is an import of a repository module (`import a.b as m` → `m.f`).
+        if !rust && let Some(a) = self.via_alias(segs) {
+            return a;
+        }
         if let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
             return Outcome::Unchecked(why);
         }
@@ -1840,7 +2504,7 @@ impl<'c> Resolver<'c> {
             return Outcome::Unchecked(why);
         }
         if receiver && self.receiver_applies(segs, rust) {
-            return self.receiver_member(&segs[..n - 1], &segs[n - 1]);
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1], None);
         }
         o
     }
@@ -1877,17 +2541,24 @@ impl<'c> Resolver<'c> {
     /// `member` on a value of unknown type: every member of that name of any class or type in
     /// the repository (one → VERIFIED, several → AMBIGUOUS, as for a bare name); none →
     /// UNCHECKABLE (the value may be of a type from outside the repository).
-    fn receiver_member(&self, recv: &[String], m: &str) -> Outcome {
+    /// `why`: why `recv` may be such a value, in place of the usual "not a module, class or
+    /// import" clause.
+    fn receiver_member(&self, recv: &[String], m: &str, why: Option<String>) -> Outcome {
         let c = self.named(m, |d| {
             d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag)
         });
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
         }
+        let why = why.unwrap_or_else(|| {
+            format!(
+                "`{}` is a value probity cannot type (not a module, class or import in the \
+                 repository)",
+                recv.join(".")
+            )
+        });
         Outcome::Unchecked(format!(
-            "`{}` is a value probity cannot type (not a module, class or import in the \
-             repository) and no class or type in the repository declares a member `{m}`",
-            recv.join(".")
+            "{why} and no class or type in the repository declares a member `{m}`"
         ))
     }
 
@@ -2063,6 +2734,8 @@ impl<'c> Resolver<'c> {
         let mut seen = HashSet::new();
         let mut queue = vec![c.to_owned()];
         let mut scope = Vec::new();
+        // The files declaring the container and its bases.
+        let mut consulted = Vec::new();
         let mut depth = 0;
         while !queue.is_empty() && depth < 6 {
             let mut next = Vec::new();
@@ -2088,6 +2761,7 @@ impl<'c> Resolver<'c> {
                 }
                 let containers =
                     self.named(&cn, |d| d.kind.is_container() && d.container.is_none());
+                consulted.extend(containers.iter().map(|(p, _)| (*p).to_owned()));
                 for (_, d) in &containers {
                     if d.macro_members && found.is_empty() {
                         return Outcome::Unchecked(format!(
@@ -2121,6 +2795,7 @@ impl<'c> Resolver<'c> {
                         return Outcome::Missing {
                             suggestions: vec![],
                             scope,
+                            consulted,
                         };
                     }
                 }
@@ -2145,6 +2820,7 @@ impl<'c> Resolver<'c> {
         Outcome::Missing {
             suggestions: vec![],
             scope,
+            consulted,
         }
     }
 
@@ -2218,6 +2894,175 @@ fn builtin_type(head: &str, rust: bool) -> Option<String> {
     ))
 }
 
+/// What a JS/TS module exports as `default`.
+#[derive(Debug, PartialEq, Eq)]
+enum DefaultExport {
+    /// `export default Name;`, `export default class Name`, `export { Name as default }`,
+    /// `module.exports = Name`.
+    Name(String),
+    /// `export default function () {}`, `export default { ... }`: the value at this position
+    /// (1-based line, byte column).
+    Anonymous {
+        kind: &'static str,
+        line: usize,
+        column: usize,
+    },
+}
+
+/// What a JS/TS module exports under a name the declarations index does not record.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct JsExports {
+    /// Its default export.
+    default: Option<DefaultExport>,
+    /// `export { local as exported }` (without `from`): `(exported, local)`.
+    renamed: Vec<(String, String)>,
+}
+
+/// The exports of JS/TS source `text` the index does not record (it has no default marker and
+/// records a local `export { a as b }` as `a` exported), read from the tokens outside comments
+/// and strings: the first `export default ...`, else `export { x as default }`, else
+/// `module.exports = ...`; and the renaming export clauses without `from` (one with `from` is a
+/// re-export the index records).
+fn js_exports(text: &str) -> JsExports {
+    let b = text.as_bytes();
+    // (offset, token): identifiers, and every other character but white space alone.
+    let mut toks: Vec<(usize, &str)> = Vec::new();
+    let mut i = 0;
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            i = memchr_from(b, i, b'\n');
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+        } else if matches!(c, b'"' | b'\'' | b'`') {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != c {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            toks.push((i, "\""));
+            i = j + 1;
+        } else if is_w(c) {
+            let s = i;
+            while i < b.len() && is_w(b[i]) {
+                i += 1;
+            }
+            toks.push((s, &text[s..i]));
+        } else {
+            if !c.is_ascii_whitespace() {
+                toks.push((i, text.get(i..i + 1).unwrap_or("")));
+            }
+            i += 1;
+        }
+    }
+    let tok = |k: usize| toks.get(k).map_or("", |t| t.1);
+    let ident = |k: usize| {
+        let t = tok(k);
+        t.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    };
+    // An identifier ending its statement: `;`, `}`, the end, or a line break after it.
+    let ends = |k: usize| {
+        matches!(tok(k + 1), "" | ";" | "}") || text[toks[k].0..toks[k + 1].0].contains('\n')
+    };
+    let pos = |off: usize| {
+        let line = text[..off].matches('\n').count() + 1;
+        let column = off - text[..off].rfind('\n').map_or(0, |n| n + 1) + 1;
+        (line, column)
+    };
+    // The value after `export default` / `module.exports =` at token `k`.
+    let value = |mut k: usize| -> DefaultExport {
+        while matches!(tok(k), "async" | "abstract" | "declare") {
+            k += 1;
+        }
+        let kind = match tok(k) {
+            "class" => Some("class"),
+            "function" => Some("function"),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            let mut n = k + 1;
+            if tok(n) == "*" {
+                n += 1;
+            }
+            if ident(n) && !matches!(tok(n), "extends" | "implements") {
+                return DefaultExport::Name(tok(n).to_owned());
+            }
+            let (line, column) = pos(toks[k].0);
+            return DefaultExport::Anonymous { kind, line, column };
+        }
+        if ident(k) && !matches!(tok(k), "new" | "await" | "typeof" | "void") && ends(k) {
+            return DefaultExport::Name(tok(k).to_owned());
+        }
+        let off = toks.get(k).map_or(text.len(), |t| t.0);
+        let (line, column) = pos(off);
+        let kind = if tok(k) == "(" {
+            "function"
+        } else {
+            "variable"
+        };
+        DefaultExport::Anonymous { kind, line, column }
+    };
+    let mut out = JsExports::default();
+    for k in 0..toks.len() {
+        if tok(k) != "export" {
+            continue;
+        }
+        if tok(k + 1) == "default" && out.default.is_none() {
+            out.default = Some(value(k + 2));
+        }
+        if tok(k + 1) == "{" {
+            let Some(close) = (k + 2..toks.len()).find(|&j| tok(j) == "}") else {
+                continue;
+            };
+            if tok(close + 1) == "from" {
+                continue;
+            }
+            for j in (k + 2..close.saturating_sub(2))
+                .filter(|&j| ident(j) && tok(j + 1) == "as" && ident(j + 2))
+            {
+                out.renamed.push((tok(j + 2).to_owned(), tok(j).to_owned()));
+            }
+        }
+    }
+    if out.default.is_none()
+        && let Some((_, local)) = out.renamed.iter().find(|(e, _)| e == "default")
+    {
+        out.default = Some(DefaultExport::Name(local.clone()));
+    }
+    if out.default.is_none() {
+        out.default = (0..toks.len())
+            .find(|&k| {
+                tok(k) == "module"
+                    && tok(k + 1) == "."
+                    && tok(k + 2) == "exports"
+                    && tok(k + 3) == "="
+            })
+            .map(|k| value(k + 4));
+    }
+    out
+}
+
+/// The offset of the first `c` in `b` at or after `from` (or the end).
+fn memchr_from(b: &[u8], from: usize, c: u8) -> usize {
+    b[from..]
+        .iter()
+        .position(|&x| x == c)
+        .map_or(b.len(), |p| from + p)
+}
+
+/// Up to three items joined by `, `, then `and N more`.
+fn list3<S: AsRef<str>>(items: &[S]) -> String {
+    let shown: Vec<&str> = items.iter().take(3).map(AsRef::as_ref).collect();
+    let more = if items.len() > 3 {
+        format!(" and {} more", items.len() - 3)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(", "))
+}
+
 /// A module file as a candidate for the binding `name`.
 fn module_cand(file: &str, name: &str) -> Candidate {
     Candidate {
@@ -2253,6 +3098,9 @@ enum Outcome {
     Missing {
         suggestions: Vec<String>,
         scope: Vec<String>,
+        /// The files the lookup looked in (module files, the containers' files): a generated one
+        /// makes absence unprovable.
+        consulted: Vec<String>,
     },
     Unchecked(String),
 }
@@ -2392,5 +3240,65 @@ mod lang_of_tests {
         }
         assert_eq!(lang_of("a/b.md"), None);
         assert_eq!(lang_of("Makefile"), None);
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn js_default_exports() {
+        let name = |t: &str| match js_exports(t).default {
+            Some(DefaultExport::Name(n)) => n,
+            other => panic!("{t}: {other:?}"),
+        };
+        assert_eq!(name("export default Helper;"), "Helper");
+        assert_eq!(name("export default Helper\nconst x = 1;"), "Helper");
+        assert_eq!(
+            name("export default class Widget extends Base {}"),
+            "Widget"
+        );
+        assert_eq!(name("export default abstract class Shape {}"), "Shape");
+        assert_eq!(name("export default async function* gen() {}"), "gen");
+        assert_eq!(name("function f() {}\nexport { f as default };"), "f");
+        assert_eq!(name("function make() {}\nmodule.exports = make;"), "make");
+        // Comments and strings are not code; a clause with `from` is a re-export.
+        assert_eq!(
+            name(
+                "// export default Decoy;\n/* export default Decoy2; */\nconst s = \"export default Decoy3\";\nconst t = `export default ${s}`;\nexport { x as default } from './x';\nexport default Real;"
+            ),
+            "Real"
+        );
+        assert_eq!(
+            js_exports("export default function () {}").default,
+            Some(DefaultExport::Anonymous {
+                kind: "function",
+                line: 1,
+                column: 16
+            })
+        );
+        assert_eq!(
+            js_exports("const a = 1;\nexport default {\n  a,\n};").default,
+            Some(DefaultExport::Anonymous {
+                kind: "variable",
+                line: 2,
+                column: 16
+            })
+        );
+        assert_eq!(
+            js_exports("export default new Foo();").default,
+            Some(DefaultExport::Anonymous {
+                kind: "variable",
+                line: 1,
+                column: 16
+            })
+        );
+        assert_eq!(js_exports("export const a = 1;").default, None);
+        assert_eq!(
+            js_exports("function a() {}\nexport { a as b, c };\nexport { d as e } from './d';")
+                .renamed,
+            [("b".to_owned(), "a".to_owned())]
+        );
     }
 }

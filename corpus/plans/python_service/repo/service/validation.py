@@ -1,0 +1,2 @@
+def validate(order) -> bool:
+    return bool(order.customer)
