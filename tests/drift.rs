@@ -1593,3 +1593,42 @@ fn decorators_on_untyped_values() {
     verified(&v[1], "app/router.py:2:9", "method");
     verdict(&v[2], "MISSING");
 }
+
+/// The plan pass gives the same answer whatever the number of worker threads (the resolver
+/// loads files and resolves references in parallel), on every sample plan.
+#[test]
+fn drift_is_thread_independent() {
+    let plans = crate::util::repo_root().join("corpus/plans");
+    let mut n = 0;
+    for e in std::fs::read_dir(&plans).unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.join("plan.md").is_file() {
+            continue;
+        }
+        let run = |threads: &str| {
+            let out = probity()
+                .args([
+                    "drift",
+                    "--json",
+                    "--no-cache",
+                    "--threads",
+                    threads,
+                    "--plan",
+                ])
+                .arg(dir.join("plan.md"))
+                .arg("--root")
+                .arg(dir.join("repo"))
+                .output()
+                .unwrap();
+            let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            v.as_object_mut().unwrap().remove("stats");
+            v
+        };
+        let one = run("1");
+        assert!(one["results"].as_array().is_some_and(|r| r.len() > 5));
+        assert_eq!(one, run("2"), "{}", dir.display());
+        assert_eq!(one, run("3"), "{}", dir.display());
+        n += 1;
+    }
+    assert!(n >= 3, "sample plans found: {n}");
+}
