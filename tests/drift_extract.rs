@@ -5,7 +5,7 @@ use probity::drift::{Extracted, extract, is_under};
 use probity::resolve::Verdict;
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, occurrence_lines, probity};
 
 /// The references of `plan`, in order.
 fn refs(plan: &str) -> Vec<String> {
@@ -383,15 +383,6 @@ fn list<'a>(v: &'a Value, key: &str) -> Vec<&'a Value> {
     v[key].as_array().unwrap().iter().collect()
 }
 
-fn lines(x: &Value) -> Vec<u64> {
-    x["occurrences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["line"].as_u64().unwrap())
-        .collect()
-}
-
 #[test]
 fn plan_pass_end_to_end() {
     let r = ingest_repo();
@@ -418,17 +409,17 @@ fn plan_pass_end_to_end() {
         "ingest/reader.py:8:5"
     );
     assert_eq!(result("ingest/reader.py")["verdict"], "VERIFIED");
-    assert_eq!(lines(result("ingest/reader.py")), [6]);
+    assert_eq!(occurrence_lines(result("ingest/reader.py")), [6]);
 
     // 2. Lone identifiers in code spans.
     assert_eq!(result("parse_row")["verdict"], "VERIFIED");
-    assert_eq!(lines(result("parse_row")), [4]);
+    assert_eq!(occurrence_lines(result("parse_row")), [4]);
     assert_eq!(result("load_config")["verdict"], "MISSING");
 
     // 3. An existing type named under the artifacts heading stays checked, everywhere.
     let ingestor = result("Ingestor");
     assert_eq!(ingestor["verdict"], "VERIFIED");
-    assert_eq!(lines(ingestor), [10, 16]);
+    assert_eq!(occurrence_lines(ingestor), [10, 16]);
     assert!(
         ingestor["reason"]
             .as_str()
@@ -439,7 +430,7 @@ fn plan_pass_end_to_end() {
     assert_eq!(result("Ingestor.read")["verdict"], "VERIFIED");
     assert_eq!(result("Ingestor.close")["verdict"], "MISSING");
     let flush = skip("Ingestor.flush");
-    assert_eq!(lines(flush), [3, 10]);
+    assert_eq!(occurrence_lines(flush), [3, 10]);
     assert_eq!(flush["artifact"], "Ingestor.flush");
     assert_eq!(flush["artifact_line"], 10);
     assert_eq!(
@@ -456,7 +447,7 @@ fn plan_pass_end_to_end() {
         skip("ingest.json_source.load")["artifact"],
         "ingest/json_source.py"
     );
-    assert_eq!(lines(skip("stream_batches")), [12, 16]);
+    assert_eq!(occurrence_lines(skip("stream_batches")), [12, 16]);
     for x in &skipped {
         assert!(
             results.iter().all(|y| y["ref"] != x["ref"]),
@@ -466,12 +457,12 @@ fn plan_pass_end_to_end() {
     }
 
     // 4. Every list in order of first citation, occurrences in line order.
-    let first = |xs: &[&Value]| -> Vec<u64> { xs.iter().map(|x| lines(x)[0]).collect() };
+    let first = |xs: &[&Value]| -> Vec<u64> { xs.iter().map(|x| occurrence_lines(x)[0]).collect() };
     for xs in [&results, &skipped] {
         let f = first(xs);
         assert!(f.is_sorted(), "{f:?}: {v:#}");
         for x in xs.iter() {
-            assert!(lines(x).is_sorted(), "{x}");
+            assert!(occurrence_lines(x).is_sorted(), "{x}");
         }
     }
     let skipped_refs: Vec<&str> = skipped.iter().map(|x| x["ref"].as_str().unwrap()).collect();

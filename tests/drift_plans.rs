@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::util::{probity, repo_root};
+use crate::util::{occurrence_lines, probity, repo_root};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -100,16 +100,6 @@ fn find<'a>(v: &'a Value, list: &str, r: &str) -> &'a Value {
         .iter()
         .find(|x| x["ref"] == r)
         .unwrap_or_else(|| panic!("no {list} entry for {r}"))
-}
-
-/// The plan lines of an entry's occurrences.
-fn lines(x: &Value) -> Vec<u64> {
-    x["occurrences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["line"].as_u64().unwrap())
-        .collect()
 }
 
 fn assert_verdict(v: &Value, r: &str, verdict: &str, severity: &str) {
@@ -210,15 +200,24 @@ fn semantic_facts(name: &str, v: &Value) {
             assert_not_extracted(v, &["None", "python", "json"]);
             // `path:name` is one reference; `path:LINE` cites the file.
             assert_verdict(v, "ingest/sources.py:normalize", "VERIFIED", "none");
-            assert_eq!(lines(find(v, "results", "ingest/pipeline.py")), [5, 41]);
+            assert_eq!(
+                occurrence_lines(find(v, "results", "ingest/pipeline.py")),
+                [5, 41]
+            );
             // The artifact is skipped where it is declared and where it is used.
-            assert_eq!(lines(find(v, "skipped", "stream_batches")), [32, 39]);
+            assert_eq!(
+                occurrence_lines(find(v, "skipped", "stream_batches")),
+                [32, 39]
+            );
             // A new method on an existing class: the method is skipped, the class is not, and
             // neither are the other members cited (`Pipeline.add_stages` is a real finding).
             assert_skipped(v, &["Pipeline.flush"]);
-            assert_eq!(lines(find(v, "skipped", "Pipeline.flush")), [34, 41]);
+            assert_eq!(
+                occurrence_lines(find(v, "skipped", "Pipeline.flush")),
+                [34, 41]
+            );
             assert_verdict(v, "Pipeline", "VERIFIED", "none");
-            assert_eq!(lines(find(v, "results", "Pipeline")), [34]);
+            assert_eq!(occurrence_lines(find(v, "results", "Pipeline")), [34]);
             assert_eq!(
                 find(v, "skipped", "JsonSource.open")["artifact"],
                 "JsonSource"
@@ -255,7 +254,7 @@ fn semantic_facts(name: &str, v: &Value) {
                 ],
             );
             assert_eq!(
-                lines(find(v, "skipped", "RefundService.issueRefund")),
+                occurrence_lines(find(v, "skipped", "RefundService.issueRefund")),
                 [22, 33, 38],
                 "artifact cited in the fenced block and rollout too, in line order"
             );
@@ -285,7 +284,7 @@ fn semantic_facts(name: &str, v: &Value) {
             // `Policy` is named under the artifacts heading (`TtlPolicy` implementing `Policy`)
             // but exists: it and its members stay checked everywhere.
             assert_verdict(v, "Policy", "VERIFIED", "none");
-            assert_eq!(lines(find(v, "results", "Policy")), [6, 32]);
+            assert_eq!(occurrence_lines(find(v, "results", "Policy")), [6, 32]);
             assert_verdict(v, "Policy::pick", "VERIFIED", "none");
             assert_verdict(v, "expires_at", "MISSING", NA);
             // `count!` is the `macro_rules! count`; the derive path's crate is outside the
@@ -301,7 +300,7 @@ fn semantic_facts(name: &str, v: &Value) {
                 find(v, "results", "#[derive(serde::Serialize)]")["reason"],
                 "external: `serde` is not part of the repository (the crate of the derive macro `Serialize`)"
             );
-            assert_eq!(lines(find(v, "skipped", "--ttl-secs")), [27, 35]);
+            assert_eq!(occurrence_lines(find(v, "skipped", "--ttl-secs")), [27, 35]);
             assert_skipped(
                 v,
                 &[
@@ -366,16 +365,16 @@ fn semantic_facts(name: &str, v: &Value) {
             .as_array()
             .unwrap()
             .iter()
-            .map(|x| lines(x)[0])
+            .map(|x| occurrence_lines(x)[0])
             .collect();
         assert!(
             first.is_sorted(),
             "{name}: {list} not in plan order: {first:?}"
         );
         for x in v[list].as_array().unwrap() {
-            assert!(lines(x).is_sorted(), "{name}: {x}");
+            assert!(occurrence_lines(x).is_sorted(), "{name}: {x}");
             assert!(
-                lines(x).windows(2).all(|w| w[0] < w[1]),
+                occurrence_lines(x).windows(2).all(|w| w[0] < w[1]),
                 "{name}: one per line: {x}"
             );
         }

@@ -4,6 +4,16 @@
 use std::path::{Path, PathBuf};
 
 /// The repository root (where Cargo.toml is).
+/// The plan lines of a `drift --json` entry's occurrences.
+pub fn occurrence_lines(x: &serde_json::Value) -> Vec<u64> {
+    x["occurrences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["line"].as_u64().unwrap())
+        .collect()
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
