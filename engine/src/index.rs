@@ -25,6 +25,10 @@ pub use postings::Postings;
 pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
 /// A file with a line longer than this is recorded as `minified` and not parsed.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// Files larger than this are parsed one at a time (see [`LARGE_PARSE`]).
+const LARGE_FILE_BYTES: usize = 512 * 1024;
+/// Held while a file larger than [`LARGE_FILE_BYTES`] is parsed.
+static LARGE_PARSE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// How many leading bytes of a file say whether it is generated ([`looks_generated`]).
 pub(crate) const GENERATED_HEAD: usize = 512;
 /// Signatures longer than this are cut (with `…`).
@@ -1115,7 +1119,13 @@ fn index_with_key(
         return fi;
     };
     parsed.fetch_add(1, Ordering::Relaxed);
+    // A tree-sitter tree takes tens of bytes per source byte (a 1.4 MB table file peaks at 100
+    // MB): large files are parsed one at a time, whatever the number of workers, so peak memory
+    // stays bounded by one large tree plus small ones.
+    let large = (bytes.len() > LARGE_FILE_BYTES)
+        .then(|| LARGE_PARSE.lock().unwrap_or_else(|e| e.into_inner()));
     let (decls, errors) = extract(lang, grammar, text);
+    drop(large);
     fi.decls = decls;
     fi.syntax_errors = errors;
     fi.generated = looks_generated(bytes);
