@@ -1,0 +1,170 @@
+//! Module aliases: a head bound by an import to a module of the repository (`import a.b as m`,
+//! `from a import b as m`, `import * as m from './b'`), and references through it (`m.f`).
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::Resolver;
+use super::load::lang_of;
+use super::refs::{Ref, is_ident};
+use super::verdict::{Outcome, list3};
+use crate::index::Kind;
+
+/// A module of the repository bound to a name by an import (`import a.b as m`,
+/// `from a import b as m` with `a/b.py`, `import * as m from './b'`).
+#[derive(Debug, Clone)]
+pub(super) struct Alias {
+    /// The module file.
+    file: String,
+    /// Its Python module path (`a/b/__init__.py` → `a.b`), when every segment is an identifier.
+    dotted: Option<Vec<String>>,
+}
+
+impl Alias {
+    /// The reference `rest` looked up in the module: its dotted path followed by `rest`
+    /// (submodules and classes below it), or `rest` (one name or `Container.member`) in the file.
+    pub(super) fn expand(&self, rest: &[String]) -> Option<Ref> {
+        match &self.dotted {
+            Some(d) => Some(Ref::Qualified {
+                segs: d.iter().chain(rest).cloned().collect(),
+                rust: false,
+            }),
+            None if (1..=2).contains(&rest.len()) => Some(Ref::ModuleFile {
+                path: self.file.clone(),
+                segs: rest.to_vec(),
+            }),
+            None => None,
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// The repository modules `head` is bound to by imports in the loaded files: Python
+    /// `import a.b as head` (and `import head`), `from a import b as head` where `b` is a
+    /// submodule of package `a`; JS/TS `import * as head from './b'` and `export * as head`.
+    pub(super) fn aliases_of(&self, head: &str) -> Vec<Alias> {
+        let mut out = Vec::new();
+        for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
+            let from = d.from.as_deref().unwrap_or("");
+            let files = match (lang_of(p), d.imported.as_deref()) {
+                (Some("python"), None) => self.module_for_import(p, from),
+                (Some("python"), Some(orig)) if orig != "*" => self
+                    .module_for_import(p, from)
+                    .iter()
+                    .filter(|t| {
+                        // A declaration of that name in the package is what it imports.
+                        !self
+                            .top_level(t, orig, false)
+                            .iter()
+                            .any(|d| d.kind != Kind::Import)
+                    })
+                    .flat_map(|t| self.submodule(t, orig))
+                    .collect(),
+                (Some("javascript" | "typescript"), Some("*")) => self.module_for_import(p, from),
+                _ => Vec::new(),
+            };
+            for file in files {
+                let dotted = (lang_of(&file) == Some("python"))
+                    .then(|| {
+                        let m = file.strip_suffix(".py")?;
+                        let m = m.strip_suffix("/__init__").unwrap_or(m);
+                        let segs: Vec<String> = m.split('/').map(str::to_owned).collect();
+                        segs.iter().all(|s| is_ident(s)).then_some(segs)
+                    })
+                    .flatten();
+                out.push(Alias { file, dotted });
+            }
+        }
+        out
+    }
+
+    /// `head.rest` where `head` is a module alias (see [`Resolver::aliases_of`]): `rest` looked up
+    /// in the modules it is bound to, as a module path would be. Not found there: the head may
+    /// also be a value where a file writes it without importing it so (`m = re.match(...)`), and
+    /// then the member rule of untyped values decides; else an import of `head` from outside the
+    /// repository makes it UNCHECKABLE; else MISSING (the modules were analyzed). `None`: `head`
+    /// is no module alias.
+    pub(super) fn via_alias(&self, segs: &[String]) -> Option<Outcome> {
+        let aliases = self.aliases.get(&segs[0])?;
+        let rest = &segs[1..];
+        let mut found = Vec::new();
+        let mut unchecked = None;
+        let mut scope = Vec::new();
+        let mut consulted = Vec::new();
+        for a in aliases {
+            consulted.push(a.file.clone());
+            let o = match a.expand(rest) {
+                Some(Ref::Qualified { segs: full, .. }) => match self.module_prefix(&full, false) {
+                    Some((i, files)) => self.in_modules(&files, &full[i..]),
+                    None => continue,
+                },
+                Some(Ref::ModuleFile { segs: rest, .. }) => {
+                    self.in_modules(std::slice::from_ref(&a.file), &rest)
+                }
+                _ => continue,
+            };
+            match o {
+                Outcome::Found(c) => found.extend(c),
+                Outcome::Unchecked(w) => {
+                    unchecked.get_or_insert(w);
+                }
+                Outcome::Missing {
+                    scope: s,
+                    consulted: c,
+                    ..
+                } => {
+                    scope.extend(s);
+                    consulted.extend(c);
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(Outcome::Found(found));
+        }
+        if let Some(w) = unchecked {
+            return Some(Outcome::Unchecked(w));
+        }
+        // `head` also imported from outside the repository (in another file).
+        let imports = self.named(&segs[0], |d| {
+            d.kind == Kind::Import && d.container.is_none()
+        });
+        let external: BTreeSet<&str> = imports
+            .iter()
+            .filter_map(|(p, d)| {
+                let from = d.from.as_deref().unwrap_or("");
+                self.module_for_import(p, from).is_empty().then_some(from)
+            })
+            .collect();
+        if !external.is_empty() {
+            return Some(Outcome::Unchecked(format!(
+                "external: `{}` is imported from outside the repository ({})",
+                segs[0],
+                external.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let post = self.postings();
+        let importers: HashSet<&str> = imports.iter().map(|(p, _)| *p).collect();
+        let elsewhere = post
+            .exact(&segs[0])
+            .filter(|&(f, _)| !importers.contains(post.files[f].as_str()))
+            .count();
+        let n = segs.len();
+        if elsewhere > 0 {
+            let mut files: Vec<&str> = aliases.iter().map(|a| a.file.as_str()).collect();
+            files.sort_unstable();
+            files.dedup();
+            let why = format!(
+                "`{}` imports {} (which does not declare `{}`) but is also written in {elsewhere} \
+                 other file(s), where it may be a value probity cannot type",
+                segs[0],
+                list3(&files),
+                rest.join(".")
+            );
+            return Some(self.receiver_member(&segs[..n - 1], &segs[n - 1], Some(why)));
+        }
+        Some(Outcome::Missing {
+            suggestions: vec![],
+            scope,
+            consulted,
+        })
+    }
+}

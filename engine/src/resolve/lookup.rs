@@ -1,0 +1,493 @@
+//! The rule of each kind of reference, over the loaded declarations: files, flags, bare names
+//! (and the imports binding them), macros, decorators, qualified references, members of
+//! containers through their bases, and members of values probity cannot type.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::external::{RUST_STD_DERIVES, RUST_STD_MACROS, builtin_type, listed};
+use super::load::lang_of;
+use super::modules::module_cand;
+use super::refs::is_ident;
+use super::verdict::Outcome;
+use super::{Candidate, Resolver};
+use crate::index::{Decl, Kind};
+
+impl Resolver<'_> {
+    pub(super) fn cand(&self, path: &str, d: &Decl) -> Candidate {
+        Candidate {
+            location: format!("{path}:{}:{}", d.line, d.column),
+            kind: d.kind.as_str().to_owned(),
+            qualified: d.qualified.clone(),
+            exported: d.exported,
+            signature: d.signature.clone(),
+        }
+    }
+
+    pub(super) fn file(&self, p: &str) -> Outcome {
+        let full = self.root.join(p);
+        if full.exists() {
+            let kind = if full.is_dir() { "directory" } else { "file" };
+            return Outcome::Found(vec![Candidate {
+                location: p.to_owned(),
+                kind: kind.to_owned(),
+                qualified: p.to_owned(),
+                exported: true,
+                signature: None,
+            }]);
+        }
+        Outcome::Missing {
+            suggestions: self.near_paths(p),
+            scope: vec![],
+            consulted: vec![],
+        }
+    }
+
+    pub(super) fn flag(&self, f: &str) -> Outcome {
+        let c = self.named(f, |d| d.kind == Kind::CliFlag);
+        if c.is_empty() {
+            return Outcome::Missing {
+                suggestions: vec![],
+                scope: vec![],
+                consulted: vec![],
+            };
+        }
+        // The same flag declared by several subcommands of one file is one flag.
+        let first_file = c[0].0;
+        if c.iter().all(|(p, _)| *p == first_file) {
+            return Outcome::Found(vec![self.cand(c[0].0, c[0].1)]);
+        }
+        Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect())
+    }
+
+    /// A bare name: every declaration of that name, top-level or member of any container, except
+    /// imports (they bind a declaration made elsewhere) and CLI flags. One → VERIFIED; several →
+    /// AMBIGUOUS (`open` naming both a function and `Store::open`). Only when nothing declares it
+    /// are the imports binding it consulted (outside the repository → UNCHECKABLE).
+    pub(super) fn name(&self, n: &str) -> Outcome {
+        let c = self.named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag));
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        if let Some(o) = self.via_imports(n) {
+            return o;
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope: vec![],
+            consulted: vec![],
+        }
+    }
+
+    /// `n` bound only by imports: external → UNCHECKABLE; internal → follow one hop.
+    fn via_imports(&self, n: &str) -> Option<Outcome> {
+        let imps = self.named(n, |d| d.kind == Kind::Import);
+        if imps.is_empty() {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut external = BTreeSet::new();
+        for (p, d) in &imps {
+            let from = d.from.as_deref().unwrap_or("");
+            let files = self.module_for_import(p, from);
+            if files.is_empty() {
+                external.insert(from.to_owned());
+                continue;
+            }
+            match d.imported.as_deref() {
+                None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
+                Some(orig) => {
+                    for f in &files {
+                        let c = self.imported_from(f, orig);
+                        if !c.is_empty() {
+                            found.extend(c);
+                            continue;
+                        }
+                        // Bound by an import there too (a second hop): that import.
+                        found.extend(
+                            self.top_level(f, orig, false)
+                                .into_iter()
+                                .map(|d| self.cand(f, d)),
+                        );
+                    }
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(Outcome::Found(found));
+        }
+        if !external.is_empty() {
+            return Some(Outcome::Unchecked(format!(
+                "external: `{n}` is imported from outside the repository ({})",
+                external.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        None
+    }
+
+    /// `count!`, `crate::util::count!`, `#[derive(serde::Serialize)]`. A macro: a `macro_rules!`
+    /// declaration of that name anywhere (a `#[macro_export]` macro lives at the crate root
+    /// whatever its file), or a function taking a `TokenStream` (a procedural macro), or an
+    /// import binding it; a path whose head is outside the repository, and a standard macro
+    /// (`println!`), are UNCHECKABLE. A derive macro is declared by `#[proc_macro_derive(Name)]`,
+    /// which the index does not record: never MISSING (UNCHECKABLE with where it comes from).
+    pub(super) fn macro_ref(&self, segs: &[String], derive: bool) -> Outcome {
+        let name = &segs[segs.len() - 1];
+        let head = segs[0].as_str();
+        let pathed = segs.len() >= 2;
+        if pathed && let Some(e) = self.external_head(segs, true) {
+            return Outcome::Unchecked(e.why);
+        }
+        if derive {
+            if !pathed && listed(RUST_STD_DERIVES, name) {
+                return Outcome::Unchecked(format!(
+                    "external: `{name}` is a standard derive (Rust standard library)"
+                ));
+            }
+            if !pathed && let Some(Outcome::Unchecked(why)) = self.via_imports(name) {
+                return Outcome::Unchecked(why);
+            }
+            if pathed
+                && !matches!(head, "crate" | "self" | "super")
+                && !self.deps().crates.contains(head)
+                && self.module_prefix(segs, true).is_none()
+            {
+                return Outcome::Unchecked(format!(
+                    "external: `{head}` is not part of the repository (the crate of the derive \
+                     macro `{name}`)"
+                ));
+            }
+            return Outcome::Unchecked(format!(
+                "`{name}` is a derive macro, declared by `#[proc_macro_derive({name})]`, which \
+                 probity does not index"
+            ));
+        }
+        let c = self.named(name, |d| d.kind == Kind::Macro);
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        let c = self.named(name, |d| {
+            d.kind == Kind::Function
+                && d.signature
+                    .as_deref()
+                    .is_some_and(|s| s.contains("TokenStream"))
+        });
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        if let Some(o) = self.via_imports(name) {
+            return o;
+        }
+        if !pathed && listed(RUST_STD_MACROS, name) {
+            return Outcome::Unchecked(format!(
+                "external: `{name}!` is a macro of the Rust standard library"
+            ));
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope: vec![],
+            consulted: vec![],
+        }
+    }
+
+    pub(super) fn decorator(&self, segs: &[String]) -> Outcome {
+        if segs.len() == 1 {
+            let n = &segs[0];
+            let c = self.named(n, |d| {
+                d.container.is_none()
+                    && matches!(
+                        d.kind,
+                        Kind::Function
+                            | Kind::Class
+                            | Kind::Variable
+                            | Kind::Constant
+                            | Kind::Import
+                    )
+            });
+            if c.is_empty() {
+                return Outcome::Missing {
+                    suggestions: vec![],
+                    scope: vec![],
+                    consulted: vec![],
+                };
+            }
+            // A definition wins over the imports that bring it into other files.
+            let defs: Vec<_> = c.iter().filter(|(_, d)| d.kind != Kind::Import).collect();
+            if !defs.is_empty() {
+                return Outcome::Found(defs.iter().map(|(p, d)| self.cand(p, d)).collect());
+            }
+            let mut c: Vec<Candidate> = c.iter().map(|(p, d)| self.cand(p, d)).collect();
+            c.truncate(1);
+            return Outcome::Found(c);
+        }
+        let o = self.qualified(segs, false, false);
+        if self.aliases.contains_key(&segs[0]) {
+            // `@m.route` with `import a.b as m`: answered from the module (`via_alias`).
+            return o;
+        }
+        if let Outcome::Missing { .. } | Outcome::Unchecked(_) = o {
+            // `@app.route`: the object is a value, its attribute is not declared anywhere.
+            let head = self.named(&segs[0], |d| {
+                d.container.is_none() && matches!(d.kind, Kind::Variable | Kind::Import)
+            });
+            if let Some((p, d)) = head.first() {
+                if d.kind == Kind::Import
+                    && self
+                        .module_for_import(p, d.from.as_deref().unwrap_or(""))
+                        .is_empty()
+                {
+                    let mut c = self.cand(p, d);
+                    c.qualified = segs.join(".");
+                    return Outcome::Found(vec![c]);
+                }
+                return Outcome::Unchecked(format!(
+                    "`{}` is a value; its attribute `{}` is resolved at run time",
+                    segs[0],
+                    segs[1..].join(".")
+                ));
+            }
+        }
+        // `@server.route` with `server` a local variable or parameter (no top-level binding):
+        // the member rule of untyped values, as for `server.listen`.
+        if matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, false) {
+            let n = segs.len();
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1], None);
+        }
+        o
+    }
+
+    /// `pkg.mod.func`, `crate::a::b`, `Class.member`, `value.member`. In order: a module outside
+    /// the repository by its head (`std::`, a stdlib module, a Node built-in, a declared
+    /// dependency); the longest module prefix naming repository files; `Container.member`; a
+    /// head imported from outside the repository; a built-in type or global (`Vec::new`,
+    /// `str.join`, `JSON.parse`); with `receiver`, a value probity cannot type (`server.listen`,
+    /// see [`Resolver::receiver_applies`]).
+    pub(super) fn qualified(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
+        let ext = self.external_head(segs, rust);
+        if ext.as_ref().is_none_or(|e| e.consult)
+            && let Some((i, files)) = self.module_prefix(segs, rust)
+        {
+            let o = self.in_modules(&files, &segs[i..]);
+            // A repository module named like an external one answers only what it declares.
+            let o = match ext {
+                Some(e) if !matches!(o, Outcome::Found(_)) => Outcome::Unchecked(e.why),
+                _ => o,
+            };
+            // JS/TS code never names a module by its file name: `server.listen` next to a
+            // `server.ts` that does not declare `listen` is a value's member, unless `server` is
+            // bound to a module by an import (`import * as server from './server'`).
+            if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
+            {
+                if let Some(a) = self.via_alias(segs) {
+                    return a;
+                }
+                return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
+            }
+            return o;
+        }
+        if let Some(e) = ext {
+            return Outcome::Unchecked(e.why);
+        }
+        let n = segs.len();
+        let o = self.member(&segs[n - 2], &segs[n - 1]);
+        if !matches!(o, Outcome::Missing { .. }) {
+            return o;
+        }
+        // The head is an import of something outside the repository (`os.path.join`).
+        let head = &segs[0];
+        let is_container = !self.named(head, |d| d.kind.is_container()).is_empty();
+        if is_container {
+            return o;
+        }
+        // The head is an import of a repository module (`import a.b as m` → `m.f`).
+        if !rust && let Some(a) = self.via_alias(segs) {
+            return a;
+        }
+        if let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
+            return Outcome::Unchecked(why);
+        }
+        if let Some(why) = builtin_type(head, rust) {
+            return Outcome::Unchecked(why);
+        }
+        if receiver && self.receiver_applies(segs, rust) {
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1], None);
+        }
+        o
+    }
+
+    /// Whether `segs` (`value.member`, `a.b.member`) is a member access on a value probity cannot
+    /// type: a `.` reference (not a Rust `::` path) with no module prefix in the repository (or
+    /// one naming JS/TS files only, which code cannot name by a bare identifier) and no external
+    /// head, whose receiver is not a declared class or type, whose head is written like
+    /// a value (lower case, `_` or `$`: capitalized heads are type names, and an undeclared type
+    /// stays MISSING) and occurs as a word in some source file of the repository (a local
+    /// variable, a parameter, an attribute; a head written nowhere is an invented module or
+    /// object and stays MISSING).
+    pub(super) fn receiver_applies(&self, segs: &[String], rust: bool) -> bool {
+        let n = segs.len();
+        !rust
+            && n >= 2
+            && segs[0]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_lowercase() || c == '_' || c == '$')
+            && self
+                .named(&segs[n - 2], |d| d.kind.is_container())
+                .is_empty()
+            && self.external_head(segs, rust).is_none()
+            && builtin_type(&segs[0], rust).is_none()
+            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
+                files
+                    .iter()
+                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
+            })
+            && self.word_in_repo(&segs[0])
+    }
+
+    /// `member` on a value of unknown type: every member of that name of any class or type in
+    /// the repository (one → VERIFIED, several → AMBIGUOUS, as for a bare name); none →
+    /// UNCHECKABLE (the value may be of a type from outside the repository).
+    /// `why`: why `recv` may be such a value, in place of the usual "not a module, class or
+    /// import" clause.
+    pub(super) fn receiver_member(&self, recv: &[String], m: &str, why: Option<String>) -> Outcome {
+        let c = self.named(m, |d| {
+            d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag)
+        });
+        if !c.is_empty() {
+            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+        }
+        let why = why.unwrap_or_else(|| {
+            format!(
+                "`{}` is a value probity cannot type (not a module, class or import in the \
+                 repository)",
+                recv.join(".")
+            )
+        });
+        Outcome::Unchecked(format!(
+            "{why} and no class or type in the repository declares a member `{m}`"
+        ))
+    }
+
+    /// Whether `w` occurs as an identifier word in some source file of the repository (comments
+    /// and strings included).
+    fn word_in_repo(&self, w: &str) -> bool {
+        self.postings().exact(w).next().is_some()
+    }
+
+    /// `Container.member` / `Type::method` / `Trait::method`, following base classes.
+    pub(super) fn member(&self, c: &str, m: &str) -> Outcome {
+        let mut seen = HashSet::new();
+        let mut queue = vec![c.to_owned()];
+        let mut scope = Vec::new();
+        // The files declaring the container and its bases.
+        let mut consulted = Vec::new();
+        let mut depth = 0;
+        while !queue.is_empty() && depth < 6 {
+            let mut next = Vec::new();
+            let mut found = Vec::new();
+            for cn in queue.drain(..) {
+                if !seen.insert(cn.clone()) {
+                    continue;
+                }
+                found.extend(
+                    self.named(m, |d| {
+                        d.container.as_deref() == Some(cn.as_str()) && d.kind != Kind::CliFlag
+                    })
+                    .iter()
+                    .map(|(p, d)| self.cand(p, d)),
+                );
+                if depth == 0 && found.is_empty() {
+                    // `Trait::method` for a trait outside the repository: its impls.
+                    found.extend(
+                        self.named(m, |d| d.trait_name.as_deref() == Some(cn.as_str()))
+                            .iter()
+                            .map(|(p, d)| self.cand(p, d)),
+                    );
+                }
+                let containers =
+                    self.named(&cn, |d| d.kind.is_container() && d.container.is_none());
+                consulted.extend(containers.iter().map(|(p, _)| (*p).to_owned()));
+                for (_, d) in &containers {
+                    if d.macro_members && found.is_empty() {
+                        return Outcome::Unchecked(format!(
+                            "`{cn}` has attribute macros or non-standard derives that may generate `{m}`"
+                        ));
+                    }
+                    next.extend(bases_of(d));
+                }
+                if depth == 0 {
+                    for (p, _) in &containers {
+                        if let Some(fi) = self.files.get(*p) {
+                            scope.extend(
+                                fi.decls
+                                    .iter()
+                                    .filter(|d| d.container.as_deref() == Some(cn.as_str()))
+                                    .map(|d| d.name.clone()),
+                            );
+                            if found.is_empty()
+                                && fi.decls.iter().any(|d| {
+                                    d.container.as_deref() == Some(cn.as_str())
+                                        && (d.name == "__getattr__" || d.name == "__getattribute__")
+                                })
+                            {
+                                return Outcome::Unchecked(format!(
+                                    "`{cn}` defines __getattr__ (dynamic attributes)"
+                                ));
+                            }
+                        }
+                    }
+                    if containers.is_empty() && found.is_empty() {
+                        return Outcome::Missing {
+                            suggestions: vec![],
+                            scope,
+                            consulted,
+                        };
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return Outcome::Found(found);
+            }
+            // Bases probity cannot see (outside the repository) make absence unprovable.
+            for b in &next {
+                if self.named(b, |d| d.kind.is_container()).is_empty()
+                    && !seen.contains(b)
+                    && !is_builtin_base(b)
+                {
+                    return Outcome::Unchecked(format!(
+                        "`{c}` inherits from `{b}`, which is not declared in the repository"
+                    ));
+                }
+            }
+            queue = next;
+            depth += 1;
+        }
+        Outcome::Missing {
+            suggestions: vec![],
+            scope,
+            consulted,
+        }
+    }
+}
+
+/// Bases that add no members a plan would cite.
+fn is_builtin_base(b: &str) -> bool {
+    matches!(b, "object" | "Object" | "ABC" | "Protocol" | "Generic")
+}
+
+/// Base class names written in a class declaration's signature.
+pub(super) fn bases_of(d: &Decl) -> Vec<String> {
+    let Some(s) = d.signature.as_deref().filter(|_| d.kind == Kind::Class) else {
+        return Vec::new();
+    };
+    let s = s.trim_start_matches('(').trim_end_matches(')');
+    let s = s.replace("extends ", ",").replace("implements ", ",");
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && !p.contains('='))
+        .map(|p| {
+            let p = p.split(['[', '<', '(']).next().unwrap_or(p);
+            p.rsplit('.').next().unwrap_or(p).trim().to_owned()
+        })
+        .filter(|p| is_ident(p))
+        .collect()
+}

@@ -1,0 +1,276 @@
+//! References as written (`Class.method`, `--flag`, `pkg/mod.py:func`, `count!`, a path) parsed
+//! into a [`Ref`], and the words a file must hold to declare one (the needles of the word index).
+
+use std::path::Path;
+
+use super::external::{NODE_BUILTINS, listed};
+
+/// A parsed reference. `External`: a module outside the repository by its form alone
+/// (`node:fs`), UNCHECKABLE with that reason.
+#[derive(Debug, Clone)]
+pub(super) enum Ref {
+    Decorator(Vec<String>),
+    Qualified {
+        segs: Vec<String>,
+        rust: bool,
+    },
+    ModuleFile {
+        path: String,
+        segs: Vec<String>,
+    },
+    Flag(String),
+    File(String),
+    Name(String),
+    /// A Rust macro: `count!`, `crate::util::count!`, or a derive path (`#[derive(serde::Serialize)]`).
+    Macro {
+        segs: Vec<String>,
+        derive: bool,
+    },
+    Unsupported(String),
+    External(String),
+}
+
+impl Ref {
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            Ref::Decorator(_) => "decorator",
+            Ref::Qualified { .. } | Ref::ModuleFile { .. } | Ref::External(_) => "qualified",
+            Ref::Flag(_) => "cli_flag",
+            Ref::File(_) => "file_path",
+            Ref::Name(_) => "name",
+            Ref::Macro { .. } => "macro",
+            Ref::Unsupported(_) => "unsupported",
+        }
+    }
+
+    /// Byte strings a file must contain to hold this reference's declarations.
+    pub(super) fn needles(&self) -> Vec<String> {
+        match self {
+            Ref::Decorator(s)
+            | Ref::Qualified { segs: s, .. }
+            | Ref::ModuleFile { segs: s, .. }
+            | Ref::Macro { segs: s, .. } => s
+                .iter()
+                .filter(|x| !matches!(x.as_str(), "crate" | "self" | "super"))
+                .cloned()
+                .collect(),
+            Ref::Flag(f) => {
+                let bare = f.trim_start_matches('-').to_owned();
+                let mut v = vec![bare.clone()];
+                if bare.contains('-') {
+                    v.push(bare.replace('-', "_"));
+                }
+                v
+            }
+            Ref::Name(n) => vec![n.clone()],
+            Ref::File(_) | Ref::Unsupported(_) | Ref::External(_) => Vec::new(),
+        }
+    }
+
+    /// The name whose presence in an unanalyzable file makes MISSING unprovable.
+    pub(super) fn primary(&self) -> Option<String> {
+        match self {
+            Ref::Flag(_) => self.needles().pop(),
+            _ => self.needles().pop(),
+        }
+    }
+}
+
+pub(super) fn is_ident(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_alphabetic() || f == '_' || f == '$')
+        && c.all(|x| x.is_alphanumeric() || x == '_' || x == '$')
+}
+
+/// Known file extensions, so `docs/x.md` is a path and `Class.method` is not.
+pub(crate) fn is_file_ext(ext: &str) -> bool {
+    const EXTS: &[&str] = &[
+        "rs", "py", "pyw", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "md",
+        "toml", "json", "yaml", "yml", "txt", "cfg", "ini", "lock", "sh", "html", "css", "scm",
+        "tmpl", "go", "c", "h", "cpp", "java", "rb", "sql", "xml", "csv", "lua", "proto", "rst",
+    ];
+    EXTS.contains(&ext)
+}
+
+/// `count!`, `count!(...)`, `vec![...]`, `crate::util::count!`: the macro path's segments.
+fn macro_path(r: &str) -> Option<Vec<String>> {
+    let (p, rest) = r.split_once('!')?;
+    let closed = rest.is_empty()
+        || [('(', ')'), ('[', ']'), ('{', '}')]
+            .iter()
+            .any(|&(o, c)| rest.starts_with(o) && rest.ends_with(c));
+    let segs: Vec<String> = p
+        .trim_start_matches("::")
+        .split("::")
+        .map(str::to_owned)
+        .collect();
+    (closed && segs.iter().all(|s| is_ident(s))).then_some(segs)
+}
+
+pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
+    let mut r = raw.trim().trim_end_matches([',', ';', ':']).to_owned();
+    // `#[derive(serde::Serialize)]`: one derive macro.
+    if let Some(inner) = r
+        .strip_prefix("#[derive(")
+        .and_then(|x| x.strip_suffix(")]"))
+    {
+        let segs: Vec<String> = inner.split("::").map(|s| s.trim().to_owned()).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Macro { segs, derive: true };
+        }
+        return Ref::Unsupported(format!("not one derive path: {raw}"));
+    }
+    if let Some(segs) = macro_path(&r) {
+        return Ref::Macro {
+            segs,
+            derive: false,
+        };
+    }
+    if r.contains("getattr(") || r.contains("__getattr__") || r.contains('[') {
+        return Ref::Unsupported(
+            "dynamic access (getattr / subscript) cannot be resolved statically".into(),
+        );
+    }
+    if let Some(i) = r.find('(') {
+        if r.ends_with(')') {
+            r.truncate(i);
+        }
+    }
+    // `node:fs`, `node:path.join`, `fs/promises`: Node.js built-in modules.
+    let node_module = match r.strip_prefix("node:") {
+        Some(m) => Some(m.split('.').next().unwrap_or(m).to_owned()),
+        None => {
+            let m = r.split('.').next().unwrap_or(&r);
+            (m.contains('/') && listed(NODE_BUILTINS, m) && !root.join(m).exists())
+                .then(|| m.to_owned())
+        }
+    };
+    if let Some(m) = node_module {
+        return Ref::External(format!(
+            "external: `{m}` is not part of the repository (Node.js built-in module)"
+        ));
+    }
+    if let Some(d) = r.strip_prefix('@') {
+        let segs: Vec<String> = d.split('.').map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Decorator(segs);
+        }
+        return Ref::Unsupported(format!("not a decorator name: {raw}"));
+    }
+    if r.starts_with('-') {
+        let ok = r
+            .trim_start_matches('-')
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if ok && r.len() > 1 {
+            return Ref::Flag(r.split('=').next().unwrap_or(&r).to_owned());
+        }
+        return Ref::Unsupported(format!("not a flag: {raw}"));
+    }
+    // `path/file.py:func`, `path/file.py::Class.method`
+    if let Some((p, rest)) = r
+        .split_once("::")
+        .filter(|(p, _)| p.contains('/') || p.contains('.'))
+        .or_else(|| {
+            r.split_once(':')
+                .filter(|(p, rest)| !rest.starts_with(':') && (p.contains('/') || p.contains('.')))
+        })
+        && Path::new(p)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(is_file_ext)
+    {
+        let segs: Vec<String> = rest
+            .split(['.', ':'])
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if !segs.is_empty() && segs.iter().all(|s| is_ident(s)) {
+            return Ref::ModuleFile {
+                path: p.trim_start_matches("./").to_owned(),
+                segs,
+            };
+        }
+    }
+    if r.contains('/') || root.join(&r).is_file() {
+        let clean = r.trim_start_matches("./").trim_end_matches('/').to_owned();
+        if root.join(&clean).exists() {
+            return Ref::File(clean);
+        }
+        // `./path/module.func`
+        if let Some((dir, last)) = clean.rsplit_once('/')
+            && let Some((m, f)) = last.split_once('.')
+            && !is_file_ext(f.split('.').next().unwrap_or(""))
+            && is_ident(m)
+        {
+            let segs: Vec<String> = f.split('.').map(str::to_owned).collect();
+            if segs.iter().all(|s| is_ident(s)) {
+                return Ref::ModuleFile {
+                    path: format!("{dir}/{m}"),
+                    segs,
+                };
+            }
+        }
+        return Ref::File(clean);
+    }
+    if let Some((_, ext)) = r.rsplit_once('.')
+        && is_file_ext(ext)
+        && !r.contains("::")
+    {
+        return Ref::File(r);
+    }
+    if r.contains("::") {
+        let segs: Vec<String> = r.split("::").map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Qualified { segs, rust: true };
+        }
+    } else if r.contains('.') {
+        let segs: Vec<String> = r.split('.').map(str::to_owned).collect();
+        if segs.iter().all(|s| is_ident(s)) {
+            return Ref::Qualified { segs, rust: false };
+        }
+    } else if is_ident(&r) {
+        return Ref::Name(r);
+    }
+    Ref::Unsupported(format!("unsupported reference form: {raw}"))
+}
+
+/// The segments of a qualified reference or a dotted decorator, and whether it is a Rust path.
+pub(super) fn head_segs(r: &Ref) -> Option<(&[String], bool)> {
+    match r {
+        Ref::Qualified { segs, rust } => Some((segs, *rust)),
+        Ref::Decorator(segs) if segs.len() >= 2 => Some((segs, false)),
+        _ => None,
+    }
+}
+
+/// The needles of the segments of a qualified reference (`Container.member`). The member is
+/// looked for only in files that also mention its container (`member&Container`): a declaration
+/// whose container is `C` is written inside `class C` / `impl C` / `C.prototype`, so such a file
+/// holds the word `C`. Members inherited from bases are found through the files that declare the
+/// bases (the second round loads them). Without this, `TestCase.setUp` would parse every file
+/// that declares any `setUp`.
+pub(super) fn member_needles(segs: &[String]) -> Vec<String> {
+    let segs: Vec<&String> = segs
+        .iter()
+        .filter(|x| !matches!(x.as_str(), "crate" | "self" | "super"))
+        .collect();
+    let n = segs.len();
+    if n < 2 || !is_ident(segs[n - 1]) || !is_ident(segs[n - 2]) {
+        return segs.into_iter().cloned().collect();
+    }
+    // `%C`: files where `C` is declared as a class (see `Resolver::load`); files importing the
+    // head are loaded in the second round when it is not a class (`Resolver::resolve_all`).
+    let mut out: Vec<String> = segs[..n - 1].iter().map(|s| format!("%{s}")).collect();
+    out.push(format!("{}&{}", segs[n - 1], segs[n - 2]));
+    out
+}
+
+/// The identifier runs of a needle (`dry-run` → `dry`, `run`).
+pub(super) fn parts_of(n: &str) -> Vec<String> {
+    n.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
+}

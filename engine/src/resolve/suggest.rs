@@ -1,0 +1,150 @@
+//! Suggestions for MISSING references: the files to load for names near them (from the word
+//! index), the nearest names among what was loaded, and near paths for a missing file.
+
+use std::collections::BTreeSet;
+
+use super::Resolver;
+use super::load::ToLoad;
+use super::refs::Ref;
+use crate::index::{self, Kind};
+
+/// How many near words [`Resolver::near_files`] loads files for, per MISSING reference.
+const NEAR_WORDS: usize = 6;
+
+impl Resolver<'_> {
+    /// The files to load so that [`Resolver::suggest`] can name declarations near `target` (a
+    /// MISSING reference's name): the vocabulary words within `nearest`'s distance of it, closest
+    /// first, and for each of the first [`NEAR_WORDS`] of them up to two files where it stands in
+    /// a declaration position. For a flag: files declaring a flag that shares a word with it.
+    /// Each file comes with the word it was loaded for.
+    pub(super) fn near_files(&self, target: &str, flag: bool) -> ToLoad {
+        let post = self.postings();
+        let mut out = Vec::new();
+        if flag {
+            for part in target.split('-').filter(|p| p.len() >= 3) {
+                out.extend(
+                    post.exact(part)
+                        .filter(|&(_, m)| m & index::WORD_FLAG != 0)
+                        .take(NEAR_WORDS)
+                        .map(|(f, _)| (post.files[f].clone(), vec![part.to_owned()])),
+                );
+            }
+            return out;
+        }
+        let max = (target.to_lowercase().chars().count() / 3).max(2);
+        let near = post.near(target, max);
+        let mut words = 0;
+        for (_, id) in near {
+            let at: Vec<usize> = post
+                .files_of(id)
+                .filter(|&(_, m)| m & index::WORD_DECL != 0)
+                .map(|(f, _)| f)
+                .take(2)
+                .collect();
+            if at.is_empty() {
+                continue;
+            }
+            let w = post.word(id).to_owned();
+            out.extend(
+                at.into_iter()
+                    .map(|f| (post.files[f].clone(), vec![w.clone()])),
+            );
+            words += 1;
+            if words == NEAR_WORDS {
+                break;
+            }
+        }
+        out
+    }
+
+    pub(super) fn suggest(&self, r: &Ref, scope: &[String]) -> Vec<String> {
+        let Some(target) = r.primary() else {
+            return Vec::new();
+        };
+        let pool: Vec<String> = if !scope.is_empty() {
+            scope.to_vec()
+        } else {
+            match r {
+                Ref::Flag(_) => self
+                    .files
+                    .values()
+                    .flat_map(|f| f.decls.iter().filter(|d| d.kind == Kind::CliFlag))
+                    .map(|d| d.name.trim_start_matches('-').to_owned())
+                    .collect(),
+                _ => {
+                    // Unique names (not every declaration), of a length `nearest` can accept.
+                    let max = (target.to_lowercase().chars().count() / 3).max(2);
+                    self.by_name
+                        .iter()
+                        .filter(|(n, _)| n.len().abs_diff(target.len()) <= max)
+                        .filter(|(_, v)| {
+                            v.iter().any(|&(no, i)| {
+                                self.files.get(&self.loaded[no as usize]).is_some_and(|f| {
+                                    !matches!(
+                                        f.decls[i as usize].kind,
+                                        Kind::Import | Kind::CliFlag
+                                    )
+                                })
+                            })
+                        })
+                        .map(|(n, _)| n.clone())
+                        .collect()
+                }
+            }
+        };
+        let prefix = if matches!(r, Ref::Flag(_)) { "--" } else { "" };
+        nearest(&target, pool.iter().map(String::as_str))
+            .into_iter()
+            .map(|s| format!("{prefix}{s}"))
+            .collect()
+    }
+
+    pub(super) fn near_paths(&self, p: &str) -> Vec<String> {
+        let base = p.rsplit('/').next().unwrap_or(p);
+        let mut scored: Vec<(usize, &String)> = self
+            .paths
+            .iter()
+            .filter_map(|q| {
+                let qb = q.rsplit('/').next().unwrap_or(q);
+                let d = levenshtein(base, qb).min(levenshtein(p, q));
+                (d <= (base.len() / 3).max(2)).then_some((d, q))
+            })
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, q)| q.clone()).collect()
+    }
+}
+
+/// Edit distance (Levenshtein, by chars).
+pub fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Up to three names nearest to `target` (case-insensitive edit distance within a third of its
+/// length, at least 2), nearest first.
+pub fn nearest<'a>(target: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let t = target.to_lowercase();
+    let max = (t.chars().count() / 3).max(2);
+    let mut scored: BTreeSet<(usize, String)> = BTreeSet::new();
+    for n in pool {
+        if n == target || n.len().abs_diff(target.len()) > max {
+            continue;
+        }
+        let d = levenshtein(&t, &n.to_lowercase());
+        if d <= max {
+            scored.insert((d, n.to_owned()));
+        }
+    }
+    scored.into_iter().take(3).map(|(_, n)| n).collect()
+}

@@ -1,0 +1,301 @@
+//! From the [`Outcome`] of a lookup to a [`Resolution`]: candidates collapsed into one logical
+//! declaration per place, and MISSING only where absence is provable (no unanalyzed file and no
+//! generated code that could hold the name).
+
+use std::collections::{BTreeSet, HashSet};
+use std::sync::atomic::Ordering;
+
+use super::load::lang_of;
+use super::refs::{Ref, parts_of};
+use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Severity, Verdict};
+use crate::index;
+
+/// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
+pub(super) enum Outcome {
+    Found(Vec<Candidate>),
+    Missing {
+        suggestions: Vec<String>,
+        scope: Vec<String>,
+        /// The files the lookup looked in (module files, the containers' files): a generated one
+        /// makes absence unprovable.
+        consulted: Vec<String>,
+    },
+    Unchecked(String),
+}
+
+impl Resolver<'_> {
+    /// The resolution of `r`. `full`: the final answer (suggestions for a MISSING name, and the
+    /// generated-file check, which may read file heads); without it, only the verdict matters
+    /// (deciding what to load next).
+    pub(super) fn resolve_one(&self, raw: &str, r: &Ref, full: bool) -> Resolution {
+        let mut res = Resolution {
+            reference: raw.to_owned(),
+            ref_kind: r.kind(),
+            verdict: Verdict::Missing,
+            authority: AUTHORITY,
+            rung: RUNG,
+            severity: Severity::None,
+            location: None,
+            kind: None,
+            exported: None,
+            signature: None,
+            candidates: Vec::new(),
+            suggestions: Vec::new(),
+            reason: None,
+        };
+        let outcome = match r {
+            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
+            Ref::File(p) => self.file(p),
+            Ref::Flag(f) => self.flag(f),
+            Ref::Name(n) => self.name(n),
+            Ref::Decorator(segs) => self.decorator(segs),
+            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
+            Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
+            Ref::ModuleFile { path, segs } => {
+                let files = self.module_from_path(path, None);
+                if files.is_empty() {
+                    Outcome::Missing {
+                        suggestions: self.near_paths(path),
+                        scope: vec![],
+                        consulted: vec![],
+                    }
+                } else {
+                    self.in_modules(&files, segs)
+                }
+            }
+        };
+        match outcome {
+            Outcome::Found(c) => {
+                let mut c = collapse(c);
+                if c.len() == 1 {
+                    let c = c.pop().unwrap_or_else(|| unreachable!());
+                    res.verdict = Verdict::Verified;
+                    res.location = Some(c.location);
+                    res.kind = Some(c.kind);
+                    res.exported = Some(c.exported);
+                    res.signature = c.signature;
+                } else {
+                    res.verdict = Verdict::Ambiguous;
+                    res.candidates = c;
+                }
+            }
+            Outcome::Unchecked(why) => {
+                res.verdict = Verdict::Uncheckable;
+                res.reason = Some(why);
+            }
+            Outcome::Missing {
+                suggestions,
+                scope,
+                consulted,
+            } => {
+                // MISSING only if every file that could hold the name was analyzed.
+                if let Some(p) = r.primary()
+                    && let Some(why) = self.unanalyzed_for(&p)
+                {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
+                } else if let Some(why) = full.then(|| self.generated_for(r, &consulted)).flatten()
+                {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
+                } else {
+                    res.verdict = Verdict::Missing;
+                    res.suggestions = if !full {
+                        Vec::new()
+                    } else if suggestions.is_empty() {
+                        self.suggest(r, &scope)
+                    } else {
+                        suggestions
+                    };
+                }
+            }
+        }
+        res.severity = Severity::of(res.verdict, RUNG);
+        res
+    }
+
+    fn unanalyzed_for(&self, name: &str) -> Option<String> {
+        let hits: Vec<String> = self
+            .unanalyzed
+            .iter()
+            .filter(|u| {
+                u.names.contains(name)
+                    || (u.any_word
+                        && self
+                            .sums
+                            .get(&u.path)
+                            .is_some_and(|e| e.words.lines().any(|l| l.get(1..) == Some(name))))
+            })
+            .map(|u| format!("{} ({})", u.path, u.reason))
+            .collect();
+        if hits.is_empty() {
+            return None;
+        }
+        let more = if hits.len() > 3 {
+            format!(" and {} more", hits.len() - 3)
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "`{name}` occurs in file(s) probity could not analyze: {}{more}",
+            hits[..hits.len().min(3)].join(", ")
+        ))
+    }
+
+    /// Whether `rel` says it is generated (its head: `@generated`, `DO NOT EDIT`, ...): from its
+    /// index when loaded (or in the manifest), else from its first bytes (read, never parsed).
+    fn is_generated(&self, rel: &str) -> bool {
+        if let Some(f) = self.files.get(rel) {
+            return f.generated;
+        }
+        if let Some(ci) = self.sums.get(rel).and_then(|e| e.index.as_ref()) {
+            return ci.generated;
+        }
+        use std::io::Read;
+        let Ok(f) = std::fs::File::open(self.root.join(rel)) else {
+            return false;
+        };
+        self.read.fetch_add(1, Ordering::Relaxed);
+        let mut head = Vec::with_capacity(index::GENERATED_HEAD);
+        let _ = f.take(index::GENERATED_HEAD as u64).read_to_end(&mut head);
+        index::looks_generated(&head)
+    }
+
+    /// Why a reference that no analyzed declaration matches is still not MISSING because of
+    /// generated code: generated files declare names in forms probity cannot analyze (descriptor
+    /// tables, `globals()` updates, registrations) and change when regenerated. `consulted`: the
+    /// files the lookup looked in (a module, a container's file); any generated one → the
+    /// reference points into generated code. Otherwise, a generated file (of a language probity
+    /// parses; the others are unanalyzed anyway) holding the reference's words anywhere (its name
+    /// and, for `Container.member`, the container; for a flag, its words), comments and strings
+    /// included.
+    fn generated_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
+        let name = match r {
+            Ref::Flag(f) => f.clone(),
+            _ => r.primary()?,
+        };
+        let mut into: Vec<&String> = consulted.iter().filter(|f| self.is_generated(f)).collect();
+        into.sort();
+        into.dedup();
+        if !into.is_empty() {
+            return Some(format!(
+                "generated code: {} may declare `{name}` in a form probity cannot analyze \
+                 (check again after regenerating)",
+                list3(&into)
+            ));
+        }
+        let mut words: Vec<String> = match r {
+            Ref::Flag(f) => parts_of(f),
+            _ => vec![name.clone()],
+        };
+        let segs = match r {
+            Ref::Qualified { segs, .. }
+            | Ref::Decorator(segs)
+            | Ref::ModuleFile { segs, .. }
+            | Ref::Macro { segs, .. } => segs.as_slice(),
+            _ => &[],
+        };
+        let segs: Vec<&String> = segs
+            .iter()
+            .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+            .collect();
+        if segs.len() >= 2 {
+            words.push(segs[segs.len() - 2].clone());
+        }
+        let post = self.postings();
+        let mut files: Option<BTreeSet<usize>> = None;
+        for (i, w) in words.iter().enumerate() {
+            // A flag's text `-no-such-flag` marks its first word as following `-`.
+            let flag_mark = i == 0 && matches!(r, Ref::Flag(_));
+            let f: BTreeSet<usize> = post
+                .exact(w)
+                .filter(|&(_, m)| !flag_mark || m & index::WORD_FLAG != 0)
+                .map(|(f, _)| f)
+                .collect();
+            files = Some(match files {
+                None => f,
+                Some(prev) => prev.intersection(&f).copied().collect(),
+            });
+        }
+        // A flag's words are English words too: its whole text must be in the file.
+        let flag_text = match r {
+            Ref::Flag(f) => Some(f.trim_start_matches('-').to_owned()),
+            _ => None,
+        };
+        let hits: Vec<&String> = files
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| &post.files[f])
+            .filter(|rel| lang_of(rel).is_some() && self.is_generated(rel))
+            .filter(|rel| {
+                flag_text.as_ref().is_none_or(|t| {
+                    self.read.fetch_add(1, Ordering::Relaxed);
+                    std::fs::read(self.root.join(rel)).is_ok_and(|b| {
+                        memchr::memmem::find(&b, format!("-{t}").as_bytes()).is_some()
+                            || memchr::memmem::find(
+                                &b,
+                                format!("-{}", t.replace('-', "_")).as_bytes(),
+                            )
+                            .is_some()
+                    })
+                })
+            })
+            .collect();
+        if hits.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "`{name}` occurs in generated file(s) {}, which may declare it in a form probity \
+             cannot analyze (check again after regenerating)",
+            list3(&hits)
+        ))
+    }
+}
+
+/// `path:line:column` as (path, line, column), so candidates sort by position (line 9 before
+/// line 11); a location without a position (a file, a module) sorts first in its file.
+fn loc_key(l: &str) -> (&str, usize, usize) {
+    let mut it = l.rsplitn(3, ':');
+    let (c, n, p) = (it.next(), it.next(), it.next());
+    match (
+        p,
+        n.and_then(|n| n.parse().ok()),
+        c.and_then(|c| c.parse().ok()),
+    ) {
+        (Some(p), Some(n), Some(c)) => (p, n, c),
+        _ => (l, 0, 0),
+    }
+}
+
+/// Candidates sorted by location, one per location, and declarations of the same qualified name
+/// and kind in one file collapsed into the first (a property's getter and setter, a function
+/// defined in both branches of an `if`, TypeScript overload signatures): one logical
+/// declaration.
+fn collapse(mut c: Vec<Candidate>) -> Vec<Candidate> {
+    c.sort_by(|a, b| {
+        loc_key(&a.location)
+            .cmp(&loc_key(&b.location))
+            .then(a.cmp(b))
+    });
+    c.dedup_by(|a, b| a.location == b.location);
+    let mut seen = HashSet::new();
+    c.retain(|x| {
+        seen.insert((
+            loc_key(&x.location).0.to_owned(),
+            x.qualified.clone(),
+            x.kind.clone(),
+        ))
+    });
+    c
+}
+
+/// Up to three items joined by `, `, then `and N more`.
+pub(super) fn list3<S: AsRef<str>>(items: &[S]) -> String {
+    let shown: Vec<&str> = items.iter().take(3).map(AsRef::as_ref).collect();
+    let more = if items.len() > 3 {
+        format!(" and {} more", items.len() - 3)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(", "))
+}
