@@ -206,7 +206,6 @@ pub struct Resolver<'c> {
     pending: Vec<String>,
     parsed: AtomicUsize,
     read: AtomicUsize,
-    extra_file_limit: usize,
     /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
     /// use by [`Resolver::module_files`].
     suffixes: std::sync::OnceLock<HashMap<u64, Vec<usize>>>,

@@ -53,7 +53,7 @@ impl Resolver<'_> {
                     .filter(|t| {
                         // A declaration of that name in the package is what it imports.
                         !self
-                            .top_level(t, orig, false)
+                            .top_level(t, orig)
                             .iter()
                             .any(|d| d.kind != Kind::Import)
                     })

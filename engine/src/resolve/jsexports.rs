@@ -208,7 +208,7 @@ impl Resolver<'_> {
                         _ => Vec::new(),
                     }
                 } else {
-                    self.top_level(file, &x, false)
+                    self.top_level(file, &x)
                         .into_iter()
                         .filter(|d| d.kind != Kind::Import)
                         .map(|d| self.cand(file, d))

@@ -143,7 +143,6 @@ impl<'c> Resolver<'c> {
             pending: Vec::new(),
             parsed: AtomicUsize::new(0),
             read,
-            extra_file_limit: usize::MAX,
             suffixes: std::sync::OnceLock::new(),
             postings,
             deps: std::sync::OnceLock::new(),

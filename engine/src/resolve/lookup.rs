@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::external::{RUST_STD_DERIVES, RUST_STD_MACROS, builtin_type, listed};
+use super::external::{builtin_type, listed_std_derive, listed_std_macro};
 use super::load::lang_of;
 use super::modules::module_cand;
 use super::refs::is_ident;
@@ -103,11 +103,7 @@ impl Resolver<'_> {
                             continue;
                         }
                         // Bound by an import there too (a second hop): that import.
-                        found.extend(
-                            self.top_level(f, orig, false)
-                                .into_iter()
-                                .map(|d| self.cand(f, d)),
-                        );
+                        found.extend(self.top_level(f, orig).into_iter().map(|d| self.cand(f, d)));
                     }
                 }
             }
@@ -138,7 +134,7 @@ impl Resolver<'_> {
             return Outcome::Unchecked(e.why);
         }
         if derive {
-            if !pathed && listed(RUST_STD_DERIVES, name) {
+            if !pathed && listed_std_derive(name) {
                 return Outcome::Unchecked(format!(
                     "external: `{name}` is a standard derive (Rust standard library)"
                 ));
@@ -177,7 +173,7 @@ impl Resolver<'_> {
         if let Some(o) = self.via_imports(name) {
             return o;
         }
-        if !pathed && listed(RUST_STD_MACROS, name) {
+        if !pathed && listed_std_macro(name) {
             return Outcome::Unchecked(format!(
                 "external: `{name}!` is a macro of the Rust standard library"
             ));

@@ -96,13 +96,7 @@ impl Resolver<'_> {
         let mut out: Vec<String> = hits.into_iter().map(|i| self.paths[i].clone()).collect();
         // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
         if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
-            let depth = |p: &String| {
-                p.matches('/').count()
-                    - p.strip_suffix(".py")
-                        .or(p.strip_suffix(".rs"))
-                        .map_or(0, |_| 0)
-            };
-            out.retain(|p| depth(p) <= min);
+            out.retain(|p| p.matches('/').count() <= min);
         }
         out
     }
@@ -275,8 +269,9 @@ impl Resolver<'_> {
         .collect()
     }
 
-    /// Top-level declarations named `n` in `file` (imports followed one hop when `follow`).
-    pub(super) fn top_level(&self, file: &str, n: &str, follow: bool) -> Vec<&Decl> {
+    /// Top-level declarations named `n` in `file`: its definitions, else its imports of that
+    /// name (which `in_modules` follows one hop).
+    pub(super) fn top_level(&self, file: &str, n: &str) -> Vec<&Decl> {
         let Some(f) = self.files.get(file) else {
             return Vec::new();
         };
@@ -290,10 +285,7 @@ impl Resolver<'_> {
             .copied()
             .filter(|d| d.kind != Kind::Import)
             .collect();
-        if !defs.is_empty() || !follow {
-            return if defs.is_empty() { direct } else { defs };
-        }
-        direct
+        if defs.is_empty() { direct } else { defs }
     }
 
     /// Resolve `segs` (`name` or `Container.member`) inside module files, following re-exports
@@ -314,7 +306,7 @@ impl Resolver<'_> {
             );
             match segs {
                 [n] => {
-                    for d in self.top_level(f, n, true) {
+                    for d in self.top_level(f, n) {
                         if d.kind == Kind::Import {
                             // Re-export: look in the module it names (one hop).
                             let targets =
@@ -377,7 +369,7 @@ impl Resolver<'_> {
                                 // `pub`); Python's `*` follows `__all__`, which may be computed,
                                 // so every name counts there.
                                 let python = lang_of(&t) == Some("python");
-                                for d2 in self.top_level(&t, n, false) {
+                                for d2 in self.top_level(&t, n) {
                                     if python || d2.exported {
                                         found.push(self.cand(&t, d2));
                                     }
@@ -405,7 +397,7 @@ impl Resolver<'_> {
                         }) {
                             for t in self.module_for_import(f, imp.from.as_deref().unwrap_or("")) {
                                 consulted.push(t.clone());
-                                for d2 in self.top_level(&t, m, false) {
+                                for d2 in self.top_level(&t, m) {
                                     found.push(self.cand(&t, d2));
                                 }
                             }
@@ -459,7 +451,7 @@ impl Resolver<'_> {
     /// again is a second hop: nothing (the caller keeps the first import).
     pub(super) fn imported_from(&self, t: &str, orig: &str) -> Vec<Candidate> {
         let defs: Vec<Candidate> = self
-            .top_level(t, orig, false)
+            .top_level(t, orig)
             .into_iter()
             .filter(|d| d.kind != Kind::Import)
             .map(|d| self.cand(t, d))

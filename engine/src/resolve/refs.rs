@@ -69,10 +69,7 @@ impl Ref {
 
     /// The name whose presence in an unanalyzable file makes MISSING unprovable.
     pub(super) fn primary(&self) -> Option<String> {
-        match self {
-            Ref::Flag(_) => self.needles().pop(),
-            _ => self.needles().pop(),
-        }
+        self.needles().pop()
     }
 }
 

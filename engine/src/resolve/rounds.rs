@@ -97,7 +97,6 @@ impl Resolver<'_> {
         near.sort();
         near.dedup_by(|a, b| a.0 == b.0);
         near.retain(|(rel, _)| !self.files.contains_key(rel));
-        near.truncate(self.extra_file_limit);
         self.index_found(near);
         self.rebuild();
         let this = &*self;

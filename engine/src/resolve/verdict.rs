@@ -119,26 +119,16 @@ impl Resolver<'_> {
             .unanalyzed
             .iter()
             .filter(|u| {
-                u.names.contains(name)
-                    || (u.any_word
-                        && self
-                            .sums
-                            .get(&u.path)
-                            .is_some_and(|e| e.words.lines().any(|l| l.get(1..) == Some(name))))
+                u.names.contains(name) || (u.any_word && self.postings().holds(&u.path, name))
             })
             .map(|u| format!("{} ({})", u.path, u.reason))
             .collect();
         if hits.is_empty() {
             return None;
         }
-        let more = if hits.len() > 3 {
-            format!(" and {} more", hits.len() - 3)
-        } else {
-            String::new()
-        };
         Some(format!(
-            "`{name}` occurs in file(s) probity could not analyze: {}{more}",
-            hits[..hits.len().min(3)].join(", ")
+            "`{name}` occurs in file(s) probity could not analyze: {}",
+            list3(&hits)
         ))
     }
 
