@@ -7,6 +7,8 @@
 //! 2. Changing any single byte inside a placed block makes strip refuse and write nothing.
 //! 3. Lines added outside the block survive the strip: the result is the original with the same
 //!    lines added.
+//! 4. Two probes right next to each other (the second on the same statement boundary as the first,
+//!    on its other side) strip in either order, or together, back to the original bytes.
 //!
 //! "Every statement position" is found by trying `--line n` (and `--after-line n`) for every line
 //! and keeping the placements that succeed. Failing cases are saved under
@@ -161,6 +163,166 @@ fn every_statement_position_of_every_corpus_file_round_trips() {
     assert!(
         inputs.is_empty() || total > inputs.len(),
         "{total} positions in {} corpus files",
+        inputs.len()
+    );
+}
+
+/// Strip `targets` from `bytes` and return the new file; every target must be removed.
+#[track_caller]
+fn strip_ok(path: &str, bytes: &[u8], targets: &[(&str, &str, &str)]) -> Vec<u8> {
+    let plan = strip_in(path, bytes, targets).expect("placed file is valid");
+    assert!(
+        plan.outcomes
+            .iter()
+            .all(|o| matches!(o, Outcome::Removed { .. })),
+        "{path}: strip {targets:?}: {:?}",
+        plan.outcomes
+    );
+    plan.new_bytes.expect("something removed")
+}
+
+/// Property 4 at one anchor: place `p1` there, then `p2` on the other side of the same statement
+/// boundary (`--line S` when `p1` went before `S`, the same `--after-line N` when it went after), which
+/// must succeed right next to `p1` with the same location; then a probe on the far side of `p1`
+/// when there is a statement there. Every pair strips in both orders and together back to
+/// `bytes`. Returns the number of adjacent pairs checked.
+fn adjacent_pairs_round_trip(path: &str, bytes: &[u8], anchor: &Anchor) -> usize {
+    let Ok(a) = place_as(path, bytes, &identity("s", "p1"), anchor.clone()) else {
+        return 0;
+    };
+    let before = a.side == "before";
+    // The same statement: its first line has moved down by the block; lines above it have not.
+    let mirror = if before {
+        Anchor::Line(a.block_end_line + 1)
+    } else {
+        anchor.clone()
+    };
+    let far = if before {
+        Anchor::AfterLine(a.block_start_line - 1)
+    } else {
+        Anchor::Line(a.block_end_line + 1)
+    };
+    let check = PlacementCheck::new(path, &a.new_bytes);
+    let mut pairs = 0;
+    for (b_anchor, required) in [(mirror, true), (far, false)] {
+        let b = match place_as(path, &a.new_bytes, &identity("s", "p2"), b_anchor.clone()) {
+            Ok(b) => b,
+            Err(e) => {
+                assert!(
+                    !required,
+                    "{path} {anchor:?} then {b_anchor:?}: refused {} ({})\n{}",
+                    e.reason,
+                    e.detail,
+                    String::from_utf8_lossy(&a.new_bytes)
+                );
+                continue;
+            }
+        };
+        check.check(&b, "s", "p2");
+        let (a_start, a_end) = (a.offset, a.offset + a.block.len());
+        assert!(
+            b.offset <= a_start || b.offset >= a_end,
+            "{path} {anchor:?} then {b_anchor:?}: p2 inside p1"
+        );
+        if b.offset != a_start && b.offset != a_end {
+            continue;
+        }
+        if required {
+            assert_eq!(
+                b.offset,
+                if before { a_end } else { a_start },
+                "{path} {anchor:?} then {b_anchor:?}: on the same boundary"
+            );
+            assert_eq!(
+                b.location, a.location,
+                "{path} {anchor:?} then {b_anchor:?}"
+            );
+        }
+        let (p1, p2) = (
+            ("s", "p1", a.block_sha256.as_str()),
+            ("s", "p2", b.block_sha256.as_str()),
+        );
+        let both = &b.new_bytes;
+        let without_p2 = strip_ok(path, both, &[p2]);
+        assert!(
+            without_p2 == a.new_bytes,
+            "{path} {anchor:?} then {b_anchor:?}: p2 then p1"
+        );
+        assert!(
+            strip_ok(path, &without_p2, &[p1]) == bytes,
+            "{path} {anchor:?} then {b_anchor:?}: p2 then p1"
+        );
+        let without_p1 = strip_ok(path, both, &[p1]);
+        assert!(
+            strip_ok(path, &without_p1, &[p2]) == bytes,
+            "{path} {anchor:?} then {b_anchor:?}: p1 then p2"
+        );
+        assert!(
+            strip_ok(path, both, &[p1, p2]) == bytes,
+            "{path} {anchor:?} then {b_anchor:?}: both at once"
+        );
+        assert!(
+            strip_ok(path, both, &[p2, p1]) == bytes,
+            "{path} {anchor:?} then {b_anchor:?}: both at once"
+        );
+        pairs += 1;
+    }
+    pairs
+}
+
+/// [`adjacent_pairs_round_trip`] at every `--line` and `--after-line` of a file.
+fn adjacent_pairs_everywhere(path: &str, bytes: &[u8]) -> usize {
+    let Ok(source) = Source::new(bytes.to_vec()) else {
+        return 0;
+    };
+    (1..=source.line_count())
+        .flat_map(|n| [Anchor::Line(n), Anchor::AfterLine(n)])
+        .map(|anchor| adjacent_pairs_round_trip(path, bytes, &anchor))
+        .sum()
+}
+
+/// [`adjacent_pairs_round_trip`] at the first line at or after `from` (wrapping) where `p1`
+/// lands, with `--line` or `--after-line`.
+fn adjacent_pairs_from(path: &str, bytes: &[u8], from: usize, after: bool) -> usize {
+    let Ok(source) = Source::new(bytes.to_vec()) else {
+        return 0;
+    };
+    let n = source.line_count();
+    (0..n)
+        .map(|k| (from + k) % n + 1)
+        .map(|l| {
+            let anchor = if after {
+                Anchor::AfterLine(l)
+            } else {
+                Anchor::Line(l)
+            };
+            adjacent_pairs_round_trip(path, bytes, &anchor)
+        })
+        .find(|&pairs| pairs > 0)
+        .unwrap_or(0)
+}
+
+#[test]
+fn adjacent_probes_round_trip_in_the_samples_and_the_corpus() {
+    // Every position of the samples (line endings, BOM and tabs vary in the generated files).
+    for (path, text) in SAMPLES {
+        let n = adjacent_pairs_everywhere(path, text.as_bytes());
+        assert!(n >= 6, "{path}: only {n} adjacent pairs");
+    }
+    // In each corpus file, one pair at a statement in its middle: before it in one file, after
+    // it in the next.
+    let inputs = corpus_inputs();
+    let total: usize = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, (rel, bytes))| {
+            let middle = bytes.iter().filter(|&&b| b == b'\n').count() / 2;
+            adjacent_pairs_from(rel, bytes, middle, i % 2 == 1)
+        })
+        .sum();
+    assert!(
+        inputs.is_empty() || total > inputs.len(),
+        "{total} adjacent pairs in {} corpus files",
         inputs.len()
     );
 }
@@ -371,6 +533,32 @@ proptest! {
         prop_assert_eq!(errors, 0, "generated file does not parse:\n{}", source.body());
         let n = round_trip_everywhere(&path, &bytes, false);
         prop_assert!(n > 0, "no statement position in:\n{}", source.body());
+    }
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// Property 4 on generated files and the samples: a second probe right next to the first
+    /// strips in either order, or together, back to the original bytes.
+    #[test]
+    fn adjacent_probes_strip_in_any_order(
+        prog in program(),
+        sample in any::<prop::sample::Index>(),
+        use_sample in any::<bool>(),
+        from in any::<prop::sample::Index>(),
+        after in any::<bool>(),
+    ) {
+        let (path, bytes) = if use_sample {
+            let (p, t) = SAMPLES[sample.index(SAMPLES.len())];
+            (p.to_owned(), t.as_bytes().to_vec())
+        } else {
+            (prog.path(), prog.render())
+        };
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+        if adjacent_pairs_from(&path, &bytes, from.index(lines), after) == 0 {
+            return Err(TestCaseError::reject("no statement position"));
+        }
     }
 }
 

@@ -534,31 +534,628 @@ fn marker_text_next_to_the_anchor_is_refused() {
         refused(path, src, line(3), Reason::MarkerAtAnchor);
         lands(path, src, line(5));
     }
-    // Right next to another probe's block.
-    let src = "fn f() {\n    a();\n    b();\n    c();\n    d();\n}\n";
-    let p1 = place_as("m.rs", src, &identity("s", "p1"), line(3)).unwrap();
-    let placed = String::from_utf8(p1.new_bytes.clone()).unwrap();
-    let after_block = p1.block_end_line + 1;
-    assert_eq!(
-        refusal(place_as(
+    // Marker text in a string, even an exact marker line, is data: never a block to sit next to.
+    let src = "def f():\n    s = \"# gsd-debug-probe:end s q\"\n    x = 1\n    y = 2\n    z = 3\n";
+    refused("m.py", src, line(3), Reason::MarkerAtAnchor);
+    refused("m.py", src, after(2), Reason::MarkerAtAnchor);
+    lands("m.py", src, line(4));
+    // A whole fake block inside a string ends right above the anchor.
+    let src = "def f():\n    t = \"\"\"\n# gsd-debug-probe:start s q\n# gsd-debug-probe:end s q\"\"\"\n    y = 2\n    z = 3\n    w = 4\n";
+    refused("m.py", src, line(5), Reason::MarkerAtAnchor);
+    let src = "function f() {\n  const t = `\n// gsd-debug-probe:start s q\n// gsd-debug-probe:end s q`;\n  y();\n  z();\n  w();\n}\n";
+    for path in ["m.js", "m.ts"] {
+        refused(path, src, line(5), Reason::MarkerAtAnchor);
+        lands(path, src, line(7));
+    }
+    // A block comment or a doc comment holding a marker is not a marker.
+    for (path, src) in [
+        (
+            "m.js",
+            "function f() {\n  a();\n  /* gsd-debug-probe:end s q */\n  b();\n  c();\n  d();\n}\n",
+        ),
+        (
+            "m.ts",
+            "function f() {\n  a();\n  /* gsd-debug-probe:end s q */\n  b();\n  c();\n  d();\n}\n",
+        ),
+        (
             "m.rs",
-            &placed,
-            &identity("s", "p2"),
-            line(after_block)
-        )),
-        Reason::MarkerAtAnchor
-    );
-    assert_eq!(
-        refusal(place_as(
+            "fn f() {\n    a();\n    /* gsd-debug-probe:end s q */\n    b();\n    c();\n    d();\n}\n",
+        ),
+        (
             "m.rs",
-            &placed,
-            &identity("s", "p2"),
-            after(p1.block_start_line - 1)
-        )),
-        Reason::MarkerAtAnchor
+            "fn f() {\n    a();\n    /// gsd-debug-probe:end s q\n    b();\n    c();\n    d();\n}\n",
+        ),
+    ] {
+        refused(path, src, line(4), Reason::MarkerAtAnchor);
+        refused(path, src, after(2), Reason::MarkerAtAnchor);
+        lands(path, src, line(6));
+    }
+}
+
+/// `text` with CRLF line endings.
+fn crlf(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\n', "\r\n")
+}
+
+/// Each sample of [`SAMPLES`] as written, with CRLF line endings, and with CRLF and a BOM.
+fn sample_variants() -> Vec<(&'static str, String)> {
+    SAMPLES
+        .iter()
+        .flat_map(|(path, src)| {
+            [
+                (*path, (*src).to_owned()),
+                (*path, crlf(src)),
+                (*path, format!("\u{feff}{}", crlf(src))),
+            ]
+        })
+        .collect()
+}
+
+/// Place `slug`/`probe` at `anchor` in `src` and check every invariant of a placement.
+#[track_caller]
+fn lands_as(path: &str, src: &[u8], slug: &str, probe: &str, anchor: Anchor) -> Placement {
+    let p = place_as(path, src, &identity(slug, probe), anchor.clone()).unwrap_or_else(|e| {
+        panic!(
+            "{path} {anchor:?}: {slug}/{probe} refused {} ({})",
+            e.reason, e.detail
+        )
+    });
+    check_placement(path, src, &p, slug, probe);
+    p
+}
+
+/// The reason code of placing probe `s`/`p9` at `anchor` in `src`, which must be refused.
+#[track_caller]
+fn refused_in(path: &str, src: &[u8], anchor: Anchor) -> Reason {
+    refusal(place_as(path, src, &identity("s", "p9"), anchor))
+}
+
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for i in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(i, n - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Strip the probes `ids` (slug, probe, block sha256) from `placed` all at once, and one at a
+/// time in every order: each way removes every block and gives back `original` byte for byte.
+#[track_caller]
+fn strips_in_any_order(path: &str, original: &[u8], placed: &[u8], ids: &[(&str, &str, &str)]) {
+    let plan = strip_in(path, placed, ids).unwrap();
+    assert!(
+        plan.outcomes
+            .iter()
+            .all(|o| matches!(o, Outcome::Removed { .. })),
+        "{path}: strip all at once: {:?}",
+        plan.outcomes
     );
-    let far = place_as("m.rs", &placed, &identity("s", "p2"), line(after_block + 2)).unwrap();
-    check_placement("m.rs", placed.as_bytes(), &far, "s", "p2");
+    assert!(
+        plan.new_bytes.as_deref() == Some(original),
+        "{path}: strip all at once did not restore the file"
+    );
+    for order in permutations(ids.len()) {
+        let mut bytes = placed.to_vec();
+        for &i in &order {
+            let plan = strip_in(path, &bytes, &[ids[i]]).unwrap();
+            assert!(
+                matches!(plan.outcomes[..], [Outcome::Removed { .. }]),
+                "{path}: strip {} (order {order:?}): {:?}",
+                ids[i].1,
+                plan.outcomes
+            );
+            bytes = plan.new_bytes.unwrap();
+        }
+        assert!(
+            bytes == original,
+            "{path}: strip in order {order:?} did not restore the file"
+        );
+    }
+}
+
+#[test]
+fn a_probe_goes_right_after_another_probes_block() {
+    // `--line` on the statement another probe was placed before: between that block's end marker
+    // and the statement, in every language, LF, CRLF and with a BOM.
+    for (path, src) in sample_variants() {
+        let src = src.as_bytes();
+        let a = lands_as(path, src, "s", "p1", line(3));
+        let b = lands_as(path, &a.new_bytes, "s", "p2", line(a.block_end_line + 1));
+        assert_eq!(b.offset, a.offset + a.block.len(), "{path}: right after p1");
+        used(
+            &b,
+            a.block_end_line + 1,
+            false,
+            "before",
+            a.block_end_line + 1,
+        );
+        assert_eq!((&b.indent, b.eol), (&a.indent, a.eol), "{path}");
+        assert_eq!(
+            b.location,
+            format!("{path}:3"),
+            "{path}: a line of the clean file"
+        );
+        assert_eq!(a.location, b.location, "{path}: both are before line 3");
+        strips_in_any_order(
+            path,
+            src,
+            &b.new_bytes,
+            &[("s", "p1", &a.block_sha256), ("s", "p2", &b.block_sha256)],
+        );
+    }
+}
+
+#[test]
+fn a_probe_goes_right_before_another_probes_block() {
+    for (path, src) in sample_variants() {
+        let src = src.as_bytes();
+        // `--after-line` on the statement above a probe placed before the next one.
+        let a = lands_as(path, src, "s", "p1", line(3));
+        let b = lands_as(path, &a.new_bytes, "s", "p2", after(a.block_start_line - 1));
+        assert_eq!(b.offset, a.offset, "{path}: right before p1");
+        used(&b, 2, false, "after", 3);
+        assert_eq!(b.location, format!("{path}:2"), "{path}");
+        strips_in_any_order(
+            path,
+            src,
+            &b.new_bytes,
+            &[("s", "p1", &a.block_sha256), ("s", "p2", &b.block_sha256)],
+        );
+        // `--after-line` on a statement another probe was placed after: the new block goes
+        // between the statement and that block; `--line` on the next statement goes after it.
+        let a = lands_as(path, src, "s", "p1", after(3));
+        let b = lands_as(path, &a.new_bytes, "s", "p2", after(3));
+        assert_eq!(b.offset, a.offset, "{path}: right before p1");
+        used(&b, 3, false, "after", 4);
+        let c = lands_as(
+            path,
+            &b.new_bytes,
+            "s",
+            "p3",
+            line(b.block_end_line + a.block_end_line - a.block_start_line + 2),
+        );
+        assert_eq!(
+            c.offset,
+            b.offset + b.block.len() + a.block.len(),
+            "{path}: right after p1"
+        );
+        assert_eq!(
+            [&a.location, &b.location, &c.location],
+            [
+                &format!("{path}:3"),
+                &format!("{path}:3"),
+                &format!("{path}:4")
+            ],
+            "{path}"
+        );
+        strips_in_any_order(
+            path,
+            src,
+            &c.new_bytes,
+            &[
+                ("s", "p1", &a.block_sha256),
+                ("s", "p2", &b.block_sha256),
+                ("s", "p3", &c.block_sha256),
+            ],
+        );
+    }
+}
+
+#[test]
+fn probes_of_other_sessions_and_before_a_tail_expression_sit_side_by_side() {
+    for (path, src) in SAMPLES {
+        let src = src.as_bytes();
+        let a = lands_as(path, src, "other", "p1", line(8));
+        let b = lands_as(path, &a.new_bytes, "s", "p1", line(a.block_end_line + 1));
+        let c = lands_as(path, &b.new_bytes, "s", "p2", after(7));
+        assert_eq!(c.offset, a.offset, "{path}");
+        strips_in_any_order(
+            path,
+            src,
+            &c.new_bytes,
+            &[
+                ("other", "p1", &a.block_sha256),
+                ("s", "p1", &b.block_sha256),
+                ("s", "p2", &c.block_sha256),
+            ],
+        );
+    }
+    // Still nothing after a Rust tail expression, with or without a block before it.
+    let (_, rs) = SAMPLES[3];
+    let a = lands_as("m.rs", rs.as_bytes(), "s", "p1", line(8));
+    assert_eq!(
+        refused_in("m.rs", &a.new_bytes, after(a.block_end_line + 1)),
+        Reason::AfterTailExpression
+    );
+}
+
+#[test]
+fn function_entry_goes_after_an_entry_probe() {
+    for (path, src) in sample_variants() {
+        let src = src.as_bytes();
+        let a = lands_as(path, src, "s", "p1", func("f"));
+        let b = lands_as(path, &a.new_bytes, "s", "p2", func("f"));
+        assert_eq!(b.offset, a.offset + a.block.len(), "{path}: right after p1");
+        assert_eq!(
+            (a.location.as_str(), b.side),
+            (format!("{path}:2").as_str(), "before")
+        );
+        assert_eq!(b.location, a.location, "{path}");
+        strips_in_any_order(
+            path,
+            src,
+            &b.new_bytes,
+            &[("s", "p1", &a.block_sha256), ("s", "p2", &b.block_sha256)],
+        );
+    }
+    // After a docstring or a directive prologue; a body holding nothing else takes the new block
+    // right after the prologue, before the other one.
+    for (path, src, side) in [
+        (
+            "m.py",
+            "def f(x):\n    \"\"\"Doc.\"\"\"\n    return x\n",
+            "before",
+        ),
+        ("m.py", "def f():\n    \"\"\"Doc.\"\"\"\n", "after"),
+        (
+            "m.js",
+            "function f() {\n  \"use strict\";\n  return 1;\n}\n",
+            "before",
+        ),
+        (
+            "m.ts",
+            "function f(): void {\n  \"use strict\";\n}\n",
+            "after",
+        ),
+    ] {
+        let src = src.as_bytes();
+        let a = lands_as(path, src, "s", "p1", func("f"));
+        let b = lands_as(path, &a.new_bytes, "s", "p2", func("f"));
+        assert_eq!((a.side, b.side), (side, side), "{path}");
+        let want = if side == "before" {
+            a.offset + a.block.len()
+        } else {
+            a.offset
+        };
+        assert_eq!(b.offset, want, "{path}");
+        assert_eq!(b.location, a.location, "{path}");
+        strips_in_any_order(
+            path,
+            src,
+            &b.new_bytes,
+            &[("s", "p1", &a.block_sha256), ("s", "p2", &b.block_sha256)],
+        );
+    }
+}
+
+#[test]
+fn functions_a_probe_block_defines_are_not_the_files() {
+    // The JavaScript probe defines `f`, `emit`, `val`...: a probe anywhere in the file used to
+    // make `--function emit` ambiguous.
+    let src = "function emit(x) {\n  return x;\n}\nfunction g() {\n  a();\n  b();\n}\n";
+    for path in ["m.js", "m.ts", "m.jsx", "m.tsx"] {
+        let a = lands_as(path, src.as_bytes(), "s", "p1", line(5));
+        for name in ["emit", "g"] {
+            let b = lands_as(path, &a.new_bytes, "s", "p2", func(name));
+            assert_eq!(b.function.as_deref(), Some(name), "{path}");
+        }
+        assert_eq!(
+            refused_in(path, &a.new_bytes, func("val")),
+            Reason::FunctionNotFound,
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn neighbouring_blocks_keep_their_own_indentation() {
+    let src = "def f(x):\n    if x:\n        a = 1\n    b = 2\n    return x\n";
+    for src in [src.to_owned(), crlf(src), src.replace("    ", "\t")] {
+        let unit = if src.contains('\t') { "\t" } else { "    " };
+        let src = src.as_bytes();
+        // After the suite's last statement (inner), then before the next statement (outer).
+        let a = lands_as("m.py", src, "s", "p1", after(3));
+        let b = lands_as("m.py", &a.new_bytes, "s", "p2", line(a.block_end_line + 1));
+        assert_eq!(b.offset, a.offset + a.block.len());
+        assert_eq!(
+            (a.indent.as_str(), b.indent.as_str()),
+            (unit.repeat(2).as_str(), unit)
+        );
+        assert_eq!(b.location, "m.py:4");
+        // The other way round: before the outer statement, then after the inner one.
+        let c = lands_as("m.py", src, "s", "p1", line(4));
+        let d = lands_as("m.py", &c.new_bytes, "s", "p2", after(3));
+        assert_eq!(d.offset, c.offset);
+        assert_eq!(
+            (c.indent.as_str(), d.indent.as_str()),
+            (unit, unit.repeat(2).as_str())
+        );
+        // After the whole `if`, whose suite now ends with p1's block: after that block, at the
+        // `if`'s indentation, and the location is the `if`'s last line in the clean file.
+        let e = lands_as("m.py", &a.new_bytes, "s", "p3", after(2));
+        assert_eq!(e.offset, a.offset + a.block.len());
+        assert_eq!((e.indent.as_str(), e.location.as_str()), (unit, "m.py:3"));
+        assert_eq!(
+            e.line_used, a.block_end_line,
+            "the `if` ends with p1's end marker"
+        );
+        for (x, y, y_id) in [(&a, &b, "p2"), (&c, &d, "p2"), (&a, &e, "p3")] {
+            strips_in_any_order(
+                "m.py",
+                src,
+                &y.new_bytes,
+                &[("s", "p1", &x.block_sha256), ("s", y_id, &y.block_sha256)],
+            );
+        }
+    }
+}
+
+/// The 1-based line of `bytes` whose text, trimmed, is `text`; there must be exactly one.
+#[track_caller]
+fn line_holding(bytes: &[u8], text: &str) -> usize {
+    let hits: Vec<usize> = lines_of(bytes)
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| String::from_utf8_lossy(l).trim() == text)
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "{text:?} found on lines {hits:?}");
+    hits[0]
+}
+
+/// `line` with `from` replaced by `to`.
+fn replace_in(line: &mut Vec<u8>, from: &str, to: &str) {
+    let t = String::from_utf8(line.clone()).unwrap();
+    assert!(t.contains(from), "{t:?} does not hold {from:?}");
+    *line = t.replacen(from, to, 1).into_bytes();
+}
+
+#[test]
+fn a_damaged_neighbouring_block_is_refused() {
+    for (path, src) in sample_variants() {
+        let src = src.as_bytes();
+        let (lang, _) = lang_of(path);
+        let c = lang.spec.comment.clone();
+        let a = lands_as(path, src, "s", "p1", line(3));
+        let (start, end) = ("gsd-debug-probe:start s p1", "gsd-debug-probe:end s p1");
+        let third = String::from_utf8_lossy(&lines_of(src)[2]).trim().to_owned();
+        let indent = a.indent.clone();
+        let eol = a.eol;
+        type Damage = Box<dyn Fn(&mut Lines)>;
+        let damages: Vec<(&str, Damage, bool)> = vec![
+            (
+                "end marker without its id",
+                Box::new(move |l| {
+                    let i = marker_index(l, end);
+                    replace_in(&mut l[i], end, "gsd-debug-probe:end s");
+                }),
+                true,
+            ),
+            (
+                "start marker with text after the id",
+                Box::new(move |l| {
+                    let i = marker_index(l, start);
+                    replace_in(&mut l[i], start, "gsd-debug-probe:start s p1 x");
+                }),
+                true,
+            ),
+            (
+                "start marker deleted",
+                Box::new(move |l| {
+                    l.remove(marker_index(l, start));
+                }),
+                false,
+            ),
+            (
+                "end marker deleted",
+                Box::new(move |l| {
+                    l.remove(marker_index(l, end));
+                }),
+                true,
+            ),
+            (
+                "block duplicated",
+                Box::new(move |l| {
+                    let (i, j) = (marker_index(l, start), marker_index(l, end));
+                    let copy: Lines = l[i..=j].to_vec();
+                    l.splice(j + 1..j + 1, copy);
+                }),
+                true,
+            ),
+            (
+                "end marker shares its line with code",
+                Box::new(move |l| {
+                    let i = marker_index(l, end);
+                    let marker = String::from_utf8(l.remove(i)).unwrap();
+                    let prev = String::from_utf8(l[i - 1].clone()).unwrap();
+                    let joined = format!(
+                        "{}  {}",
+                        prev.trim_end_matches(['\r', '\n']),
+                        marker.trim_start()
+                    );
+                    l[i - 1] = joined.into_bytes();
+                }),
+                true,
+            ),
+            (
+                "a malformed marker inside the block",
+                Box::new({
+                    let line = format!("{indent}{c} gsd-debug-probe: note{eol}");
+                    move |l| {
+                        let i = marker_index(l, start);
+                        l.insert(i + 1, line.clone().into_bytes());
+                    }
+                }),
+                true,
+            ),
+            (
+                "another probe's marker inside the block",
+                Box::new({
+                    let line = format!("{indent}{c} gsd-debug-probe:end s zz{eol}");
+                    move |l| {
+                        let i = marker_index(l, start);
+                        l.insert(i + 1, line.clone().into_bytes());
+                    }
+                }),
+                true,
+            ),
+        ];
+        for (what, damage, before_too) in &damages {
+            let mut l = lines_of(&a.new_bytes);
+            damage(&mut l);
+            let damaged = l.concat();
+            // Strip would not remove this block either: it is not a complete, well-formed one.
+            let plan = strip_in(path, &damaged, &[("s", "p1", &a.block_sha256)]).unwrap();
+            assert!(
+                matches!(plan.outcomes[..], [Outcome::CleanupFailed { .. }]),
+                "{path}: {what}: {:?}",
+                plan.outcomes
+            );
+            // Right after it: `--line` on the statement it was placed before.
+            assert_eq!(
+                refused_in(path, &damaged, line(line_holding(&damaged, &third))),
+                Reason::MarkerAtAnchor,
+                "{path}: {what}: after the block"
+            );
+            // Right before it: `--after-line` on the statement above.
+            if *before_too {
+                assert_eq!(
+                    refused_in(path, &damaged, after(2)),
+                    Reason::MarkerAtAnchor,
+                    "{path}: {what}: before the block"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn anchors_inside_a_neighbouring_block_are_refused() {
+    for (path, src) in sample_variants() {
+        let a = lands_as(path, src.as_bytes(), "s", "p1", line(3));
+        for anchor in [
+            line(a.block_start_line + 1),
+            line(a.block_end_line - 1),
+            after(a.block_start_line + 1),
+            after(a.block_end_line - 2),
+        ] {
+            assert_eq!(
+                refused_in(path, &a.new_bytes, anchor.clone()),
+                Reason::MarkerAtAnchor,
+                "{path} {anchor:?}"
+            );
+        }
+        // The marker lines themselves hold only a comment.
+        for anchor in [
+            line(a.block_start_line),
+            line(a.block_end_line),
+            after(a.block_end_line),
+        ] {
+            assert_eq!(
+                refused_in(path, &a.new_bytes, anchor.clone()),
+                Reason::NoStatementAtLine,
+                "{path} {anchor:?}"
+            );
+        }
+        // A damaged entry probe: `--function` would land inside it. Its code counts as the
+        // file's (only a complete block is set aside), so in JavaScript the probe's own
+        // function `f` makes the name ambiguous first.
+        let f = lands_as(path, src.as_bytes(), "s", "p1", func("f"));
+        let mut g = lines_of(&f.new_bytes);
+        g.remove(marker_index(&g, "gsd-debug-probe:end s p1"));
+        let want = if matches!(path, "m.js" | "m.ts") {
+            Reason::AmbiguousFunction
+        } else {
+            Reason::MarkerAtAnchor
+        };
+        assert_eq!(
+            refused_in(path, &g.concat(), func("f")),
+            want,
+            "{path}: --function into an unpaired entry probe"
+        );
+    }
+}
+
+#[test]
+fn a_neighbouring_block_does_not_hide_the_statements_around_it() {
+    // The code of a block is not the file's: a statement after a diverging one stays unreachable
+    // with a block between them (the user added the `return` after the first probe).
+    for (path, src) in SAMPLES {
+        let a = lands_as(path, src.as_bytes(), "s", "p1", line(3));
+        let mut l = lines_of(&a.new_bytes);
+        let ret = if *path == "m.py" {
+            format!("{}return 1\n", a.indent)
+        } else {
+            format!("{}return 1;\n", a.indent)
+        };
+        l[1] = ret.into_bytes();
+        let third = String::from_utf8_lossy(&lines_of(src.as_bytes())[2])
+            .trim()
+            .to_owned();
+        let edited = l.concat();
+        assert_eq!(
+            refused_in(path, &edited, line(line_holding(&edited, &third))),
+            Reason::UnreachablePosition,
+            "{path}"
+        );
+    }
+    // A docstring stays first with a block after it.
+    let src = "def f():\n    \"\"\"Doc.\"\"\"\n    x = 1\n";
+    let a = lands_as("m.py", src.as_bytes(), "s", "p1", line(3));
+    assert_eq!(
+        refused_in("m.py", &a.new_bytes, line(2)),
+        Reason::InsidePrologue
+    );
+}
+
+#[test]
+fn adjacent_probes_through_the_command() {
+    // The session example of the README, two probes at one function's entry, then one on each
+    // side of the statement boundary below them; stripped together, or one by one.
+    let src = "def f(x):\n    y = x + 1\n    return y\n";
+    for one_by_one in [false, true] {
+        let repo = Repo::new();
+        repo.write("m.py", src);
+        let place = |probe: &str, extra: &[&str], location: &str| {
+            let (code, json) = repo.place("m.py", probe, extra);
+            assert_eq!(code, 0, "{json}");
+            assert_eq!(json["placement"]["location"], location, "{json}");
+        };
+        place("p1", &["--function", "f"], "m.py:2");
+        place(
+            "ctl",
+            &["--function", "f", "--message", "control"],
+            "m.py:2",
+        );
+        let y = line_holding(&repo.read("m.py"), "y = x + 1").to_string();
+        place("p3", &["--after-line", &y], "m.py:2");
+        let ret = line_holding(&repo.read("m.py"), "return y").to_string();
+        place("p4", &["--line", &ret], "m.py:3");
+        let text = String::from_utf8(repo.read("m.py")).unwrap();
+        let order: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("# gsd-debug-probe:start s "))
+            .collect();
+        assert_eq!(order, ["p1", "ctl", "p3", "p4"]);
+        if one_by_one {
+            for probe in ["ctl", "p4", "p1", "p3"] {
+                let (code, json) = repo.strip(&["--probe", probe]);
+                assert_eq!((code, &json["status"]), (0, &"clean".into()), "{json}");
+            }
+        } else {
+            let (code, json) = repo.strip(&[]);
+            assert_eq!((code, &json["status"]), (0, &"clean".into()), "{json}");
+        }
+        assert_eq!(repo.read("m.py"), src.as_bytes());
+    }
 }
 
 // ------------------------------------------------------------------------------------------

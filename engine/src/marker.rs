@@ -6,6 +6,9 @@
 //! could be a damaged one. Found with a byte prefilter (memchr's memmem), then classified by the
 //! syntax tree. See: contracts.md §2.
 
+use std::collections::HashMap;
+use std::ops::Range;
+
 use memchr::memmem;
 use tree_sitter::Tree;
 
@@ -99,4 +102,50 @@ pub fn find(lang: &Language, source: &Source, tree: &Tree) -> Vec<Marker> {
         });
     }
     out
+}
+
+/// A complete, well-formed probe block: for its `(slug, probe)` the strip rule (contracts.md §4)
+/// holds in every point but the hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// Slug.
+    pub slug: String,
+    /// Probe id.
+    pub probe: String,
+    /// Body offsets of the span: the first byte of the start marker's line through the end
+    /// marker line's terminator.
+    pub span: Range<usize>,
+}
+
+/// Every complete, well-formed block among `markers` (as returned by [`find`] for `source`), in
+/// file order: exactly one start and one end marker of the `(slug, probe)`, start first, each
+/// alone on its line, and no other marker of any kind (malformed ones included) between them.
+pub fn blocks(source: &Source, markers: &[Marker]) -> Vec<Block> {
+    let mut counts: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
+    for m in markers {
+        let c = counts.entry((&m.slug, &m.probe)).or_default();
+        match m.kind {
+            MarkerKind::Start => c.0 += 1,
+            MarkerKind::End => c.1 += 1,
+            MarkerKind::Malformed => {}
+        }
+    }
+    // `markers` is in file order, so "nothing between them" is "next to each other".
+    markers
+        .windows(2)
+        .filter_map(|w| {
+            let (s, e) = (&w[0], &w[1]);
+            let sound = s.kind == MarkerKind::Start
+                && e.kind == MarkerKind::End
+                && e.is(&s.slug, &s.probe)
+                && s.own_line
+                && e.own_line
+                && counts.get(&(s.slug.as_str(), s.probe.as_str())) == Some(&(1, 1));
+            sound.then(|| Block {
+                slug: s.slug.clone(),
+                probe: s.probe.clone(),
+                span: source.line_start(s.line)..source.line_end_with_eol(e.line),
+            })
+        })
+        .collect()
 }

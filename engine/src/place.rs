@@ -12,6 +12,7 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 use crate::capture;
 use crate::lang::{Grammar, Language};
+use crate::marker::{self, Block, MarkerKind};
 use crate::parse;
 use crate::probe::{self, MARKER_TAG, ProbeIdentity};
 use crate::reason::Reason;
@@ -232,9 +233,18 @@ struct Ctx<'a> {
     source: &'a Source,
     text: &'a str,
     facts: Facts,
+    /// The complete, well-formed probe blocks already in the file.
+    blocks: Vec<Block>,
 }
 
 impl<'a> Ctx<'a> {
+    /// Whether `node` lies in the span of a probe block already in the file (its body's code).
+    fn in_probe_block(&self, node: Node) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| b.span.start <= node.start_byte() && node.end_byte() <= b.span.end)
+    }
+
     fn is_container(&self, node: Node) -> bool {
         let spec = &self.lang.spec;
         if !spec.statement_containers.iter().any(|k| k == node.kind()) {
@@ -275,12 +285,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The statements of a container, in order.
+    /// The statements of a container, in order, without the code of probe blocks already in
+    /// the file: the rules that look at neighbouring statements (prologue, unreachable code, tail
+    /// expression, function entry) judge the file's own code.
     fn statements(&self, container: Node<'a>) -> Vec<Node<'a>> {
         let mut c = container.walk();
         container
             .named_children(&mut c)
-            .filter(|n| self.is_statement(*n))
+            .filter(|n| self.is_statement(*n) && !self.in_probe_block(*n))
             .collect()
     }
 
@@ -436,10 +448,11 @@ impl<'a> Ctx<'a> {
         s
     }
 
+    /// The statement before `s` in its list, probe blocks' code skipped.
     fn prev_statement(&self, s: Node<'a>) -> Option<Node<'a>> {
         let mut p = s.prev_named_sibling();
         while let Some(x) = p {
-            if self.is_statement(x) {
+            if self.is_statement(x) && !self.in_probe_block(x) {
                 return Some(x);
             }
             p = x.prev_named_sibling();
@@ -558,11 +571,14 @@ pub fn place(
     }
     let tree = parse::parse(grammar, text)
         .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+    // Probe markers already in the file, and the blocks among them that strip could remove.
+    let markers = marker::find(lang, source, &tree);
     let mut ctx = Ctx {
         lang,
         source,
         text,
         facts: Facts::default(),
+        blocks: marker::blocks(source, &markers),
     };
     let lines = source.line_count();
     let line_node = |line1: usize| -> Result<Node, Refusal> {
@@ -624,6 +640,13 @@ pub fn place(
         }
         Anchor::Function(name) => {
             ctx.facts = collect_facts(grammar, &tree, text, None);
+            // Functions a probe block defines for itself (the JavaScript probe's `f`, `emit`...)
+            // are not the file's: they would make `--function f` ambiguous.
+            ctx.facts.functions.retain(|f| {
+                !ctx.blocks
+                    .iter()
+                    .any(|b| b.span.start <= f.start && f.end <= b.span.end)
+            });
             let (def, qualified) = resolve_function(&ctx, name, location_path)?;
             let (s, after) = function_entry(&ctx, &tree, &def, &qualified)?;
             if after {
@@ -654,27 +677,45 @@ pub fn place(
         "" => source.first_eol(),
         e => e,
     };
-    // Marker-looking text at the anchor: the insertion line and its neighbours.
+    // Marker-looking text at the anchor: the insertion line and its neighbours. It may only be
+    // part of a complete, well-formed probe block (its markers, or its body), so that the new
+    // block goes right before or right after that one; anything else there (marker text in a
+    // string or an ordinary comment, a malformed, unpaired, duplicated, nested or shared-line
+    // marker) could make pairing or stripping ambiguous.
     let lo = insert_line.saturating_sub(1);
     let hi = (insert_line + 1).min(lines.saturating_sub(1));
     for l in lo..=hi.max(lo) {
-        if l < lines && source.line_text(l).contains(MARKER_TAG) {
+        if l >= lines {
+            continue;
+        }
+        let line_start = source.line_start(l);
+        let stray = memchr::memmem::find_iter(source.line_text(l).as_bytes(), MARKER_TAG)
+            .map(|i| line_start + i)
+            .any(|at| !ctx.blocks.iter().any(|b| b.span.contains(&at)));
+        if stray {
             return Err(Refusal::new(
                 Reason::MarkerAtAnchor,
-                format!("line {} holds marker-looking text", l + 1),
+                format!(
+                    "line {} holds marker-looking text that is not part of a complete probe block",
+                    l + 1
+                ),
             ));
         }
     }
-    // Never inside another probe's block: more start than end markers before the insertion point
-    // means the block would nest, and neither could be stripped.
-    let markers = crate::marker::find(lang, source, &tree);
-    let before: Vec<&crate::marker::Marker> = markers.iter().filter(|m| m.start < offset).collect();
+    // Never inside another probe's block: within a complete block's span, or past more start
+    // than end markers (an unpaired start above). The block would nest, and neither could be
+    // stripped.
+    let before: Vec<&marker::Marker> = markers.iter().filter(|m| m.start < offset).collect();
     let open_blocks = before.iter().fold(0i64, |n, m| match m.kind {
-        crate::marker::MarkerKind::Start => n + 1,
-        crate::marker::MarkerKind::End => n - 1,
-        crate::marker::MarkerKind::Malformed => n,
+        MarkerKind::Start => n + 1,
+        MarkerKind::End => n - 1,
+        MarkerKind::Malformed => n,
     });
-    if open_blocks > 0 {
+    let inside = ctx
+        .blocks
+        .iter()
+        .any(|b| b.span.start < offset && offset < b.span.end);
+    if inside || open_blocks > 0 {
         return Err(Refusal::new(
             Reason::MarkerAtAnchor,
             "the anchor is inside another probe's block",
@@ -688,15 +729,11 @@ pub fn place(
     // location stays right whatever order probes are placed and stripped in.
     let probe_lines_above: usize = before
         .iter()
-        .filter(|m| m.kind == crate::marker::MarkerKind::Start)
+        .filter(|m| m.kind == MarkerKind::Start)
         .filter_map(|s| {
             before
                 .iter()
-                .find(|e| {
-                    e.kind == crate::marker::MarkerKind::End
-                        && e.is(&s.slug, &s.probe)
-                        && e.start > s.start
-                })
+                .find(|e| e.kind == MarkerKind::End && e.is(&s.slug, &s.probe) && e.start > s.start)
                 .map(|e| e.line - s.line + 1)
         })
         .sum();
@@ -764,6 +801,39 @@ pub fn place(
     let mut new_bytes = Vec::with_capacity(source.bom().len() + new_body.len());
     new_bytes.extend_from_slice(source.bom());
     new_bytes.extend_from_slice(new_body.as_bytes());
+    // With other markers in the file (a block right next to this one, say), pairing must come out
+    // exactly as intended: every block strip could remove before, unchanged, plus this one.
+    if !markers.is_empty() {
+        let new_source = Source::new(new_bytes.clone()).map_err(Refusal::from)?;
+        let found = marker::blocks(&new_source, &marker::find(lang, &new_source, &new_tree));
+        let shift = |r: &std::ops::Range<usize>| {
+            if r.start >= offset {
+                r.start + block.len()..r.end + block.len()
+            } else {
+                r.clone()
+            }
+        };
+        let mut expected: Vec<Block> = ctx
+            .blocks
+            .iter()
+            .map(|b| Block {
+                span: shift(&b.span),
+                ..b.clone()
+            })
+            .collect();
+        expected.push(Block {
+            slug: identity.slug.clone(),
+            probe: identity.probe.clone(),
+            span: offset..offset + block.len(),
+        });
+        expected.sort_by_key(|b| b.span.start);
+        if found != expected {
+            return Err(Refusal::new(
+                Reason::MarkerAtAnchor,
+                "with the probe inserted, the probe blocks around it would not pair as placed",
+            ));
+        }
+    }
     Ok(Placement {
         new_bytes,
         block_sha256: sha256_hex(block.as_bytes()),
@@ -906,6 +976,8 @@ fn function_entry<'a>(
             format!("the body of `{qualified}` is not a statement list"),
         ));
     }
+    // The code of a probe block already at the entry is not the function's (`statements` skips
+    // it): the new probe goes before the function's own first statement, right after that block.
     let stmts = ctx.statements(body);
     let prologue = ctx.prologue_ids(body);
     if let Some(first) = stmts.iter().find(|s| !prologue.contains(&s.id())) {

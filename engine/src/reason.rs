@@ -111,7 +111,8 @@ reasons! {
     WouldBreakSyntax = "would_break_syntax",
     /// A block for the same slug and probe id is already in the file.
     MarkerCollision = "marker_collision",
-    /// Marker-looking text (`gsd-debug-probe:`) is at or next to the anchor.
+    /// The anchor is inside a probe block, or marker-looking text (`gsd-debug-probe:`) at or next
+    /// to it is not part of a complete probe block.
     MarkerAtAnchor = "marker_at_anchor",
     /// The location or identity fields make the probe's fixed event prefix too long.
     ProbeTooLarge = "probe_too_large",
