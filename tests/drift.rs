@@ -1114,7 +1114,7 @@ fn members_of_untyped_values() {
 /// `super::`, `crate::`, aliased, glob), JS/TS `export {x} from`, `export {x as y} from`,
 /// `export *`, `export * as ns`, Python `from .y import x [as z]` and `from .y import *`.
 #[test]
-fn reexports_are_followed_one_hop() {
+fn reexports_are_followed() {
     let r = Repo::new();
     r.write(
         "src/lib.rs",
@@ -1631,4 +1631,526 @@ fn drift_is_thread_independent() {
         n += 1;
     }
     assert!(n >= 3, "sample plans found: {n}");
+}
+
+/// A workspace of crates: `member::a::b` where `member` is a crate whose `Cargo.toml` is in the
+/// repository (`[package] name`, `-` → `_`; or its `[lib] name`) resolves below that crate's root
+/// (`[lib] path`, else `src/lib.rs`, else `src/main.rs`) as `crate::a::b` does inside it, in plan
+/// references and in `use` / `pub use` between crates; `crate::name` looks in every crate root.
+#[test]
+fn rust_workspace_member_crates() {
+    let r = Repo::new();
+    r.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n");
+    r.write(
+        "crates/core-lib/Cargo.toml",
+        "[package]\nname = \"core-lib\"\nversion = \"0.1.0\"\n",
+    );
+    r.write(
+        "crates/core-lib/src/lib.rs",
+        "pub mod store;\npub fn init() {}\npub use store::disk::flush;\n",
+    );
+    r.write(
+        "crates/core-lib/src/store/mod.rs",
+        "pub mod disk;\npub struct Store;\nimpl Store {\n    pub fn open() -> Store { Store }\n}\n",
+    );
+    r.write("crates/core-lib/src/store/disk.rs", "pub fn flush() {}\n");
+    r.write(
+        "crates/app/Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[lib]\nname = \"apptwo\"\npath = \"src/app_root.rs\"\n\n[dependencies]\ncore-lib = { path = \"../core-lib\" }\nouter = { path = \"../../../outside\" }\n",
+    );
+    r.write(
+        "crates/app/src/app_root.rs",
+        "pub mod sub;\npub use core_lib::store::Store as AppStore;\npub use core_lib::flush;\n",
+    );
+    r.write("crates/app/src/sub.rs", "pub fn in_sub() {}\n");
+    r.write(
+        "crates/cli/Cargo.toml",
+        "[package]\nname = \"cli\"\nversion = \"0.1.0\"\n",
+    );
+    r.write(
+        "crates/cli/src/main.rs",
+        "use core_lib::store::Store;\nfn main() {\n    Store::open();\n}\n",
+    );
+    r.write(
+        "crates/gen/Cargo.toml",
+        "[package]\nname = \"gen\"\nversion = \"0.1.0\"\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "core_lib::init",
+            "core_lib::store::Store::open",
+            "core_lib::store::disk::flush",
+            "core_lib::flush",
+            "core_lib::ghost",
+            "core_lib::store::ghost",
+            "apptwo::sub::in_sub",
+            "app::sub::in_sub",
+            "apptwo::AppStore::open",
+            "apptwo::flush",
+            "cli::main",
+            "crate::init",
+            "crate::nothing_here",
+            "outer::thing",
+            "gen::thing",
+        ],
+    );
+    verified(&v[0], "crates/core-lib/src/lib.rs:2:8", "function");
+    verified(&v[1], "crates/core-lib/src/store/mod.rs:4:12", "method");
+    verified(&v[2], "crates/core-lib/src/store/disk.rs:1:8", "function");
+    // Through the crate root's `pub use`.
+    verified(&v[3], "crates/core-lib/src/store/disk.rs:1:8", "function");
+    // The crate's files were analyzed: absent.
+    verdict(&v[4], "MISSING");
+    verdict(&v[5], "MISSING");
+    // `[lib] name` and `[lib] path`; the package name too.
+    verified(&v[6], "crates/app/src/sub.rs:1:8", "function");
+    verified(&v[7], "crates/app/src/sub.rs:1:8", "function");
+    // `pub use` into another crate of the workspace, under another name.
+    verified(&v[8], "crates/core-lib/src/store/mod.rs:4:12", "method");
+    // Two hops: `apptwo` → `core_lib`'s root → `store::disk`.
+    verified(&v[9], "crates/core-lib/src/store/disk.rs:1:8", "function");
+    verified(&v[10], "crates/cli/src/main.rs:2:4", "function");
+    // `crate::` alone: every crate root.
+    verified(&v[11], "crates/core-lib/src/lib.rs:2:8", "function");
+    verdict(&v[12], "MISSING");
+    // A path dependency leading outside the repository cannot be analyzed.
+    uncheckable(
+        &v[13],
+        "external: `outer` is not part of the repository (path dependency `../../../outside` declared in crates/app/Cargo.toml, outside the repository)",
+    );
+    // A crate of the repository without a root file.
+    uncheckable(
+        &v[14],
+        "crate `gen` (crates/gen/Cargo.toml) has no root file in the repository (no `[lib] path`, src/lib.rs or src/main.rs)",
+    );
+
+    // A `Cargo.toml` probity cannot parse may declare the crate a path names: not MISSING.
+    r.write(
+        "crates/broken/Cargo.toml",
+        "[package\nname = \"broken-crate\"\n",
+    );
+    let v = resolve_all(
+        &r,
+        &["broken_crate::thing", "core_lib::init", "core_lib::ghost"],
+    );
+    uncheckable(
+        &v[0],
+        "crates/broken/Cargo.toml could not be parsed (unclosed table, expected `]`): `broken_crate` may be a crate it declares or depends on",
+    );
+    verified(&v[1], "crates/core-lib/src/lib.rs:2:8", "function");
+    verdict(&v[2], "MISSING");
+}
+
+/// TypeScript / JavaScript specifiers that are not relative: `compilerOptions.paths` (+
+/// `baseUrl`) of the nearest `tsconfig.json` / `jsconfig.json` (JSON with comments and trailing
+/// commas, `extends` followed), and workspace packages (`package.json` `name` → the folder's
+/// entry), in plan references (`@/lib/util.formatDate`, `@acme/ui.Card`) and in imports and
+/// re-exports of the code.
+#[test]
+fn typescript_path_aliases_and_workspace_packages() {
+    let r = Repo::new();
+    r.write(
+        "package.json",
+        r#"{"name": "mono", "private": true, "workspaces": ["apps/*", "packages/*"]}"#,
+    );
+    r.write(
+        "apps/web/package.json",
+        r#"{"name": "web", "exports": {"./lib/*": "./src/lib/*.ts"}, "dependencies": {"@acme/ui": "^1.0.0", "react": "18"}}"#,
+    );
+    // A package importing itself by its name (through its `exports`).
+    r.write(
+        "apps/web/src/self.ts",
+        "import { Clock as Ck } from 'web/lib/util';\nexport const c = new Ck();\n",
+    );
+    r.write(
+        "tsconfig.base.json",
+        "{\n  // shared\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": { \"@shared/*\": [\"shared/*\"], },\n  },\n}\n",
+    );
+    r.write(
+        "apps/web/tsconfig.json",
+        "{\n  \"extends\": \"../../tsconfig.base.json\",\n  /* the app */\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": {\n      \"@/*\": [\"src/*\"], // sources\n    },\n  },\n}\n",
+    );
+    r.write(
+        "apps/web/src/lib/util.ts",
+        "export function formatDate(d: Date): string { return ''; }\nexport class Clock { tick(): void {} }\n",
+    );
+    r.write(
+        "apps/web/src/lib/index.ts",
+        "export { formatDate } from '@/lib/util';\nexport * from '@/components/button';\n",
+    );
+    r.write(
+        "apps/web/src/components/button.ts",
+        "export function Button(): void {}\n",
+    );
+    r.write(
+        "apps/web/src/main.ts",
+        "import { formatDate } from '@/lib/util';\nimport * as lib from '@/lib';\nimport { Card } from '@acme/ui';\nimport { slug } from '@acme/utils';\nimport { gone } from '@/lib/gone';\nimport React from 'react';\nexport const s = formatDate(new Date());\n",
+    );
+    r.write(
+        "packages/ui/package.json",
+        r#"{"name": "@acme/ui", "main": "dist/index.js", "types": "dist/index.d.ts"}"#,
+    );
+    r.write(
+        "packages/ui/src/index.ts",
+        "export { Card } from './card';\n",
+    );
+    r.write(
+        "packages/ui/src/card.ts",
+        "export class Card {\n  open(): void {}\n}\n",
+    );
+    r.write(
+        "packages/utils/package.json",
+        r#"{"name": "@acme/utils", "exports": {".": {"types": "./index.ts", "default": "./index.js"}, "./text": "./lib/text.ts"}}"#,
+    );
+    r.write(
+        "packages/utils/index.ts",
+        "export function slug(s: string): string { return s; }\n",
+    );
+    r.write(
+        "packages/utils/lib/text.ts",
+        "export function upper(s: string): string { return s; }\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "@/lib/util.formatDate",
+            "@/lib.formatDate",
+            "@/lib.Button",
+            "@/lib/util",
+            "@/lib/ghost.x",
+            "@/lib/util.ghost",
+            "lib.formatDate",
+            "lib.Button",
+            "@acme/ui.Card",
+            "@acme/ui",
+            "@acme/utils.slug",
+            "@acme/utils/text.upper",
+            "@acme/nope.x",
+            "react.useState",
+            "gone",
+        ],
+    );
+    verified(&v[0], "apps/web/src/lib/util.ts:1:17", "function");
+    // Through `export { formatDate } from '@/lib/util'` and `export * from '@/components/...'`.
+    verified(&v[1], "apps/web/src/lib/util.ts:1:17", "function");
+    verified(&v[2], "apps/web/src/components/button.ts:1:17", "function");
+    verified(&v[3], "apps/web/src/lib/util.ts", "module");
+    // The alias names no such file, and `ghost` is declared nowhere the alias leads.
+    verdict(&v[4], "MISSING");
+    verdict(&v[5], "MISSING");
+    // A namespace import through an alias (`import * as lib from '@/lib'`).
+    verified(&v[6], "apps/web/src/lib/util.ts:1:17", "function");
+    verified(&v[7], "apps/web/src/components/button.ts:1:17", "function");
+    // A workspace package: its built entry `dist/index.js` is not in the repository, its source
+    // `src/index.ts` is; declared as a dependency (`^1.0.0`) it is still not external.
+    verified(&v[8], "packages/ui/src/card.ts:1:14", "class");
+    verified(&v[9], "packages/ui/src/index.ts", "module");
+    verified(&v[10], "packages/utils/index.ts:1:17", "function");
+    // A subpath of `exports`.
+    verified(&v[11], "packages/utils/lib/text.ts:1:17", "function");
+    uncheckable(
+        &v[12],
+        "external: `@acme/nope` is not part of the repository (no path alias of a tsconfig.json or jsconfig.json and no workspace package names it)",
+    );
+    uncheckable(
+        &v[13],
+        "external: `react` is not part of the repository (dependency declared in apps/web/package.json)",
+    );
+    // Imported through an alias that names no file of the repository: not analyzable.
+    uncheckable(
+        &v[14],
+        "`@/lib/gone` is a path alias of apps/web/tsconfig.json, but no file of the repository is at `apps/web/src/lib/gone` (generated or ignored?)",
+    );
+    // The imports of the code resolve too: a bare name bound by an aliased import, a class
+    // imported through a package self-reference. A dotted reference whose head is an unscoped
+    // workspace package looks in its entry.
+    r.write(
+        "packages/tools/package.json",
+        r#"{"name": "tools", "main": "build/main.js"}"#,
+    );
+    r.write(
+        "packages/tools/src/main.ts",
+        "export function retry(): void {}\n",
+    );
+    let v = resolve_all(&r, &["slug", "Ck.tick", "tools.retry", "tools.nope"]);
+    verified(&v[0], "packages/utils/index.ts:1:17", "function");
+    verified(&v[1], "apps/web/src/lib/util.ts:2:22", "method");
+    verified(&v[2], "packages/tools/src/main.ts:1:17", "function");
+    verdict(&v[3], "MISSING");
+
+    // `paths` inherited through `extends` (relative to the base's `baseUrl`), and a
+    // `jsconfig.json` in a JavaScript project.
+    r.write(
+        "shared/fmt.ts",
+        "export function pad(s: string): string { return s; }\n",
+    );
+    r.write(
+        "apps/site/jsconfig.json",
+        "{\"compilerOptions\": {\"baseUrl\": \"src\", \"paths\": {\"~/*\": [\"./*\"]}}}\n",
+    );
+    r.write("apps/site/src/data/feed.js", "export function load() {}\n");
+    r.write(
+        "apps/site/src/index.js",
+        "export { load } from '~/data/feed';\nexport { pad } from '@shared/fmt';\n",
+    );
+    r.write(
+        "apps/web/src/pad.ts",
+        "import { pad } from '@shared/fmt';\nexport const p = pad('x');\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "@shared/fmt.pad",
+            "~/data/feed.load",
+            "apps/site/src/index.js:load",
+            "~/nowhere/x.y",
+        ],
+    );
+    verified(&v[0], "shared/fmt.ts:1:17", "function");
+    verified(&v[1], "apps/site/src/data/feed.js:1:17", "function");
+    verified(&v[2], "apps/site/src/data/feed.js:1:17", "function");
+    // Cited by the plan, an alias naming no file is a module that does not exist.
+    verdict(&v[3], "MISSING");
+
+    // A malformed config is read as absent, never a crash; what it could map is UNCHECKABLE.
+    r.write(
+        "apps/web/tsconfig.json",
+        "{\n  \"compilerOptions\": {\n    \"paths\": { \"@/*\": [\"src/*\"] }\n    \"baseUrl\": \".\"\n  }\n}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "@/lib/util.formatDate",
+            "formatDate",
+            "gone",
+            "react.useState",
+        ],
+    );
+    let broken =
+        "apps/web/tsconfig.json could not be parsed (expected `,` or `}` at line 4 column 5)";
+    uncheckable(
+        &v[0],
+        &format!("{broken}: `@/lib/util` may be one of its path aliases"),
+    );
+    // Declared in the repository all the same.
+    verified(&v[1], "apps/web/src/lib/util.ts:1:17", "function");
+    uncheckable(
+        &v[2],
+        &format!("{broken}: `@/lib/gone` may be one of its path aliases"),
+    );
+    // A declared dependency stays a dependency.
+    uncheckable(
+        &v[3],
+        "external: `react` is not part of the repository (dependency declared in apps/web/package.json)",
+    );
+    // A `package.json` probity cannot parse may be the package a specifier names.
+    r.write("apps/web/tsconfig.json", "{}\n");
+    r.write("packages/bad/package.json", "{\"name\": \"@acme/bad\",}\n");
+    let v = one(&r, "@acme/bad.x");
+    uncheckable(
+        &v,
+        "packages/bad/package.json could not be parsed (trailing comma at line 1 column 22): `@acme/bad` may be the package it names or a dependency it declares",
+    );
+}
+
+/// A class imported under another name: Python `from x import Widget as W`, JS/TS `import {
+/// Widget as W } from './x'` and `import W from './x'` (default export), Rust `use a::Widget as
+/// W`: `W.render` is the class's member (or a base's), not a value's member.
+#[test]
+fn class_aliases_resolve_to_the_class_member() {
+    let r = Repo::new();
+    r.write("ui/__init__.py", "");
+    r.write(
+        "ui/widget.py",
+        "class Base:\n    def paint(self):\n        pass\n\nclass Widget(Base):\n    def render(self):\n        pass\n",
+    );
+    r.write(
+        "app.py",
+        "from ui.widget import Widget as W\nfrom ui.widget import Widget as w\n\ndef main():\n    W().render()\n",
+    );
+    r.write("pkg/__init__.py", "from .core import Worker as Wk\n");
+    r.write(
+        "pkg/core.py",
+        "class Worker:\n    def run(self):\n        pass\n",
+    );
+    r.write(
+        "web/widget.ts",
+        "export class Widget {\n  render(): void {}\n}\nexport default class Panel {\n  show(): void {}\n}\n",
+    );
+    r.write(
+        "web/main.ts",
+        "import Pn, { Widget as TW } from './widget';\nexport const x = new TW();\n",
+    );
+    r.write(
+        "other/render.js",
+        "class Other {\n  render() {}\n}\nmodule.exports = { Other };\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "mod ui;\nuse crate::ui::Button as Btn;\npub fn f() { Btn::press(); }\n",
+    );
+    r.write(
+        "src/ui.rs",
+        "pub struct Button;\nimpl Button {\n    pub fn press() {}\n}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "W.render",
+            "W.paint",
+            "W.nope",
+            "w.render",
+            "pkg.Wk.run",
+            "TW.render",
+            "TW.nope",
+            "Pn.show",
+            "Btn::press",
+        ],
+    );
+    verified(&v[0], "ui/widget.py:6:9", "method");
+    // Inherited from a base class.
+    verified(&v[1], "ui/widget.py:2:9", "method");
+    // The class and its bases were analyzed.
+    verdict(&v[2], "MISSING");
+    // Lower case too: the class's member, not every `render` of any class.
+    verified(&v[3], "ui/widget.py:6:9", "method");
+    // A class re-exported under another name by a package.
+    verified(&v[4], "pkg/core.py:2:9", "method");
+    verified(&v[5], "web/widget.ts:2:3", "method");
+    verdict(&v[6], "MISSING");
+    // A default-exported class.
+    verified(&v[7], "web/widget.ts:5:3", "method");
+    verified(&v[8], "src/ui.rs:3:12", "method");
+
+    // A lower-case alias also written elsewhere may be a value there: the member rule of values
+    // decides what the class does not declare.
+    r.write("scripts/draw.py", "def draw(w):\n    return w.cancel()\n");
+    r.write(
+        "scripts/task.py",
+        "class Task:\n    def cancel(self):\n        pass\n",
+    );
+    let v = resolve_all(&r, &["w.cancel", "w.render", "w.nothing", "W.cancel"]);
+    verified(&v[0], "scripts/task.py:2:9", "method");
+    verified(&v[1], "ui/widget.py:6:9", "method");
+    uncheckable(
+        &v[2],
+        "`w` imports class `Widget` (ui/widget.py) (which does not declare `nothing`) but is also written in 1 other file(s), where it may be a value probity cannot type and no class or type in the repository declares a member `nothing`",
+    );
+    // A capitalized alias is a type name: what its class does not declare is MISSING.
+    verdict(&v[3], "MISSING");
+}
+
+/// Re-exports are followed up to three hops, in every language, with cycles detected: a fourth
+/// import is where the lookup stops (VERIFIED as that import); a cycle declares nothing (MISSING);
+/// globs are followed through modules that do not hold the name, and a glob beyond the third hop
+/// makes absence unprovable (UNCHECKABLE).
+#[test]
+fn reexport_chains_are_followed_up_to_three_hops() {
+    let p = Repo::new();
+    p.write(
+        "pkg/__init__.py",
+        "from .a import thing\nfrom .a import three\nfrom .g1 import *\n",
+    );
+    p.write("pkg/a.py", "from .b import thing\nfrom .b import three\n");
+    p.write("pkg/b.py", "from .c import thing\nfrom .c import three\n");
+    p.write(
+        "pkg/c.py",
+        "from .d import thing\n\ndef three():\n    pass\n",
+    );
+    p.write("pkg/d.py", "def thing():\n    pass\n");
+    p.write("pkg/g1.py", "from .g2 import *\n");
+    p.write("pkg/g2.py", "from .g3 import *\n");
+    p.write("pkg/g3.py", "def deep_glob():\n    pass\n");
+    p.write("pkg/cyc1.py", "from .cyc2 import loop_name\n");
+    p.write("pkg/cyc2.py", "from .cyc1 import loop_name\n");
+    p.write("deep/__init__.py", "from .h1 import *\n");
+    p.write("deep/h1.py", "from .h2 import *\n");
+    p.write("deep/h2.py", "from .h3 import *\n");
+    p.write("deep/h3.py", "from .h4 import *\n");
+    p.write("deep/h4.py", "def too_deep():\n    pass\n");
+    let v = resolve_all(
+        &p,
+        &[
+            "pkg.three",
+            "pkg.thing",
+            "pkg.deep_glob",
+            "pkg.cyc1.loop_name",
+            "deep.too_deep",
+            "deep.absent_name",
+        ],
+    );
+    // Three hops: `pkg` → `a` → `b` → `c`.
+    verified(&v[0], "pkg/c.py:3:5", "function");
+    // Four: the lookup stops at the third module's import.
+    verified(&v[1], "pkg/c.py:1:16", "import");
+    // Three globs, through modules that do not hold the name.
+    verified(&v[2], "pkg/g3.py:1:5", "function");
+    // A cycle of imports declares nothing.
+    verdict(&v[3], "MISSING");
+    // A fourth glob is not followed: absence is not provable.
+    let bound = |n: &str| {
+        format!(
+            "`{n}` may be re-exported through more than 3 hops (deep/h3.py re-exports deep/h4.py, not followed)"
+        )
+    };
+    uncheckable(&v[4], &bound("too_deep"));
+    uncheckable(&v[5], &bound("absent_name"));
+
+    let j = Repo::new();
+    j.write(
+        "web/index.ts",
+        "export { makeThing } from './a';\nexport * from './g';\n",
+    );
+    j.write("web/a.ts", "export { makeThing } from './b';\n");
+    j.write(
+        "web/b.ts",
+        "export { makeThing as makeThing } from './c';\n",
+    );
+    j.write(
+        "web/c.ts",
+        "export function makeThing(): number {\n  return 1;\n}\n",
+    );
+    j.write("web/g.ts", "export * from './h';\n");
+    j.write("web/h.ts", "export const fromGlob = 1;\n");
+    j.write("web/cy1.ts", "export { spin } from './cy2';\n");
+    j.write("web/cy2.ts", "export { spin } from './cy1';\n");
+    let v = resolve_all(
+        &j,
+        &[
+            "./web/index.makeThing",
+            "./web/index.fromGlob",
+            "./web/cy1.spin",
+        ],
+    );
+    verified(&v[0], "web/c.ts:1:17", "function");
+    verified(&v[1], "web/h.ts:1:14", "variable");
+    verdict(&v[2], "MISSING");
+
+    // A name absent from a barrel: its glob targets that do not hold the name and have no glob
+    // of their own cannot bring it; they are read, not parsed.
+    let b = Repo::new();
+    let barrel: String = (0..5)
+        .map(|i| format!("export * from './b{i}';\n"))
+        .collect();
+    b.write("web/barrel.ts", barrel);
+    for i in 0..5 {
+        b.write(
+            &format!("web/b{i}.ts"),
+            format!("export function part{i}(): void {{}}\n"),
+        );
+    }
+    let c = tempfile::tempdir().unwrap();
+    let out = run_json(&b, c.path(), &["./web/barrel.ghost", "./web/barrel.part3"]);
+    verdict(&out["results"][0], "MISSING");
+    verified(&out["results"][1], "web/b3.ts:1:17", "function");
+    assert_eq!(out["stats"]["files_parsed"], 2, "{out:#}");
+
+    let r = Repo::new();
+    r.write("src/lib.rs", "pub mod api;\nmod store;\nmod disk;\n");
+    r.write("src/api.rs", "pub use crate::store::open;\n");
+    r.write("src/store.rs", "pub use crate::disk::open;\n");
+    r.write("src/disk.rs", "pub fn open() {}\n");
+    let v = one(&r, "crate::api::open");
+    verified(&v, "src/disk.rs:1:8", "function");
 }

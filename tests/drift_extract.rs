@@ -514,3 +514,30 @@ fn output_is_deterministic() {
     b.as_object_mut().unwrap().remove("stats");
     assert_eq!(a, b);
 }
+
+/// JS/TS module specifiers in code: path aliases (`@/…`, `~/…`) and scoped packages (`@acme/ui`)
+/// are module references; decorators have no `/`, and prose mentions (`@user/repo`) are not
+/// references.
+#[test]
+fn module_specifiers_are_extracted_in_code() {
+    let plan = "\
+Call `@/lib/util.formatDate(d)` and `@acme/ui.Card`; import `@acme/ui` and `@/lib/util`.
+`~/data/feed.load`, `@app.route`; prose @user/repo and @/lib/x.fn are not references.
+```ts
+import { Card } from '@acme/ui';
+const d = @/lib/util.parseDate(s);
+```
+";
+    assert_eq!(
+        refs(plan),
+        [
+            "@/lib/util.formatDate",
+            "@acme/ui.Card",
+            "@acme/ui",
+            "@/lib/util",
+            "~/data/feed.load",
+            "@app.route",
+            "@/lib/util.parseDate",
+        ]
+    );
+}

@@ -345,6 +345,86 @@ fn semantic_facts(name: &str, v: &Value) {
             // A code span of words cites nothing.
             assert_not_extracted(v, &["Artifacts"]);
         }
+        "rust_workspace" => {
+            // Paths into another crate of the workspace resolve below its root, as `crate::`
+            // paths do inside it (`store_core::LruCache` through the root's `pub use`).
+            for (r, at) in [
+                (
+                    "store_core::LruCache::new",
+                    "crates/store-core/src/cache/lru.rs:11:12",
+                ),
+                (
+                    "store_core::cache::lru::LruCache",
+                    "crates/store-core/src/cache/lru.rs:5:12",
+                ),
+                ("store_core::version", "crates/store-core/src/lib.rs:8:8"),
+                (
+                    "store_server::handlers::handle_get",
+                    "crates/store-server/src/handlers.rs:3:8",
+                ),
+                // `use store_core::LruCache as Cache`: the struct's method.
+                ("Cache::get", "crates/store-core/src/cache/lru.rs:15:12"),
+            ] {
+                assert_verdict(v, r, "VERIFIED", "none");
+                assert_eq!(find(v, "results", r)["location"], at, "{r}");
+            }
+            for r in [
+                "Cache::sweep",
+                "store_core::metrics::hit_rate",
+                "store_server::handlers::handle_health",
+            ] {
+                assert_verdict(v, r, "MISSING", NA);
+            }
+            assert_verdict(v, "tokio::spawn", "UNCHECKABLE", "info");
+            assert_skipped(
+                v,
+                &[
+                    "crates/store-core/src/cache/ttl.rs",
+                    "TtlCache::insert",
+                    "store_core::cache::ttl::TtlCache",
+                ],
+            );
+        }
+        "typescript_monorepo" => {
+            // Path aliases of `apps/web/tsconfig.json` (comments, trailing commas, `extends`),
+            // re-exports through them, the workspace package `@shop/ui` (its `dist/` entry is
+            // not in the repository: its source is), classes imported under other names.
+            for (r, at) in [
+                (
+                    "@/lib/format.formatPrice",
+                    "apps/web/src/lib/format.ts:1:17",
+                ),
+                ("@/lib.formatPrice", "apps/web/src/lib/format.ts:1:17"),
+                ("@/lib.Cart.addItem", "apps/web/src/lib/cart.ts:9:3"),
+                ("@/lib", "apps/web/src/lib/index.ts"),
+                ("@shop/ui", "packages/ui/src/index.ts"),
+                ("@shop/ui.Button.render", "packages/ui/src/button.ts:4:3"),
+                ("@shop/ui.Dialog.open", "packages/ui/src/modal.ts:2:3"),
+                ("ShoppingCart.total", "apps/web/src/lib/cart.ts:13:3"),
+                ("Dialog.close", "packages/ui/src/modal.ts:4:3"),
+            ] {
+                assert_verdict(v, r, "VERIFIED", "none");
+                assert_eq!(find(v, "results", r)["location"], at, "{r}");
+            }
+            for r in [
+                "@/lib/validate.isValidCode",
+                "@shop/ui.Tooltip",
+                "Dialog.dismiss",
+                "ShoppingCart.removeItem",
+            ] {
+                assert_verdict(v, r, "MISSING", NA);
+            }
+            assert_verdict(v, "@shop/analytics.track", "UNCHECKABLE", "info");
+            assert_verdict(v, "react.useState", "UNCHECKABLE", "info");
+            assert_skipped(
+                v,
+                &[
+                    "apps/web/src/lib/discount.ts",
+                    "applyDiscount",
+                    "Cart.applyCoupon",
+                ],
+            );
+        }
         other => {
             panic!("corpus/plans/{other}: no semantic facts (add them to tests/drift_plans.rs)")
         }

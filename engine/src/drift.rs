@@ -270,7 +270,9 @@ fn classify(tok: &str, source: &'static str, lone: bool, code_like: bool) -> Opt
         Some(i) => (&tok[..i], true),
         None => (tok, false),
     };
-    if let Some(d) = stem.strip_prefix('@') {
+    if let Some(d) = stem.strip_prefix('@')
+        && !d.contains('/')
+    {
         return (d.split('.').all(is_ident)).then(|| stem.to_owned());
     }
     if let Some(f) = stem.strip_prefix("--") {
@@ -288,7 +290,15 @@ fn classify(tok: &str, source: &'static str, lone: bool, code_like: bool) -> Opt
     }
     if stem.contains('/') {
         let s = stem.trim_start_matches("./");
-        let ok = s.split('/').all(|seg| {
+        // In code, a module specifier: a path alias (`@/lib/util`, `~/lib/util`) or a scoped
+        // package (`@acme/ui`).
+        let specifier = code && (s.starts_with('@') || s.starts_with("~/"));
+        let ok = s.split('/').enumerate().all(|(i, seg)| {
+            let seg = if i == 0 && specifier {
+                seg.trim_start_matches(['@', '~'])
+            } else {
+                seg
+            };
             seg.is_empty()
                 || seg == ".."
                 || seg

@@ -17,10 +17,14 @@
 //!   files, generated code);
 //! - `lookup`: the rule of each kind of reference (names, flags, files, macros, decorators,
 //!   qualified references, members through bases, members of values);
-//! - `modules`: module paths and imports to repository files, names looked up in modules
-//!   (re-exports followed one hop);
+//! - `modules`: module paths and imports to repository files (Python dotted paths, JS/TS
+//!   relative paths, Rust `crate::` paths and workspace crates);
+//! - `reexports`: names looked up in modules, following re-exports and globs up to three hops
+//!   (cycles detected), and the classes an import binds under another name;
 //! - `aliases`: heads bound by imports to repository modules (`import a.b as m`);
 //! - `jsexports`: JS/TS default exports and local export renamings, from a file's tokens;
+//! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
+//!   aliases and `baseUrl` (read leniently), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
 //! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]).
@@ -36,9 +40,11 @@ use crate::index::{self, Cache, FileIndex, Stats};
 mod aliases;
 mod external;
 mod jsexports;
+mod jsmodules;
 mod load;
 mod lookup;
 mod modules;
+mod reexports;
 mod refs;
 mod rounds;
 mod suggest;
@@ -218,6 +224,9 @@ pub struct Resolver<'c> {
     /// Heads of references bound by imports of repository modules (`import a.b as m`), set by
     /// the third round of [`Resolver::resolve_all`].
     aliases: HashMap<String, Vec<Alias>>,
+    /// The repository's `tsconfig.json` / `jsconfig.json` files, read on first use, and the
+    /// configs governing each importer directory.
+    jsmodules: jsmodules::Memo,
     /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
     js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
 }

@@ -123,23 +123,82 @@ impl Resolver<'_> {
         if let Some(w) = unchecked {
             return Some(Outcome::Unchecked(w));
         }
-        // `head` also imported from outside the repository (in another file).
+        let mut files: Vec<&str> = aliases.iter().map(|a| a.file.as_str()).collect();
+        files.sort_unstable();
+        files.dedup();
+        Some(self.alias_missing(segs, &list3(&files), true, scope, consulted))
+    }
+
+    /// `head.m` where `head` is bound by imports to classes of the repository under another name
+    /// (`from x import Widget as W`, `import { Widget as W } from './x'`, `import W from
+    /// './widget'`, `use crate::ui::Widget as W`): member `m` of those classes (and their bases).
+    /// Not found: as for a module alias ([`Resolver::alias_missing`]), except that a capitalized
+    /// head written elsewhere is a type name, not a value. `None`: no import binds `head` to a
+    /// class of the repository.
+    pub(super) fn via_class_alias(&self, segs: &[String], rust: bool) -> Option<Outcome> {
+        let [head, m] = segs else {
+            return None;
+        };
+        let (classes, mut consulted) = self.import_classes(head);
+        if classes.is_empty() {
+            return None;
+        }
+        let (scope, more) = match self.class_member(&classes, m) {
+            Outcome::Missing {
+                scope, consulted, ..
+            } => (scope, consulted),
+            o => return Some(o),
+        };
+        consulted.extend(more);
+        let names: Vec<String> = classes
+            .iter()
+            .map(|(f, c)| format!("class `{c}` ({f})"))
+            .collect();
+        let value_like = !rust
+            && head
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_lowercase() || c == '_' || c == '$');
+        Some(self.alias_missing(segs, &list3(&names), value_like, scope, consulted))
+    }
+
+    /// The answer for `head.rest` when the modules or classes `what` that imports bind `head` to
+    /// do not declare `rest`: an import of `head` from outside the repository (in another file)
+    /// makes it UNCHECKABLE; else, when `value_like` and `head` is also written in files that do
+    /// not import it (`m = re.match(...)`), the member rule of untyped values decides; else
+    /// MISSING (what it names was analyzed).
+    fn alias_missing(
+        &self,
+        segs: &[String],
+        what: &str,
+        value_like: bool,
+        scope: Vec<String>,
+        consulted: Vec<String>,
+    ) -> Outcome {
         let imports = self.named(&segs[0], |d| {
             d.kind == Kind::Import && d.container.is_none()
         });
-        let external: BTreeSet<&str> = imports
-            .iter()
-            .filter_map(|(p, d)| {
-                let from = d.from.as_deref().unwrap_or("");
-                self.module_for_import(p, from).is_empty().then_some(from)
-            })
-            .collect();
+        let mut external = BTreeSet::new();
+        let mut unresolved = BTreeSet::new();
+        for (p, d) in &imports {
+            let from = d.from.as_deref().unwrap_or("");
+            if !self.module_for_import(p, from).is_empty() {
+                continue;
+            }
+            match self.unresolved_import(p, from) {
+                Some(why) => unresolved.insert(why),
+                None => external.insert(from),
+            };
+        }
+        if let Some(why) = unresolved.into_iter().next() {
+            return Outcome::Unchecked(why);
+        }
         if !external.is_empty() {
-            return Some(Outcome::Unchecked(format!(
+            return Outcome::Unchecked(format!(
                 "external: `{}` is imported from outside the repository ({})",
                 segs[0],
                 external.into_iter().collect::<Vec<_>>().join(", ")
-            )));
+            ));
         }
         let post = self.postings();
         let importers: HashSet<&str> = imports.iter().map(|(p, _)| *p).collect();
@@ -148,23 +207,19 @@ impl Resolver<'_> {
             .filter(|&(f, _)| !importers.contains(post.files[f].as_str()))
             .count();
         let n = segs.len();
-        if elsewhere > 0 {
-            let mut files: Vec<&str> = aliases.iter().map(|a| a.file.as_str()).collect();
-            files.sort_unstable();
-            files.dedup();
+        if value_like && elsewhere > 0 {
             let why = format!(
-                "`{}` imports {} (which does not declare `{}`) but is also written in {elsewhere} \
-                 other file(s), where it may be a value probity cannot type",
+                "`{}` imports {what} (which does not declare `{}`) but is also written in \
+                 {elsewhere} other file(s), where it may be a value probity cannot type",
                 segs[0],
-                list3(&files),
-                rest.join(".")
+                segs[1..].join(".")
             );
-            return Some(self.receiver_member(&segs[..n - 1], &segs[n - 1], Some(why)));
+            return self.receiver_member(&segs[..n - 1], &segs[n - 1], Some(why));
         }
-        Some(Outcome::Missing {
+        Outcome::Missing {
             suggestions: vec![],
             scope,
             consulted,
-        })
+        }
     }
 }

@@ -94,15 +94,46 @@ pub fn listed_std_derive(name: &str) -> bool {
     listed(RUST_STD_DERIVES, name)
 }
 
-/// Dependency names declared in the repository's manifests, each with the manifest declaring it.
+/// Dependency names declared in the repository's manifests, each with the manifest declaring it,
+/// and the crates and packages the repository holds itself.
 #[derive(Default)]
 pub(super) struct Deps {
-    /// `Cargo.toml` dependency tables (crate names as written in code: `-` → `_`).
+    /// `Cargo.toml` dependency tables (crate names as written in code: `-` → `_`) → what they are
+    /// (`dependency declared in Cargo.toml`).
     cargo: BTreeMap<String, String>,
-    /// `package.json` dependency objects.
+    /// `package.json` dependency objects → what they are.
     npm: BTreeMap<String, String>,
-    /// Crates whose `Cargo.toml` is in the repository (`[package] name`, `-` → `_`).
+    /// Crates whose `Cargo.toml` is in the repository (`[package] name` and `[lib] name`,
+    /// `-` → `_`).
     pub(super) crates: HashSet<String>,
+    /// Crate name → its library root files (`[lib] path`, else `src/lib.rs`, else `src/main.rs`),
+    /// those present in the repository.
+    pub(super) crate_roots: BTreeMap<String, Vec<String>>,
+    /// Crate name → the `Cargo.toml` declaring it.
+    pub(super) crate_manifests: BTreeMap<String, String>,
+    /// Every crate root of the repository (library and binary roots): what `crate::` names.
+    pub(super) all_roots: Vec<String>,
+    /// `package.json` `name` → the packages of that name in the repository (workspace packages
+    /// and the root package).
+    pub(super) packages: BTreeMap<String, Vec<Package>>,
+    /// The first `Cargo.toml` that could not be parsed, and why.
+    pub(super) broken_cargo: Option<String>,
+    /// The first `package.json` that could not be parsed, and why.
+    pub(super) broken_npm: Option<String>,
+}
+
+/// A `package.json` of the repository with a `name` (a workspace package): what its entry points
+/// are.
+#[derive(Debug, Clone)]
+pub(super) struct Package {
+    /// Its directory (`""` for the root).
+    pub(super) dir: String,
+    /// Its `package.json`.
+    pub(super) manifest: String,
+    /// `exports`, as written.
+    pub(super) exports: Option<serde_json::Value>,
+    /// `types`, `typings`, `module`, `main`, in that order, those given.
+    pub(super) mains: Vec<String>,
 }
 
 /// At most this many manifests are read for [`Deps`].
@@ -126,8 +157,19 @@ impl Resolver<'_> {
         let head = segs.first().filter(|_| segs.len() >= 2)?.as_str();
         let why = |what: &str| format!("external: `{head}` is not part of the repository ({what})");
         if rust {
-            if self.deps().crates.contains(head) {
-                // The repository is that crate (the Rust tree's `library/std`).
+            let deps = self.deps();
+            if deps.crates.contains(head) {
+                // A crate of the repository (a workspace member; the Rust tree's `library/std`).
+                if deps.crate_roots.get(head).is_none_or(Vec::is_empty) {
+                    let m = deps.crate_manifests.get(head).map_or("", String::as_str);
+                    return Some(Ext {
+                        why: format!(
+                            "crate `{head}` ({m}) has no root file in the repository (no `[lib] \
+                             path`, src/lib.rs or src/main.rs)"
+                        ),
+                        consult: false,
+                    });
+                }
                 return None;
             }
             if RUST_SYSROOT.contains(&head) {
@@ -136,8 +178,8 @@ impl Resolver<'_> {
                     consult: false,
                 });
             }
-            return self.deps().cargo.get(head).map(|m| Ext {
-                why: why(&format!("dependency declared in {m}")),
+            return self.deps().cargo.get(head).map(|what| Ext {
+                why: why(what),
                 consult: true,
             });
         }
@@ -162,13 +204,29 @@ impl Resolver<'_> {
         if node && (has_js || !has_py) {
             what.push("Node.js built-in module".to_owned());
         }
-        if let Some(m) = self.deps().npm.get(head) {
-            what.push(format!("dependency declared in {m}"));
+        if let Some(w) = self.deps().npm.get(head) {
+            what.push(w.clone());
         }
         (!what.is_empty()).then(|| Ext {
             why: why(&what.join(" or ")),
             consult: true,
         })
+    }
+
+    /// Why the Rust path `segs`, found nowhere, is still not provably absent: a `Cargo.toml`
+    /// probity could not parse may declare its head as a crate of the workspace or a dependency
+    /// (a head written like a crate: lower case, not `crate`/`self`/`super`).
+    pub(super) fn broken_manifest_for(&self, segs: &[String]) -> Option<String> {
+        let head = segs.first().filter(|_| segs.len() >= 2)?;
+        if matches!(head.as_str(), "crate" | "self" | "super")
+            || !head.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        {
+            return None;
+        }
+        let b = self.deps().broken_cargo.as_ref()?;
+        Some(format!(
+            "{b}: `{head}` may be a crate it declares or depends on"
+        ))
     }
 
     /// Whether the repository defines the top-level Python module `head` itself: `head.py` or
@@ -189,18 +247,33 @@ impl Resolver<'_> {
             })
     }
 
+    /// What the `package.json` dependency `name` is (`dependency declared in package.json`), if
+    /// the repository declares it and holds no package of that name.
+    pub(super) fn npm_dependency(&self, name: &str) -> Option<&str> {
+        self.deps().npm.get(name).map(String::as_str)
+    }
+
+    /// Whether the repository has a JavaScript or TypeScript file.
+    pub(super) fn has_js(&self) -> bool {
+        self.has_lang("javascript") || self.has_lang("typescript")
+    }
+
     /// Whether the repository has a file of language `id`.
     fn has_lang(&self, id: &str) -> bool {
         self.sums.keys().any(|p| lang_of(p) == Some(id))
     }
 
     /// Dependencies declared by the repository's `Cargo.toml` and `package.json` files (not under
-    /// `node_modules`; path, `file:`, `link:` and `workspace:` dependencies and the repository's
-    /// own crates are part of the repository and left out). Read once, on first use.
+    /// `node_modules`), and the crates and packages the repository holds. Path, `file:`, `link:`
+    /// and `workspace:` dependencies and the repository's own crates and packages are part of the
+    /// repository and left out, unless the path leads outside the repository (then external).
+    /// Read once, on first use.
     pub(super) fn deps(&self) -> &Deps {
         self.deps.get_or_init(|| {
             let mut deps = Deps::default();
             let mut local = HashSet::new();
+            // Path dependencies leading outside the repository: (name, cargo) → what they are.
+            let mut outside: BTreeMap<(String, bool), String> = BTreeMap::new();
             let manifests = self
                 .paths
                 .iter()
@@ -214,16 +287,48 @@ impl Resolver<'_> {
                 let Ok(text) = std::fs::read_to_string(self.root.join(p)) else {
                     continue;
                 };
+                let dir = p.rsplit_once('/').map_or("", |(d, _)| d);
+                // A path dependency's directory, when it leads outside the repository.
+                let escapes = |rel: &str| -> bool { normalize_within(dir, rel).is_none() };
                 if p.ends_with("Cargo.toml") {
-                    let Ok(v) = toml::from_str::<toml::Value>(&text) else {
-                        continue;
+                    let v = match toml::from_str::<toml::Value>(&text) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            let e = e.message().to_owned();
+                            deps.broken_cargo
+                                .get_or_insert_with(|| format!("{p} could not be parsed ({e})"));
+                            continue;
+                        }
                     };
                     if let Some(n) = v
                         .get("package")
                         .and_then(|p| p.get("name"))
                         .and_then(|n| n.as_str())
                     {
-                        deps.crates.insert(n.replace('-', "_"));
+                        let lib = v.get("lib");
+                        let mut names = vec![n.replace('-', "_")];
+                        if let Some(l) = lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()) {
+                            names.push(l.replace('-', "_"));
+                        }
+                        let lib_path = lib
+                            .and_then(|l| l.get("path"))
+                            .and_then(|p| p.as_str())
+                            .and_then(|lp| normalize_within(dir, lp));
+                        let present = |c: String| self.path_set.contains(&c).then_some(c);
+                        let lib_root = lib_path
+                            .and_then(present)
+                            .or_else(|| present(join_dir(dir, "src/lib.rs")));
+                        let main_root = present(join_dir(dir, "src/main.rs"));
+                        let root = lib_root.clone().or_else(|| main_root.clone());
+                        deps.all_roots.extend(lib_root.into_iter().chain(main_root));
+                        for name in names {
+                            deps.crates.insert(name.clone());
+                            deps.crate_manifests
+                                .entry(name.clone())
+                                .or_insert_with(|| p.clone());
+                            let roots = deps.crate_roots.entry(name).or_default();
+                            roots.extend(root.clone());
+                        }
                     }
                     let mut scopes = vec![Some(&v), v.get("workspace")];
                     if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
@@ -236,18 +341,52 @@ impl Resolver<'_> {
                             };
                             for (name, spec) in t {
                                 let name = name.replace('-', "_");
-                                if spec.get("path").is_some() {
-                                    local.insert(name);
-                                } else {
-                                    deps.cargo.entry(name).or_insert_with(|| p.clone());
+                                match spec.get("path").and_then(|x| x.as_str()) {
+                                    Some(path) if escapes(path) => {
+                                        outside.entry((name, true)).or_insert_with(|| {
+                                            format!(
+                                                "path dependency `{path}` declared in {p}, outside \
+                                                 the repository"
+                                            )
+                                        });
+                                    }
+                                    Some(_) => {
+                                        local.insert(name);
+                                    }
+                                    None => {
+                                        deps.cargo.entry(name).or_insert_with(|| {
+                                            format!("dependency declared in {p}")
+                                        });
+                                    }
                                 }
                             }
                         }
                     }
                 } else {
-                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-                        continue;
+                    let v = match serde_json::from_str::<serde_json::Value>(&text) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            deps.broken_npm
+                                .get_or_insert_with(|| format!("{p} could not be parsed ({e})"));
+                            continue;
+                        }
                     };
+                    if let Some(n) = v.get("name").and_then(|n| n.as_str()) {
+                        let mains = ["types", "typings", "module", "main"]
+                            .iter()
+                            .filter_map(|k| v.get(*k).and_then(|m| m.as_str()))
+                            .map(str::to_owned)
+                            .collect();
+                        deps.packages
+                            .entry(n.to_owned())
+                            .or_default()
+                            .push(Package {
+                                dir: dir.to_owned(),
+                                manifest: p.clone(),
+                                exports: v.get("exports").cloned(),
+                                mains,
+                            });
+                    }
                     for k in [
                         "dependencies",
                         "devDependencies",
@@ -259,24 +398,68 @@ impl Resolver<'_> {
                         };
                         for (name, spec) in o {
                             let spec = spec.as_str().unwrap_or("");
-                            if ["file:", "link:", "workspace:"]
-                                .iter()
-                                .any(|x| spec.starts_with(x))
-                            {
+                            let path = ["file:", "link:"].iter().find_map(|x| spec.strip_prefix(x));
+                            if path.is_some_and(&escapes) {
+                                outside.entry((name.clone(), false)).or_insert_with(|| {
+                                    format!(
+                                        "`{spec}` dependency declared in {p}, outside the \
+                                         repository"
+                                    )
+                                });
+                            } else if path.is_some() || spec.starts_with("workspace:") {
                                 local.insert(name.clone());
                             } else {
-                                deps.npm.entry(name.clone()).or_insert_with(|| p.clone());
+                                deps.npm
+                                    .entry(name.clone())
+                                    .or_insert_with(|| format!("dependency declared in {p}"));
                             }
                         }
                     }
                 }
             }
+            deps.all_roots.sort();
+            deps.all_roots.dedup();
+            for roots in deps.crate_roots.values_mut() {
+                roots.sort();
+                roots.dedup();
+            }
+            // A crate or package of the repository is never external, whatever declares it.
+            for ((name, cargo), what) in outside {
+                if local.contains(&name) {
+                    continue;
+                }
+                if cargo {
+                    deps.cargo.entry(name).or_insert(what);
+                } else {
+                    deps.npm.entry(name).or_insert(what);
+                }
+            }
             deps.cargo
                 .retain(|k, _| !local.contains(k) && !deps.crates.contains(k));
-            deps.npm.retain(|k, _| !local.contains(k));
+            deps.npm
+                .retain(|k, _| !local.contains(k) && !deps.packages.contains_key(k));
             deps
         })
     }
+}
+
+/// `rel` (a path relative to directory `dir` of the repository) as a normalized path from the
+/// repository root; `None` when it leads outside the repository or is absolute.
+pub(super) fn normalize_within(dir: &str, rel: &str) -> Option<String> {
+    if rel.starts_with('/') {
+        return None;
+    }
+    let mut out: Vec<&str> = Vec::new();
+    for seg in dir.split('/').chain(rel.split('/')) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            s => out.push(s),
+        }
+    }
+    Some(out.join("/"))
 }
 
 /// `head` is a built-in type or global (Rust primitive and standard types for `::` paths;

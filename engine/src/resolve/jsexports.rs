@@ -5,9 +5,8 @@
 use std::sync::atomic::Ordering;
 
 use super::load::lang_of;
-use super::verdict::Outcome;
+use super::reexports::Chase;
 use super::{Candidate, Resolver};
-use crate::index::Kind;
 
 /// What a JS/TS module exports as `default`.
 #[derive(Debug, PartialEq, Eq)]
@@ -31,6 +30,16 @@ pub(super) struct JsExports {
     default: Option<DefaultExport>,
     /// `export { local as exported }` (without `from`): `(exported, local)`.
     pub(super) renamed: Vec<(String, String)>,
+}
+
+impl JsExports {
+    /// The local name a module exports as default (`export default Name`), if it is a name.
+    pub(super) fn default_name(&self) -> Option<&str> {
+        match &self.default {
+            Some(DefaultExport::Name(x)) => Some(x),
+            _ => None,
+        }
+    }
 }
 
 /// The exports of JS/TS source `text` the index does not record (it has no default marker and
@@ -192,29 +201,15 @@ impl Resolver<'_> {
         Some(e)
     }
 
-    /// The declaration a JS/TS file exports as default (see [`js_exports`]): the top-level
-    /// declaration of the exported name (`follow`: through one import, as a lookup of that
-    /// name in the module would), or the anonymous value itself.
-    pub(super) fn default_export_cands(&self, file: &str, follow: bool) -> Vec<Candidate> {
+    /// The declaration a JS/TS file exports as default (see [`js_exports`]): what the module
+    /// binds to the exported name (through its imports, `hops` re-exports left), or the
+    /// anonymous value itself.
+    pub(super) fn default_export(&self, file: &str, hops: usize, cx: &mut Chase) -> Vec<Candidate> {
         let Some(e) = self.js_exports_of(file, "default") else {
             return Vec::new();
         };
         match &e.default {
-            Some(DefaultExport::Name(x)) if x != "default" => {
-                let x = x.clone();
-                if follow {
-                    match self.in_modules(&[file.to_owned()], &[x]) {
-                        Outcome::Found(c) => c,
-                        _ => Vec::new(),
-                    }
-                } else {
-                    self.top_level(file, &x)
-                        .into_iter()
-                        .filter(|d| d.kind != Kind::Import)
-                        .map(|d| self.cand(file, d))
-                        .collect()
-                }
-            }
+            Some(DefaultExport::Name(x)) if x != "default" => self.chase(file, x, hops, false, cx),
             Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
                 location: format!("{file}:{line}:{column}"),
                 kind: (*kind).to_owned(),

@@ -146,6 +146,7 @@ impl<'c> Resolver<'c> {
             suffixes: std::sync::OnceLock::new(),
             postings,
             deps: std::sync::OnceLock::new(),
+            jsmodules: Default::default(),
             aliases: HashMap::new(),
             js_exports: std::sync::Mutex::new(HashMap::new()),
         }

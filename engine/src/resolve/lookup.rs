@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
 use super::load::lang_of;
 use super::modules::module_cand;
+use super::reexports::{Chase, MAX_HOPS};
 use super::refs::is_ident;
 use super::verdict::Outcome;
 use super::{Candidate, Resolver};
@@ -34,6 +35,16 @@ impl Resolver<'_> {
                 exported: true,
                 signature: None,
             }]);
+        }
+        if p.starts_with('@') || p.starts_with('~') {
+            // `@/lib/util`, `@acme/ui`: a module specifier (path alias, workspace package).
+            match self.plan_module_files(p) {
+                Err(why) => return Outcome::Unchecked(why),
+                Ok(files) if !files.is_empty() => {
+                    return Outcome::Found(files.iter().map(|f| module_cand(f, p)).collect());
+                }
+                Ok(_) => {}
+            }
         }
         Outcome::Missing {
             suggestions: self.near_paths(p),
@@ -78,7 +89,8 @@ impl Resolver<'_> {
         }
     }
 
-    /// `n` bound only by imports: external → UNCHECKABLE; internal → follow one hop.
+    /// `n` bound only by imports: external → UNCHECKABLE; internal → what the imported modules
+    /// bind to the imported name, through re-exports (up to [`MAX_HOPS`] hops).
     fn via_imports(&self, n: &str) -> Option<Outcome> {
         let imps = self.named(n, |d| d.kind == Kind::Import);
         if imps.is_empty() {
@@ -86,30 +98,33 @@ impl Resolver<'_> {
         }
         let mut found = Vec::new();
         let mut external = BTreeSet::new();
+        let mut unresolved = BTreeSet::new();
+        let mut cx = Chase::default();
         for (p, d) in &imps {
             let from = d.from.as_deref().unwrap_or("");
             let files = self.module_for_import(p, from);
             if files.is_empty() {
-                external.insert(from.to_owned());
+                match self.unresolved_import(p, from) {
+                    Some(why) => unresolved.insert(why),
+                    None => external.insert(from.to_owned()),
+                };
                 continue;
             }
             match d.imported.as_deref() {
                 None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
                 Some(orig) => {
                     for f in &files {
-                        let c = self.imported_from(f, orig);
-                        if !c.is_empty() {
-                            found.extend(c);
-                            continue;
-                        }
-                        // Bound by an import there too (a second hop): that import.
-                        found.extend(self.top_level(f, orig).into_iter().map(|d| self.cand(f, d)));
+                        cx.consulted.push(f.clone());
+                        found.extend(self.chase(f, orig, MAX_HOPS - 1, false, &mut cx));
                     }
                 }
             }
         }
         if !found.is_empty() {
             return Some(Outcome::Found(found));
+        }
+        if let Some(why) = unresolved.into_iter().next() {
+            return Some(Outcome::Unchecked(why));
         }
         if !external.is_empty() {
             return Some(Outcome::Unchecked(format!(
@@ -298,6 +313,11 @@ impl Resolver<'_> {
         if !rust && let Some(a) = self.via_alias(segs) {
             return a;
         }
+        // The head is an import of a class under another name (`from x import Widget as W` →
+        // `W.render`).
+        if let Some(a) = self.via_class_alias(segs, rust) {
+            return a;
+        }
         if let Some(Outcome::Unchecked(why)) = self.via_imports(head) {
             return Outcome::Unchecked(why);
         }
@@ -306,6 +326,12 @@ impl Resolver<'_> {
         }
         if receiver && self.receiver_applies(segs, rust) {
             return self.receiver_member(&segs[..n - 1], &segs[n - 1], None);
+        }
+        if rust
+            && matches!(o, Outcome::Missing { .. })
+            && let Some(why) = self.broken_manifest_for(segs)
+        {
+            return Outcome::Unchecked(why);
         }
         o
     }

@@ -1,13 +1,13 @@
-//! Module paths and imports to repository files (Python dotted paths and packages, JS/TS
-//! relative specifiers, Rust `crate::`/`self::`/`super::` paths), and names looked up inside
-//! module files, following re-exports and globs one hop.
+//! Module paths and imports to repository files: Python dotted paths and packages, JS/TS
+//! relative specifiers (and, through `jsmodules`, path aliases and workspace packages), Rust
+//! `crate::`/`self::`/`super::` paths and paths into the repository's other crates (workspace
+//! members). Names are looked up inside module files by `reexports`.
 
 use std::collections::HashMap;
 
+use super::jsmodules::{Spec, package_of};
 use super::load::lang_of;
-use super::verdict::Outcome;
 use super::{Candidate, Resolver};
-use crate::index::{Decl, Kind};
 
 /// Extensions of the files a module path can name (see [`Resolver::module_files`]).
 const MODULE_EXTS: &[&str] = &[
@@ -37,8 +37,11 @@ impl Resolver<'_> {
         })
     }
 
-    /// Module files for `segs` (Python dotted, Rust `crate::a::b`).
+    /// Module files for `segs` (Python dotted, Rust `crate::a::b`, `member_crate::a::b`).
     pub(super) fn module_files(&self, segs: &[String], rust: bool) -> Vec<String> {
+        if rust && let Some(files) = self.crate_module_files(segs) {
+            return files;
+        }
         let segs: Vec<&str> = segs
             .iter()
             .map(String::as_str)
@@ -98,7 +101,104 @@ impl Resolver<'_> {
         if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
             out.retain(|p| p.matches('/').count() <= min);
         }
+        if out.is_empty() && !rust && self.deps().packages.contains_key(segs[0]) {
+            // `shared.formatDate` with a workspace package `shared`: its entry.
+            if let Spec::Files(f) = self.specifier(None, &joined) {
+                return f;
+            }
+        }
         out
+    }
+
+    /// The files of a module path cited by a plan (`./web/app`, `src/a/b.ts`, `@/lib/util`,
+    /// `@acme/ui/button`): a path of the repository, else a specifier (path aliases, workspace
+    /// packages). `Err`: why it cannot be checked (a specifier outside the repository, a broken
+    /// config); `Ok(empty)`: no such module (MISSING).
+    pub(super) fn plan_module_files(&self, p: &str) -> Result<Vec<String>, String> {
+        let files = self.module_from_path(p, None);
+        if !files.is_empty() || p.starts_with('.') {
+            return Ok(files);
+        }
+        let spec = if self.has_js() {
+            self.specifier(None, p)
+        } else {
+            Spec::Outside
+        };
+        match spec {
+            Spec::Files(f) => Ok(f),
+            Spec::Absent { .. } => Ok(Vec::new()),
+            Spec::Broken(why) => Err(why),
+            Spec::Outside => {
+                let (pkg, _) = package_of(p);
+                if let Some(what) = self.npm_dependency(pkg) {
+                    Err(format!(
+                        "external: `{pkg}` is not part of the repository ({what})"
+                    ))
+                } else if p.starts_with("~/") {
+                    Err(format!(
+                        "`{p}` is no path alias of a tsconfig.json or jsconfig.json of the \
+                         repository (a home-directory path?)"
+                    ))
+                } else if p.starts_with('@') {
+                    // Never a path of the repository: a package or an alias nothing declares.
+                    Err(format!(
+                        "external: `{pkg}` is not part of the repository (no path alias of a \
+                         tsconfig.json or jsconfig.json and no workspace package names it)"
+                    ))
+                } else {
+                    Ok(Vec::new())
+                }
+            }
+        }
+    }
+
+    /// The files of a Rust path into a crate of the repository: `crate` alone is every crate root
+    /// (what `crate::name` names without knowing the crate); `member::a::b`, with `member` a crate
+    /// whose `Cargo.toml` is in the repository (a workspace member), is module `a::b` below that
+    /// crate's root (`[lib] path`, `src/lib.rs` or `src/main.rs`), as `crate::a::b` is inside it.
+    /// `None`: not such a path (`crate::a` is left to the suffix search of
+    /// [`Resolver::module_files`]).
+    fn crate_module_files(&self, segs: &[String]) -> Option<Vec<String>> {
+        let head = segs.first()?.as_str();
+        if head == "crate" {
+            if segs.len() != 1 {
+                return None;
+            }
+            let roots = &self.deps().all_roots;
+            if !roots.is_empty() {
+                return Some(roots.clone());
+            }
+            // No `Cargo.toml`: the shallowest `lib.rs` / `main.rs`.
+            let mut roots: Vec<&String> = self
+                .paths
+                .iter()
+                .filter(|p| matches!(p.rsplit('/').next(), Some("lib.rs" | "main.rs")))
+                .collect();
+            let min = roots.iter().map(|p| p.matches('/').count()).min()?;
+            roots.retain(|p| p.matches('/').count() == min);
+            return Some(roots.into_iter().cloned().collect());
+        }
+        if matches!(head, "self" | "super") {
+            return None;
+        }
+        let roots = self.deps().crate_roots.get(head)?;
+        let rest: Vec<&str> = segs[1..].iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        for root in roots {
+            if rest.is_empty() {
+                out.push(root.clone());
+                continue;
+            }
+            // A crate root's child modules are in its directory, whatever its file name.
+            let dir = root.rsplit_once('/').map_or("", |(d, _)| d);
+            let p = join_dir(dir, &rest.join("/"));
+            out.extend(
+                [format!("{p}.rs"), format!("{p}/mod.rs")]
+                    .into_iter()
+                    .filter(|c| self.path_set.contains(c)),
+            );
+        }
+        Some(out)
     }
 
     /// A module path as written in a plan or an import (`./a/b`, `src/a/b.ts`).
@@ -180,13 +280,13 @@ impl Resolver<'_> {
                 }
             }
             Some("rust") => self.rust_module_for_import(importer, from),
-            _ => {
-                if from.starts_with('.') {
-                    self.module_from_path(from, Some(dir))
-                } else {
-                    Vec::new()
-                }
-            }
+            _ if from.starts_with('.') => self.module_from_path(from, Some(dir)),
+            // `@/lib/util` (a path alias), `@acme/ui` (a workspace package), `react` (outside).
+            Some("javascript" | "typescript") => match self.specifier(Some(importer), from) {
+                Spec::Files(f) => f,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
         }
     }
 
@@ -247,7 +347,18 @@ impl Resolver<'_> {
                 }
                 under(dir, &segs[ups..])
             }
-            Some(_) => under(&here, &segs),
+            Some(head) => {
+                let got = under(&here, &segs);
+                if !got.is_empty() {
+                    return got;
+                }
+                // `use member::a::b` with `member` a crate of the repository (a workspace member).
+                if self.deps().crate_roots.contains_key(head) {
+                    let owned: Vec<String> = segs.iter().map(|s| (*s).to_owned()).collect();
+                    return self.crate_module_files(&owned).unwrap_or_default();
+                }
+                got
+            }
         }
     }
 
@@ -267,206 +378,6 @@ impl Resolver<'_> {
         .into_iter()
         .filter(|c| self.path_set.contains(c))
         .collect()
-    }
-
-    /// Top-level declarations named `n` in `file`: its definitions, else its imports of that
-    /// name (which `in_modules` follows one hop).
-    pub(super) fn top_level(&self, file: &str, n: &str) -> Vec<&Decl> {
-        let Some(f) = self.files.get(file) else {
-            return Vec::new();
-        };
-        let direct: Vec<&Decl> = f
-            .decls
-            .iter()
-            .filter(|d| d.container.is_none() && d.name == n && d.kind != Kind::CliFlag)
-            .collect();
-        let defs: Vec<&Decl> = direct
-            .iter()
-            .copied()
-            .filter(|d| d.kind != Kind::Import)
-            .collect();
-        if defs.is_empty() { direct } else { defs }
-    }
-
-    /// Resolve `segs` (`name` or `Container.member`) inside module files, following re-exports
-    /// one hop.
-    pub(super) fn in_modules(&self, files: &[String], segs: &[String]) -> Outcome {
-        let mut found = Vec::new();
-        let mut scope = Vec::new();
-        let mut consulted: Vec<String> = files.to_vec();
-        for f in files {
-            let Some(fi) = self.files.get(f) else {
-                continue;
-            };
-            scope.extend(
-                fi.decls
-                    .iter()
-                    .filter(|d| d.container.is_none())
-                    .map(|d| d.name.clone()),
-            );
-            match segs {
-                [n] => {
-                    for d in self.top_level(f, n) {
-                        if d.kind == Kind::Import {
-                            // Re-export: look in the module it names (one hop).
-                            let targets =
-                                self.module_for_import(f, d.from.as_deref().unwrap_or(""));
-                            let mut hop = false;
-                            match d.imported.as_deref() {
-                                // `export * as ns from './x'`, `import x`, `use a::b::{self}`:
-                                // the binding is the module itself.
-                                None | Some("*") => {
-                                    for t in &targets {
-                                        found.push(module_cand(t, n));
-                                        hop = true;
-                                    }
-                                }
-                                Some(orig) => {
-                                    for t in &targets {
-                                        consulted.push(t.clone());
-                                        let c = self.imported_from(t, orig);
-                                        hop |= !c.is_empty();
-                                        found.extend(c);
-                                    }
-                                }
-                            }
-                            if !hop {
-                                found.push(self.cand(f, d));
-                            }
-                        } else {
-                            found.push(self.cand(f, d));
-                        }
-                    }
-                    if found.is_empty() && n == "default" {
-                        // JS/TS `export default Name` / `export default class X` / anonymous.
-                        found.extend(self.default_export_cands(f, true));
-                    }
-                    if found.is_empty()
-                        && let Some(e) = self.js_exports_of(f, n)
-                    {
-                        // JS/TS `export { local as n }`: the local binding.
-                        // (Not through another renaming: no cycle.)
-                        for (_, local) in e.renamed.iter().filter(|(x, l)| {
-                            x == n && l != "default" && !e.renamed.iter().any(|(y, _)| y == l)
-                        }) {
-                            if let Outcome::Found(c) = self
-                                .in_modules(std::slice::from_ref(f), std::slice::from_ref(local))
-                            {
-                                found.extend(c);
-                            }
-                        }
-                    }
-                    if found.is_empty() {
-                        // `export * from './x'` / `from .x import *` / `pub use x::*`.
-                        for g in fi
-                            .decls
-                            .iter()
-                            .filter(|d| d.kind == Kind::Import && d.name == "*")
-                        {
-                            for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
-                                consulted.push(t.clone());
-                                // A glob brings what the target exports (JS/TS `export`, Rust
-                                // `pub`); Python's `*` follows `__all__`, which may be computed,
-                                // so every name counts there.
-                                let python = lang_of(&t) == Some("python");
-                                for d2 in self.top_level(&t, n) {
-                                    if python || d2.exported {
-                                        found.push(self.cand(&t, d2));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    if found.is_empty() {
-                        // `json.decoder`: a submodule of a Python package.
-                        found.extend(self.submodule(f, n).iter().map(|s| module_cand(s, n)));
-                    }
-                }
-                [c, m] => {
-                    for d in fi
-                        .decls
-                        .iter()
-                        .filter(|d| d.container.as_deref() == Some(c) && d.name == *m)
-                    {
-                        found.push(self.cand(f, d));
-                    }
-                    // `os.path.join`: `path` is a module imported into `os` (one hop).
-                    if found.is_empty() {
-                        for imp in fi.decls.iter().filter(|d| {
-                            d.kind == Kind::Import && d.name == *c && d.imported.is_none()
-                        }) {
-                            for t in self.module_for_import(f, imp.from.as_deref().unwrap_or("")) {
-                                consulted.push(t.clone());
-                                for d2 in self.top_level(&t, m) {
-                                    found.push(self.cand(&t, d2));
-                                }
-                            }
-                        }
-                    }
-                    if found.is_empty() {
-                        scope.extend(
-                            fi.decls
-                                .iter()
-                                .filter(|d| d.container.as_deref() == Some(c))
-                                .map(|d| d.name.clone()),
-                        );
-                    }
-                }
-                _ => {}
-            }
-        }
-        if !found.is_empty() {
-            return Outcome::Found(found);
-        }
-        if let [_, _] = segs {
-            // The container may live elsewhere (re-exported class) or inherit the member.
-            match self.member(&segs[0], &segs[1]) {
-                Outcome::Missing { consulted: c, .. } => consulted.extend(c),
-                o => return o,
-            }
-        }
-        // Python module-level `__getattr__` makes every attribute dynamic.
-        for f in files {
-            if self.files.get(f).is_some_and(|fi| {
-                fi.decls
-                    .iter()
-                    .any(|d| d.name == "__getattr__" && d.container.is_none())
-            }) {
-                return Outcome::Unchecked(format!(
-                    "{f} defines a module-level __getattr__ (dynamic attributes)"
-                ));
-            }
-        }
-        Outcome::Missing {
-            suggestions: vec![],
-            scope,
-            consulted,
-        }
-    }
-
-    /// What `from T import orig` / `export {orig as x} from 'T'` binds, looked up in the target
-    /// module file `t` (the one hop of a re-export): its top-level declarations named `orig`;
-    /// else, in Python, the submodule `orig` of package `t` (`from . import sub`); else, in JS/TS,
-    /// for `default`, the declaration `t` exports as default. A name `t` binds by an import
-    /// again is a second hop: nothing (the caller keeps the first import).
-    pub(super) fn imported_from(&self, t: &str, orig: &str) -> Vec<Candidate> {
-        let defs: Vec<Candidate> = self
-            .top_level(t, orig)
-            .into_iter()
-            .filter(|d| d.kind != Kind::Import)
-            .map(|d| self.cand(t, d))
-            .collect();
-        if !defs.is_empty() {
-            return defs;
-        }
-        let sub = self.submodule(t, orig);
-        if !sub.is_empty() {
-            return sub.iter().map(|s| module_cand(s, orig)).collect();
-        }
-        if orig == "default" {
-            return self.default_export_cands(t, false);
-        }
-        Vec::new()
     }
 }
 

@@ -148,7 +148,7 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
             "external: `{m}` is not part of the repository (Node.js built-in module)"
         ));
     }
-    if let Some(d) = r.strip_prefix('@') {
+    if let Some(d) = r.strip_prefix('@').filter(|d| !d.contains('/')) {
         let segs: Vec<String> = d.split('.').map(str::to_owned).collect();
         if segs.iter().all(|s| is_ident(s)) {
             return Ref::Decorator(segs);

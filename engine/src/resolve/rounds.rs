@@ -1,20 +1,25 @@
-//! [`Resolver::resolve_all`]: the rounds of loading (module files and the one hop of their
-//! imports; bases, import heads and receivers' members; module aliases; the modules imports bind
-//! a bare name from; files near the names still MISSING), then the final answers.
+//! [`Resolver::resolve_all`]: the rounds of loading (module files and the re-exports of their
+//! imports, up to three hops; bases, import heads and receivers' members; module aliases; the
+//! modules imports bind a bare name or a class alias from, and their re-exports; glob targets
+//! of the references still MISSING; files near the names still MISSING), then the final
+//! answers.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
 use super::aliases::Alias;
 use super::load::{ToLoad, lang_of};
 use super::lookup::bases_of;
+use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
+use super::verdict::Outcome;
 use super::{Resolution, Resolver, Verdict};
 use crate::index::Kind;
 
 impl Resolver<'_> {
-    /// Resolve every reference (three rounds of loading), in input order.
+    /// Resolve every reference (rounds of loading, each loading only files that can hold what
+    /// the previous ones ask for), in input order.
     pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
         let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
         self.load_for(&parsed);
@@ -60,9 +65,13 @@ impl Resolver<'_> {
             self.load(&bases);
         }
         // The modules that imports binding a bare name import it from (`import W from
-        // './widget'` → `W`; `use crate::util::count` → `count!`), for the one hop of
-        // `via_imports`, when nothing declares the name.
+        // './widget'` → `W`; `use crate::util::count` → `count!`), for `via_imports`, when
+        // nothing declares the name.
         let mut targets: Vec<String> = Vec::new();
+        // Also the imports binding the head of a qualified reference that is no class or module
+        // (`W.render` with `from x import Widget as W`): further re-exports of both are
+        // followed below.
+        let mut starts: Vec<(String, String)> = Vec::new();
         for r in &parsed {
             let n = match r {
                 Ref::Name(n) => n,
@@ -70,7 +79,18 @@ impl Resolver<'_> {
                     segs,
                     derive: false,
                 } => &segs[segs.len() - 1],
-                _ => continue,
+                _ => {
+                    if let Some((segs, _)) = head_segs(r)
+                        && segs.len() == 2
+                        && !self.aliases.contains_key(&segs[0])
+                        && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
+                    {
+                        for (p, _) in self.named(&segs[0], |d| d.kind == Kind::Import) {
+                            starts.push((p.to_owned(), segs[0].clone()));
+                        }
+                    }
+                    continue;
+                }
             };
             if !self
                 .named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag))
@@ -80,11 +100,80 @@ impl Resolver<'_> {
             }
             for (p, d) in self.named(n, |d| d.kind == Kind::Import) {
                 targets.extend(self.module_for_import(p, d.from.as_deref().unwrap_or("")));
+                starts.push((p.to_owned(), n.clone()));
             }
         }
         targets.sort();
         targets.dedup();
         self.load_paths(&targets);
+        if !starts.is_empty() {
+            self.load_chains(starts);
+        }
+        // The bases of the classes imports bind under another name, directly (`W.render` with
+        // `from x import Widget as W`) or in a module (`pkg.W.run`), for inherited members.
+        let bases: Vec<String> = parsed
+            .iter()
+            .filter_map(head_segs)
+            .flat_map(|(segs, rust)| {
+                let mut classes = Vec::new();
+                if segs.len() == 2 {
+                    classes.extend(self.import_classes(&segs[0]).0);
+                }
+                if let Some((i, files)) = self.module_prefix(segs, rust)
+                    && segs.len() - i == 2
+                {
+                    classes.extend(self.module_classes(&files, &segs[i]));
+                }
+                classes
+            })
+            .flat_map(|(file, cls)| self.bases_in(&file, &cls))
+            .collect();
+        self.load(&bases);
+        // Glob targets that do not hold the name (`from .a import *` where `a` star-imports the
+        // module declaring it): hop by hop, only for references still MISSING that looked in
+        // them; such a file can bring the name only through a glob of its own, so it is parsed
+        // only when its text has one (read, not parsed, otherwise).
+        let mut checked: HashSet<String> = HashSet::new();
+        for _ in 0..MAX_HOPS {
+            let this = &*self;
+            let post = this.postings();
+            let mut want: Vec<(String, bool)> = parsed
+                .par_iter()
+                .filter_map(|r| match this.outcome_of(r) {
+                    Outcome::Missing { consulted, .. } => Some((r.needles(), consulted)),
+                    _ => None,
+                })
+                .flat_map_iter(|(words, consulted)| {
+                    consulted.into_iter().map(move |f| {
+                        let holds = words.iter().any(|w| post.holds(&f, w));
+                        (f, holds)
+                    })
+                })
+                .filter(|(f, _)| {
+                    !this.files.contains_key(f) && this.sums.contains_key(f) && !checked.contains(f)
+                })
+                .collect();
+            want.sort();
+            want.dedup_by(|a, b| {
+                a.0 == b.0 && {
+                    b.1 |= a.1;
+                    true
+                }
+            });
+            if want.is_empty() {
+                break;
+            }
+            checked.extend(want.iter().map(|(f, _)| f.clone()));
+            let load: Vec<String> = want
+                .into_par_iter()
+                .filter(|(f, holds)| *holds || this.has_glob_text(f))
+                .map(|(f, _)| f)
+                .collect();
+            if load.is_empty() {
+                break;
+            }
+            self.load_paths(&load);
+        }
         // Names near the references still missing (for suggestions).
         let this = &*self;
         let mut near: ToLoad = refs
@@ -112,18 +201,21 @@ impl Resolver<'_> {
     fn load_for(&mut self, parsed: &[Ref]) {
         let mut needles = Vec::new();
         let mut modules = Vec::new();
-        // Module file → the names looked up in it (through its imports, too).
-        let mut wanted: HashMap<String, Vec<String>> = HashMap::new();
+        // Module file → the names looked up in it (through its imports, too), each with the
+        // member looked up in it when it is a container or module (`os.path.join`).
+        let mut wanted: HashMap<String, Vec<(String, Option<String>)>> = HashMap::new();
         for r in parsed {
             let (segs, rust) = match r {
                 Ref::Qualified { segs, rust } => (segs, *rust),
                 Ref::Decorator(segs) if segs.len() > 1 => (segs, false),
                 Ref::ModuleFile { path, segs } => {
-                    for m in self.module_from_path(path, None) {
-                        wanted
-                            .entry(m.clone())
-                            .or_default()
-                            .extend(segs.first().cloned());
+                    for m in self.plan_module_files(path).unwrap_or_default() {
+                        if let Some(first) = segs.first() {
+                            wanted
+                                .entry(m.clone())
+                                .or_default()
+                                .push((first.clone(), segs.get(1).cloned()));
+                        }
                         modules.push(m);
                     }
                     needles.extend(segs.iter().cloned());
@@ -146,7 +238,10 @@ impl Resolver<'_> {
             }
             if let Some((i, files)) = &prefix {
                 for m in files {
-                    wanted.entry(m.clone()).or_default().push(segs[*i].clone());
+                    wanted
+                        .entry(m.clone())
+                        .or_default()
+                        .push((segs[*i].clone(), segs.get(*i + 1).cloned()));
                 }
             }
             let rest: Vec<String> = match prefix {
@@ -167,7 +262,7 @@ impl Resolver<'_> {
         modules.sort();
         modules.dedup();
         self.load_paths(&modules);
-        // The one hop `in_modules` follows: imports of the module files, those that hold a name
+        // The first hop `in_modules` follows: imports of the module files, those that hold a name
         // looked up through the module (a file without the word cannot declare it; `asyncio`
         // imports two dozen submodules, `asyncio.gather` needs one), or, for an import binding
         // that name under another (`export { default as X } from`, `from .y import a as X`),
@@ -177,7 +272,12 @@ impl Resolver<'_> {
             let Some(fi) = self.files.get(m) else {
                 continue;
             };
-            let words = wanted.get(m).map_or(&[][..], Vec::as_slice);
+            let words: Vec<String> = wanted
+                .get(m)
+                .into_iter()
+                .flatten()
+                .map(|(w, _)| w.clone())
+                .collect();
             for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
                 let from = d.from.as_deref().unwrap_or("");
                 let renamed = d
@@ -197,7 +297,118 @@ impl Resolver<'_> {
         targets.sort();
         targets.dedup();
         self.load_paths(&targets);
+        // Re-exports further on (up to `MAX_HOPS`): the name looked up in each module, and for
+        // `os.path.join` the member in the modules its head is bound to.
+        let mut starts = Vec::new();
+        for m in &modules {
+            let Some(fi) = self.files.get(m) else {
+                continue;
+            };
+            for (w, next) in wanted.get(m).into_iter().flatten() {
+                starts.push((m.clone(), w.clone()));
+                let Some(next) = next else {
+                    continue;
+                };
+                for d in fi.decls.iter().filter(|d| {
+                    d.kind == Kind::Import
+                        && d.name == *w
+                        && matches!(d.imported.as_deref(), None | Some("*"))
+                }) {
+                    for t in self.module_for_import(m, d.from.as_deref().unwrap_or("")) {
+                        starts.push((t, next.clone()));
+                    }
+                }
+            }
+        }
+        self.load_chains(starts);
         self.load(&needles);
+    }
+
+    /// Load the files a lookup of each `(module file, name)` of `starts` follows through
+    /// re-exports (see [`Resolver::chase`]), hop by hop, up to [`MAX_HOPS`] hops: the targets of
+    /// the imports binding the name and of the module's globs, each only when it holds the name
+    /// it is looked up for (a glob target that does not is loaded by the glob round of
+    /// [`Resolver::resolve_all`], only for a reference still MISSING).
+    pub(super) fn load_chains(&mut self, starts: Vec<(String, String)>) {
+        let mut seen = HashSet::new();
+        let mut frontier = starts;
+        for _ in 0..MAX_HOPS {
+            let mut next = Vec::new();
+            for (f, n) in frontier {
+                if seen.insert((f.clone(), n.clone())) {
+                    next.extend(self.chain_step(&f, &n, 0));
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            let post = self.postings();
+            let mut load: Vec<String> = next
+                .iter()
+                .filter(|(t, o)| {
+                    !self.files.contains_key(t)
+                        && (post.holds(t, o)
+                            || (o == "default"
+                                && (post.holds(t, "default") || post.holds(t, "exports"))))
+                })
+                .map(|(t, _)| t.clone())
+                .collect();
+            load.sort();
+            load.dedup();
+            self.load_paths(&load);
+            frontier = next;
+        }
+    }
+
+    /// Where a lookup of `n` in module `f` goes next: `(file, name)` for each import binding `n`
+    /// to a name of another module, for each glob of `f` (when `f` binds `n` to nothing itself),
+    /// and, in JS/TS, where the local binding of a default export or of `export { local as n }`
+    /// goes (in `f` itself, no hop; `depth` bounds those).
+    fn chain_step(&self, f: &str, n: &str, depth: usize) -> Vec<(String, String)> {
+        let Some(fi) = self.files.get(f) else {
+            return Vec::new();
+        };
+        let top = self.top_level(f, n);
+        if top.iter().any(|d| d.kind != Kind::Import) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for d in &top {
+            if let Some(o) = d.imported.as_deref().filter(|o| *o != "*") {
+                for t in self.module_for_import(f, d.from.as_deref().unwrap_or("")) {
+                    out.push((t, o.to_owned()));
+                }
+            }
+        }
+        if !top.is_empty() {
+            return out;
+        }
+        if depth < 2
+            && let Some(e) = self.js_exports_of(f, n)
+        {
+            let mut locals: Vec<&str> = e
+                .renamed
+                .iter()
+                .filter(|(x, l)| x == n && l != n)
+                .map(|(_, l)| l.as_str())
+                .collect();
+            if n == "default" {
+                locals.extend(e.default_name().filter(|x| *x != n));
+            }
+            for l in locals {
+                out.extend(self.chain_step(f, l, depth + 1));
+            }
+        }
+        for g in fi
+            .decls
+            .iter()
+            .filter(|d| d.kind == Kind::Import && d.name == "*" && d.container.is_none())
+        {
+            for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
+                out.push((t, n.to_owned()));
+            }
+        }
+        out
     }
 
     /// What resolving `r` needs loaded in the second round: more needles (base classes, import
@@ -245,6 +456,54 @@ impl Resolver<'_> {
                     .iter()
                     .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
             })
+    }
+
+    /// Whether the text of `rel` has a glob re-export (`export * from`, `import *`, `::*`),
+    /// comments and strings included (a false yes costs a parse). Reads the file.
+    fn has_glob_text(&self, rel: &str) -> bool {
+        self.read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Ok(b) = std::fs::read(self.root.join(rel)) else {
+            return false;
+        };
+        // `kw`, white space, `*`, then (when given) white space and `after`.
+        let seq = |kw: &[u8], after: Option<&[u8]>| {
+            memchr::memmem::find_iter(&b, kw).any(|i| {
+                let mut j = i + kw.len();
+                let ws = |j: &mut usize| {
+                    while b
+                        .get(*j)
+                        .is_some_and(|c| c.is_ascii_whitespace() || *c == b'(')
+                    {
+                        *j += 1;
+                    }
+                };
+                ws(&mut j);
+                if b.get(j) != Some(&b'*') {
+                    return false;
+                }
+                j += 1;
+                ws(&mut j);
+                after.is_none_or(|a| b[j.min(b.len())..].starts_with(a))
+            })
+        };
+        match lang_of(rel) {
+            Some("python") => seq(b"import", None),
+            Some("rust") => memchr::memmem::find(&b, b"::*").is_some() || seq(b"::{", None),
+            Some("javascript" | "typescript") => seq(b"export", Some(b"from")),
+            _ => true,
+        }
+    }
+
+    /// `%B` for each base `B` of class `cls` declared in `file`.
+    fn bases_in(&self, file: &str, cls: &str) -> Vec<String> {
+        self.files.get(file).map_or(Vec::new(), |fi| {
+            fi.decls
+                .iter()
+                .filter(|d| d.name == cls && d.container.is_none() && d.kind.is_container())
+                .flat_map(bases_of)
+                .map(|b| format!("%{b}"))
+                .collect()
+        })
     }
 
     fn bases_wanted(&self, r: &Ref) -> Vec<String> {

@@ -24,6 +24,29 @@ pub(super) enum Outcome {
 }
 
 impl Resolver<'_> {
+    /// What looking `r` up finds (before absence is checked against unanalyzed and generated
+    /// files).
+    pub(super) fn outcome_of(&self, r: &Ref) -> Outcome {
+        match r {
+            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
+            Ref::File(p) => self.file(p),
+            Ref::Flag(f) => self.flag(f),
+            Ref::Name(n) => self.name(n),
+            Ref::Decorator(segs) => self.decorator(segs),
+            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
+            Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
+            Ref::ModuleFile { path, segs } => match self.plan_module_files(path) {
+                Err(why) => Outcome::Unchecked(why),
+                Ok(files) if files.is_empty() => Outcome::Missing {
+                    suggestions: self.near_paths(path),
+                    scope: vec![],
+                    consulted: vec![],
+                },
+                Ok(files) => self.in_modules(&files, segs),
+            },
+        }
+    }
+
     /// The resolution of `r`. `full`: the final answer (suggestions for a MISSING name, and the
     /// generated-file check, which may read file heads); without it, only the verdict matters
     /// (deciding what to load next).
@@ -43,27 +66,7 @@ impl Resolver<'_> {
             suggestions: Vec::new(),
             reason: None,
         };
-        let outcome = match r {
-            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
-            Ref::File(p) => self.file(p),
-            Ref::Flag(f) => self.flag(f),
-            Ref::Name(n) => self.name(n),
-            Ref::Decorator(segs) => self.decorator(segs),
-            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
-            Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
-            Ref::ModuleFile { path, segs } => {
-                let files = self.module_from_path(path, None);
-                if files.is_empty() {
-                    Outcome::Missing {
-                        suggestions: self.near_paths(path),
-                        scope: vec![],
-                        consulted: vec![],
-                    }
-                } else {
-                    self.in_modules(&files, segs)
-                }
-            }
-        };
+        let outcome = self.outcome_of(r);
         match outcome {
             Outcome::Found(c) => {
                 let mut c = collapse(c);

@@ -1,0 +1,2 @@
+export { formatPrice } from '@/lib/format';
+export * from '@/lib/cart';

@@ -1,0 +1,7 @@
+export class Button {
+  constructor(private label: string) {}
+
+  render(): string {
+    return `<button>${this.label}</button>`;
+  }
+}

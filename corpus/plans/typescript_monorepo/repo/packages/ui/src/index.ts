@@ -1,0 +1,2 @@
+export * from './button';
+export { Modal as Dialog } from './modal';

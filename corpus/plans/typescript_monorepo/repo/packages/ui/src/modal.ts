@@ -1,0 +1,5 @@
+export class Modal {
+  open(): void {}
+
+  close(): void {}
+}
