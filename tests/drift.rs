@@ -692,6 +692,33 @@ fn refs_file_and_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+
+    // Plans that are not plans: not UTF-8, too many references. Usage errors (exit 2) that say
+    // why; nothing is resolved.
+    let drift_err = |plan: &[u8]| {
+        r.write("BAD.md", plan);
+        let out = probity()
+            .args(["drift", "--no-cache", "--plan"])
+            .arg(r.path().join("BAD.md"))
+            .arg("--root")
+            .arg(r.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = drift_err(b"use `Worker.run` \xff\xfe\n");
+    assert!(e.contains("not UTF-8 (invalid byte at offset 17)"), "{e}");
+    let many: String = (0..5_001).map(|i| format!("- `mod{i}.f{i}`\n")).collect();
+    let e = drift_err(many.as_bytes());
+    assert!(e.contains("cites 5001 distinct references"), "{e}");
+    let e = drift_err(&vec![b'x'; 4 * 1024 * 1024 + 1]);
+    assert!(
+        e.contains("is 4194305 bytes; plans up to 4194304 bytes"),
+        "{e}"
+    );
+    let ok: String = (0..5_000).map(|i| format!("- `mod{i}.f{i}`\n")).collect();
+    assert_eq!(probity::drift::extract(&ok).refs.len(), 5_000);
 }
 
 #[test]

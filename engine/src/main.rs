@@ -1023,15 +1023,49 @@ fn index_cmd(a: IndexArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Largest plan `drift` reads.
+const MAX_PLAN_BYTES: u64 = 4 * 1024 * 1024;
+/// Most distinct references `drift` checks in one run (each MISSING one also gets a near-name
+/// search; a plan citing more is not a plan).
+const MAX_PLAN_REFS: usize = 5_000;
+
+/// The plan's text: UTF-8, at most [`MAX_PLAN_BYTES`], citing at most [`MAX_PLAN_REFS`]
+/// distinct references; otherwise the reason, for a usage error.
+fn read_plan(path: &std::path::Path) -> Result<String, String> {
+    let shown = path.display();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .len();
+    if size > MAX_PLAN_BYTES {
+        return Err(format!(
+            "{shown} is {size} bytes; plans up to {MAX_PLAN_BYTES} bytes are read"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown} is not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let n = probity::drift::extract(&text).refs.len();
+    if n > MAX_PLAN_REFS {
+        return Err(format!(
+            "{shown} cites {n} distinct references; at most {MAX_PLAN_REFS} are checked in one run (split the plan)"
+        ));
+    }
+    Ok(text)
+}
+
 fn drift_cmd(a: DriftArgs) -> ExitCode {
     let json = a.common.json;
     let threshold = match fail_on(a.fail_on.as_deref()) {
         Ok(t) => t,
         Err(e) => return drift_usage("drift", json, &e),
     };
-    let plan = match std::fs::read(&a.plan) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => return drift_usage("drift", json, &format!("{}: {e}", a.plan.display())),
+    let plan = match read_plan(&a.plan) {
+        Ok(p) => p,
+        Err(e) => return drift_usage("drift", json, &e),
     };
     let (root, cache) = match drift_setup(&a.common) {
         Ok(x) => x,
