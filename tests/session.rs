@@ -526,6 +526,12 @@ fn session_goal_is_immutable() {
         fx.refused(&["session", "show", "--slug", "nosuch"]),
         "session_not_found"
     );
+    // A ledger at the session's path that belongs to another slug is not this session's.
+    fx.edit_ledger(|l| l["slug"] = json!("someone-else"));
+    assert_eq!(
+        fx.refused(&["session", "show", "--slug", fx.slug]),
+        "not_a_session"
+    );
 }
 
 #[test]

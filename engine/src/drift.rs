@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::index::{Cache, Stats};
-use crate::resolve::{self, Resolution, Severity, Verdict};
+use crate::resolve::{self, Resolution, Severity, Verdict, is_ident};
 
 /// The heading under which a plan lists what it creates.
 pub const ARTIFACTS_HEADING: &str = "artifacts this phase produces";
@@ -73,13 +73,6 @@ impl Extracted {
             c.artifact_line = Some(line);
         }
     }
-}
-
-fn is_ident(s: &str) -> bool {
-    let mut c = s.chars();
-    c.next()
-        .is_some_and(|f| f.is_alphabetic() || f == '_' || f == '$')
-        && c.all(|x| x.is_alphanumeric() || x == '_' || x == '$')
 }
 
 /// Identifiers that name no symbol of a repository, separated by white space: the keywords,
@@ -655,20 +648,16 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn verdict_str(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Verified => "VERIFIED",
-        Verdict::Missing => "MISSING",
-        Verdict::Ambiguous => "AMBIGUOUS",
-        Verdict::Uncheckable => "UNCHECKABLE",
-    }
+/// `3, 7`: the lines of `occ`.
+fn line_list(occ: &[Occurrence]) -> String {
+    let l: Vec<String> = occ.iter().map(|o| o.line.to_string()).collect();
+    l.join(", ")
 }
 
 /// `line 3` or `lines 3, 7`.
 fn lines_of(occ: &[Occurrence]) -> String {
-    let l: Vec<String> = occ.iter().map(|o| o.line.to_string()).collect();
-    let s = if l.len() == 1 { "" } else { "s" };
-    format!("line{s} {}", l.join(", "))
+    let s = if occ.len() == 1 { "" } else { "s" };
+    format!("line{s} {}", line_list(occ))
 }
 
 /// The markdown "Verification coverage" block.
@@ -703,15 +692,14 @@ pub fn coverage_markdown(r: &Report) -> String {
             {
                 detail = format!("{detail}; {note}");
             }
-            let lines: Vec<String> = c.occurrences.iter().map(|o| o.line.to_string()).collect();
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} | {} |\n",
                 cell(&x.reference),
-                verdict_str(x.verdict),
+                x.verdict.as_str(),
                 x.severity.as_str(),
                 x.kind.as_deref().unwrap_or(x.ref_kind),
                 cell(&detail),
-                lines.join(", ")
+                line_list(&c.occurrences)
             ));
         }
         out.push('\n');
@@ -765,7 +753,7 @@ pub fn exit_code(max: Severity, fail_on: Option<Severity>) -> u8 {
 pub fn tally(results: &[Resolution]) -> BTreeMap<&'static str, usize> {
     let mut m = BTreeMap::new();
     for r in results {
-        *m.entry(verdict_str(r.verdict)).or_insert(0) += 1;
+        *m.entry(r.verdict.as_str()).or_insert(0) += 1;
     }
     m
 }

@@ -21,8 +21,9 @@ use crate::lang::{self, Grammar, Language};
 mod postings;
 pub use postings::Postings;
 
-/// Files larger than this are recorded as `too_large` and not parsed.
-pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+/// Files larger than this are recorded as `too_large` and not parsed (the limit every file
+/// probity edits has).
+pub const MAX_FILE_BYTES: usize = crate::source::MAX_FILE_BYTES;
 /// A file with a line longer than this is recorded as `minified` and not parsed.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// Files larger than this are parsed one at a time (see [`LARGE_PARSE`]).
@@ -194,6 +195,20 @@ pub struct FileIndex {
     pub generated: bool,
     /// Declarations, by position.
     pub decls: Vec<Decl>,
+}
+
+impl FileIndex {
+    /// `rel` with `status` and nothing else known of it yet.
+    fn bare(rel: &str, lang: &'static Language, status: FileStatus) -> FileIndex {
+        FileIndex {
+            path: rel.to_owned(),
+            language: lang.id(),
+            status,
+            syntax_errors: 0,
+            generated: false,
+            decls: Vec::new(),
+        }
+    }
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -1089,14 +1104,7 @@ fn index_with_key(
     key: &str,
     store: bool,
 ) -> FileIndex {
-    let mut fi = FileIndex {
-        path: rel.to_owned(),
-        language: lang.id(),
-        status: FileStatus::Ok,
-        syntax_errors: 0,
-        generated: false,
-        decls: Vec::new(),
-    };
+    let mut fi = FileIndex::bare(rel, lang, FileStatus::Ok);
     if bytes.len() > MAX_FILE_BYTES {
         fi.status = FileStatus::TooLarge;
         return fi;
@@ -1175,14 +1183,7 @@ pub fn index_root_each(root: &Path, cache: &Cache, mut sink: impl FnMut(FileInde
         let (rel, l, g) = todo[i];
         match std::fs::read(root.join(rel)) {
             Ok(bytes) => index_bytes(rel, l, g, &bytes, cache, &parsed),
-            Err(_) => FileIndex {
-                path: rel.clone(),
-                language: l.id(),
-                status: FileStatus::Unreadable,
-                syntax_errors: 0,
-                generated: false,
-                decls: Vec::new(),
-            },
+            Err(_) => FileIndex::bare(rel, l, FileStatus::Unreadable),
         }
     };
     if workers == 1 {
@@ -1311,7 +1312,7 @@ pub fn parse_only(root: &Path) -> usize {
 struct Ctx<'a> {
     lang: &'static str,
     text: &'a str,
-    decls: Vec<(Decl, Option<usize>)>,
+    decls: Vec<Decl>,
     /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
     exports: HashSet<String>,
     /// Python `__all__`, when present.
@@ -1445,7 +1446,7 @@ fn extract_using(
     };
     // Containers' exported state, for members.
     let mut container_exp: std::collections::HashMap<String, bool> = Default::default();
-    for (d, _) in &decls {
+    for d in &decls {
         if d.container.is_none() && d.kind.is_container() {
             let e = top_exported(d, d.exported);
             container_exp
@@ -1454,7 +1455,7 @@ fn extract_using(
                 .or_insert(e);
         }
     }
-    for (mut d, _) in decls {
+    for mut d in decls {
         if d.kind == Kind::CliFlag || (d.kind == Kind::Import && lid != "python") {
             // As computed.
         } else if let Some(c) = &d.container {
@@ -1475,6 +1476,11 @@ fn extract_using(
     });
     out.dedup();
     (out, errors)
+}
+
+/// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
+fn split_path(full: &str) -> (&str, &str) {
+    full.rsplit_once("::").unwrap_or(("", full))
 }
 
 fn strip_quotes(s: &str) -> &str {
@@ -1553,7 +1559,7 @@ impl Ctx<'_> {
     }
 
     fn push(&mut self, d: Decl) {
-        self.decls.push((d, None));
+        self.decls.push(d);
     }
 
     fn new_decl(&self, kind: Kind, name: String, at: Node) -> Decl {
@@ -2058,15 +2064,12 @@ impl Ctx<'_> {
         match n.kind() {
             "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
                 let full = join(prefix, self.t(n));
-                let (from, name) = match full.rsplit_once("::") {
-                    Some((a, b)) => (a.to_owned(), b.to_owned()),
-                    None => (String::new(), full.clone()),
-                };
+                let (from, name) = split_path(&full);
                 if name == "self" {
-                    let bind = from.rsplit("::").next().unwrap_or(&from).to_owned();
-                    self.import_decl(n, &bind, &from, None, exported);
+                    let bind = from.rsplit("::").next().unwrap_or(from);
+                    self.import_decl(n, bind, from, None, exported);
                 } else {
-                    self.import_decl(n, &name, &from, Some(&name), exported);
+                    self.import_decl(n, name, from, Some(name), exported);
                 }
             }
             "use_as_clause" => {
@@ -2077,13 +2080,9 @@ impl Ctx<'_> {
                     return;
                 };
                 let full = join(prefix, self.t(p));
-                let (from, name) = full
-                    .rsplit_once("::")
-                    .map_or((String::new(), full.clone()), |(a, b)| {
-                        (a.to_owned(), b.to_owned())
-                    });
+                let (from, name) = split_path(&full);
                 let alias = self.t(a).to_owned();
-                self.import_decl(n, &alias, &from, Some(&name), exported);
+                self.import_decl(n, &alias, from, Some(name), exported);
             }
             "use_wildcard" => {
                 let t = self.t(n).trim_end_matches('*').trim_end_matches("::");

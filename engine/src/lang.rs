@@ -422,12 +422,14 @@ fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Roo
     Some(roots)
 }
 
+/// Every registry row, its queries left to compile on first use.
+fn compile_all() -> Result<Vec<Language>, DataError> {
+    REGISTRY.iter().map(compile).collect()
+}
+
 /// Compile every registry row with all its queries, reporting the first broken one.
 pub fn try_languages() -> Result<Vec<Language>, DataError> {
-    let langs = REGISTRY
-        .iter()
-        .map(compile)
-        .collect::<Result<Vec<_>, _>>()?;
+    let langs = compile_all()?;
     for g in langs.iter().flat_map(|l| &l.grammars) {
         g.check()?;
     }
@@ -440,13 +442,7 @@ pub fn try_languages() -> Result<Vec<Language>, DataError> {
 /// If the embedded data is broken, which the registry test rules out before release.
 pub fn languages() -> &'static [Language] {
     static LANGS: OnceLock<Vec<Language>> = OnceLock::new();
-    LANGS.get_or_init(|| {
-        REGISTRY
-            .iter()
-            .map(compile)
-            .collect::<Result<_, _>>()
-            .expect("embedded language data is valid")
-    })
+    LANGS.get_or_init(|| compile_all().expect("embedded language data is valid"))
 }
 
 /// The language and grammar for a path, by extension (case-sensitive, as the contract lists).

@@ -351,7 +351,7 @@ fn place(a: PlaceArgs) -> ExitCode {
     let _lock = match ledger
         .as_deref()
         .filter(|_| !a.dry_run)
-        .map(|l| session::lock(l, LOCK_WAIT))
+        .map(|l| session::lock(l, session::LOCK_WAIT))
     {
         Some(Err(r)) => return refused("place", a.json, &r),
         Some(Ok(l)) => Some(l),
@@ -418,7 +418,7 @@ fn strip(a: StripArgs) -> ExitCode {
             return refused("strip", a.json, &r);
         }
     };
-    let _lock = match session::lock(&ledger, LOCK_WAIT) {
+    let _lock = match session::lock(&ledger, session::LOCK_WAIT) {
         Ok(l) => l,
         Err(r) => return refused("strip", a.json, &r),
     };
@@ -504,9 +504,6 @@ fn languages(json: bool) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
-
-/// How long a command waits for another probity process to release a ledger.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// `--root`, else the enclosing git work tree of the current directory, else the current
 /// directory.

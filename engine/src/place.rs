@@ -240,9 +240,14 @@ struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Whether `node` lies in the span of a probe block already in the file (its body's code).
     fn in_probe_block(&self, node: Node) -> bool {
+        self.in_probe_span(node.start_byte(), node.end_byte())
+    }
+
+    /// Whether `start..end` lies in the span of a probe block already in the file.
+    fn in_probe_span(&self, start: usize, end: usize) -> bool {
         self.blocks
             .iter()
-            .any(|b| b.span.start <= node.start_byte() && node.end_byte() <= b.span.end)
+            .any(|b| b.span.start <= start && end <= b.span.end)
     }
 
     fn is_container(&self, node: Node) -> bool {
@@ -642,11 +647,9 @@ pub fn place(
             ctx.facts = collect_facts(grammar, &tree, text, None);
             // Functions a probe block defines for itself (the JavaScript probe's `f`, `emit`...)
             // are not the file's: they would make `--function f` ambiguous.
-            ctx.facts.functions.retain(|f| {
-                !ctx.blocks
-                    .iter()
-                    .any(|b| b.span.start <= f.start && f.end <= b.span.end)
-            });
+            let mut functions = std::mem::take(&mut ctx.facts.functions);
+            functions.retain(|f| !ctx.in_probe_span(f.start, f.end));
+            ctx.facts.functions = functions;
             let (def, qualified) = resolve_function(&ctx, name, location_path)?;
             let (s, after) = function_entry(&ctx, &tree, &def, &qualified)?;
             if after {

@@ -51,7 +51,7 @@ mod suggest;
 mod verdict;
 
 pub use external::{listed_std_derive, listed_std_macro};
-pub(crate) use refs::is_file_ext;
+pub(crate) use refs::{is_file_ext, is_ident};
 pub use suggest::{levenshtein, nearest};
 
 use aliases::Alias;
@@ -77,6 +77,18 @@ pub enum Verdict {
     Ambiguous,
     #[serde(rename = "UNCHECKABLE")]
     Uncheckable,
+}
+
+impl Verdict {
+    /// The JSON spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Verified => "VERIFIED",
+            Verdict::Missing => "MISSING",
+            Verdict::Ambiguous => "AMBIGUOUS",
+            Verdict::Uncheckable => "UNCHECKABLE",
+        }
+    }
 }
 
 /// Severity of a verdict (contracts.md §9), ordered from least to most severe.

@@ -206,6 +206,9 @@ pub fn ledger_path(root: &Path, slug: &str) -> PathBuf {
         .join(format!("{slug}.evidence.json"))
 }
 
+/// How long a command waits for another probity process to release a ledger.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
 /// An exclusive lock on a ledger, held until dropped.
 pub struct LedgerLock {
     _file: File,
@@ -291,7 +294,7 @@ pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger,
             "goal: find_and_fix|find_root_cause_only; policy: off|adaptive",
         ));
     }
-    let _lock = lock(path, Duration::from_secs(10))?;
+    let _lock = lock(path, LOCK_WAIT)?;
     if path.exists() {
         return Err(Refusal::new(
             Reason::SessionExists,
@@ -463,7 +466,7 @@ pub fn run(
             "give the reproduction command after `--`",
         ));
     }
-    let _lock = lock(path, Duration::from_secs(10))?;
+    let _lock = lock(path, LOCK_WAIT)?;
     let mut ledger = load(path, slug)?;
     if ledger.active_run.is_some() {
         settle_interrupted(&mut ledger);
@@ -775,7 +778,7 @@ pub fn compare(ledger: &Ledger, a: &str, b: &str) -> Result<Vec<CompareRow>, Ref
 /// `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
 /// empty, and record `clean` or `cleanup_failed` with per-item reasons. Idempotent.
 pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> {
-    let _lock = lock(path, Duration::from_secs(10))?;
+    let _lock = lock(path, LOCK_WAIT)?;
     let mut ledger = load(path, slug)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {

@@ -176,11 +176,7 @@ impl Postings {
             }
             at
         };
-        found
-            .map(|i| self.posts_of(i))
-            .unwrap_or_default()
-            .iter()
-            .map(|&p| ((p >> 4) as usize, (p & 0xf) as u8))
+        found.into_iter().flat_map(|i| self.files_of(i))
     }
 
     /// Whether the file `path` holds `word` (anywhere: comments and strings included).

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::Resolver;
 use super::load::lang_of;
-use super::modules::join_dir;
+use super::modules::{join_dir, normalize_within, parent_dir};
 
 /// Crates of the Rust sysroot: a `::` path starting with one is never in the repository.
 const RUST_SYSROOT: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
@@ -242,7 +242,7 @@ impl Resolver<'_> {
                 else {
                     return false;
                 };
-                let parent = module.rsplit_once('/').map_or("", |(p, _)| p);
+                let parent = parent_dir(module);
                 !self.path_set.contains(&join_dir(parent, "__init__.py"))
             })
     }
@@ -287,7 +287,7 @@ impl Resolver<'_> {
                 let Ok(text) = std::fs::read_to_string(self.root.join(p)) else {
                     continue;
                 };
-                let dir = p.rsplit_once('/').map_or("", |(d, _)| d);
+                let dir = parent_dir(p);
                 // A path dependency's directory, when it leads outside the repository.
                 let escapes = |rel: &str| -> bool { normalize_within(dir, rel).is_none() };
                 if p.ends_with("Cargo.toml") {
@@ -441,25 +441,6 @@ impl Resolver<'_> {
             deps
         })
     }
-}
-
-/// `rel` (a path relative to directory `dir` of the repository) as a normalized path from the
-/// repository root; `None` when it leads outside the repository or is absolute.
-pub(super) fn normalize_within(dir: &str, rel: &str) -> Option<String> {
-    if rel.starts_with('/') {
-        return None;
-    }
-    let mut out: Vec<&str> = Vec::new();
-    for seg in dir.split('/').chain(rel.split('/')) {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            s => out.push(s),
-        }
-    }
-    Some(out.join("/"))
 }
 
 /// `head` is a built-in type or global (Rust primitive and standard types for `::` paths;

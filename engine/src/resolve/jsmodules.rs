@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use super::Resolver;
-use super::external::{Package, normalize_within};
-use super::modules::join_dir;
+use super::external::Package;
+use super::modules::{join_dir, normalize_within, parent_dir};
 
 /// At most this many config files are read.
 const MAX_CONFIGS: usize = 256;
@@ -145,7 +145,7 @@ impl Config {
     /// path is a file of the repository.
     fn parse(rel: &str, text: &str, exists: impl Fn(&str) -> bool) -> Result<Config, String> {
         let v = lenient_json(text).map_err(|e| format!("{rel} could not be parsed ({e})"))?;
-        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+        let dir = parent_dir(rel).to_owned();
         // A config path as written in `extends` / `references`: relative ones only (a package's
         // config, `@tsconfig/node20/tsconfig.json`, is not the repository's).
         let config_file = |p: &str| -> Option<String> {
@@ -412,7 +412,7 @@ impl Resolver<'_> {
     /// configs it references (`"references": [{"path": "./tsconfig.app.json"}]`) too. Without
     /// an importer (a plan's reference): every config of the repository.
     fn governing(&self, importer: Option<&str>) -> Arc<Governing> {
-        let key = importer.map(|f| f.rsplit_once('/').map_or("", |(d, _)| d).to_owned());
+        let key = importer.map(|f| parent_dir(f).to_owned());
         let memo = &self.jsmodules.governing;
         if let Some(g) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return g.clone();
@@ -441,7 +441,7 @@ impl Resolver<'_> {
             if found.is_some() || dir.is_empty() {
                 break found;
             }
-            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+            dir = parent_dir(dir);
         };
         let Some(nearest) = nearest else {
             return Vec::new();

@@ -190,7 +190,7 @@ impl Resolver<'_> {
                 continue;
             }
             // A crate root's child modules are in its directory, whatever its file name.
-            let dir = root.rsplit_once('/').map_or("", |(d, _)| d);
+            let dir = parent_dir(root);
             let p = join_dir(dir, &rest.join("/"));
             out.extend(
                 [format!("{p}.rs"), format!("{p}/mod.rs")]
@@ -239,7 +239,7 @@ impl Resolver<'_> {
 
     /// The files an import in `importer` refers to (empty: outside the repository).
     pub(super) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
-        let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+        let dir = parent_dir(importer);
         let lang = lang_of(importer);
         match lang {
             Some("python") => {
@@ -319,7 +319,7 @@ impl Resolver<'_> {
         match segs.first().copied() {
             None => Vec::new(),
             Some("crate") => {
-                let mut dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+                let mut dir = parent_dir(importer);
                 let root = loop {
                     if !existing(vec![join_dir(dir, "lib.rs"), join_dir(dir, "main.rs")]).is_empty()
                     {
@@ -328,7 +328,7 @@ impl Resolver<'_> {
                     if dir.is_empty() {
                         break None;
                     }
-                    dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+                    dir = parent_dir(dir);
                 };
                 let got = root.map(|r| under(r, &segs[1..])).unwrap_or_default();
                 if !got.is_empty() {
@@ -343,7 +343,7 @@ impl Resolver<'_> {
                 let ups = segs.iter().take_while(|s| **s == "super").count();
                 let mut dir = here.as_str();
                 for _ in 0..ups {
-                    dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+                    dir = parent_dir(dir);
                 }
                 under(dir, &segs[ups..])
             }
@@ -392,20 +392,45 @@ pub(super) fn module_cand(file: &str, name: &str) -> Candidate {
     }
 }
 
+/// `p` with `.` and empty segments dropped and each `..` taking off the segment before it (none
+/// at the top: `../a` is `a`).
 fn normalize(p: &str) -> String {
+    normalize_segs(p.split('/'), false).unwrap_or_default()
+}
+
+/// `rel` (a path relative to directory `dir` of the repository) as a normalized path from the
+/// repository root; `None` when it leads outside the repository or is absolute.
+pub(super) fn normalize_within(dir: &str, rel: &str) -> Option<String> {
+    if rel.starts_with('/') {
+        return None;
+    }
+    normalize_segs(dir.split('/').chain(rel.split('/')), true)
+}
+
+/// `segs` joined by `/`, without `.` and empty segments, each `..` removing the one before it;
+/// a `..` with nothing before it is `None` when `strict`, else dropped.
+fn normalize_segs<'a>(segs: impl Iterator<Item = &'a str>, strict: bool) -> Option<String> {
     let mut out: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
+    for seg in segs {
         match seg {
             "" | "." => {}
             ".." => {
-                out.pop();
+                if out.pop().is_none() && strict {
+                    return None;
+                }
             }
             s => out.push(s),
         }
     }
-    out.join("/")
+    Some(out.join("/"))
 }
 
+/// The directory of repository path `p` (`""` for a file at the root).
+pub(super) fn parent_dir(p: &str) -> &str {
+    p.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// `rest` under directory `dir` (`""`: the root).
 pub(super) fn join_dir(dir: &str, rest: &str) -> String {
     if dir.is_empty() {
         rest.to_owned()

@@ -73,7 +73,8 @@ impl Ref {
     }
 }
 
-pub(super) fn is_ident(s: &str) -> bool {
+/// Whether `s` is one identifier (letters, digits, `_` and `$`, not starting with a digit).
+pub(crate) fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
     c.next()
         .is_some_and(|f| f.is_alphabetic() || f == '_' || f == '$')

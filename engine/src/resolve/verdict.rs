@@ -211,8 +211,12 @@ impl Resolver<'_> {
             });
         }
         // A flag's words are English words too: its whole text must be in the file.
+        // As written (`-dry-run`) or as an identifier (`-dry_run`).
         let flag_text = match r {
-            Ref::Flag(f) => Some(f.trim_start_matches('-').to_owned()),
+            Ref::Flag(f) => {
+                let t = f.trim_start_matches('-');
+                Some([format!("-{t}"), format!("-{}", t.replace('-', "_"))])
+            }
             _ => None,
         };
         let hits: Vec<&String> = files
@@ -224,12 +228,8 @@ impl Resolver<'_> {
                 flag_text.as_ref().is_none_or(|t| {
                     self.read.fetch_add(1, Ordering::Relaxed);
                     std::fs::read(self.root.join(rel)).is_ok_and(|b| {
-                        memchr::memmem::find(&b, format!("-{t}").as_bytes()).is_some()
-                            || memchr::memmem::find(
-                                &b,
-                                format!("-{}", t.replace('-', "_")).as_bytes(),
-                            )
-                            .is_some()
+                        t.iter()
+                            .any(|t| memchr::memmem::find(&b, t.as_bytes()).is_some())
                     })
                 })
             })
