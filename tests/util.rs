@@ -59,8 +59,9 @@ impl Repo {
 
 // --- Helpers for the placement, strip and CLI tests (rules.rs, cli.rs, properties.rs). ---
 
+use probity::Error;
 use probity::lang::{Grammar, Language};
-use probity::place::{Anchor, Placement, Refusal};
+use probity::place::{Anchor, Placement};
 use probity::probe::ProbeIdentity;
 use probity::reason::Reason;
 use probity::source::Source;
@@ -77,7 +78,7 @@ pub fn identity(slug: &str, probe: &str) -> ProbeIdentity {
 }
 
 /// Place probe `s`/`p` in `text` (a file named `path`) through the library.
-pub fn place_in(path: &str, text: impl AsRef<[u8]>, anchor: Anchor) -> Result<Placement, Refusal> {
+pub fn place_in(path: &str, text: impl AsRef<[u8]>, anchor: Anchor) -> Result<Placement, Error> {
     place_as(path, text, &identity("s", "p"), anchor)
 }
 
@@ -87,15 +88,15 @@ pub fn place_as(
     text: impl AsRef<[u8]>,
     id: &ProbeIdentity,
     anchor: Anchor,
-) -> Result<Placement, Refusal> {
+) -> Result<Placement, Error> {
     let (lang, grammar) = lang_of(path);
-    let source = Source::new(text.as_ref().to_vec()).map_err(Refusal::from)?;
+    let source = Source::new(text.as_ref().to_vec()).map_err(Error::from)?;
     probity::place::place(lang, grammar, &source, id, &anchor, path)
 }
 
 /// The reason code of a placement that must be refused.
 #[track_caller]
-pub fn refusal(r: Result<Placement, Refusal>) -> Reason {
+pub fn refusal(r: Result<Placement, Error>) -> Reason {
     match r {
         Ok(p) => panic!(
             "expected a refusal, got a placement at line {} ({})",

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use tree_sitter::Node;
 
+use crate::error::Error;
 use crate::lang::{Grammar, Language};
 use crate::parse;
-use crate::place::Refusal;
 use crate::reason::Reason;
 
 /// `[capture]` of `language.toml`. Field meanings: grammars/README.md.
@@ -147,12 +147,12 @@ fn has_legacy_literal(spec: &CaptureSpec, text: &str, node: Node) -> bool {
 }
 
 /// Check one capture expression for `lang`.
-pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Refusal> {
+pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Error> {
     let spec = &lang.spec.capture;
     let text = format!("{}{}{}", spec.prefix, expr, spec.suffix);
     let (start, end) = (spec.prefix.len(), spec.prefix.len() + expr.len());
     let tree = parse::parse(grammar, &text)
-        .ok_or_else(|| Refusal::new(Reason::CaptureParseError, "the parser gave up"))?;
+        .ok_or_else(|| Error::new(Reason::CaptureParseError, "the parser gave up"))?;
     let node = tree.root_node().descendant_for_byte_range(start, end);
     let node = match node {
         Some(n)
@@ -161,7 +161,7 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
             n
         }
         _ => {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::CaptureParseError,
                 format!("`{expr}` is not one {} expression", lang.id()),
             ));
@@ -183,7 +183,7 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
         top
     };
     if has_legacy_literal(spec, &text, top) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::CaptureParseError,
             format!(
                 "`{expr}` uses a literal form {} no longer accepts",
@@ -192,7 +192,7 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Re
         ));
     }
     if has_descendant(top, &spec.forbidden_descendants) || !allowed(spec, &text, top) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::CaptureNotSideEffectFree,
             format!(
                 "`{expr}` is not an identifier, field access, literal index or length of a value"

@@ -11,57 +11,32 @@ use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
+use crate::error::Error;
 use crate::reason::Reason;
 use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
-/// An I/O failure with its reason code and a human detail.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IoFailure {
-    /// Reason code.
-    pub reason: Reason,
-    /// Path and OS message.
-    pub detail: String,
-}
-
-impl IoFailure {
-    fn new(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Self {
-        IoFailure {
-            reason,
-            detail: format!("{}: {what}", path.display()),
-        }
-    }
-
-    fn os(path: &Path, e: std::io::Error) -> Self {
-        let reason = match e.kind() {
-            ErrorKind::NotFound => Reason::FileNotFound,
-            _ => Reason::IoError,
-        };
-        IoFailure::new(reason, path, e)
-    }
-}
-
 /// Check that `path` is a plain, singly-linked regular file no larger than the limit.
-pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, IoFailure> {
-    let meta = fs::symlink_metadata(path).map_err(|e| IoFailure::os(path, e))?;
+pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, Error> {
+    let meta = fs::symlink_metadata(path).map_err(|e| Error::io(path, e))?;
     if meta.file_type().is_symlink() {
-        return Err(IoFailure::new(Reason::Symlink, path, "is a symbolic link"));
+        return Err(Error::at(Reason::Symlink, path, "is a symbolic link"));
     }
     if !meta.is_file() {
-        return Err(IoFailure::new(
+        return Err(Error::at(
             Reason::NotRegularFile,
             path,
             "is not a regular file",
         ));
     }
     if meta.nlink() > 1 {
-        return Err(IoFailure::new(
+        return Err(Error::at(
             Reason::HardLink,
             path,
             format!("has {} hard links", meta.nlink()),
         ));
     }
     if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(IoFailure::new(
+        return Err(Error::at(
             Reason::FileTooLarge,
             path,
             format!("is {} bytes", meta.len()),
@@ -71,25 +46,25 @@ pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, IoFailure> {
 }
 
 /// Read a file that probity may edit (see [`check_plain_file`]).
-pub fn read_target(path: &Path) -> Result<Vec<u8>, IoFailure> {
+pub fn read_target(path: &Path) -> Result<Vec<u8>, Error> {
     let meta = check_plain_file(path)?;
-    let mut f = File::open(path).map_err(|e| IoFailure::os(path, e))?;
+    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // Read one byte past the limit so a file that grew since the check is still refused.
     Read::by_ref(&mut f)
         .take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| IoFailure::os(path, e))?;
+        .map_err(|e| Error::io(path, e))?;
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(IoFailure::new(
+        return Err(Error::at(
             Reason::FileTooLarge,
             path,
             "grew past the limit while read",
         ));
     }
-    let after = fs::symlink_metadata(path).map_err(|e| IoFailure::os(path, e))?;
+    let after = fs::symlink_metadata(path).map_err(|e| Error::io(path, e))?;
     if after.ino() != meta.ino() || after.dev() != meta.dev() {
-        return Err(IoFailure::new(
+        return Err(Error::at(
             Reason::ConcurrentModification,
             path,
             "was replaced while read",
@@ -98,10 +73,10 @@ pub fn read_target(path: &Path) -> Result<Vec<u8>, IoFailure> {
     Ok(bytes)
 }
 
-fn fsync_dir(dir: &Path) -> Result<(), IoFailure> {
+fn fsync_dir(dir: &Path) -> Result<(), Error> {
     File::open(dir)
         .and_then(|d| d.sync_all())
-        .map_err(|e| IoFailure::os(dir, e))
+        .map_err(|e| Error::io(dir, e))
 }
 
 /// Replace `path` with `bytes`, only if its current content still hashes to `expected_sha256`
@@ -110,7 +85,7 @@ pub fn atomic_replace(
     path: &Path,
     expected_sha256: Option<&str>,
     bytes: &[u8],
-) -> Result<(), IoFailure> {
+) -> Result<(), Error> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -118,36 +93,34 @@ pub fn atomic_replace(
     let existing = match fs::symlink_metadata(path) {
         Ok(_) => Some(check_plain_file(path)?),
         Err(e) if e.kind() == ErrorKind::NotFound && expected_sha256.is_none() => None,
-        Err(e) => return Err(IoFailure::os(path, e)),
+        Err(e) => return Err(Error::io(path, e)),
     };
     let mut tmp = tempfile::Builder::new()
         .prefix(".probity-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(|e| IoFailure::os(dir, e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| IoFailure::os(tmp.path(), e))?;
+        .map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
     let mode = existing
         .as_ref()
         .map(|m| m.permissions().mode() & 0o7777)
         .unwrap_or(0o644);
     tmp.as_file()
         .set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(|e| IoFailure::os(tmp.path(), e))?;
+        .map_err(|e| Error::io(tmp.path(), e))?;
     tmp.as_file()
         .sync_all()
-        .map_err(|e| IoFailure::os(tmp.path(), e))?;
+        .map_err(|e| Error::io(tmp.path(), e))?;
     if let Some(expected) = expected_sha256 {
         let current = read_target(path)?;
         if !sha256_hex(&current).eq_ignore_ascii_case(expected) {
-            return Err(IoFailure::new(
+            return Err(Error::at(
                 Reason::ConcurrentModification,
                 path,
                 "changed since probity read it; nothing was written",
             ));
         }
     }
-    tmp.persist(path)
-        .map_err(|e| IoFailure::os(path, e.error))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     fsync_dir(dir)
 }

@@ -12,6 +12,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use tree_sitter::Query;
 
+use crate::error::Error;
+use crate::reason::Reason;
+
 /// One registry row: the embedded data files of a language and its tree-sitter grammars.
 pub struct Entry {
     /// Language id; also the folder name under `grammars/` and `queries/`.
@@ -112,13 +115,9 @@ pub struct Grammar {
 }
 
 impl Grammar {
-    fn compile_query(&self, file: &'static str, src: &str) -> Result<Query, DataError> {
-        Query::new(&self.ts, src).map_err(|e| DataError::Query {
-            id: self.id,
-            file,
-            grammar: self.name,
-            message: e.to_string(),
-        })
+    fn compile_query(&self, file: &'static str, src: &str) -> Result<Query, Error> {
+        Query::new(&self.ts, src)
+            .map_err(|e| data_error(format!("queries/{}/{file} ({}): {e}", self.id, self.name)))
     }
 
     fn query<'a>(&'a self, cell: &'a OnceLock<Query>, file: &'static str, src: &str) -> &'a Query {
@@ -154,7 +153,7 @@ impl Grammar {
     }
 
     /// Compile both queries now, reporting the first that fails.
-    fn check(&self) -> Result<(), DataError> {
+    fn check(&self) -> Result<(), Error> {
         for (cell, file, src) in [
             (&self.placement, "placement.scm", self.placement_src),
             (&self.definitions, "definitions.scm", self.definitions_src),
@@ -195,37 +194,20 @@ impl Language {
     }
 }
 
-/// An error in the embedded language data. Only a broken build can produce one; the registry test
-/// turns each into a failure.
-#[derive(Debug, thiserror::Error)]
-#[allow(missing_docs)]
-pub enum DataError {
-    /// `language.toml` does not parse or does not match [`Spec`].
-    #[error("grammars/{id}/language.toml: {message}")]
-    Spec { id: &'static str, message: String },
-    /// A query does not compile against its grammar.
-    #[error("queries/{id}/{file} ({grammar}): {message}")]
-    Query {
-        id: &'static str,
-        file: &'static str,
-        grammar: &'static str,
-        message: String,
-    },
-    /// An extension names a grammar the registry row does not have, or similar.
-    #[error("language {id}: {message}")]
-    Inconsistent { id: &'static str, message: String },
+/// An error in the embedded language data ([`Reason::InvalidLanguageData`]). Only a broken build
+/// can produce one; the registry test turns each into a failure.
+fn data_error(detail: String) -> Error {
+    Error::new(Reason::InvalidLanguageData, detail)
 }
 
-fn compile(entry: &'static Entry) -> Result<Language, DataError> {
-    let spec: Spec = toml::from_str(entry.spec).map_err(|e| DataError::Spec {
-        id: entry.id,
-        message: e.to_string(),
-    })?;
+fn compile(entry: &'static Entry) -> Result<Language, Error> {
+    let spec: Spec = toml::from_str(entry.spec)
+        .map_err(|e| data_error(format!("grammars/{}/language.toml: {e}", entry.id)))?;
     if spec.id != entry.id {
-        return Err(DataError::Inconsistent {
-            id: entry.id,
-            message: format!("spec id {:?} differs from the folder name", spec.id),
-        });
+        return Err(data_error(format!(
+            "language {}: spec id {:?} differs from the folder name",
+            entry.id, spec.id
+        )));
     }
     let mut grammars = Vec::new();
     for &(name, lang_fn) in entry.grammars {
@@ -242,10 +224,10 @@ fn compile(entry: &'static Entry) -> Result<Language, DataError> {
     }
     for (ext, grammar) in &spec.extensions {
         if !entry.grammars.iter().any(|(n, _)| n == grammar) {
-            return Err(DataError::Inconsistent {
-                id: entry.id,
-                message: format!("extension {ext:?} names unknown grammar {grammar:?}"),
-            });
+            return Err(data_error(format!(
+                "language {}: extension {ext:?} names unknown grammar {grammar:?}",
+                entry.id
+            )));
         }
     }
     Ok(Language {
@@ -423,12 +405,12 @@ fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Roo
 }
 
 /// Every registry row, its queries left to compile on first use.
-fn compile_all() -> Result<Vec<Language>, DataError> {
+fn compile_all() -> Result<Vec<Language>, Error> {
     REGISTRY.iter().map(compile).collect()
 }
 
 /// Compile every registry row with all its queries, reporting the first broken one.
-pub fn try_languages() -> Result<Vec<Language>, DataError> {
+pub fn try_languages() -> Result<Vec<Language>, Error> {
     let langs = compile_all()?;
     for g in langs.iter().flat_map(|l| &l.grammars) {
         g.check()?;

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fsio::{self, IoFailure};
+use crate::error::Error;
+use crate::fsio;
 use crate::reason::Reason;
 
 /// Maximum probes in one session ledger.
@@ -144,7 +145,7 @@ impl Serialize for Ledger {
 
 impl Ledger {
     /// Load a ledger; a missing file is an empty ledger.
-    pub fn load(path: &Path) -> Result<Ledger, IoFailure> {
+    pub fn load(path: &Path) -> Result<Ledger, Error> {
         let bytes = match std::fs::symlink_metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Ledger {
@@ -152,56 +153,51 @@ impl Ledger {
                     ..Ledger::default()
                 });
             }
-            _ => fsio::read_target(path).map_err(|e| IoFailure {
-                reason: match e.reason {
+            _ => fsio::read_target(path).map_err(|e| {
+                let reason = match e.reason {
                     Reason::FileNotFound => Reason::FileNotFound,
                     Reason::IoError => Reason::LedgerUnreadable,
                     other => other,
-                },
-                detail: e.detail,
+                };
+                Error::new(reason, e.detail)
             })?,
         };
-        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| IoFailure {
-            reason: Reason::LedgerUnreadable,
-            detail: format!("{}: {e}", path.display()),
+        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::new(Reason::LedgerUnreadable, format!("{}: {e}", path.display()))
         })?;
         if ledger.schema_version != 1 {
-            return Err(IoFailure {
-                reason: Reason::LedgerInvalid,
-                detail: format!(
+            return Err(Error::new(
+                Reason::LedgerInvalid,
+                format!(
                     "{}: schema_version {} is not 1",
                     path.display(),
                     ledger.schema_version
                 ),
-            });
+            ));
         }
         let mut seen = std::collections::HashSet::new();
         for p in &ledger.probes {
             // Only live entries must be unique: a removed probe's id may be placed again.
             if p.status != ProbeStatus::Removed && !seen.insert((&p.slug, &p.id)) {
-                return Err(IoFailure {
-                    reason: Reason::LedgerInvalid,
-                    detail: format!("{}: probe {} appears twice", path.display(), p.id),
-                });
+                return Err(Error::new(
+                    Reason::LedgerInvalid,
+                    format!("{}: probe {} appears twice", path.display(), p.id),
+                ));
             }
         }
         Ok(ledger)
     }
 
     /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
-    pub fn save(&self, path: &Path) -> Result<(), IoFailure> {
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| IoFailure {
-                    reason: Reason::IoError,
-                    detail: format!("{}: {e}", dir.display()),
-                })?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", dir.display())))?;
             }
         }
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| IoFailure {
-            reason: Reason::IoError,
-            detail: e.to_string(),
-        })?;
+        let mut text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
         text.push('\n');
         fsio::atomic_replace(path, None, text.as_bytes())
     }

@@ -8,6 +8,7 @@
 pub mod capture;
 pub mod drift;
 pub mod edit;
+pub mod error;
 pub mod events;
 pub mod fsio;
 pub mod index;
@@ -26,3 +27,5 @@ pub mod session;
 pub mod sink;
 pub mod source;
 pub mod strip;
+
+pub use error::{Error, Result};

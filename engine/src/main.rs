@@ -11,8 +11,9 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
+use probity::Error;
 use probity::ops::{self, PlaceRequest, StripRequest};
-use probity::place::{Anchor, Refusal};
+use probity::place::Anchor;
 use probity::probe::{MESSAGES, ProbeIdentity};
 use probity::reason::Reason;
 use probity::session;
@@ -312,7 +313,7 @@ fn print_json(value: &serde_json::Value) {
     let _ = writeln!(out);
 }
 
-fn refused(command: &str, json: bool, r: &Refusal) -> ExitCode {
+fn refused(command: &str, json: bool, r: &Error) -> ExitCode {
     if json {
         print_json(&json!({
             "schema_version": SCHEMA_VERSION,
@@ -414,7 +415,7 @@ fn strip(a: StripArgs) -> ExitCode {
         (Some(l), _) => l,
         (None, Some(slug)) => session::ledger_path(&repo_root(a.root.as_deref()), slug),
         (None, None) => {
-            let r = Refusal::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
+            let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
             return refused("strip", a.json, &r);
         }
     };
@@ -576,7 +577,7 @@ fn session_cmd(c: SessionCommand) -> ExitCode {
             let result = session::load(&session_ledger(&a), &a.slug).and_then(|l| {
                 let bytes = probity::fsio::read_target(&file)?;
                 let before = probity::source::sha256_hex(&bytes);
-                let text = String::from_utf8(bytes).map_err(|_| Refusal::from(Reason::NotUtf8))?;
+                let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
                 let new = session::sync_text(&text, &l);
                 if new != text {
                     probity::fsio::atomic_replace(&file, Some(&before), new.as_bytes())?;
@@ -733,7 +734,7 @@ fn gate_cmd(a: GateArgs) -> ExitCode {
         None => session::all_ledgers(&root),
     };
     if let Some(p) = paths.iter().find(|p| a.slug.is_some() && !p.exists()) {
-        let r = Refusal::new(
+        let r = Error::new(
             Reason::SessionNotFound,
             format!("{}: no such session", p.display()),
         );
@@ -778,15 +779,12 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
     };
     let report = match scan::verify(&opts) {
         Ok(r) => r,
-        Err(e) => {
-            let r = Refusal::new(Reason::IoError, e.0);
-            return refused("verify", a.json, &r);
-        }
+        Err(e) => return refused("verify", a.json, &e),
     };
     if let Some(path) = &a.sarif {
         let text = serde_json::to_string_pretty(&scan::output::sarif(&report)).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            let r = Refusal::new(Reason::IoError, format!("{}: {e}", path.display()));
+            let r = Error::new(Reason::IoError, format!("{}: {e}", path.display()));
             return refused("verify", a.json, &r);
         }
     }

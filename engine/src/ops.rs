@@ -10,21 +10,16 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::fsio::{self, IoFailure};
+use crate::error::Error;
+use crate::fsio;
 use crate::lang;
 use crate::ledger::{self, Ledger, ProbeEntry, ProbeStatus};
 use crate::parse;
-use crate::place::{self, Anchor, Placement, Refusal};
+use crate::place::{self, Anchor, Placement};
 use crate::probe::{MAX_EVENT_BYTES, MAX_EVENTS, ProbeIdentity};
 use crate::reason::Reason;
 use crate::source::{Source, sha256_hex};
 use crate::strip::{self, Outcome, Target};
-
-impl From<IoFailure> for Refusal {
-    fn from(e: IoFailure) -> Self {
-        Refusal::new(e.reason, e.detail)
-    }
-}
 
 /// Everything `probity place` needs.
 #[derive(Debug, Clone)]
@@ -80,12 +75,12 @@ fn find_git_root(start: &Path) -> Option<PathBuf> {
 }
 
 /// The `/`-separated path of `file` relative to `root`, or `outside_root`.
-pub fn relative_path(root: &Path, file: &Path) -> Result<String, Refusal> {
+pub fn relative_path(root: &Path, file: &Path) -> Result<String, Error> {
     let root = root
         .canonicalize()
-        .map_err(|e| Refusal::new(Reason::FileNotFound, format!("{}: {e}", root.display())))?;
+        .map_err(|e| Error::new(Reason::FileNotFound, format!("{}: {e}", root.display())))?;
     let name = file.file_name().ok_or_else(|| {
-        Refusal::new(
+        Error::new(
             Reason::NotRegularFile,
             format!("{}: no file name", file.display()),
         )
@@ -96,10 +91,10 @@ pub fn relative_path(root: &Path, file: &Path) -> Result<String, Refusal> {
     };
     let parent = parent
         .canonicalize()
-        .map_err(|e| Refusal::new(Reason::FileNotFound, format!("{}: {e}", parent.display())))?;
+        .map_err(|e| Error::new(Reason::FileNotFound, format!("{}: {e}", parent.display())))?;
     let rel = parent.join(name);
     let rel = rel.strip_prefix(&root).map_err(|_| {
-        Refusal::new(
+        Error::new(
             Reason::OutsideRoot,
             format!(
                 "{} is outside the repository root {}",
@@ -120,23 +115,23 @@ fn cwd() -> PathBuf {
 }
 
 /// Run `probity place`.
-pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
+pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     let (language, grammar) = lang::for_path(&req.file).ok_or_else(|| {
-        Refusal::new(
+        Error::new(
             Reason::UnsupportedLanguage,
             format!("{}: no grammar for this file type", req.file.display()),
         )
     })?;
     if let Some(h) = &req.expect_sha256 {
         if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::InvalidHash,
                 "--expect-sha256 takes 64 hex digits",
             ));
         }
     }
     if req.ledger.is_none() && !req.dry_run {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidArgument,
             "--ledger FILE is required (the probe is ledgered before the file is edited)",
         ));
@@ -155,13 +150,13 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
     let before_sha = sha256_hex(&bytes);
     if let Some(h) = &req.expect_sha256 {
         if !h.eq_ignore_ascii_case(&before_sha) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::ExpectedHashMismatch,
                 format!("the file's sha256 is {before_sha}"),
             ));
         }
     }
-    let source = Source::new(bytes).map_err(Refusal::from)?;
+    let source = Source::new(bytes).map_err(Error::from)?;
     let placement = place::place(language, grammar, &source, &req.identity, &req.anchor, &rel)?;
     let mut report = PlaceReport {
         status: "dry_run",
@@ -185,13 +180,13 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
     let id = &req.identity;
     crate::session::before_place(&mut ledger, &id.slug)?;
     if ledger.live(&id.slug, &id.probe).is_some() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::ProbeAlreadyLedgered,
             format!("probe {} of {} is already in the ledger", id.probe, id.slug),
         ));
     }
     if ledger.live_count(&id.slug) >= ledger::MAX_PROBES {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::TooManyProbes,
             format!("a session holds at most {} probes", ledger::MAX_PROBES),
         ));
@@ -222,14 +217,14 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Refusal> {
             !(x.slug == id.slug && x.id == id.probe && x.status == ProbeStatus::Planned)
         });
         let _ = ledger.save(&ledger_path);
-        return Err(e.into());
+        return Err(e);
     }
 
     // 3. Read back, hash the block, then mark it active.
     let back = fsio::read_target(&req.file)?;
     let end = p.offset + p.block.len();
     if back.get(p.offset..end).map(sha256_hex).as_deref() != Some(p.block_sha256.as_str()) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::ConcurrentModification,
             "the block read back does not match; the ledger entry stays `planned`",
         ));
@@ -327,10 +322,10 @@ pub struct StripReport {
 }
 
 /// Run `probity strip`.
-pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
+pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Error> {
     if let Some(p) = &req.probe {
         if !crate::probe::is_identifier(p) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::InvalidIdentifier,
                 format!("`{p}` is not a probe id"),
             ));
@@ -339,7 +334,7 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
     let cwd = cwd();
     let root = ledger::repository_root(req.root.as_deref(), &req.ledger, &cwd);
     if !req.ledger.exists() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::FileNotFound,
             format!("{}: no such ledger", req.ledger.display()),
         ));
@@ -359,7 +354,7 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Refusal> {
         .collect();
     if let Some(id) = &req.probe {
         if selected.is_empty() && !ledger.probes.iter().any(|p| &p.id == id) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::ProbeNotInLedger,
                 format!("no probe `{id}` in the ledger"),
             ));

@@ -1,7 +1,7 @@
 //! Probe placement: from an anchor (a line, or a function) to the exact bytes of the file with a
 //! probe block inserted at a real statement position.
 //!
-//! Pure: takes a validated [`Source`], returns a [`Placement`] or a [`Refusal`]; never touches
+//! Pure: takes a validated [`Source`], returns a [`Placement`] or a [`Error`]; never touches
 //! the file system. Every rule of contracts.md §3 is enforced here, and the result is re-parsed
 //! before it is returned: a placement that would add an ERROR or MISSING node is refused.
 
@@ -11,6 +11,7 @@ use serde::Serialize;
 use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 use crate::capture;
+use crate::error::Error;
 use crate::lang::{Grammar, Language};
 use crate::marker::{self, Block, MarkerKind};
 use crate::parse;
@@ -27,35 +28,6 @@ pub enum Anchor {
     AfterLine(usize),
     /// At the entry of this function or method body (qualified names allowed).
     Function(String),
-}
-
-/// Why a placement was refused: a frozen code, a human detail, and candidates when ambiguous.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Refusal {
-    /// The reason code.
-    pub reason: Reason,
-    /// A short human explanation.
-    pub detail: String,
-    /// Candidate functions, for `ambiguous_function`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub candidates: Vec<String>,
-}
-
-impl Refusal {
-    /// A refusal without candidates.
-    pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
-        Refusal {
-            reason,
-            detail: detail.into(),
-            candidates: Vec::new(),
-        }
-    }
-}
-
-impl From<Reason> for Refusal {
-    fn from(reason: Reason) -> Self {
-        Refusal::new(reason, reason.code())
-    }
 }
 
 /// A planned insertion: the new file bytes and everything the ledger and the caller need.
@@ -359,16 +331,16 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    fn refuse_range(&self, node: Node) -> Result<(), Refusal> {
+    fn refuse_range(&self, node: Node) -> Result<(), Error> {
         if let Some((reason, line)) = self.facts.refuse_file {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 reason,
                 format!("the file cannot take a probe (line {})", line + 1),
             ));
         }
         for (range, reason) in &self.facts.refuse {
             if range.start <= node.start_byte() && node.end_byte() <= range.end {
-                return Err(Refusal::new(
+                return Err(Error::new(
                     *reason,
                     format!("{} at this position", reason.code()),
                 ));
@@ -380,7 +352,7 @@ impl<'a> Ctx<'a> {
     /// The innermost statement at a statement position that contains `node`, moving outwards
     /// past statements a line-start insertion cannot reach. `first` decides which edge of the
     /// statement's line must be free.
-    fn enclosing_statement(&self, node: Node<'a>, after: bool) -> Result<Node<'a>, Refusal> {
+    fn enclosing_statement(&self, node: Node<'a>, after: bool) -> Result<Node<'a>, Error> {
         let mut n = Some(node);
         let mut saw_error = false;
         while let Some(x) = n {
@@ -402,7 +374,7 @@ impl<'a> Ctx<'a> {
                     // Tree-sitter often recovers a broken statement as a whole statement with an
                     // ERROR or MISSING node inside it: the anchor statement itself must be sound.
                     if saw_error || x.has_error() || s.has_error() {
-                        return Err(Refusal::new(
+                        return Err(Error::new(
                             Reason::AnchorInSyntaxError,
                             "the anchor is inside a syntax error",
                         ));
@@ -413,12 +385,12 @@ impl<'a> Ctx<'a> {
             n = x.parent();
         }
         if saw_error {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::AnchorInSyntaxError,
                 "the anchor is inside a syntax error",
             ));
         }
-        Err(Refusal::new(
+        Err(Error::new(
             Reason::NotStatementPosition,
             "no statement list encloses this line (expression, argument list, class body...)",
         ))
@@ -465,17 +437,17 @@ impl<'a> Ctx<'a> {
         None
     }
 
-    fn check_before(&self, s: Node<'a>) -> Result<(), Refusal> {
+    fn check_before(&self, s: Node<'a>) -> Result<(), Error> {
         let container = s.parent().expect("statements have a parent");
         if self.prologue_ids(container).contains(&s.id()) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::InsidePrologue,
                 "a docstring, `from __future__` import or directive prologue must stay first",
             ));
         }
         if let Some(prev) = self.prev_statement(s) {
             if self.facts.diverges.contains(&prev.id()) {
-                return Err(Refusal::new(
+                return Err(Error::new(
                     Reason::UnreachablePosition,
                     format!(
                         "line {} always diverges; a probe after it could never run",
@@ -487,10 +459,10 @@ impl<'a> Ctx<'a> {
         self.refuse_range(s)
     }
 
-    fn check_after(&self, s: Node<'a>) -> Result<(), Refusal> {
+    fn check_after(&self, s: Node<'a>) -> Result<(), Error> {
         let container = s.parent().expect("statements have a parent");
         if self.facts.diverges.contains(&s.id()) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::UnreachablePosition,
                 "this statement always diverges; a probe after it could never run",
             ));
@@ -505,7 +477,7 @@ impl<'a> Ctx<'a> {
                 .nth(1)
                 .is_some_and(|n| prologue.contains(&n.id()));
             if next_in_prologue {
-                return Err(Refusal::new(
+                return Err(Error::new(
                     Reason::InsidePrologue,
                     "the prologue must stay together",
                 ));
@@ -536,7 +508,7 @@ impl<'a> Ctx<'a> {
                 && !s.kind().ends_with("_item")
                 && s.kind() != "let_declaration";
             if is_last && value {
-                return Err(Refusal::new(
+                return Err(Error::new(
                     Reason::AfterTailExpression,
                     "this is the block's tail expression (its value); place the probe before it",
                 ));
@@ -555,7 +527,7 @@ pub fn place(
     identity: &ProbeIdentity,
     anchor: &Anchor,
     location_path: &str,
-) -> Result<Placement, Refusal> {
+) -> Result<Placement, Error> {
     for cap in &identity.captures {
         capture::validate(lang, grammar, &cap.expr)?;
     }
@@ -568,14 +540,14 @@ pub fn place(
         identity.probe_key(),
     ] {
         if probe::contains_id_text(text.as_bytes(), &needle) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::MarkerCollision,
                 format!("`{needle}` is already in the file"),
             ));
         }
     }
     let tree = parse::parse(grammar, text)
-        .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+        .ok_or_else(|| Error::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
     // Probe markers already in the file, and the blocks among them that strip could remove.
     let markers = marker::find(lang, source, &tree);
     let mut ctx = Ctx {
@@ -586,9 +558,9 @@ pub fn place(
         blocks: marker::blocks(source, &markers),
     };
     let lines = source.line_count();
-    let line_node = |line1: usize| -> Result<Node, Refusal> {
+    let line_node = |line1: usize| -> Result<Node, Error> {
         if line1 == 0 || line1 > lines {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::LineOutOfRange,
                 format!("line {line1} is outside 1..={lines}"),
             ));
@@ -597,7 +569,7 @@ pub fn place(
         let lt = source.line_text(line);
         let lead = lt.len() - lt.trim_start_matches([' ', '\t']).len();
         if lt.trim().is_empty() {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::NoStatementAtLine,
                 format!("line {line1} is blank"),
             ));
@@ -606,9 +578,7 @@ pub fn place(
         let node = tree
             .root_node()
             .descendant_for_byte_range(at, at)
-            .ok_or_else(|| {
-                Refusal::new(Reason::NoStatementAtLine, "no syntax node at this line")
-            })?;
+            .ok_or_else(|| Error::new(Reason::NoStatementAtLine, "no syntax node at this line"))?;
         // Rust comments start with an anonymous `//` or `/*` token, and its doc comments end
         // with their line terminator: judge the comment node itself, by its last byte.
         let node = match node.parent() {
@@ -617,7 +587,7 @@ pub fn place(
         };
         let last = node.end_byte().saturating_sub(1).max(node.start_byte());
         if lang.is_comment(node.kind()) && source.line_of(last) == line {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::NoStatementAtLine,
                 format!("line {line1} holds only a comment"),
             ));
@@ -666,7 +636,7 @@ pub fn place(
     let end_line = source.line_of(stmt.end_byte().saturating_sub(1).max(stmt.start_byte()));
     let (insert_line, offset) = if after {
         if source.line_eol(end_line).is_empty() {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::NoStatementAtLine,
                 "the statement ends the file without a line terminator; place the probe before it",
             ));
@@ -696,7 +666,7 @@ pub fn place(
             .map(|i| line_start + i)
             .any(|at| !ctx.blocks.iter().any(|b| b.span.contains(&at)));
         if stray {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::MarkerAtAnchor,
                 format!(
                     "line {} holds marker-looking text that is not part of a complete probe block",
@@ -719,7 +689,7 @@ pub fn place(
         .iter()
         .any(|b| b.span.start < offset && offset < b.span.end);
     if inside || open_blocks > 0 {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::MarkerAtAnchor,
             "the anchor is inside another probe's block",
         ));
@@ -763,10 +733,10 @@ pub fn place(
         new_end_position: tree_sitter::Point::new(insert_line + block_lines, 0),
     });
     let new_tree = parse::parse_with(grammar, &new_body, Some(&edited))
-        .ok_or_else(|| Refusal::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+        .ok_or_else(|| Error::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
     let after_errors = parse::error_count(&new_tree);
     if after_errors > before_errors {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::WouldBreakSyntax,
             format!(
                 "the probe would add {} syntax error(s)",
@@ -795,7 +765,7 @@ pub fn place(
     if !is_marker_comment(start_at, &identity.marker_start())
         || !is_marker_comment(end_at, &identity.marker_end())
     {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::WouldBreakSyntax,
             "the inserted markers would not parse as comments",
         ));
@@ -807,7 +777,7 @@ pub fn place(
     // With other markers in the file (a block right next to this one, say), pairing must come out
     // exactly as intended: every block strip could remove before, unchanged, plus this one.
     if !markers.is_empty() {
-        let new_source = Source::new(new_bytes.clone()).map_err(Refusal::from)?;
+        let new_source = Source::new(new_bytes.clone()).map_err(Error::from)?;
         let found = marker::blocks(&new_source, &marker::find(lang, &new_source, &new_tree));
         let shift = |r: &std::ops::Range<usize>| {
             if r.start >= offset {
@@ -831,7 +801,7 @@ pub fn place(
         });
         expected.sort_by_key(|b| b.span.start);
         if found != expected {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::MarkerAtAnchor,
                 "with the probe inserted, the probe blocks around it would not pair as placed",
             ));
@@ -863,14 +833,14 @@ fn resolve_function(
     ctx: &Ctx,
     name: &str,
     location_path: &str,
-) -> Result<(FunctionDef, String), Refusal> {
+) -> Result<(FunctionDef, String), Error> {
     let segments: Vec<&str> = name
         .split("::")
         .flat_map(|s| s.split('.'))
         .map(str::trim)
         .collect();
     if segments.iter().any(|s| s.is_empty()) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidArgument,
             format!("`{name}` is not a function name"),
         ));
@@ -945,21 +915,23 @@ fn resolve_function(
                 .map(|f| format!("{} (line {})", f.name, f.line + 1))
                 .collect();
             near.truncate(10);
-            Err(Refusal {
-                reason: Reason::FunctionNotFound,
-                detail: format!("no function or method matches `{name}`"),
-                candidates: near,
-            })
+            Err(Error::new(
+                Reason::FunctionNotFound,
+                format!("no function or method matches `{name}`"),
+            )
+            .with_candidates(near))
         }
         1 => Ok(found.remove(0)),
-        _ => Err(Refusal {
-            reason: Reason::AmbiguousFunction,
-            detail: format!("`{name}` matches {} functions; qualify it", found.len()),
-            candidates: found
+        _ => Err(Error::new(
+            Reason::AmbiguousFunction,
+            format!("`{name}` matches {} functions; qualify it", found.len()),
+        )
+        .with_candidates(
+            found
                 .iter()
                 .map(|(f, q)| format!("{q} (line {})", f.line + 1))
                 .collect(),
-        }),
+        )),
     }
 }
 
@@ -970,11 +942,11 @@ fn function_entry<'a>(
     tree: &'a Tree,
     def: &FunctionDef,
     qualified: &str,
-) -> Result<(Node<'a>, bool), Refusal> {
+) -> Result<(Node<'a>, bool), Error> {
     let body = find_node(tree.root_node(), def.body_id, def.body_range.clone())
-        .ok_or_else(|| Refusal::new(Reason::NotStatementPosition, "function body not found"))?;
+        .ok_or_else(|| Error::new(Reason::NotStatementPosition, "function body not found"))?;
     if !ctx.is_container(body) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::NotStatementPosition,
             format!("the body of `{qualified}` is not a statement list"),
         ));
@@ -985,7 +957,7 @@ fn function_entry<'a>(
     let prologue = ctx.prologue_ids(body);
     if let Some(first) = stmts.iter().find(|s| !prologue.contains(&s.id())) {
         if !ctx.first_on_line(*first) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::BraceLessBody,
                 format!(
                     "the body of `{qualified}` starts on its signature line; no line start is inside it"
@@ -996,14 +968,14 @@ fn function_entry<'a>(
     }
     if let Some(last) = stmts.iter().rev().find(|s| prologue.contains(&s.id())) {
         if !ctx.first_on_line(*last) {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::BraceLessBody,
                 "the body shares the signature's line",
             ));
         }
         return Ok((*last, true));
     }
-    Err(Refusal::new(
+    Err(Error::new(
         Reason::EmptyBody,
         format!("`{qualified}` has an empty body"),
     ))

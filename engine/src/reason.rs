@@ -78,6 +78,13 @@ reasons! {
     OutsideRoot = "outside_root",
     /// An operating-system I/O error.
     IoError = "io_error",
+    /// The root given to a command is not a directory.
+    NotADirectory = "not_a_directory",
+    /// A plan is larger than `drift` reads, or cites more references than one run checks.
+    PlanTooLarge = "plan_too_large",
+    /// The language data embedded at build time is broken (a bad `language.toml` or query); only
+    /// a broken build can produce it.
+    InvalidLanguageData = "invalid_language_data",
 
     // --- placement ---
     /// `--line`/`--after-line` is past the end of the file or zero.

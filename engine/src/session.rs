@@ -15,10 +15,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::events::{self, ExpectedProbe, Inconclusive, Observation, RunIdentity};
-use crate::fsio::IoFailure;
 use crate::ledger::{Ledger, ProbeStatus};
-use crate::place::Refusal;
 use crate::reason::Reason;
 use crate::runner;
 use crate::sink;
@@ -70,10 +69,10 @@ pub fn legal(from: State, to: State) -> bool {
         )
 }
 
-fn transition(ledger: &mut Ledger, to: State) -> Result<(), Refusal> {
+fn transition(ledger: &mut Ledger, to: State) -> Result<(), Error> {
     let from = ledger.state.unwrap_or(State::NotUsed);
     if !legal(from, to) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::IllegalTransition,
             format!(
                 "the session is `{}`; it cannot become `{}`",
@@ -215,7 +214,7 @@ pub struct LedgerLock {
 }
 
 /// Take `<ledger>.lock`, waiting up to `wait`.
-pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Refusal> {
+pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
     let mut name = ledger.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);
@@ -227,7 +226,7 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Refusal> {
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| Refusal::new(Reason::IoError, format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", path.display())))?;
     let start = Instant::now();
     loop {
         // SAFETY: flock on a file descriptor this function owns.
@@ -236,7 +235,7 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Refusal> {
             return Ok(LedgerLock { _file: file });
         }
         if start.elapsed() >= wait {
-            return Err(Refusal::new(
+            return Err(Error::new(
                 Reason::LedgerLocked,
                 format!("{} is held by another probity process", path.display()),
             ));
@@ -254,9 +253,9 @@ pub fn effective_policy(ledger: &Ledger) -> &'static str {
 }
 
 /// Load a session ledger and check it belongs to `slug`.
-pub fn load(path: &Path, slug: &str) -> Result<Ledger, Refusal> {
+pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
     if !path.exists() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::SessionNotFound,
             format!(
                 "{}: no session (run `probity session init --slug {slug}`)",
@@ -267,21 +266,21 @@ pub fn load(path: &Path, slug: &str) -> Result<Ledger, Refusal> {
     let ledger = Ledger::load(path)?;
     match &ledger.slug {
         Some(s) if s == slug => Ok(ledger),
-        _ => Err(Refusal::new(
+        _ => Err(Error::new(
             Reason::NotASession,
             format!("{} is not the ledger of session {slug}", path.display()),
         )),
     }
 }
 
-fn save(ledger: &Ledger, path: &Path) -> Result<(), Refusal> {
-    ledger.save(path).map_err(Refusal::from)
+fn save(ledger: &Ledger, path: &Path) -> Result<(), Error> {
+    ledger.save(path)
 }
 
 /// `probity session init`.
-pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger, Refusal> {
+pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger, Error> {
     if !crate::probe::is_identifier(slug) {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidIdentifier,
             format!("`{slug}` is not a slug"),
         ));
@@ -289,14 +288,14 @@ pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger,
     if !matches!(goal, "find_and_fix" | "find_root_cause_only")
         || !matches!(policy, "off" | "adaptive")
     {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidArgument,
             "goal: find_and_fix|find_root_cause_only; policy: off|adaptive",
         ));
     }
     let _lock = lock(path, LOCK_WAIT)?;
     if path.exists() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::SessionExists,
             format!("{} already exists; its goal is immutable", path.display()),
         ));
@@ -316,24 +315,24 @@ pub fn init(path: &Path, slug: &str, goal: &str, policy: &str) -> Result<Ledger,
 }
 
 /// Session rules for a new probe (called by `place` with the ledger loaded and locked).
-pub fn before_place(ledger: &mut Ledger, slug: &str) -> Result<(), Refusal> {
+pub fn before_place(ledger: &mut Ledger, slug: &str) -> Result<(), Error> {
     let Some(own) = &ledger.slug else {
         return Ok(());
     };
     if own != slug {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::NotASession,
             format!("this ledger belongs to session {own}"),
         ));
     }
     if ledger.goal.as_deref() == Some("find_root_cause_only") {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::DiagnoseOnly,
             "a find_root_cause_only session never edits tracked source",
         ));
     }
     if effective_policy(ledger) == "off" {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::PolicyOff,
             "the session's policy is off: no new probes",
         ));
@@ -396,7 +395,7 @@ fn settle_interrupted(ledger: &mut Ledger) {
     }
 }
 
-fn remove_artifact(ledger: &mut Ledger, root: &sink::ArtifactRoot, id: &str) -> Option<IoFailure> {
+fn remove_artifact(ledger: &mut Ledger, root: &sink::ArtifactRoot, id: &str) -> Option<Error> {
     let art = ledger.artifacts.iter_mut().find(|a| a.id == id)?;
     if art.status == "removed" {
         return None;
@@ -410,13 +409,11 @@ fn remove_artifact(ledger: &mut Ledger, root: &sink::ArtifactRoot, id: &str) -> 
             if std::fs::symlink_metadata(&p).is_err() {
                 Ok(())
             } else {
-                Err(IoFailure {
-                    reason: Reason::IdentityMismatch,
-                    detail: format!(
-                        "{}: exists but its identity was never recorded",
-                        p.display()
-                    ),
-                })
+                Err(Error::at(
+                    Reason::IdentityMismatch,
+                    &p,
+                    "exists but its identity was never recorded",
+                ))
             }
         }
     };
@@ -453,15 +450,15 @@ pub fn run(
     phase: &str,
     timeout: Duration,
     argv: &[String],
-) -> Result<RunReport, Refusal> {
+) -> Result<RunReport, Error> {
     if !matches!(phase, "baseline" | "post_fix" | "uninstrumented_verify") {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidArgument,
             "phase: baseline|post_fix|uninstrumented_verify",
         ));
     }
     if argv.is_empty() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::InvalidArgument,
             "give the reproduction command after `--`",
         ));
@@ -473,7 +470,7 @@ pub fn run(
         save(&ledger, path)?;
     }
     if effective_policy(&ledger) == "off" {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::PolicyOff,
             "the session's policy is off: no runs",
         ));
@@ -490,7 +487,7 @@ pub fn run(
         .collect();
     let verify = phase == "uninstrumented_verify";
     if verify && !live.is_empty() {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::ProbesRemaining,
             format!(
                 "{} source probe(s) still in place; run cleanup first",
@@ -683,7 +680,7 @@ pub fn run(
     }
     save(&ledger, path)?;
     if let Err(e) = result {
-        return Err(Refusal::new(
+        return Err(Error::new(
             Reason::CommandFailed,
             format!("{}: {e}", argv[0]),
         ));
@@ -739,13 +736,13 @@ fn verdict(o: Option<&Observation>) -> (String, usize, Option<&str>) {
 }
 
 /// `probity compare`.
-pub fn compare(ledger: &Ledger, a: &str, b: &str) -> Result<Vec<CompareRow>, Refusal> {
+pub fn compare(ledger: &Ledger, a: &str, b: &str) -> Result<Vec<CompareRow>, Error> {
     let find = |id: &str| {
         ledger
             .runs
             .iter()
             .find(|r| r.run_id == id)
-            .ok_or_else(|| Refusal::new(Reason::RunNotFound, format!("no {id} in the ledger")))
+            .ok_or_else(|| Error::new(Reason::RunNotFound, format!("no {id} in the ledger")))
     };
     let (ra, rb) = (find(a)?, find(b)?);
     let mut probes: Vec<&String> = ra
@@ -777,7 +774,7 @@ pub fn compare(ledger: &Ledger, a: &str, b: &str) -> Result<Vec<CompareRow>, Ref
 
 /// `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
 /// empty, and record `clean` or `cleanup_failed` with per-item reasons. Idempotent.
-pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Refusal> {
+pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Error> {
     let _lock = lock(path, LOCK_WAIT)?;
     let mut ledger = load(path, slug)?;
     settle_interrupted(&mut ledger);

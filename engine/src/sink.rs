@@ -14,8 +14,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::events::MAX_RUN_BYTES;
-use crate::fsio::IoFailure;
 use crate::reason::Reason;
 
 /// A file-system object's identity.
@@ -48,16 +48,13 @@ pub struct ArtifactRoot {
     pub identity: Identity,
 }
 
-fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> IoFailure {
-    IoFailure {
-        reason,
-        detail: format!("{}: {what}", path.display()),
-    }
+fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
+    Error::at(reason, path, what)
 }
 
 /// Create a fresh, private (0700) root under the system temp dir; the caller records the result
 /// before creating anything inside.
-pub fn create_root(slug: &str) -> Result<ArtifactRoot, IoFailure> {
+pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
     let dir = tempfile::Builder::new()
         .prefix(&format!("probity-{slug}-"))
         .tempdir()
@@ -75,7 +72,7 @@ pub fn create_root(slug: &str) -> Result<ArtifactRoot, IoFailure> {
 }
 
 /// Check that the recorded root still is the same directory, not a symlink, at the same path.
-pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, IoFailure> {
+pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
     let path = PathBuf::from(&root.canonical_path);
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     if meta.file_type().is_symlink() || !meta.is_dir() || Identity::of(&meta) != root.identity {
@@ -99,7 +96,7 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, IoFailure> {
 }
 
 /// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`).
-pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, IoFailure> {
+pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, Error> {
     let p = Path::new(name);
     let mut comps = p.components();
     match (comps.next(), comps.next()) {
@@ -109,7 +106,7 @@ pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, IoFailure> {
 }
 
 /// Create the sink exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) and return its identity.
-pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, IoFailure> {
+pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, Error> {
     let dir = check_root(root)?;
     let path = child_path(&dir, name)?;
     let f = OpenOptions::new()
@@ -125,7 +122,7 @@ pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, IoFailur
 }
 
 /// Check a sink is still the recorded regular file.
-pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<PathBuf, IoFailure> {
+pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<PathBuf, Error> {
     let dir = check_root(root)?;
     let path = child_path(&dir, name)?;
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
@@ -140,7 +137,7 @@ pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Path
 }
 
 /// Read at most [`MAX_RUN_BYTES`] + 1 bytes of a verified sink, without following links.
-pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u8>, IoFailure> {
+pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u8>, Error> {
     let path = check_sink(root, name, id)?;
     let f = OpenOptions::new()
         .read(true)
@@ -165,7 +162,7 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
 /// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
 /// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
 /// the recorded regular file is refused.
-pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), IoFailure> {
+pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), Error> {
     let dir = check_root(root)?;
     let path = child_path(&dir, name)?;
     match fs::symlink_metadata(&path) {
@@ -178,7 +175,7 @@ pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(),
 }
 
 /// Remove the root if it is the recorded directory and empty. Absent is fine.
-pub fn remove_root(root: &ArtifactRoot) -> Result<(), IoFailure> {
+pub fn remove_root(root: &ArtifactRoot) -> Result<(), Error> {
     let path = PathBuf::from(&root.canonical_path);
     match fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

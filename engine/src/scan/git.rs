@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::{ErrorKind, Fatal, Local, Mode, RootCtx, check_bytes, skip_before_read};
+use super::{ErrorKind, Local, Mode, RootCtx, check_bytes, fatal, skip_before_read};
+use crate::error::Error;
 
 fn git(root: &Path) -> Command {
     let mut c = Command::new("git");
@@ -15,14 +16,14 @@ fn git(root: &Path) -> Command {
     c
 }
 
-fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Fatal> {
+fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
     let out = git(root)
         .args(args)
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| Fatal(format!("cannot run git: {e}")))?;
+        .map_err(|e| fatal(format!("cannot run git: {e}")))?;
     if !out.status.success() {
-        return Err(Fatal(format!(
+        return Err(fatal(format!(
             "git {}: {}",
             args.join(" "),
             String::from_utf8_lossy(&out.stderr).trim()
@@ -32,12 +33,12 @@ fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Fatal> {
 }
 
 /// The content of `spec` (`:path` or `rev:path`), or empty when it does not exist.
-pub fn show(root: &Path, spec: &str) -> Result<Vec<u8>, Fatal> {
+pub fn show(root: &Path, spec: &str) -> Result<Vec<u8>, Error> {
     let out = git(root)
         .args(["cat-file", "-e", spec])
         .stderr(Stdio::null())
         .status()
-        .map_err(|e| Fatal(format!("cannot run git: {e}")))?;
+        .map_err(|e| fatal(format!("cannot run git: {e}")))?;
     if !out.success() {
         return Ok(Vec::new());
     }
@@ -45,7 +46,7 @@ pub fn show(root: &Path, spec: &str) -> Result<Vec<u8>, Fatal> {
 }
 
 /// `(path, object id)` of every regular blob in the index or in `rev`'s tree.
-fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Fatal> {
+fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Error> {
     let raw = match mode {
         Mode::Staged => output(root, &["ls-files", "-s", "-z"])?,
         Mode::Rev(rev) => {
@@ -91,7 +92,7 @@ pub(crate) fn check_tree(
     ri: usize,
     mode: &Mode,
     local: &mut Local,
-) -> Result<(), Fatal> {
+) -> Result<(), Error> {
     let list: Vec<(String, String)> = entries(&ctx.path, mode)?
         .into_iter()
         .filter(|(p, _)| !skip_before_read(ctx, ri, p, local))
@@ -105,11 +106,11 @@ pub(crate) fn check_tree(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| Fatal(format!("cannot run git cat-file: {e}")))?;
+        .map_err(|e| fatal(format!("cannot run git cat-file: {e}")))?;
     let mut stdin = child
         .stdin
         .take()
-        .ok_or_else(|| Fatal("git cat-file: no stdin".into()))?;
+        .ok_or_else(|| fatal("git cat-file: no stdin"))?;
     let oids: Vec<String> = list.iter().map(|(_, o)| o.clone()).collect();
     let writer = std::thread::spawn(move || {
         for o in oids {
@@ -123,7 +124,7 @@ pub(crate) fn check_tree(
         child
             .stdout
             .take()
-            .ok_or_else(|| Fatal("git cat-file: no stdout".into()))?,
+            .ok_or_else(|| fatal("git cat-file: no stdout"))?,
     );
     let mut header = String::new();
     let mut buf = Vec::new();
@@ -131,10 +132,10 @@ pub(crate) fn check_tree(
         header.clear();
         if reader
             .read_line(&mut header)
-            .map_err(|e| Fatal(format!("git cat-file: {e}")))?
+            .map_err(|e| fatal(format!("git cat-file: {e}")))?
             == 0
         {
-            return Err(Fatal("git cat-file ended early".into()));
+            return Err(fatal("git cat-file ended early"));
         }
         let f: Vec<&str> = header.split_whitespace().collect();
         if f.len() != 3 {
@@ -148,12 +149,12 @@ pub(crate) fn check_tree(
         }
         let size: usize = f[2]
             .parse()
-            .map_err(|_| Fatal(format!("git cat-file: bad header {header:?}")))?;
+            .map_err(|_| fatal(format!("git cat-file: bad header {header:?}")))?;
         buf.clear();
         buf.resize(size + 1, 0);
         reader
             .read_exact(&mut buf)
-            .map_err(|e| Fatal(format!("git cat-file: {e}")))?;
+            .map_err(|e| fatal(format!("git cat-file: {e}")))?;
         buf.truncate(size);
         check_bytes(ctx, ri, path, &buf, local);
     }

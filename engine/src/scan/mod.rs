@@ -24,6 +24,9 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
+use crate::reason::Reason;
+
 /// Version of every JSON record `verify` prints.
 pub const SCHEMA_VERSION: u32 = 1;
 /// The marker tag.
@@ -321,10 +324,10 @@ impl Report {
 }
 
 /// A failure that stops the whole verification (exit 2): a missing root, a bad allowlist, git
-/// not answering.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Fatal(pub String);
+/// not answering. Reported as `io_error`, as verify always has.
+pub(crate) fn fatal(detail: impl Into<String>) -> Error {
+    Error::new(Reason::IoError, detail)
+}
 
 /// Whether `bytes` holds a marker tag or a residue token. Two memmem passes (the residue tokens
 /// share the prefix `GSD`) beat one multi-pattern search on source trees.
@@ -366,7 +369,7 @@ impl RootCtx {
         path: PathBuf,
         allow_file: Option<&[u8]>,
         extra: &[String],
-    ) -> Result<(Self, Vec<Finding>, u64), Fatal> {
+    ) -> Result<(Self, Vec<Finding>, u64), Error> {
         let mut b = GitignoreBuilder::new(&path);
         let from_disk;
         let text = match allow_file {
@@ -378,13 +381,13 @@ impl RootCtx {
         };
         for line in text.iter().flat_map(|t| t.lines()) {
             b.add_line(Some(path.join(ALLOW_FILE)), line)
-                .map_err(|e| Fatal(format!("{}/{ALLOW_FILE}: {e}", path.display())))?;
+                .map_err(|e| fatal(format!("{}/{ALLOW_FILE}: {e}", path.display())))?;
         }
         for g in extra {
             b.add_line(None, g)
-                .map_err(|e| Fatal(format!("--allow {g:?}: {e}")))?;
+                .map_err(|e| fatal(format!("--allow {g:?}: {e}")))?;
         }
-        let allow = b.build().map_err(|e| Fatal(format!("allowlist: {e}")))?;
+        let allow = b.build().map_err(|e| fatal(format!("allowlist: {e}")))?;
         let loaded = ledgers::load(&path, &display);
         Ok((
             RootCtx {
@@ -705,18 +708,18 @@ fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
 }
 
 /// Run a verification.
-pub fn verify(opts: &Options) -> Result<Report, Fatal> {
+pub fn verify(opts: &Options) -> Result<Report, Error> {
     if opts.roots.is_empty() {
-        return Err(Fatal("no root given".into()));
+        return Err(fatal("no root given"));
     }
     let mut ctxs = Vec::new();
     let mut report = Report::default();
     let mut ledger_findings = Vec::new();
     for root in &opts.roots {
         let display = root.to_string_lossy().into_owned();
-        let meta = std::fs::metadata(root).map_err(|e| Fatal(format!("{display}: {e}")))?;
+        let meta = std::fs::metadata(root).map_err(|e| fatal(format!("{display}: {e}")))?;
         if !meta.is_dir() {
-            return Err(Fatal(format!("{display}: not a directory")));
+            return Err(fatal(format!("{display}: not a directory")));
         }
         let allow_blob = match &opts.mode {
             Mode::WorkTree => None,

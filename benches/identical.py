@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Byte-identity check for restructures: run two probity binaries over the same scenarios and
+print every output that differs.
+
+Usage:
+  python3 benches/identical.py OLD_BINARY NEW_BINARY
+  benches/identical.sh [REV]     builds REV (default: origin/main or HEAD) and the work tree
+
+Scenarios (each in a fresh folder at the same path for both binaries, so paths in outputs agree):
+  - every golden placement case in corpus/<lang>/<case>/: `place` then `strip`, JSON and human,
+    and the file bytes after each step;
+  - `index` (JSON and human) on corpus/;
+  - `drift` (JSON and human) on every sample plan in corpus/plans/, and `resolve` on a few refs;
+  - `verify` (JSON Lines, human, SARIF) on corpus/ and on a repository with a forgotten probe;
+  - the README's Runtime Evidence session on corpus/examples/python: init, place, run, compare,
+    show, render, sync, cleanup, uninstrumented_verify, gate (JSON and human);
+  - `languages`, and refusals (bad flags, missing files, bad plans, unknown sessions).
+
+Outputs are compared after masking what legitimately changes between two runs: timestamps,
+durations, process ids, random temporary paths. Exit 0 when every output is identical, 1 when
+any differs (each difference is printed with a unified diff), 2 on a usage error.
+"""
+
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(tempfile.gettempdir(), "probity-identical")
+
+MASKS = [
+    (re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"), b"<time>"),
+    (re.compile(rb'"(duration_ms|elapsed_ms|pid|started_at_ns|ns)":\s*\d+'), b'"\\1":<n>'),
+    (re.compile(rb"pid \d+"), b"pid <n>"),
+    (re.compile(rb"/tmp/(probity|gsd)[^\s\"'/]*"), b"/tmp/<tmp>"),
+    (re.compile(rb'"(dev|ino|inode|device|mtime_ns|ctime_ns|mtime|ctime)":\s*\d+'), b'"\\1":<n>'),
+    (re.compile(rb'"file_id":\s*"\d+"'), b'"file_id":"<n>"'),
+    (re.compile(rb"in \d+(\.\d+)?\s?(ms|s)\b"), b"in <t>"),
+]
+
+
+def mask(b):
+    for rx, rep in MASKS:
+        b = rx.sub(rep, b)
+    return b
+
+
+def run(binary, args, cwd, env=None):
+    e = dict(os.environ)
+    for k in list(e):
+        if k.startswith("GSD_") or k.startswith("PROBITY_"):
+            del e[k]
+    e["NO_COLOR"] = "1"
+    if env:
+        e.update(env)
+    p = subprocess.run([binary] + args, cwd=cwd, capture_output=True, env=e, timeout=120)
+    return b"exit %d\n--- stdout\n%s--- stderr\n%s" % (p.returncode, p.stdout, p.stderr)
+
+
+def fresh(name):
+    d = os.path.join(WORK, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    subprocess.run(["git", "init", "-q", d], check=True)
+    return d
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        return ("<%s>" % e.strerror).encode()
+
+
+def golden_cases():
+    for lang in ("rust", "javascript", "typescript", "python"):
+        base = os.path.join(ROOT, "corpus", lang)
+        for case in sorted(os.listdir(base)):
+            toml_path = os.path.join(base, case, "case.toml")
+            if os.path.exists(toml_path):
+                yield lang, case, os.path.join(base, case)
+
+
+def place_args(c, inp):
+    a = ["place", inp]
+    if c.get("line") is not None:
+        a += ["--line", str(c["line"])]
+    if c.get("after_line") is not None:
+        a += ["--after-line", str(c["after_line"])]
+    if c.get("function") is not None:
+        a += ["--function", c["function"]]
+    a += ["--slug", c["slug"], "--probe", c["probe"], "--message", c["message"]]
+    for h in c["hypotheses"]:
+        a += ["--hypothesis", h]
+    for cap in c.get("captures", []):
+        a += ["--capture", cap]
+    return a
+
+
+def scenario_golden(binary):
+    out = {}
+    for lang, case, d in golden_cases():
+        with open(os.path.join(d, "case.toml"), "rb") as f:
+            c = tomllib.load(f)
+        inp = next(n for n in os.listdir(d) if n.startswith("input."))
+        for mode in ("json", "human"):
+            w = fresh("golden")
+            shutil.copy(os.path.join(d, inp), os.path.join(w, inp))
+            flag = ["--json"] if mode == "json" else []
+            led = ["--ledger", "ledger.json"]
+            key = "golden/%s/%s/%s" % (lang, case, mode)
+            out[key + "/place"] = run(binary, place_args(c, inp) + led + flag, w)
+            out[key + "/file-after-place"] = read(os.path.join(w, inp))
+            out[key + "/ledger-after-place"] = read(os.path.join(w, "ledger.json"))
+            out[key + "/strip"] = run(binary, ["strip"] + led + flag, w)
+            out[key + "/file-after-strip"] = read(os.path.join(w, inp))
+            out[key + "/ledger-after-strip"] = read(os.path.join(w, "ledger.json"))
+        w = fresh("golden")
+        shutil.copy(os.path.join(d, inp), os.path.join(w, inp))
+        out["golden/%s/%s/dry-run" % (lang, case)] = run(
+            binary, place_args(c, inp) + ["--dry-run", "--json"], w
+        )
+    return out
+
+
+def scenario_drift(binary):
+    out = {}
+    corpus = os.path.join(ROOT, "corpus")
+    cache = fresh("cache")
+    for flag in (["--json"], []):
+        m = "json" if flag else "human"
+        out["index/corpus/" + m] = run(binary, ["index", "--no-cache", "--root", corpus] + flag, ROOT)
+        out["index/corpus-cached/" + m] = run(
+            binary, ["index", "--threads", "1", "--cache-dir", cache, "--root", corpus] + flag, ROOT
+        )
+        plans = os.path.join(corpus, "plans")
+        for p in sorted(os.listdir(plans)):
+            pd = os.path.join("corpus", "plans", p)
+            out["drift/%s/%s" % (p, m)] = run(
+                binary,
+                ["drift", "--no-cache", "--plan", pd + "/plan.md", "--root", pd + "/repo"] + flag,
+                ROOT,
+            )
+        out["resolve/" + m] = run(
+            binary,
+            [
+                "resolve",
+                "--no-cache",
+                "--root",
+                "corpus/plans/python_ingest/repo",
+                "--fail-on",
+                "medium",
+                "ingest.Loader.load",
+                "Loader",
+                "nope.missing",
+                "os.path.join",
+            ]
+            + flag,
+            ROOT,
+        )
+        out["drift/bad-plan/" + m] = run(binary, ["drift", "--plan", "/nonexistent.md"] + flag, ROOT)
+        out["drift/bad-fail-on/" + m] = run(
+            binary, ["drift", "--plan", "README.md", "--fail-on", "x"] + flag, ROOT
+        )
+        out["drift/bad-root/" + m] = run(
+            binary, ["drift", "--plan", "README.md", "--root", "/nonexistent"] + flag, ROOT
+        )
+        w = fresh("plan")
+        with open(os.path.join(w, "plan.md"), "wb") as f:
+            f.write(b"# plan \xff\n")
+        out["drift/not-utf8/" + m] = run(binary, ["drift", "--plan", "plan.md"] + flag, w)
+    return out
+
+
+def scenario_verify(binary):
+    out = {}
+    corpus = os.path.join(ROOT, "corpus")
+    for flag in (["--json"], []):
+        m = "json" if flag else "human"
+        out["verify/corpus/" + m] = run(binary, ["verify", "--threads", "1", corpus] + flag, ROOT)
+        w = fresh("verify")
+        shutil.copy(os.path.join(ROOT, "corpus", "examples", "python", "cart.py"), w)
+        run(
+            binary,
+            ["place", "cart.py", "--line", "24", "--slug", "s", "--probe", "p", "--hypothesis",
+             "h1", "--message", "entry", "--ledger", "l.json"],
+            w,
+        )
+        out["verify/leftover/" + m] = run(binary, ["verify", "."] + flag, w)
+        out["verify/sarif/" + m] = run(binary, ["verify", "--sarif", "out.sarif", "."] + flag, w)
+        out["verify/sarif-file/" + m] = read(os.path.join(w, "out.sarif"))
+        out["verify/missing-root/" + m] = run(binary, ["verify", "/nonexistent"] + flag, w)
+    return out
+
+
+def scenario_session(binary):
+    out = {}
+    for flag in (["--json"], []):
+        m = "json" if flag else "human"
+        w = fresh("session")
+        shutil.copy(os.path.join(ROOT, "corpus", "examples", "python", "cart.py"), w)
+        with open(os.path.join(w, "notes.md"), "w") as f:
+            f.write("# Debug notes\n\nSome text.\n\n## Other\n\nkept\n")
+        steps = [
+            ("init", ["session", "init", "--slug", "cart-bug"]),
+            ("init-again", ["session", "init", "--slug", "cart-bug"]),
+            ("place-1", ["place", "cart.py", "--function", "apply_discount", "--slug", "cart-bug",
+                         "--probe", "p1", "--hypothesis", "h1", "--message", "entry",
+                         "--capture", "amount=amount", "--capture", "percent=percent"]),
+            ("place-2", ["place", "cart.py", "--function", "apply_discount", "--slug", "cart-bug",
+                         "--probe", "ctl", "--hypothesis", "h1", "--message", "control"]),
+            ("run-1", ["run", "--slug", "cart-bug", "--phase", "baseline", "--", "python3",
+                       "cart.py"]),
+            ("run-2", ["run", "--slug", "cart-bug", "--phase", "post_fix", "--", "python3",
+                       "cart.py"]),
+            ("run-bad", ["run", "--slug", "cart-bug", "--phase", "post_fix", "--",
+                         "/nonexistent-program"]),
+            ("compare", ["compare", "--slug", "cart-bug", "run-1", "run-2"]),
+            ("compare-missing", ["compare", "--slug", "cart-bug", "run-1", "run-9"]),
+            ("show", ["session", "show", "--slug", "cart-bug"]),
+            ("render", ["session", "render", "--slug", "cart-bug"]),
+            ("sync", ["session", "sync", "notes.md", "--slug", "cart-bug"]),
+            ("gate-before", ["gate"]),
+            ("cleanup", ["cleanup", "--slug", "cart-bug"]),
+            ("verify-run", ["run", "--slug", "cart-bug", "--phase", "uninstrumented_verify", "--",
+                            "python3", "cart.py"]),
+            ("gate", ["gate"]),
+            ("gate-unknown", ["gate", "--slug", "nope"]),
+            ("show-unknown", ["session", "show", "--slug", "nope"]),
+            ("strip-no-ledger", ["strip"]),
+            ("place-missing-file", ["place", "nope.py", "--line", "1", "--slug", "cart-bug",
+                                    "--probe", "p3", "--hypothesis", "h1", "--message", "entry"]),
+        ]
+        for name, args in steps:
+            out["session/%s/%s" % (m, name)] = run(binary, args + flag, w)
+            out["session/%s/%s/file" % (m, name)] = read(os.path.join(w, "cart.py"))
+            out["session/%s/%s/ledger" % (m, name)] = read(
+                os.path.join(w, ".planning", "debug", "cart-bug.evidence.json")
+            )
+        out["session/%s/notes" % m] = read(os.path.join(w, "notes.md"))
+    return out
+
+
+def scenario_misc(binary):
+    out = {}
+    for args in (["languages"], ["languages", "--json"], ["--help"], ["place", "--help"],
+                 ["place", "--bogus"], ["nope"], ["verify", "--help"], ["drift", "--help"],
+                 ["session", "--help"], ["--version"]):
+        out["misc/" + " ".join(args)] = run(binary, args, ROOT)
+    return out
+
+
+SCENARIOS = [scenario_golden, scenario_drift, scenario_verify, scenario_session, scenario_misc]
+
+
+def collect(binary):
+    out = {}
+    for s in SCENARIOS:
+        out.update(s(binary))
+    return {k: mask(v) for k, v in out.items()}
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    old_bin, new_bin = (os.path.abspath(b) for b in sys.argv[1:3])
+    old, new = collect(old_bin), collect(new_bin)
+    differ = 0
+    for k in sorted(set(old) | set(new)):
+        a, b = old.get(k, b"<absent>"), new.get(k, b"<absent>")
+        if a != b:
+            differ += 1
+            print("DIFFERS: %s" % k)
+            for line in difflib.unified_diff(
+                a.decode("utf-8", "replace").splitlines(),
+                b.decode("utf-8", "replace").splitlines(),
+                "old",
+                "new",
+                lineterm="",
+                n=1,
+            ):
+                print("  " + line[:300])
+    print("%d outputs compared, %d identical, %d differ" % (len(old), len(old) - differ, differ))
+    shutil.rmtree(WORK, ignore_errors=True)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
