@@ -36,7 +36,7 @@ WORK = os.path.join(tempfile.gettempdir(), "probity-identical")
 
 MASKS = [
     (re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"), b"<time>"),
-    (re.compile(rb'"(duration_ms|elapsed_ms|pid|started_at_ns|ns)":\s*\d+'), b'"\\1":<n>'),
+    (re.compile(rb'"(duration_ms|elapsed_ms|pid|started_at_ns|ns|sink_bytes)":\s*\d+'), b'"\\1":<n>'),
     (re.compile(rb"pid \d+"), b"pid <n>"),
     (re.compile(rb"/tmp/(probity|gsd)[^\s\"'/]*"), b"/tmp/<tmp>"),
     (re.compile(rb'"(dev|ino|inode|device|mtime_ns|ctime_ns|mtime|ctime)":\s*\d+'), b'"\\1":<n>'),

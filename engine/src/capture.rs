@@ -6,43 +6,12 @@
 //! `x.len()`). Anything else (calls, assignments, operators, interpolation...) is refused with
 //! `capture_not_side_effect_free`. See: issue 2 §2.
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
 use tree_sitter::Node;
 
 use crate::error::Error;
-use crate::lang::{Grammar, Language};
+use crate::lang::{CaptureSpec, Grammar, Language};
 use crate::parse;
 use crate::reason::Reason;
-
-/// `[capture]` of `language.toml`. Field meanings: grammars/README.md.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CaptureSpec {
-    /// Text before the expression so that it parses as an expression.
-    pub prefix: String,
-    /// Text after the expression.
-    pub suffix: String,
-    /// Identifier and literal kinds.
-    pub leaves: Vec<String>,
-    /// Kinds with exactly one named child that is checked in turn (parentheses, `x!`).
-    pub wrappers: Vec<String>,
-    /// Field/attribute access kinds: the object is checked, the field must be a field name.
-    pub access: Vec<String>,
-    /// Node kinds that name a field in an access.
-    pub field_names: Vec<String>,
-    /// Index kinds: the object is checked, the index must be a literal.
-    pub index: Vec<String>,
-    /// Literal kinds accepted as an index.
-    pub index_literals: Vec<String>,
-    /// Call kinds → function names accepted with exactly one (checked) argument.
-    pub calls: BTreeMap<String, Vec<String>>,
-    /// Call kinds → method names accepted with no argument on a checked receiver.
-    pub methods: BTreeMap<String, Vec<String>>,
-    /// Kinds that may not appear anywhere inside (string interpolation).
-    pub forbidden_descendants: Vec<String>,
-}
 
 fn allowed(spec: &CaptureSpec, text: &str, node: Node) -> bool {
     let kind = node.kind();

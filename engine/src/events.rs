@@ -10,16 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::{EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES};
 use crate::source::sha256_hex;
-
-/// The line prefix of every event.
-pub const PREFIX: &str = "GSDDBG1 ";
-/// Bytes per event line, prefix included, newline excluded.
-pub const MAX_LINE_BYTES: usize = 1024;
-/// Events per probe per process.
-pub const MAX_EVENTS_PER_PROBE: usize = 100;
-/// Bytes per run.
-pub const MAX_RUN_BYTES: usize = 262_144;
 
 /// Why an observation is inconclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -142,7 +134,7 @@ pub struct Analysis {
 
 fn scalar(v: &serde_json::Value) -> bool {
     match v {
-        serde_json::Value::String(s) => s.len() <= MAX_LINE_BYTES,
+        serde_json::Value::String(s) => s.len() <= MAX_EVENT_BYTES,
         serde_json::Value::Array(_) | serde_json::Value::Object(_) => false,
         _ => true,
     }
@@ -195,16 +187,20 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
             }
             break;
         }
-        if line.len() > MAX_LINE_BYTES {
+        if line.len() > MAX_EVENT_BYTES {
             global.get_or_insert(Inconclusive::Malformed);
             continue;
         }
-        if memchr::memmem::find(&line[1.min(line.len())..], PREFIX.trim_end().as_bytes()).is_some()
+        if memchr::memmem::find(
+            &line[1.min(line.len())..],
+            EVENT_PREFIX.trim_end().as_bytes(),
+        )
+        .is_some()
         {
             global.get_or_insert(Inconclusive::InterleavedWrite);
             continue;
         }
-        let Some(json) = line.strip_prefix(PREFIX.as_bytes()) else {
+        let Some(json) = line.strip_prefix(EVENT_PREFIX.as_bytes()) else {
             global.get_or_insert(Inconclusive::Malformed);
             continue;
         };

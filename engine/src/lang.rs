@@ -83,7 +83,7 @@ pub struct Spec {
     #[serde(default)]
     pub tail_expression_containers: Vec<String>,
     /// Which capture expressions are side-effect free (`[capture]`).
-    pub capture: crate::capture::CaptureSpec,
+    pub capture: CaptureSpec,
 }
 
 /// A statement kind that belongs to a prologue (docstring, directive, future import).
@@ -192,6 +192,34 @@ impl Language {
     pub fn is_comment(&self, kind: &str) -> bool {
         self.spec.comment_kinds.iter().any(|k| k == kind)
     }
+}
+
+/// `[capture]` of `language.toml`. Field meanings: grammars/README.md.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureSpec {
+    /// Text before the expression so that it parses as an expression.
+    pub prefix: String,
+    /// Text after the expression.
+    pub suffix: String,
+    /// Identifier and literal kinds.
+    pub leaves: Vec<String>,
+    /// Kinds with exactly one named child that is checked in turn (parentheses, `x!`).
+    pub wrappers: Vec<String>,
+    /// Field/attribute access kinds: the object is checked, the field must be a field name.
+    pub access: Vec<String>,
+    /// Node kinds that name a field in an access.
+    pub field_names: Vec<String>,
+    /// Index kinds: the object is checked, the index must be a literal.
+    pub index: Vec<String>,
+    /// Literal kinds accepted as an index.
+    pub index_literals: Vec<String>,
+    /// Call kinds → function names accepted with exactly one (checked) argument.
+    pub calls: BTreeMap<String, Vec<String>>,
+    /// Call kinds → method names accepted with no argument on a checked receiver.
+    pub methods: BTreeMap<String, Vec<String>>,
+    /// Kinds that may not appear anywhere inside (string interpolation).
+    pub forbidden_descendants: Vec<String>,
 }
 
 /// An error in the embedded language data ([`Reason::InvalidLanguageData`]). Only a broken build

@@ -14,9 +14,6 @@ use crate::error::Error;
 use crate::fsio;
 use crate::reason::Reason;
 
-/// Maximum probes in one session ledger.
-pub const MAX_PROBES: usize = 10;
-
 /// Lifecycle of a source probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

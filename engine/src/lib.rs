@@ -19,6 +19,7 @@ pub mod ops;
 pub mod parse;
 pub mod place;
 pub mod probe;
+pub mod protocol;
 pub mod reason;
 pub mod resolve;
 pub mod runner;

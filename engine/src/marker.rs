@@ -13,7 +13,8 @@ use memchr::memmem;
 use tree_sitter::Tree;
 
 use crate::lang::Language;
-use crate::probe::{MARKER_TAG, is_identifier};
+use crate::probe::is_identifier;
+use crate::protocol::MARKER_TAG;
 use crate::source::Source;
 
 /// Start, end, or something marker-like that is neither.

@@ -16,7 +16,8 @@ use crate::lang;
 use crate::ledger::{self, Ledger, ProbeEntry, ProbeStatus};
 use crate::parse;
 use crate::place::{self, Anchor, Placement};
-use crate::probe::{MAX_EVENT_BYTES, MAX_EVENTS, ProbeIdentity};
+use crate::probe::ProbeIdentity;
+use crate::protocol::{MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_PROBES};
 use crate::reason::Reason;
 use crate::source::{Source, sha256_hex};
 use crate::strip::{self, Outcome, Target};
@@ -185,10 +186,10 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
             format!("probe {} of {} is already in the ledger", id.probe, id.slug),
         ));
     }
-    if ledger.live_count(&id.slug) >= ledger::MAX_PROBES {
+    if ledger.live_count(&id.slug) >= MAX_PROBES {
         return Err(Error::new(
             Reason::TooManyProbes,
-            format!("a session holds at most {} probes", ledger::MAX_PROBES),
+            format!("a session holds at most {} probes", MAX_PROBES),
         ));
     }
     let p = &report.placement;
@@ -201,8 +202,8 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
         location: Some(p.location.clone()),
         observes: id.captures.iter().map(|c| c.name.clone()).collect(),
         message: id.message.clone(),
-        max_events: MAX_EVENTS,
-        max_event_bytes: MAX_EVENT_BYTES,
+        max_events: MAX_EVENTS_PER_PROBE as u32,
+        max_event_bytes: MAX_EVENT_BYTES as u32,
         marker_start: Some(id.marker_start()),
         marker_end: Some(id.marker_end()),
         expected_block_sha256: Some(p.block_sha256.clone()),

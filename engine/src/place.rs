@@ -15,7 +15,8 @@ use crate::error::Error;
 use crate::lang::{Grammar, Language};
 use crate::marker::{self, Block, MarkerKind};
 use crate::parse;
-use crate::probe::{self, MARKER_TAG, ProbeIdentity};
+use crate::probe::{self, ProbeIdentity};
+use crate::protocol::MARKER_TAG;
 use crate::reason::Reason;
 use crate::source::{Source, sha256_hex};
 

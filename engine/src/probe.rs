@@ -8,20 +8,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Language;
+use crate::protocol::{
+    MARKER_TAG, MAX_CAPTURES, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_STATIC_JSON_BYTES,
+    MAX_VALUE_CHARS,
+};
 use crate::reason::Reason;
-
-/// Marker payload prefix; a marker line is `<c> gsd-debug-probe:start|end <slug> <probe-id>`.
-pub const MARKER_TAG: &str = "gsd-debug-probe:";
-/// Events allowed per probe per process (contracts.md §7).
-pub const MAX_EVENTS: u32 = 100;
-/// Bytes allowed per event line, prefix included, newline excluded (contracts.md §7).
-pub const MAX_EVENT_BYTES: u32 = 1024;
-/// Characters kept of each captured string value.
-pub const MAX_VALUE_CHARS: u32 = 96;
-/// Upper bound of the fixed part of an event, so data always has room within a line.
-pub const MAX_STATIC_JSON_BYTES: usize = 512;
-/// At most this many `--capture` values.
-pub const MAX_CAPTURES: usize = 8;
 
 /// The fixed message labels a probe may carry. Runtime text never becomes a message.
 pub const MESSAGES: &[(&str, &str)] = &[
@@ -260,7 +251,7 @@ pub fn render_block(
         let line = line
             .replace("{{STATIC_JSON}}", &static_lit)
             .replace("{{PROBE_KEY}}", &key)
-            .replace("{{MAX_EVENTS}}", &MAX_EVENTS.to_string())
+            .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
             .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
             .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string());
         if line.contains("{{CAPTURE_NAME}}") || line.contains("{{CAPTURE_EXPR}}") {

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::events::MAX_RUN_BYTES;
+use crate::protocol::MAX_RUN_BYTES;
 use crate::reason::Reason;
 
 /// A file-system object's identity.

@@ -30,7 +30,7 @@ use crate::reason::Reason;
 /// Version of every JSON record `verify` prints.
 pub const SCHEMA_VERSION: u32 = 1;
 /// The marker tag.
-pub const MARKER: &str = crate::probe::MARKER_TAG;
+pub const MARKER: &str = crate::protocol::MARKER_TAG;
 /// Tokens every probe body carries: outside a probe block they are residue.
 pub const RESIDUE: &[&str] = &["GSDDBG1", "GSD_DEBUG_PROBE_SINK"];
 /// A NUL byte in this many first bytes makes a file binary (skipped, counted).

@@ -1,0 +1,324 @@
+//! `probity resolve`, `index` and `drift`: the drift guard's commands (docs/drift.md).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use super::{SCHEMA_VERSION, emit, print_json, repo_root};
+
+/// Options shared by the drift-guard commands.
+#[derive(Args)]
+pub(super) struct DriftCommon {
+    /// Repository root.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Declarations cache directory (default: the user cache dir, `probity/drift`).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Do not read or write the declarations cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("refs_in").required(true).args(["refs", "refs_file"])))]
+pub(super) struct ResolveArgs {
+    /// References: `@decorator`, `Class.method`, `Type::method`, `module.function`,
+    /// `crate::a::b`, `./path/module.func`, `--cli-flag` (after `--`), `path/to/file`, `name`.
+    #[arg(value_name = "REF")]
+    refs: Vec<String>,
+    /// A JSON file with the references: an array of strings (or of `{"ref": ...}`).
+    #[arg(long = "refs", value_name = "FILE.json")]
+    refs_file: Option<PathBuf>,
+    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<String>,
+    #[command(flatten)]
+    common: DriftCommon,
+}
+
+#[derive(Args)]
+pub(super) struct IndexArgs {
+    /// Parse every file and do nothing else (benchmark baseline).
+    #[arg(long, hide = true)]
+    parse_only: bool,
+    #[command(flatten)]
+    common: DriftCommon,
+}
+
+#[derive(Args)]
+pub(super) struct DriftArgs {
+    /// The plan (markdown).
+    #[arg(long, value_name = "PLAN.md")]
+    plan: PathBuf,
+    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high
+    /// (default: only hard blocks, which rung 2 never raises).
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<String>,
+    #[command(flatten)]
+    common: DriftCommon,
+}
+
+pub(super) fn drift_usage(command: &str, json: bool, detail: &str) -> ExitCode {
+    if json {
+        print_json(&json!({
+            "schema_version": SCHEMA_VERSION,
+            "command": command,
+            "status": "refused",
+            "detail": detail,
+        }));
+    } else {
+        eprintln!("probity {command}: {detail}");
+    }
+    ExitCode::from(2)
+}
+
+/// Root, cache and thread pool of a drift-guard command; `Err` is a usage message.
+pub(super) fn drift_setup(c: &DriftCommon) -> Result<(PathBuf, probity::index::Cache), String> {
+    if let Some(n) = c.threads {
+        // Fails only if a pool exists already, which it cannot at this point.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
+    }
+    let root = repo_root(c.root.as_deref());
+    if !root.is_dir() {
+        return Err(format!("root {} is not a directory", root.display()));
+    }
+    Ok((
+        root,
+        probity::index::Cache::new(c.cache_dir.clone(), c.no_cache),
+    ))
+}
+
+pub(super) fn fail_on(s: Option<&str>) -> Result<Option<probity::resolve::Severity>, String> {
+    match s {
+        None => Ok(None),
+        Some(v) => probity::resolve::Severity::parse(v)
+            .map(Some)
+            .ok_or_else(|| {
+                format!("--fail-on {v}: expected needs-acknowledgement, medium or high")
+            }),
+    }
+}
+
+pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
+    let json = a.common.json;
+    let threshold = match fail_on(a.fail_on.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return drift_usage("resolve", json, &e),
+    };
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("resolve", json, &e),
+    };
+    let mut refs = a.refs.clone();
+    if let Some(f) = &a.refs_file {
+        let parsed: Result<Vec<serde_json::Value>, String> = std::fs::read(f)
+            .map_err(|e| format!("{}: {e}", f.display()))
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", f.display())));
+        match parsed {
+            Err(e) => return drift_usage("resolve", json, &e),
+            Ok(vals) => {
+                for v in vals {
+                    match v.as_str().or_else(|| v.get("ref").and_then(|r| r.as_str())) {
+                        Some(s) => refs.push(s.to_owned()),
+                        None => {
+                            return drift_usage(
+                                "resolve",
+                                json,
+                                "--refs: expected strings or {\"ref\": ...}",
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (results, stats) = probity::resolve::resolve(&root, &refs, &cache);
+    let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
+    let code = probity::drift::exit_code(max, threshold);
+    emit(
+        "resolve",
+        json,
+        json!({
+            "root": root,
+            "authority": probity::resolve::AUTHORITY,
+            "rung": probity::resolve::RUNG,
+            "max_severity": max,
+            "results": results,
+            "stats": stats,
+        }),
+        || {
+            for r in &results {
+                let detail = match r.verdict {
+                    probity::resolve::Verdict::Verified => format!(
+                        "{} {}{}",
+                        r.kind.as_deref().unwrap_or(""),
+                        r.location.as_deref().unwrap_or(""),
+                        r.signature
+                            .as_deref()
+                            .map(|s| format!("  {s}"))
+                            .unwrap_or_default()
+                    ),
+                    probity::resolve::Verdict::Ambiguous => r
+                        .candidates
+                        .iter()
+                        .map(|c| c.location.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    probity::resolve::Verdict::Missing if !r.suggestions.is_empty() => {
+                        format!("did you mean {}?", r.suggestions.join(", "))
+                    }
+                    _ => r.reason.clone().unwrap_or_default(),
+                };
+                println!(
+                    "{:<11} {:<22} {}  {}",
+                    format!("{:?}", r.verdict).to_uppercase(),
+                    r.severity.as_str(),
+                    r.reference,
+                    detail
+                );
+            }
+        },
+    );
+    ExitCode::from(code)
+}
+
+pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
+    let json = a.common.json;
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("index", json, &e),
+    };
+    if a.parse_only {
+        let n = probity::index::parse_only(&root);
+        emit("index", json, json!({ "files_parsed": n }), || {
+            println!("{n} files parsed")
+        });
+        return ExitCode::SUCCESS;
+    }
+    // Streamed file by file (the whole index is never held): the same bytes `emit` would print
+    // for `{"command", "files", "root", "schema_version", "stats"}` (keys in sorted order).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let (mut n_files, mut n_decls) = (0usize, 0usize);
+    let mut ok = true;
+    if json {
+        ok &= out.write_all(b"{\"command\":\"index\",\"files\":[").is_ok();
+    }
+    let stats = probity::index::index_root_each(&root, &cache, |f| {
+        if !ok {
+            return;
+        }
+        if json {
+            if n_files > 0 {
+                ok &= out.write_all(b",").is_ok();
+            }
+            ok &= serde_json::to_writer(&mut out, &probity::index::SortedJson(&f)).is_ok();
+        } else {
+            for d in &f.decls {
+                ok &= writeln!(
+                    out,
+                    "{}:{}:{}\t{}\t{}",
+                    f.path,
+                    d.line,
+                    d.column,
+                    d.kind.as_str(),
+                    d.qualified
+                )
+                .is_ok();
+            }
+            if f.status != probity::index::FileStatus::Ok {
+                ok &= writeln!(out, "{}\t(status: {:?})", f.path, f.status).is_ok();
+            }
+        }
+        n_files += 1;
+        n_decls += f.decls.len();
+    });
+    if json {
+        let tail = json!({ "root": root, "schema_version": SCHEMA_VERSION, "stats": stats });
+        let tail = serde_json::to_string(&tail).unwrap_or_default();
+        // `{"root":...}` → `],"root":...}`
+        ok &= write!(out, "],{}", tail.get(1..).unwrap_or("}")).is_ok();
+        ok &= writeln!(out).is_ok();
+    }
+    ok &= out.flush().is_ok();
+    if !json {
+        eprintln!(
+            "{n_files} files, {n_decls} declarations, {} parsed",
+            stats.files_parsed
+        );
+    }
+    // As `print_json`: a closed stdout is not an error of the index.
+    let _ = ok;
+    ExitCode::SUCCESS
+}
+
+/// Largest plan `drift` reads.
+const MAX_PLAN_BYTES: u64 = 4 * 1024 * 1024;
+/// Most distinct references `drift` checks in one run (each MISSING one also gets a near-name
+/// search; a plan citing more is not a plan).
+const MAX_PLAN_REFS: usize = 5_000;
+
+/// The plan's text: UTF-8, at most [`MAX_PLAN_BYTES`], citing at most [`MAX_PLAN_REFS`]
+/// distinct references; otherwise the reason, for a usage error.
+pub(super) fn read_plan(path: &std::path::Path) -> Result<String, String> {
+    let shown = path.display();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .len();
+    if size > MAX_PLAN_BYTES {
+        return Err(format!(
+            "{shown} is {size} bytes; plans up to {MAX_PLAN_BYTES} bytes are read"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown} is not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let n = probity::drift::extract(&text).refs.len();
+    if n > MAX_PLAN_REFS {
+        return Err(format!(
+            "{shown} cites {n} distinct references; at most {MAX_PLAN_REFS} are checked in one run (split the plan)"
+        ));
+    }
+    Ok(text)
+}
+
+pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
+    let json = a.common.json;
+    let threshold = match fail_on(a.fail_on.as_deref()) {
+        Ok(t) => t,
+        Err(e) => return drift_usage("drift", json, &e),
+    };
+    let plan = match read_plan(&a.plan) {
+        Ok(p) => p,
+        Err(e) => return drift_usage("drift", json, &e),
+    };
+    let (root, cache) = match drift_setup(&a.common) {
+        Ok(x) => x,
+        Err(e) => return drift_usage("drift", json, &e),
+    };
+    let report = probity::drift::run(&plan, &root, &cache);
+    let md = probity::drift::coverage_markdown(&report);
+    let code = probity::drift::exit_code(report.summary.max_severity, threshold);
+    let mut v = serde_json::to_value(&report).unwrap_or_default();
+    v["plan"] = json!(a.plan);
+    v["root"] = json!(root);
+    v["exit_code"] = json!(code);
+    v["coverage_markdown"] = json!(md);
+    emit("drift", json, v, || print!("{md}"));
+    ExitCode::from(code)
+}

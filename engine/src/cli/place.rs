@@ -1,0 +1,220 @@
+//! `probity place` and `probity strip`: one probe in, every ledgered probe out.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use probity::Error;
+use probity::ops::{self, PlaceRequest, StripRequest};
+use probity::place::Anchor;
+use probity::probe::ProbeIdentity;
+use probity::reason::Reason;
+use probity::session;
+use probity::strip::Outcome;
+
+use super::{SCHEMA_VERSION, print_json, refused, repo_root};
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("anchor").required(true).args(["line", "after_line", "function"])))]
+pub(super) struct PlaceArgs {
+    /// The source file to instrument.
+    file: PathBuf,
+    /// Before the statement at this line (1-based).
+    #[arg(long, value_name = "N")]
+    line: Option<usize>,
+    /// After the statement at this line (1-based).
+    #[arg(long, value_name = "N")]
+    after_line: Option<usize>,
+    /// At the entry of this function or method (`name`, `Class.method`, `Type::method`).
+    #[arg(long, value_name = "NAME")]
+    function: Option<String>,
+    /// Debug session slug.
+    #[arg(long)]
+    slug: String,
+    /// Probe id.
+    #[arg(long)]
+    probe: String,
+    /// Hypothesis id this probe tests (repeatable, at least one).
+    #[arg(long = "hypothesis", value_name = "ID")]
+    hypotheses: Vec<String>,
+    /// Fixed message label (see `probity languages`).
+    #[arg(long, default_value = "checkpoint")]
+    message: String,
+    /// A value to record: `name=expr` (up to 8; side-effect-free expressions only).
+    #[arg(long = "capture", value_name = "NAME=EXPR")]
+    captures: Vec<String>,
+    /// Ledger file the probe is recorded in before the edit.
+    #[arg(long, value_name = "FILE")]
+    ledger: Option<PathBuf>,
+    /// Repository root that ledger paths are relative to.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Refuse unless the file's SHA-256 is this.
+    #[arg(long, value_name = "HEX")]
+    expect_sha256: Option<String>,
+    /// Print the block and its position; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub(super) struct StripArgs {
+    /// Ledger file (default: the session ledger of `--slug`).
+    #[arg(long, value_name = "FILE")]
+    ledger: Option<PathBuf>,
+    /// Only this probe id (default: every live probe in the ledger).
+    #[arg(long)]
+    probe: Option<String>,
+    /// Only probes of this slug.
+    #[arg(long)]
+    slug: Option<String>,
+    /// Repository root that ledger paths are relative to.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn place(a: PlaceArgs) -> ExitCode {
+    let identity =
+        match ProbeIdentity::new(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
+            Ok(i) => i,
+            Err(r) => return refused("place", a.json, &r.into()),
+        };
+    let anchor = match (a.line, a.after_line, a.function) {
+        (Some(n), _, _) => Anchor::Line(n),
+        (_, Some(n), _) => Anchor::AfterLine(n),
+        (_, _, Some(f)) => Anchor::Function(f),
+        _ => unreachable!("clap requires one anchor"),
+    };
+    // Without --ledger, a session of this slug under the repository root is the ledger.
+    let ledger = a.ledger.or_else(|| {
+        let p = session::ledger_path(&repo_root(a.root.as_deref()), &identity.slug);
+        (!a.dry_run && p.exists()).then_some(p)
+    });
+    let _lock = match ledger
+        .as_deref()
+        .filter(|_| !a.dry_run)
+        .map(|l| session::lock(l, session::LOCK_WAIT))
+    {
+        Some(Err(r)) => return refused("place", a.json, &r),
+        Some(Ok(l)) => Some(l),
+        None => None,
+    };
+    let req = PlaceRequest {
+        file: a.file,
+        anchor,
+        identity,
+        ledger,
+        root: a.root,
+        expect_sha256: a.expect_sha256,
+        dry_run: a.dry_run,
+    };
+    match ops::place_file(&req) {
+        Err(r) => refused("place", a.json, &r),
+        Ok(report) => {
+            if a.json {
+                let mut v = serde_json::to_value(&report).unwrap_or_default();
+                v["schema_version"] = json!(SCHEMA_VERSION);
+                v["command"] = json!("place");
+                print_json(&v);
+            } else {
+                let p = &report.placement;
+                let verb = if report.status == "placed" {
+                    "placed"
+                } else {
+                    "would place"
+                };
+                println!(
+                    "{verb} probe {} ({}) in {} {} line {}{}",
+                    report.probe,
+                    report.slug,
+                    report.file,
+                    p.side,
+                    p.line_used,
+                    match p.line_requested {
+                        Some(n) if p.snapped => format!(" (line {n} is inside that statement)"),
+                        _ => String::new(),
+                    }
+                );
+                println!(
+                    "  block: lines {}-{}, sha256 {}",
+                    p.block_start_line, p.block_end_line, p.block_sha256
+                );
+                if let Some(l) = &report.ledger {
+                    println!("  ledger: {l}");
+                }
+                if report.status == "dry_run" {
+                    print!("{}", p.block);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+pub(super) fn strip(a: StripArgs) -> ExitCode {
+    let ledger = match (a.ledger, &a.slug) {
+        (Some(l), _) => l,
+        (None, Some(slug)) => session::ledger_path(&repo_root(a.root.as_deref()), slug),
+        (None, None) => {
+            let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
+            return refused("strip", a.json, &r);
+        }
+    };
+    let _lock = match session::lock(&ledger, session::LOCK_WAIT) {
+        Ok(l) => l,
+        Err(r) => return refused("strip", a.json, &r),
+    };
+    let req = StripRequest {
+        ledger,
+        probe: a.probe,
+        slug: a.slug,
+        root: a.root,
+    };
+    match ops::strip_ledger(&req) {
+        Err(r) => refused("strip", a.json, &r),
+        Ok(report) => {
+            if a.json {
+                let mut v = serde_json::to_value(&report).unwrap_or_default();
+                v["schema_version"] = json!(SCHEMA_VERSION);
+                v["command"] = json!("strip");
+                print_json(&v);
+            } else {
+                for item in &report.probes {
+                    match &item.outcome {
+                        Outcome::Removed {
+                            line_start,
+                            line_end,
+                        } => println!(
+                            "removed {} ({}) from {} lines {line_start}-{line_end}",
+                            item.probe, item.slug, item.file
+                        ),
+                        Outcome::AlreadyAbsent => {
+                            println!(
+                                "already absent: {} ({}) in {}",
+                                item.probe, item.slug, item.file
+                            )
+                        }
+                        Outcome::CleanupFailed { reason, detail } => println!(
+                            "cleanup_failed: {} ({}) in {}: {reason}: {detail}",
+                            item.probe, item.slug, item.file
+                        ),
+                    }
+                }
+                println!("{}", report.status);
+            }
+            if report.status == "clean" {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

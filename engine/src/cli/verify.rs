@@ -1,0 +1,78 @@
+//! `probity verify`: prove no probe is left behind under one or more roots (docs/verify.md).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use probity::Error;
+use probity::reason::Reason;
+
+use super::refused;
+
+#[derive(Args)]
+pub(super) struct VerifyArgs {
+    /// Directories to check (each with its own `.planning/debug/` ledgers and `.probity-allow`).
+    #[arg(required = true, value_name = "ROOT")]
+    roots: Vec<PathBuf>,
+    /// Print JSON Lines: one object per finding and file error, then a summary.
+    #[arg(long)]
+    json: bool,
+    /// Also write a SARIF 2.1.0 log to this file.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Also scan files that .gitignore / .ignore exclude.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Follow symbolic links (loops are reported per file).
+    #[arg(long)]
+    follow: bool,
+    /// Skip files matching this gitignore-style glob (repeatable; adds to `.probity-allow`).
+    #[arg(long = "allow", value_name = "GLOB")]
+    allow: Vec<String>,
+    /// Check what is staged in git instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    staged: bool,
+    /// Check the tree of this git revision instead of the working tree.
+    #[arg(long, value_name = "REV")]
+    rev: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
+    use probity::scan;
+    use std::io::IsTerminal;
+    let opts = scan::Options {
+        roots: a.roots,
+        no_ignore: a.no_ignore,
+        follow: a.follow,
+        allow: a.allow,
+        mode: match (a.staged, a.rev) {
+            (true, _) => scan::Mode::Staged,
+            (_, Some(r)) => scan::Mode::Rev(r),
+            _ => scan::Mode::WorkTree,
+        },
+        progress: std::io::stderr().is_terminal(),
+        threads: a.threads,
+    };
+    let report = match scan::verify(&opts) {
+        Ok(r) => r,
+        Err(e) => return refused("verify", a.json, &e),
+    };
+    if let Some(path) = &a.sarif {
+        let text = serde_json::to_string_pretty(&scan::output::sarif(&report)).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            let r = Error::new(Reason::IoError, format!("{}: {e}", path.display()));
+            return refused("verify", a.json, &r);
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = if a.json {
+        scan::output::json_lines(&report, &mut out)
+    } else {
+        scan::output::human(&report, &mut out)
+    };
+    ExitCode::from(report.exit_code())
+}
