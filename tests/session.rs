@@ -210,7 +210,7 @@ fn verdict(report: &Value, probe: &str) -> String {
 /// `legal()` is exactly the table of docs/session.md.
 #[test]
 fn session_state_machine_table() {
-    use probity::session::{State, legal};
+    use probity::ledger::{State, legal};
     let all = [
         State::NotUsed,
         State::Planned,

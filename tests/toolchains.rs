@@ -30,7 +30,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use probity::events::{ExpectedProbe, Observation, RunIdentity, analyze};
+use probity::events::{ExpectedProbe, RunIdentity, analyze};
+use probity::ledger::Observation;
 
 use crate::util::{Repo, probity};
 

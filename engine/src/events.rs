@@ -10,61 +10,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ledger::{Inconclusive, Observation};
 use crate::protocol::{EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES};
 use crate::source::sha256_hex;
-
-/// Why an observation is inconclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Inconclusive {
-    /// The run wrote more than 256 KiB, or a probe more than 100 events in one process.
-    Overflow,
-    /// A line is not `GSDDBG1 ` + one JSON object of the envelope, or is over 1024 bytes.
-    Malformed,
-    /// The last line has no newline: a write was cut short.
-    TornWrite,
-    /// Two events share a line.
-    InterleavedWrite,
-    /// An event names another session, run, phase, or hypotheses not ledgered for its probe.
-    IdentityMismatch,
-    /// The same ordinal twice in one process.
-    DuplicateOrdinal,
-    /// Ordinals in one process do not run 1, 2, 3...
-    NonMonotonicOrdinal,
-    /// The sink could not be read, or its identity changed.
-    SinkFailure,
-    /// No event, and no control event proves the path ran and the channel worked.
-    NoControlEvent,
-    /// The run was interrupted before a result could be attributed.
-    Interrupted,
-    /// The reproduction timed out.
-    Timeout,
-}
-
-/// What a run says about one probe.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum Observation {
-    /// The probe fired.
-    Observed {
-        /// Valid events.
-        event_count: usize,
-        /// Processes that emitted them.
-        process_count: usize,
-        /// `run-N:probe:ordinal` for each event, in order (per process, processes in order of
-        /// first appearance).
-        citations: Vec<String>,
-        /// SHA-256 of the canonical sequence of `data` objects.
-        values_sha256: String,
-    },
-    /// The probe did not fire, and a control event proves it could have been seen.
-    NotObserved,
-    /// Nothing can be concluded.
-    Inconclusive {
-        /// Why.
-        reason: Inconclusive,
-    },
-}
 
 /// A probe the run is judged against.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::reason::Reason;
@@ -71,6 +71,15 @@ pub fn read_target(path: &Path) -> Result<Vec<u8>, Error> {
         ));
     }
     Ok(bytes)
+}
+
+/// The nearest of `start` and its ancestors that holds a `.git` entry (a work tree's root), if
+/// any. The one place probity walks up to `.git`.
+pub fn git_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 fn fsync_dir(dir: &Path) -> Result<(), Error> {

@@ -1,5 +1,11 @@
 //! Commands as library calls: `place` and `strip` over real files and a ledger.
 //!
+//! Each operation takes the ledger's lock itself ([`crate::ledger::lock`]) before it reads the
+//! ledger and holds it to the end, so every caller (the CLI, `session::cleanup`, another
+//! front-end) gets the same serialization. A caller that already holds the lock uses
+//! [`strip_held`] instead of locking twice. The session rules placing follows are
+//! [`crate::ledger::state`]; this module never calls `session`.
+//!
 //! Order of durable effects, for every command: validate input → read and check the file →
 //! compute the edit (pure) → ledger entry written and synced → source replaced atomically (only if
 //! unchanged since read) → result read back and verified → ledger updated. A crash between any
@@ -13,7 +19,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::fsio;
 use crate::lang;
-use crate::ledger::{self, Ledger, ProbeEntry, ProbeStatus};
+use crate::ledger::{self, LOCK_WAIT, Ledger, LedgerLock, ProbeEntry, ProbeKind, ProbeStatus};
 use crate::parse;
 use crate::place::{self, Anchor, Placement};
 use crate::probe::ProbeIdentity;
@@ -41,11 +47,21 @@ pub struct PlaceRequest {
     pub dry_run: bool,
 }
 
+/// Whether a placement was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceStatus {
+    /// Written, read back and ledgered `active`.
+    Placed,
+    /// Computed only; nothing was written.
+    DryRun,
+}
+
 /// What `probity place` did.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlaceReport {
     /// `placed` or `dry_run`.
-    pub status: &'static str,
+    pub status: PlaceStatus,
     /// Repository-relative path.
     pub file: String,
     /// Language id.
@@ -62,17 +78,6 @@ pub struct PlaceReport {
     pub placement: Placement,
     /// The ledger written, if any.
     pub ledger: Option<String>,
-}
-
-fn find_git_root(start: &Path) -> Option<PathBuf> {
-    let mut dir = Some(start);
-    while let Some(d) = dir {
-        if d.join(".git").exists() {
-            return Some(d.to_path_buf());
-        }
-        dir = d.parent();
-    }
-    None
 }
 
 /// The `/`-separated path of `file` relative to `root`, or `outside_root`.
@@ -115,8 +120,13 @@ fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
-/// Run `probity place`.
+/// Run `probity place`: holds the ledger's lock (unless `dry_run`) from before anything is
+/// checked until the ledger's last save.
 pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
+    let _lock = match (&req.ledger, req.dry_run) {
+        (Some(l), false) => Some(ledger::lock(l, LOCK_WAIT)?),
+        _ => None,
+    };
     let (language, grammar) = lang::for_path(&req.file).ok_or_else(|| {
         Error::new(
             Reason::UnsupportedLanguage,
@@ -143,7 +153,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
         (None, Some(l)) => ledger::repository_root(None, l, &cwd),
         (None, None) => {
             let abs = cwd.join(&req.file);
-            find_git_root(abs.parent().unwrap_or(&cwd)).unwrap_or_else(|| cwd.clone())
+            fsio::git_root(abs.parent().unwrap_or(&cwd)).unwrap_or_else(|| cwd.clone())
         }
     };
     let rel = relative_path(&root, &req.file)?;
@@ -160,7 +170,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     let source = Source::new(bytes).map_err(Error::from)?;
     let placement = place::place(language, grammar, &source, &req.identity, &req.anchor, &rel)?;
     let mut report = PlaceReport {
-        status: "dry_run",
+        status: PlaceStatus::DryRun,
         file: rel.clone(),
         language: language.id(),
         slug: req.identity.slug.clone(),
@@ -179,7 +189,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     let mut ledger = Ledger::load(&ledger_path)?;
     reconcile(&mut ledger, &root);
     let id = &req.identity;
-    crate::session::before_place(&mut ledger, &id.slug)?;
+    ledger::before_place(&mut ledger, &id.slug)?;
     if ledger.live(&id.slug, &id.probe).is_some() {
         return Err(Error::new(
             Reason::ProbeAlreadyLedgered,
@@ -195,7 +205,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     let p = &report.placement;
     ledger.probes.push(ProbeEntry {
         id: id.probe.clone(),
-        kind: "source_probe".into(),
+        kind: ProbeKind::SourceProbe,
         slug: id.slug.clone(),
         hypothesis_ids: id.hypotheses.clone(),
         file: Some(rel.clone()),
@@ -233,9 +243,9 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     if let Some(e) = ledger.live_mut(&id.slug, &id.probe) {
         e.status = ProbeStatus::Active;
     }
-    crate::session::after_place(&mut ledger);
+    ledger::after_place(&mut ledger);
     ledger.save(&ledger_path)?;
-    report.status = "placed";
+    report.status = PlaceStatus::Placed;
     report.ledger = Some(ledger_path.display().to_string());
     Ok(report)
 }
@@ -313,17 +323,49 @@ pub struct StripItem {
     pub outcome: Outcome,
 }
 
+/// Whether a strip proved every selected probe gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StripStatus {
+    /// Every selected probe is removed or was already absent.
+    Clean,
+    /// At least one could not be removed (see its outcome).
+    CleanupFailed,
+}
+
+impl StripStatus {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StripStatus::Clean => "clean",
+            StripStatus::CleanupFailed => "cleanup_failed",
+        }
+    }
+}
+
 /// What `probity strip` did.
 #[derive(Debug, Clone, Serialize)]
 pub struct StripReport {
     /// `clean` if every selected probe is removed or absent, else `cleanup_failed`.
-    pub status: &'static str,
+    pub status: StripStatus,
     /// One item per selected probe.
     pub probes: Vec<StripItem>,
 }
 
-/// Run `probity strip`.
+/// Run `probity strip`: takes the ledger's lock, then [`strip_held`].
 pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Error> {
+    let lock = ledger::lock(&req.ledger, LOCK_WAIT)?;
+    strip_held(req, &lock)
+}
+
+/// [`strip_ledger`] for a caller that already holds `req.ledger`'s lock (taking it again from the
+/// same process would wait on itself).
+pub fn strip_held(req: &StripRequest, held: &LedgerLock) -> Result<StripReport, Error> {
+    debug_assert_eq!(
+        held.ledger(),
+        req.ledger.as_path(),
+        "the lock of another ledger"
+    );
     if let Some(p) = &req.probe {
         if !crate::probe::is_identifier(p) {
             return Err(Error::new(
@@ -348,7 +390,7 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Error> {
         .probes
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.status != ProbeStatus::Removed && p.kind == "source_probe")
+        .filter(|(_, p)| p.status != ProbeStatus::Removed && p.kind == ProbeKind::SourceProbe)
         .filter(|(_, p)| req.probe.as_ref().is_none_or(|id| &p.id == id))
         .filter(|(_, p)| req.slug.as_ref().is_none_or(|s| &p.slug == s))
         .map(|(i, _)| i)
@@ -386,7 +428,11 @@ pub fn strip_ledger(req: &StripRequest) -> Result<StripReport, Error> {
         .iter()
         .all(|i| !matches!(i.outcome, Outcome::CleanupFailed { .. }));
     Ok(StripReport {
-        status: if clean { "clean" } else { "cleanup_failed" },
+        status: if clean {
+            StripStatus::Clean
+        } else {
+            StripStatus::CleanupFailed
+        },
         probes: items,
     })
 }

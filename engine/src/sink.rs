@@ -6,46 +6,28 @@
 //! checked around every run. Removal touches only exact recorded entries whose lexical and real
 //! paths are strict children of the root; no glob, no recursive delete; the root is removed only
 //! when empty.
+//!
+//! The recorded root and identities are ledger data ([`crate::ledger::ArtifactRoot`],
+//! [`crate::ledger::Identity`]); this module does the file-system work on them and never writes
+//! the ledger.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::Error;
+use crate::ledger::{ArtifactRoot, Identity};
 use crate::protocol::MAX_RUN_BYTES;
 use crate::reason::Reason;
 
-/// A file-system object's identity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity {
-    /// Always `posix_dev_ino`.
-    pub scheme: String,
-    /// `st_dev`, as a decimal string.
-    pub volume_id: String,
-    /// `st_ino`, as a decimal string.
-    pub file_id: String,
-}
-
-impl Identity {
-    fn of(meta: &fs::Metadata) -> Self {
-        Identity {
-            scheme: "posix_dev_ino".into(),
-            volume_id: meta.dev().to_string(),
-            file_id: meta.ino().to_string(),
-        }
+/// The identity of the object `meta` describes.
+fn identity_of(meta: &fs::Metadata) -> Identity {
+    Identity {
+        scheme: "posix_dev_ino".into(),
+        volume_id: meta.dev().to_string(),
+        file_id: meta.ino().to_string(),
     }
-}
-
-/// The recorded capture root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ArtifactRoot {
-    /// Canonical absolute path.
-    pub canonical_path: String,
-    /// Its identity when created.
-    pub identity: Identity,
 }
 
 fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
@@ -67,7 +49,7 @@ pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
         fs::symlink_metadata(&canonical).map_err(|e| fail(Reason::IoError, &canonical, e))?;
     Ok(ArtifactRoot {
         canonical_path: canonical.to_string_lossy().into_owned(),
-        identity: Identity::of(&meta),
+        identity: identity_of(&meta),
     })
 }
 
@@ -75,7 +57,7 @@ pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
 pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
     let path = PathBuf::from(&root.canonical_path);
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
-    if meta.file_type().is_symlink() || !meta.is_dir() || Identity::of(&meta) != root.identity {
+    if meta.file_type().is_symlink() || !meta.is_dir() || identity_of(&meta) != root.identity {
         return Err(fail(
             Reason::IdentityMismatch,
             &path,
@@ -118,7 +100,7 @@ pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, Error> {
         .map_err(|e| fail(Reason::IoError, &path, e))?;
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
     f.sync_all().map_err(|e| fail(Reason::IoError, &path, e))?;
-    Ok(Identity::of(&meta))
+    Ok(identity_of(&meta))
 }
 
 /// Check a sink is still the recorded regular file.
@@ -126,7 +108,7 @@ pub fn check_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Path
     let dir = check_root(root)?;
     let path = child_path(&dir, name)?;
     let meta = fs::symlink_metadata(&path).map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
-    if meta.file_type().is_symlink() || !meta.is_file() || &Identity::of(&meta) != id {
+    if meta.file_type().is_symlink() || !meta.is_file() || &identity_of(&meta) != id {
         return Err(fail(
             Reason::IdentityMismatch,
             &path,
@@ -145,7 +127,7 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
         .open(&path)
         .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
-    if &Identity::of(&meta) != id {
+    if &identity_of(&meta) != id {
         return Err(fail(
             Reason::IdentityMismatch,
             &path,

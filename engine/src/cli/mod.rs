@@ -104,10 +104,7 @@ fn repo_root(explicit: Option<&Path>) -> PathBuf {
         return r.to_path_buf();
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    cwd.ancestors()
-        .find(|d| d.join(".git").exists())
-        .map(Path::to_path_buf)
-        .unwrap_or(cwd)
+    probity::fsio::git_root(&cwd).unwrap_or(cwd)
 }
 
 fn emit(command: &str, json: bool, mut v: serde_json::Value, human: impl FnOnce()) {

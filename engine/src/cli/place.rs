@@ -7,11 +7,11 @@ use clap::Args;
 use serde_json::json;
 
 use probity::Error;
-use probity::ops::{self, PlaceRequest, StripRequest};
+use probity::ledger;
+use probity::ops::{self, PlaceRequest, PlaceStatus, StripRequest, StripStatus};
 use probity::place::Anchor;
 use probity::probe::ProbeIdentity;
 use probity::reason::Reason;
-use probity::session;
 use probity::strip::Outcome;
 
 use super::{SCHEMA_VERSION, print_json, refused, repo_root};
@@ -95,18 +95,9 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
     };
     // Without --ledger, a session of this slug under the repository root is the ledger.
     let ledger = a.ledger.or_else(|| {
-        let p = session::ledger_path(&repo_root(a.root.as_deref()), &identity.slug);
+        let p = ledger::ledger_path(&repo_root(a.root.as_deref()), &identity.slug);
         (!a.dry_run && p.exists()).then_some(p)
     });
-    let _lock = match ledger
-        .as_deref()
-        .filter(|_| !a.dry_run)
-        .map(|l| session::lock(l, session::LOCK_WAIT))
-    {
-        Some(Err(r)) => return refused("place", a.json, &r),
-        Some(Ok(l)) => Some(l),
-        None => None,
-    };
     let req = PlaceRequest {
         file: a.file,
         anchor,
@@ -126,7 +117,7 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
                 print_json(&v);
             } else {
                 let p = &report.placement;
-                let verb = if report.status == "placed" {
+                let verb = if report.status == PlaceStatus::Placed {
                     "placed"
                 } else {
                     "would place"
@@ -150,7 +141,7 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
                 if let Some(l) = &report.ledger {
                     println!("  ledger: {l}");
                 }
-                if report.status == "dry_run" {
+                if report.status == PlaceStatus::DryRun {
                     print!("{}", p.block);
                 }
             }
@@ -162,15 +153,11 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
 pub(super) fn strip(a: StripArgs) -> ExitCode {
     let ledger = match (a.ledger, &a.slug) {
         (Some(l), _) => l,
-        (None, Some(slug)) => session::ledger_path(&repo_root(a.root.as_deref()), slug),
+        (None, Some(slug)) => ledger::ledger_path(&repo_root(a.root.as_deref()), slug),
         (None, None) => {
             let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
             return refused("strip", a.json, &r);
         }
-    };
-    let _lock = match session::lock(&ledger, session::LOCK_WAIT) {
-        Ok(l) => l,
-        Err(r) => return refused("strip", a.json, &r),
     };
     let req = StripRequest {
         ledger,
@@ -208,9 +195,9 @@ pub(super) fn strip(a: StripArgs) -> ExitCode {
                         ),
                     }
                 }
-                println!("{}", report.status);
+                println!("{}", report.status.as_str());
             }
-            if report.status == "clean" {
+            if report.status == StripStatus::Clean {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use probity::Error;
+use probity::ledger::{self, Goal, Phase, Policy, State};
 use probity::reason::Reason;
 use probity::session;
 
@@ -103,14 +104,19 @@ pub(super) struct GateArgs {
 pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
     a.ledger
         .clone()
-        .unwrap_or_else(|| session::ledger_path(&repo_root(a.root.as_deref()), &a.slug))
+        .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug))
 }
 
 pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     match c {
         SessionCommand::Init(a) => {
             let path = session_ledger(&a.session);
-            match session::init(&path, &a.session.slug, &a.goal, &a.policy) {
+            let policy = if a.policy == "adaptive" {
+                Policy::Adaptive
+            } else {
+                Policy::Off
+            };
+            match session::init(&path, &a.session.slug, Goal::from(a.goal.as_str()), policy) {
                 Err(r) => refused("session init", a.session.json, &r),
                 Ok(l) => {
                     emit(
@@ -145,16 +151,7 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
             }
         },
         SessionCommand::Sync { file, session: a } => {
-            let result = session::load(&session_ledger(&a), &a.slug).and_then(|l| {
-                let bytes = probity::fsio::read_target(&file)?;
-                let before = probity::source::sha256_hex(&bytes);
-                let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
-                let new = session::sync_text(&text, &l);
-                if new != text {
-                    probity::fsio::atomic_replace(&file, Some(&before), new.as_bytes())?;
-                }
-                Ok(new != text)
-            });
+            let result = session::sync_file(&session_ledger(&a), &a.slug, &file);
             match result {
                 Err(r) => refused("session sync", a.json, &r),
                 Ok(changed) => {
@@ -186,7 +183,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
     match session::run(
         &path,
         &a.session.slug,
-        &a.phase,
+        Phase::from(a.phase.as_str()),
         Duration::from_secs(a.timeout),
         &a.command,
     ) {
@@ -275,7 +272,7 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
     match session::cleanup(&session_ledger(&a), &a.slug, &root) {
         Err(r) => refused("cleanup", a.json, &r),
         Ok(l) => {
-            let state = l.state.unwrap_or(session::State::NotUsed);
+            let state = l.state.unwrap_or(State::NotUsed);
             emit(
                 "cleanup",
                 a.json,
@@ -289,7 +286,7 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                     }
                 },
             );
-            if state == session::State::CleanupFailed {
+            if state == State::CleanupFailed {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -301,8 +298,8 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
     let root = repo_root(a.root.as_deref());
     let paths = match &a.slug {
-        Some(s) => vec![session::ledger_path(&root, s)],
-        None => session::all_ledgers(&root),
+        Some(s) => vec![ledger::ledger_path(&root, s)],
+        None => ledger::all_ledgers(&root),
     };
     if let Some(p) = paths.iter().find(|p| a.slug.is_some() && !p.exists()) {
         let r = Error::new(

@@ -6,8 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Finding, Kind, SCHEMA_VERSION};
-use crate::ledger::{Ledger, ProbeStatus};
-use crate::session::State;
+use crate::ledger::{Ledger, ProbeStatus, State};
 
 /// The folder, relative to a root, that holds ledgers.
 pub const LEDGER_DIR: &str = ".planning/debug";

@@ -1,0 +1,26 @@
+//! The ledger: the Runtime Evidence schema v1 (contracts.md §6), its store and its rules.
+//!
+//! - [`schema`]: every type a ledger file holds, as plain data (probe entries, session fields,
+//!   runs and observations, capture root and artifacts, cleanup).
+//! - [`store`]: where ledgers live, load, save, and the `<ledger>.lock` every writer holds.
+//! - [`state`]: the session state machine and the rules placing a probe must follow.
+//!
+//! A probe entry is written and synced before the source file is touched (`planned`), becomes
+//! `active` only after the inserted bytes were read back and hashed, and `removed` only after a
+//! strip was verified. A ledger that does not parse is never rewritten. Fields this version does
+//! not know are kept as they are, so a newer writer's data survives an older reader.
+//!
+//! Layer 4 (I/O): uses the foundations and [`crate::fsio`] only; the operations (`ops`,
+//! `session`, `scan`) build on it and it knows nothing of them.
+
+pub mod schema;
+pub mod state;
+pub mod store;
+
+pub use schema::{
+    ActiveRun, Artifact, ArtifactKind, ArtifactRoot, ArtifactStatus, Cleanup, CleanupItem,
+    CleanupKind, Goal, Identity, Inconclusive, Ledger, Mode, Observation, Phase, Policy,
+    ProbeEntry, ProbeKind, ProbeStatus, RunRecord, RunStatus, SavedPolicy, State,
+};
+pub use state::{after_place, before_place, effective_policy, legal, transition};
+pub use store::{LOCK_WAIT, LedgerLock, all_ledgers, ledger_path, lock, repository_root};

@@ -1,0 +1,556 @@
+//! The ledger schema: Runtime Evidence schema v1 (contracts.md §6) as plain data.
+//!
+//! Owns every type a ledger file holds: the probe entries, the session fields, the run records
+//! with their observations, the capture root and artifacts, the cleanup result. Data only: no file
+//! I/O, no state-machine rules (those are [`super::state`]), no loading or locking (those are
+//! [`super::store`]).
+//!
+//! Invariant: whatever a ledger on disk may hold today loads and saves back byte-identically.
+//! Fields this version does not know are kept verbatim (`rest`), and a closed set of values that
+//! was a free string on disk (kinds, statuses, phases, goals, modes) is an `open_enum!` with an
+//! `Other` variant that keeps an unknown value as written. A saved policy is any JSON value
+//! ([`SavedPolicy`]): anything but `"adaptive"` reads as `off` and is kept for inspection.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::reason::Reason;
+
+/// An enum of known snake_case names plus `Other(String)` for a value this version does not
+/// know, serialized as the bare string either way (so it loads and saves back as written).
+macro_rules! open_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal,)+ }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vm])* $var,)+
+            /// A value this version does not know, kept verbatim.
+            Other(String),
+        }
+
+        impl $name {
+            /// The name as written in the ledger.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$var => $s,)+
+                    Self::Other(s) => s,
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                match s {
+                    $($s => Self::$var,)+
+                    other => Self::Other(other.to_owned()),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+                ser.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                String::deserialize(de).map(|s| Self::from(s.as_str()))
+            }
+        }
+    };
+}
+
+/// Lifecycle of a source probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeStatus {
+    /// Ledgered; the source edit may or may not have happened.
+    Planned,
+    /// In the source, bytes verified.
+    Active,
+    /// Removed, removal verified.
+    Removed,
+}
+
+open_enum! {
+    /// What a probe entry is.
+    ProbeKind {
+        /// A block in the source.
+        SourceProbe = "source_probe",
+        /// Observes without editing the source (carries no source fields).
+        Passive = "passive",
+    }
+}
+
+/// One `probes[]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeEntry {
+    /// Probe id.
+    pub id: String,
+    /// `source_probe` (or `passive`, which carries no source fields).
+    pub kind: ProbeKind,
+    /// Session slug the markers carry.
+    pub slug: String,
+    /// Hypotheses this probe tests.
+    pub hypothesis_ids: Vec<String>,
+    /// Repository-relative path, `/`-separated.
+    pub file: Option<String>,
+    /// `path:line` of the anchor statement.
+    pub location: Option<String>,
+    /// Names of the captured values.
+    pub observes: Vec<String>,
+    /// Allowlisted message label.
+    pub message: String,
+    /// Events per probe per process.
+    pub max_events: u32,
+    /// Bytes per event line.
+    pub max_event_bytes: u32,
+    /// Start marker payload (comment token excluded).
+    pub marker_start: Option<String>,
+    /// End marker payload.
+    pub marker_end: Option<String>,
+    /// SHA-256 of the exact block bytes.
+    pub expected_block_sha256: Option<String>,
+    /// Lifecycle state.
+    pub status: ProbeStatus,
+    /// Fields of the entry this version does not know, kept verbatim.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Session state (contracts.md §6); the transitions are [`super::state::legal`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Nothing owned.
+    NotUsed,
+    /// Probes or runs are ledgered; not all effects confirmed.
+    Planned,
+    /// Probes in the source and/or capture artifacts exist.
+    Active,
+    /// Cleanup started.
+    CleanupPending,
+    /// Everything owned is proven gone.
+    Clean,
+    /// Cleanup could not prove everything gone; blocks every terminal step.
+    CleanupFailed,
+}
+
+impl State {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::NotUsed => "not_used",
+            State::Planned => "planned",
+            State::Active => "active",
+            State::CleanupPending => "cleanup_pending",
+            State::Clean => "clean",
+            State::CleanupFailed => "cleanup_failed",
+        }
+    }
+}
+
+open_enum! {
+    /// What the session may do; immutable once written.
+    Goal {
+        /// Probes may be placed and a fix verified.
+        FindAndFix = "find_and_fix",
+        /// Diagnose only: never edits tracked source.
+        FindRootCauseOnly = "find_root_cause_only",
+    }
+}
+
+/// The policy a session acts on: `adaptive` only when the saved value is exactly that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// No new probes, no runs (the safe choice).
+    Off,
+    /// Probes and runs allowed.
+    Adaptive,
+}
+
+impl Policy {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Off => "off",
+            Policy::Adaptive => "adaptive",
+        }
+    }
+}
+
+/// The saved policy, kept raw: any JSON value may be on disk, and what is not a known policy
+/// reads as `off` (see [`super::state::effective_policy`]) while staying on disk as it was.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SavedPolicy {
+    /// Exactly `"off"` or `"adaptive"`.
+    Known(Policy),
+    /// Anything else (another string, a number, an object...), kept verbatim.
+    Other(serde_json::Value),
+}
+
+impl Serialize for SavedPolicy {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SavedPolicy::Known(p) => ser.serialize_str(p.as_str()),
+            SavedPolicy::Other(v) => v.serialize(ser),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SavedPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(de)?;
+        Ok(match v.as_str() {
+            Some("off") => SavedPolicy::Known(Policy::Off),
+            Some("adaptive") => SavedPolicy::Known(Policy::Adaptive),
+            _ => SavedPolicy::Other(v),
+        })
+    }
+}
+
+open_enum! {
+    /// How the session observes.
+    Mode {
+        /// Runs only, no source probes.
+        Passive = "passive",
+        /// Source probes placed.
+        SourceProbes = "source_probes",
+    }
+}
+
+open_enum! {
+    /// Which evidence a run is.
+    Phase {
+        /// Before the fix.
+        Baseline = "baseline",
+        /// After the fix.
+        PostFix = "post_fix",
+        /// After cleanup, without instrumentation.
+        UninstrumentedVerify = "uninstrumented_verify",
+    }
+}
+
+/// The run in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveRun {
+    /// `run-N`.
+    pub run_id: String,
+    /// `baseline`, `post_fix` or `uninstrumented_verify`.
+    pub phase: Phase,
+    /// The reproduction command as given (argv joined by spaces).
+    pub reproduction_ref: Option<String>,
+    /// The sink's artifact id (none for `uninstrumented_verify`).
+    pub sink_artifact_id: Option<String>,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// The reproduction's process group id, once started (recorded so that a later call can
+    /// kill what an interrupted run left running).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgid: Option<u32>,
+    /// The group leader's start time in clock ticks since boot (Linux `/proc`), which guards
+    /// against killing a recycled group id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgid_start_ticks: Option<u64>,
+}
+
+/// A file-system object's identity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Always `posix_dev_ino`.
+    pub scheme: String,
+    /// `st_dev`, as a decimal string.
+    pub volume_id: String,
+    /// `st_ino`, as a decimal string.
+    pub file_id: String,
+}
+
+/// The recorded capture root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArtifactRoot {
+    /// Canonical absolute path.
+    pub canonical_path: String,
+    /// Its identity when created.
+    pub identity: Identity,
+}
+
+open_enum! {
+    /// What a capture artifact is.
+    ArtifactKind {
+        /// A run's event sink.
+        Sink = "sink",
+    }
+}
+
+open_enum! {
+    /// Lifecycle of a capture artifact.
+    ArtifactStatus {
+        /// Recorded; may not exist yet.
+        Planned = "planned",
+        /// Created, identity recorded.
+        Present = "present",
+        /// Removed, removal verified.
+        Removed = "removed",
+    }
+}
+
+/// A capture artifact the session owns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// `sink-run-N`.
+    pub id: String,
+    /// `sink`.
+    pub kind: ArtifactKind,
+    /// File name inside the artifact root.
+    pub name: String,
+    /// Identity once created.
+    pub identity: Option<Identity>,
+    /// `planned`, `present` or `removed`.
+    pub status: ArtifactStatus,
+}
+
+open_enum! {
+    /// How a run ended.
+    RunStatus {
+        /// The command exited (any code).
+        Completed = "completed",
+        /// The timeout fired and the group was killed.
+        TimedOut = "timed_out",
+        /// The command could not be started.
+        FailedToStart = "failed_to_start",
+        /// Interrupted before a result could be attributed.
+        Inconclusive = "inconclusive",
+    }
+}
+
+/// Why an observation is inconclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Inconclusive {
+    /// The run wrote more than 256 KiB, or a probe more than 100 events in one process.
+    Overflow,
+    /// A line is not `GSDDBG1 ` + one JSON object of the envelope, or is over 1024 bytes.
+    Malformed,
+    /// The last line has no newline: a write was cut short.
+    TornWrite,
+    /// Two events share a line.
+    InterleavedWrite,
+    /// An event names another session, run, phase, or hypotheses not ledgered for its probe.
+    IdentityMismatch,
+    /// The same ordinal twice in one process.
+    DuplicateOrdinal,
+    /// Ordinals in one process do not run 1, 2, 3...
+    NonMonotonicOrdinal,
+    /// The sink could not be read, or its identity changed.
+    SinkFailure,
+    /// No event, and no control event proves the path ran and the channel worked.
+    NoControlEvent,
+    /// The run was interrupted before a result could be attributed.
+    Interrupted,
+    /// The reproduction timed out.
+    Timeout,
+}
+
+/// What a run says about one probe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Observation {
+    /// The probe fired.
+    Observed {
+        /// Valid events.
+        event_count: usize,
+        /// Processes that emitted them.
+        process_count: usize,
+        /// `run-N:probe:ordinal` for each event, in order (per process, processes in order of
+        /// first appearance).
+        citations: Vec<String>,
+        /// SHA-256 of the canonical sequence of `data` objects.
+        values_sha256: String,
+    },
+    /// The probe did not fire, and a control event proves it could have been seen.
+    NotObserved,
+    /// Nothing can be concluded.
+    Inconclusive {
+        /// Why.
+        reason: Inconclusive,
+    },
+}
+
+/// Sanitized facts of one run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// `run-N`.
+    pub run_id: String,
+    /// Phase.
+    pub phase: Phase,
+    /// Reproduction reference.
+    pub reproduction_ref: Option<String>,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC.
+    pub ended_at: Option<String>,
+    /// `completed`, `timed_out`, `failed_to_start` or `inconclusive` (interrupted).
+    pub status: RunStatus,
+    /// Exit code, when it exited.
+    pub exit_code: Option<i32>,
+    /// Bytes in the sink.
+    pub sink_bytes: usize,
+    /// Lines in the sink.
+    pub sink_lines: usize,
+    /// Observation per probe.
+    pub observations: BTreeMap<String, Observation>,
+}
+
+open_enum! {
+    /// What a cleanup item is about.
+    CleanupKind {
+        /// A source probe.
+        Probe = "probe",
+        /// A capture artifact.
+        Artifact = "artifact",
+        /// The capture root itself.
+        ArtifactRoot = "artifact_root",
+    }
+}
+
+/// One thing cleanup could not prove gone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CleanupItem {
+    /// `probe`, `artifact` or `artifact_root`.
+    pub kind: CleanupKind,
+    /// Probe id, artifact id, or the root path.
+    pub id: String,
+    /// Why.
+    pub reason: Reason,
+    /// Human detail.
+    pub detail: String,
+}
+
+/// The last cleanup's verified result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Cleanup {
+    /// Probes whose blocks may still be in the source.
+    pub markers_remaining: usize,
+    /// Artifacts (and the root) still on disk.
+    pub artifacts_remaining: usize,
+    /// RFC 3339 UTC of the verification.
+    pub verified_at: Option<String>,
+    /// Items that failed, or null.
+    pub failure: Option<Vec<CleanupItem>>,
+}
+
+/// A ledger file: `schema_version`, `probes`, the session fields of a Runtime Evidence session
+/// (absent in a plain engine-core ledger), and any other field, kept verbatim.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Ledger {
+    /// Always 1.
+    pub schema_version: u32,
+    /// Probe entries, in placement order.
+    #[serde(default)]
+    pub probes: Vec<ProbeEntry>,
+    /// Session slug; present exactly when this is a session ledger (`probity session init`).
+    #[serde(default)]
+    pub slug: Option<String>,
+    /// `find_and_fix` or `find_root_cause_only`; immutable once written.
+    #[serde(default)]
+    pub goal: Option<Goal>,
+    /// Saved policy, kept raw (see [`SavedPolicy`]).
+    #[serde(default)]
+    pub policy: Option<SavedPolicy>,
+    /// Session state.
+    #[serde(default)]
+    pub state: Option<State>,
+    /// `passive`, `source_probes` or null.
+    #[serde(default)]
+    pub mode: Option<Mode>,
+    /// The reproduction the evidence refers to.
+    #[serde(default)]
+    pub reproduction_ref: Option<String>,
+    /// Next run number; ids are never reused.
+    #[serde(default)]
+    pub next_run_seq: Option<u64>,
+    /// The run in progress, written before its command starts.
+    #[serde(default)]
+    pub active_run: Option<ActiveRun>,
+    /// The session's capture root.
+    #[serde(default)]
+    pub artifact_root: Option<ArtifactRoot>,
+    /// Owned capture artifacts.
+    #[serde(default)]
+    pub artifacts: Vec<Artifact>,
+    /// Sanitized run facts.
+    #[serde(default)]
+    pub runs: Vec<RunRecord>,
+    /// Result of the last cleanup.
+    #[serde(default)]
+    pub cleanup: Option<Cleanup>,
+    /// Fields this version does not know, kept verbatim.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, serde_json::Value>,
+}
+
+// Plain data: `json!` cannot fail on these types.
+impl Serialize for Ledger {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde_json::{Value, json};
+        let mut m = self.rest.clone();
+        m.insert("schema_version".into(), json!(self.schema_version));
+        if let Some(slug) = &self.slug {
+            m.insert("slug".into(), json!(slug));
+            m.insert("goal".into(), json!(self.goal));
+            m.insert("policy".into(), json!(self.policy));
+            m.insert("state".into(), json!(self.state));
+            m.insert("mode".into(), json!(self.mode));
+            m.insert("reproduction_ref".into(), json!(self.reproduction_ref));
+            m.insert("next_run_seq".into(), json!(self.next_run_seq.unwrap_or(1)));
+            m.insert("active_run".into(), json!(self.active_run));
+            m.insert("artifact_root".into(), json!(self.artifact_root));
+        }
+        m.insert("probes".into(), json!(self.probes));
+        if self.slug.is_some() {
+            m.insert("artifacts".into(), json!(self.artifacts));
+            m.insert("runs".into(), json!(self.runs));
+            m.insert("cleanup".into(), json!(self.cleanup));
+        }
+        Value::Object(m).serialize(ser)
+    }
+}
+
+impl Ledger {
+    /// The live (planned or active) entry for `(slug, id)`.
+    pub fn live(&self, slug: &str, id: &str) -> Option<&ProbeEntry> {
+        self.probes
+            .iter()
+            .find(|p| p.slug == slug && p.id == id && p.status != ProbeStatus::Removed)
+    }
+
+    /// Mutable access to the live entry for `(slug, id)`.
+    pub fn live_mut(&mut self, slug: &str, id: &str) -> Option<&mut ProbeEntry> {
+        self.probes
+            .iter_mut()
+            .find(|p| p.slug == slug && p.id == id && p.status != ProbeStatus::Removed)
+    }
+
+    /// Number of live probes of a slug.
+    pub fn live_count(&self, slug: &str) -> usize {
+        self.probes
+            .iter()
+            .filter(|p| p.slug == slug && p.status != ProbeStatus::Removed)
+            .count()
+    }
+}

@@ -1,0 +1,176 @@
+//! The ledger store: where ledgers live, loading, saving, and the lock that serializes writers.
+//!
+//! A ledger that does not parse is never rewritten: it is reported (`ledger_unreadable`) and left
+//! on disk for inspection. Saving is atomic and durable (temp file, fsync, rename, fsync
+//! directory, through [`crate::fsio`]). Every operation that changes a ledger holds its
+//! [`LedgerLock`] (`<ledger>.lock`, `flock`) from before it loads until after its last save; the
+//! lock belongs to the library operations (`ops`, `session`), never to a front-end.
+//!
+//! Must not: interpret the session rules (that is [`super::state`]) or touch source files.
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::schema::{Ledger, ProbeStatus};
+use crate::error::Error;
+use crate::fsio;
+use crate::reason::Reason;
+
+impl Ledger {
+    /// Load a ledger; a missing file is an empty ledger.
+    pub fn load(path: &Path) -> Result<Ledger, Error> {
+        let bytes = match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Ledger {
+                    schema_version: 1,
+                    ..Ledger::default()
+                });
+            }
+            _ => fsio::read_target(path).map_err(|e| {
+                let reason = match e.reason {
+                    Reason::FileNotFound => Reason::FileNotFound,
+                    Reason::IoError => Reason::LedgerUnreadable,
+                    other => other,
+                };
+                Error::new(reason, e.detail)
+            })?,
+        };
+        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::new(Reason::LedgerUnreadable, format!("{}: {e}", path.display()))
+        })?;
+        if ledger.schema_version != 1 {
+            return Err(Error::new(
+                Reason::LedgerInvalid,
+                format!(
+                    "{}: schema_version {} is not 1",
+                    path.display(),
+                    ledger.schema_version
+                ),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for p in &ledger.probes {
+            // Only live entries must be unique: a removed probe's id may be placed again.
+            if p.status != ProbeStatus::Removed && !seen.insert((&p.slug, &p.id)) {
+                return Err(Error::new(
+                    Reason::LedgerInvalid,
+                    format!("{}: probe {} appears twice", path.display(), p.id),
+                ));
+            }
+        }
+        Ok(ledger)
+    }
+
+    /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", dir.display())))?;
+            }
+        }
+        let mut text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
+        text.push('\n');
+        fsio::atomic_replace(path, None, text.as_bytes())
+    }
+}
+
+/// How long an operation waits for another probity process to release a ledger.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// An exclusive lock on a ledger, held until dropped.
+///
+/// `flock` locks belong to an open file description: a second [`lock`] of the same ledger from
+/// the same process blocks like any other. An operation that holds the lock and calls another
+/// one passes `&LedgerLock` down (see `ops::strip_held`) instead of locking again.
+pub struct LedgerLock {
+    _file: File,
+    ledger: PathBuf,
+}
+
+impl LedgerLock {
+    /// The ledger this lock guards.
+    pub fn ledger(&self) -> &Path {
+        &self.ledger
+    }
+}
+
+/// Take `<ledger>.lock`, waiting up to `wait`.
+pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
+    let mut name = ledger.as_os_str().to_owned();
+    name.push(".lock");
+    let path = PathBuf::from(name);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", path.display())))?;
+    let start = Instant::now();
+    loop {
+        // SAFETY: flock on a file descriptor this function owns.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(LedgerLock {
+                _file: file,
+                ledger: ledger.to_path_buf(),
+            });
+        }
+        if start.elapsed() >= wait {
+            return Err(Error::new(
+                Reason::LedgerLocked,
+                format!("{} is held by another probity process", path.display()),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The default ledger of a session: `<root>/.planning/debug/<slug>.evidence.json`.
+pub fn ledger_path(root: &Path, slug: &str) -> PathBuf {
+    root.join(".planning/debug")
+        .join(format!("{slug}.evidence.json"))
+}
+
+/// Every `*.evidence.json` under `<root>/.planning/debug/`, sorted.
+pub fn all_ledgers(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root.join(".planning/debug"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".evidence.json"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The repository root that ledger paths are relative to: `explicit`, else the nearest ancestor
+/// of the ledger holding `.git`, else the folder holding `.planning/debug/`, else `cwd`.
+pub fn repository_root(explicit: Option<&Path>, ledger: &Path, cwd: &Path) -> PathBuf {
+    if let Some(r) = explicit {
+        return r.to_path_buf();
+    }
+    let ledger_abs = if ledger.is_absolute() {
+        ledger.to_path_buf()
+    } else {
+        cwd.join(ledger)
+    };
+    if let Some(root) = ledger_abs.parent().and_then(fsio::git_root) {
+        return root;
+    }
+    if let Some(d) = ledger_abs.parent() {
+        if d.ends_with(".planning/debug") {
+            if let Some(root) = d.parent().and_then(Path::parent) {
+                return root.to_path_buf();
+            }
+        }
+    }
+    cwd.to_path_buf()
+}

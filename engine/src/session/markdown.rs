@@ -1,0 +1,183 @@
+//! The `## Runtime Evidence` markdown section: rendered from a ledger, and synced into a GSD
+//! debug session file.
+//!
+//! [`render`] and [`sync_text`] are pure; [`sync_file`] reads the session file, replaces exactly
+//! that section, and writes it back atomically only if it changed and nobody changed it since it
+//! was read. The ledger is only read.
+
+use std::path::Path;
+
+use super::compare::verdict;
+use crate::error::Error;
+use crate::fsio;
+use crate::ledger::{Goal, Ledger, Mode, State, effective_policy};
+use crate::reason::Reason;
+use crate::source::sha256_hex;
+
+/// The `## Runtime Evidence` markdown section for a ledger, lines joined by `eol`.
+pub fn render(ledger: &Ledger, eol: &str) -> String {
+    let mut l: Vec<String> = vec!["## Runtime Evidence".into(), String::new()];
+    let j = |v: &Option<String>| v.clone().unwrap_or_else(|| "null".into());
+    l.push("- schema_version: 1".into());
+    l.push(format!(
+        "- goal: {}",
+        ledger.goal.as_ref().map_or("find_and_fix", Goal::as_str)
+    ));
+    l.push(format!("- policy: {}", effective_policy(ledger).as_str()));
+    l.push(format!(
+        "- state: {}",
+        ledger.state.unwrap_or(State::NotUsed).as_str()
+    ));
+    l.push(format!(
+        "- mode: {}",
+        ledger.mode.as_ref().map_or("null", Mode::as_str)
+    ));
+    l.push(format!(
+        "- reproduction_ref: {}",
+        ledger
+            .reproduction_ref
+            .as_deref()
+            .map(|r| format!("`{}`", r.replace('`', "'")))
+            .unwrap_or_else(|| "null".into())
+    ));
+    l.push(format!(
+        "- next_run_seq: {}",
+        ledger.next_run_seq.unwrap_or(1)
+    ));
+    l.push(format!(
+        "- active_run: {}",
+        ledger
+            .active_run
+            .as_ref()
+            .map(|r| format!("{} ({})", r.run_id, r.phase))
+            .unwrap_or_else(|| "null".into())
+    ));
+    l.push(String::new());
+    l.push("### Probes".into());
+    l.push(String::new());
+    if ledger.probes.is_empty() {
+        l.push("(none)".into());
+    } else {
+        l.push("| id | kind | hypotheses | location | status | block_sha256 |".into());
+        l.push("|---|---|---|---|---|---|".into());
+        for p in &ledger.probes {
+            let status = serde_json::to_value(p.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            l.push(format!(
+                "| {} | {} | {} | {} | {} | {} |",
+                p.id,
+                p.kind,
+                p.hypothesis_ids.join(", "),
+                p.location.clone().unwrap_or_default(),
+                status,
+                p.expected_block_sha256
+                    .as_deref()
+                    .map(|h| &h[..12.min(h.len())])
+                    .unwrap_or("")
+            ));
+        }
+    }
+    l.push(String::new());
+    l.push("### Runs".into());
+    l.push(String::new());
+    if ledger.runs.is_empty() {
+        l.push("(none)".into());
+    } else {
+        l.push("| run | phase | status | exit | observations |".into());
+        l.push("|---|---|---|---|---|".into());
+        for r in &ledger.runs {
+            let obs: Vec<String> = r
+                .observations
+                .iter()
+                .map(|(p, o)| {
+                    let (v, c, _) = verdict(Some(o));
+                    if c > 0 {
+                        format!("{p}: {v} ({c})")
+                    } else {
+                        format!("{p}: {v}")
+                    }
+                })
+                .collect();
+            l.push(format!(
+                "| {} | {} | {} | {} | {} |",
+                r.run_id,
+                r.phase,
+                r.status,
+                r.exit_code
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "-".into()),
+                obs.join("; ")
+            ));
+        }
+    }
+    l.push(String::new());
+    l.push("### Cleanup".into());
+    l.push(String::new());
+    let c = ledger.cleanup.clone().unwrap_or_default();
+    l.push(format!("- markers_remaining: {}", c.markers_remaining));
+    l.push(format!("- artifacts_remaining: {}", c.artifacts_remaining));
+    l.push(format!("- verified_at: {}", j(&c.verified_at)));
+    match &c.failure {
+        None => l.push("- failure: null".into()),
+        Some(items) => {
+            l.push("- failure:".into());
+            for i in items {
+                l.push(format!("  - {} {}: {}", i.kind, i.id, i.reason));
+            }
+        }
+    }
+    let mut out = l.join(eol);
+    out.push_str(eol);
+    out
+}
+
+/// Replace exactly the `## Runtime Evidence` section of a markdown file's text (up to the next
+/// `## ` heading or the end), or append one; every other byte is kept, line endings included.
+pub fn sync_text(md: &str, ledger: &Ledger) -> String {
+    let eol = if md.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut starts = Vec::new();
+    let mut at = 0;
+    for line in md.split_inclusive('\n') {
+        starts.push((at, line));
+        at += line.len();
+    }
+    let heading = |l: &str| l.trim_end_matches(['\r', '\n']) == "## Runtime Evidence";
+    let Some(i) = starts.iter().position(|(_, l)| heading(l)) else {
+        let mut out = md.to_owned();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        if !out.is_empty() {
+            out.push_str(eol);
+        }
+        out.push_str(&render(ledger, eol));
+        return out;
+    };
+    let begin = starts[i].0;
+    let end = starts[i + 1..]
+        .iter()
+        .find(|(_, l)| l.starts_with("## ") || l.starts_with("# "))
+        .map_or(md.len(), |(o, _)| *o);
+    let mut section = render(ledger, eol);
+    if end < md.len() {
+        section.push_str(eol);
+    }
+    format!("{}{}{}", &md[..begin], section, &md[end..])
+}
+
+/// `probity session sync`: load the session ledger of `slug` from `ledger`, then replace the
+/// `## Runtime Evidence` section of the markdown `file` (see [`sync_text`]), writing only if the
+/// text changed and the file was not changed meanwhile. Returns whether it was rewritten.
+pub fn sync_file(ledger: &Path, slug: &str, file: &Path) -> Result<bool, Error> {
+    let l = super::load(ledger, slug)?;
+    let bytes = fsio::read_target(file)?;
+    let before = sha256_hex(&bytes);
+    let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
+    let new = sync_text(&text, &l);
+    if new != text {
+        fsio::atomic_replace(file, Some(&before), new.as_bytes())?;
+    }
+    Ok(new != text)
+}

@@ -1,0 +1,381 @@
+//! `probity run`: one reproduction run of a session, bounded and confined, and its sanitized
+//! record (contracts.md §6-8).
+//!
+//! [`run`] is four steps, each writing the ledger before the side effect it records:
+//! 1. `prepare`: settle an interrupted run, check policy and phase, move the state machine;
+//! 2. `record`: capture root, write-ahead run id and sink name, then the sink itself;
+//! 3. `start`: the command, in its own process group, with the sink's environment;
+//! 4. `collect` the sink's bytes into observations, then `settle`: the run record, the sink
+//!    removed, the ledger saved, the report built.
+//!
+//! A failure once the run id is written (step 2) leaves `active_run` in the ledger; the next call
+//! settles it as an `inconclusive` run. Raw output and captured values go into the report only,
+//! never the ledger.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::artifacts::{remove_artifact, settle_interrupted};
+use super::now_rfc3339;
+use crate::error::Error;
+use crate::events::{self, ExpectedProbe, RunIdentity};
+use crate::ledger::{
+    self, ActiveRun, Artifact, ArtifactKind, ArtifactRoot, ArtifactStatus, Identity, Inconclusive,
+    LOCK_WAIT, Ledger, Mode, Observation, Phase, Policy, ProbeStatus, RunRecord, RunStatus, State,
+};
+use crate::reason::Reason;
+use crate::runner::{self, RunResult};
+use crate::sink;
+
+/// What `probity run` reports (the untrusted parts are never persisted).
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The ledgered record.
+    pub run: RunRecord,
+    /// Whether the timeout fired.
+    pub timed_out: bool,
+    /// Signal that ended the command.
+    pub signal: Option<i32>,
+    /// Captured values: UNTRUSTED data from the program, bounded; never persisted.
+    pub untrusted_captured: Vec<events::CapturedEvent>,
+    /// Tail of stdout: UNTRUSTED, never persisted.
+    pub untrusted_stdout_tail: String,
+    /// Tail of stderr: UNTRUSTED, never persisted.
+    pub untrusted_stderr_tail: String,
+}
+
+/// `probity run`: holds the ledger's lock for the whole run.
+pub fn run(
+    path: &Path,
+    slug: &str,
+    phase: Phase,
+    timeout: Duration,
+    argv: &[String],
+) -> Result<RunReport, Error> {
+    if let Phase::Other(_) = phase {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            "phase: baseline|post_fix|uninstrumented_verify",
+        ));
+    }
+    if argv.is_empty() {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            "give the reproduction command after `--`",
+        ));
+    }
+    let _lock = ledger::lock(path, LOCK_WAIT)?;
+    let mut ledger = super::load(path, slug)?;
+    let live = prepare(&mut ledger, path, &phase)?;
+    let planned = record(&mut ledger, path, slug, &phase, argv)?;
+    let result = start(&mut ledger, path, &planned, &phase, timeout, argv)?;
+    let collected = collect(&planned, slug, &phase, &live, &result);
+    settle(&mut ledger, path, planned, &phase, collected, result, argv)
+}
+
+/// Step 1: settle (and save) an interrupted run, refuse under policy `off` or when an
+/// uninstrumented verification still has probes, and move the state machine to `active` for an
+/// instrumented phase. Returns the live probes the run is judged against.
+fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<ExpectedProbe>, Error> {
+    if ledger.active_run.is_some() {
+        settle_interrupted(ledger);
+        ledger.save(path)?;
+    }
+    if ledger::effective_policy(ledger) == Policy::Off {
+        return Err(Error::new(
+            Reason::PolicyOff,
+            "the session's policy is off: no runs",
+        ));
+    }
+    let live: Vec<ExpectedProbe> = ledger
+        .probes
+        .iter()
+        .filter(|p| p.status != ProbeStatus::Removed)
+        .map(|p| ExpectedProbe {
+            id: p.id.clone(),
+            hypothesis_ids: p.hypothesis_ids.clone(),
+            control: p.message == "control",
+        })
+        .collect();
+    if *phase == Phase::UninstrumentedVerify {
+        if !live.is_empty() {
+            return Err(Error::new(
+                Reason::ProbesRemaining,
+                format!(
+                    "{} source probe(s) still in place; run cleanup first",
+                    live.len()
+                ),
+            ));
+        }
+        return Ok(live);
+    }
+    let state = ledger.state.unwrap_or(State::NotUsed);
+    if matches!(state, State::NotUsed | State::Clean) {
+        ledger::transition(ledger, State::Planned)?;
+    }
+    if ledger.state != Some(State::Active) {
+        ledger::transition(ledger, State::Active)?;
+    }
+    if ledger.mode.is_none() {
+        ledger.mode = Some(Mode::Passive);
+    }
+    Ok(live)
+}
+
+/// A run as recorded (write-ahead) before its command starts.
+struct Planned {
+    run_id: String,
+    sink_id: String,
+    sink_name: String,
+    reproduction_ref: Option<String>,
+    started_at: String,
+    /// The capture root and the created sink's identity; none for `uninstrumented_verify`.
+    sink: Option<(ArtifactRoot, Identity)>,
+}
+
+/// Step 2: the capture root (checked, or created and saved before anything is made inside it),
+/// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
+/// and its identity saved.
+fn record(
+    ledger: &mut Ledger,
+    path: &Path,
+    slug: &str,
+    phase: &Phase,
+    argv: &[String],
+) -> Result<Planned, Error> {
+    let root = if *phase == Phase::UninstrumentedVerify {
+        None
+    } else {
+        match ledger.artifact_root.clone() {
+            Some(r) => {
+                sink::check_root(&r)?;
+                Some(r)
+            }
+            None => {
+                let r = sink::create_root(slug)?;
+                ledger.artifact_root = Some(r.clone());
+                ledger.save(path)?;
+                Some(r)
+            }
+        }
+    };
+    let n = ledger.next_run_seq.unwrap_or(1);
+    let run_id = format!("run-{n}");
+    let sink_id = format!("sink-{run_id}");
+    let sink_name = format!("{run_id}.sink");
+    let reproduction_ref = Some(argv.join(" "));
+    let started_at = now_rfc3339();
+    ledger.next_run_seq = Some(n + 1);
+    ledger.reproduction_ref = reproduction_ref.clone();
+    ledger.active_run = Some(ActiveRun {
+        run_id: run_id.clone(),
+        phase: phase.clone(),
+        reproduction_ref: reproduction_ref.clone(),
+        sink_artifact_id: root.as_ref().map(|_| sink_id.clone()),
+        started_at: started_at.clone(),
+        pgid: None,
+        pgid_start_ticks: None,
+    });
+    if root.is_some() {
+        ledger.artifacts.push(Artifact {
+            id: sink_id.clone(),
+            kind: ArtifactKind::Sink,
+            name: sink_name.clone(),
+            identity: None,
+            status: ArtifactStatus::Planned,
+        });
+    }
+    ledger.save(path)?;
+    let mut sink = None;
+    if let Some(r) = root {
+        let ident = sink::create_sink(&r, &sink_name)?;
+        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == sink_id) {
+            a.identity = Some(ident.clone());
+            a.status = ArtifactStatus::Present;
+        }
+        ledger.save(path)?;
+        sink = Some((r, ident));
+    }
+    Ok(Planned {
+        run_id,
+        sink_id,
+        sink_name,
+        reproduction_ref,
+        started_at,
+        sink,
+    })
+}
+
+/// Step 3: check the sink once more, then run the command with the probe environment (the sink
+/// variable removed when there is no sink), recording its process group in the ledger as soon
+/// as it exists. The error of a command that could not start is kept in the result.
+fn start(
+    ledger: &mut Ledger,
+    path: &Path,
+    planned: &Planned,
+    phase: &Phase,
+    timeout: Duration,
+    argv: &[String],
+) -> Result<std::io::Result<RunResult>, Error> {
+    let mut env = vec![
+        ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
+        (
+            "GSD_DEBUG_PROBE_PHASE".to_owned(),
+            phase.as_str().to_owned(),
+        ),
+    ];
+    let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
+    if let Some((r, _)) = &planned.sink {
+        let p = sink::child_path(Path::new(&r.canonical_path), &planned.sink_name)?;
+        env.push((
+            "GSD_DEBUG_PROBE_SINK".to_owned(),
+            p.to_string_lossy().into_owned(),
+        ));
+        remove_env.clear();
+    }
+    if let Some((r, id)) = &planned.sink {
+        sink::check_sink(r, &planned.sink_name, id)?;
+    }
+    let mut record_group = |pgid: u32| {
+        if let Some(a) = ledger.active_run.as_mut() {
+            a.pgid = Some(pgid);
+            a.pgid_start_ticks = runner::proc_start_and_group(pgid).map(|(start, _)| start);
+        }
+        // Best effort: a failure here only means a crash could leave the group running.
+        let _ = ledger.save(path);
+    };
+    Ok(runner::run(
+        argv,
+        &env,
+        &remove_env,
+        timeout,
+        &mut record_group,
+    ))
+}
+
+/// What a finished run left: how it ended, and what its sink says.
+struct Collected {
+    status: RunStatus,
+    analysis: Option<events::Analysis>,
+    observations: BTreeMap<String, Observation>,
+}
+
+/// Step 4a: read and judge the sink (an unreadable sink makes every probe inconclusive), then
+/// turn what a timeout or a failed start left unobserved into `inconclusive`.
+fn collect(
+    planned: &Planned,
+    slug: &str,
+    phase: &Phase,
+    live: &[ExpectedProbe],
+    result: &std::io::Result<RunResult>,
+) -> Collected {
+    let (status, timed_out) = match result {
+        Ok(r) if r.timed_out => (RunStatus::TimedOut, true),
+        Ok(_) => (RunStatus::Completed, false),
+        Err(_) => (RunStatus::FailedToStart, false),
+    };
+    let analysis = judge_sink(planned, slug, phase, live);
+    let mut observations = analysis
+        .as_ref()
+        .map(|a| a.observations.clone())
+        .unwrap_or_default();
+    if timed_out || status == RunStatus::FailedToStart {
+        let reason = if timed_out {
+            Inconclusive::Timeout
+        } else {
+            Inconclusive::SinkFailure
+        };
+        for o in observations.values_mut() {
+            if !matches!(o, Observation::Observed { .. }) {
+                *o = Observation::Inconclusive { reason };
+            }
+        }
+    }
+    Collected {
+        status,
+        analysis,
+        observations,
+    }
+}
+
+/// The sink's bytes judged against the live probes; an unreadable sink makes every probe
+/// `inconclusive` (`sink_failure`). None when the run had no sink.
+fn judge_sink(
+    planned: &Planned,
+    slug: &str,
+    phase: &Phase,
+    live: &[ExpectedProbe],
+) -> Option<events::Analysis> {
+    let (root, id) = planned.sink.as_ref()?;
+    Some(match sink::read_sink(root, &planned.sink_name, id) {
+        Ok(bytes) => events::analyze(
+            &bytes,
+            &RunIdentity {
+                session_id: slug.to_owned(),
+                run_id: planned.run_id.clone(),
+                phase: phase.as_str().to_owned(),
+            },
+            live,
+        ),
+        Err(_) => events::Analysis {
+            observations: live
+                .iter()
+                .map(|p| {
+                    let reason = Inconclusive::SinkFailure;
+                    (p.id.clone(), Observation::Inconclusive { reason })
+                })
+                .collect(),
+            lines: 0,
+            bytes: 0,
+            captured: Vec::new(),
+        },
+    })
+}
+
+/// Step 4b: record the run's sanitized facts, clear `active_run`, remove the sink, save; then
+/// refuse (`command_failed`) if the command never started, else build the report.
+fn settle(
+    ledger: &mut Ledger,
+    path: &Path,
+    planned: Planned,
+    phase: &Phase,
+    collected: Collected,
+    result: std::io::Result<RunResult>,
+    argv: &[String],
+) -> Result<RunReport, Error> {
+    let Collected {
+        status,
+        analysis,
+        observations,
+    } = collected;
+    let record = RunRecord {
+        run_id: planned.run_id,
+        phase: phase.clone(),
+        reproduction_ref: planned.reproduction_ref,
+        started_at: planned.started_at,
+        ended_at: Some(now_rfc3339()),
+        status,
+        exit_code: result.as_ref().ok().and_then(|r| r.exit_code),
+        sink_bytes: analysis.as_ref().map_or(0, |a| a.bytes),
+        sink_lines: analysis.as_ref().map_or(0, |a| a.lines),
+        observations,
+    };
+    ledger.runs.push(record.clone());
+    ledger.active_run = None;
+    if let Some((r, _)) = &planned.sink {
+        remove_artifact(ledger, r, &planned.sink_id);
+    }
+    ledger.save(path)?;
+    let r = result.map_err(|e| Error::new(Reason::CommandFailed, format!("{}: {e}", argv[0])))?;
+    Ok(RunReport {
+        run: record,
+        timed_out: r.timed_out,
+        signal: r.signal,
+        untrusted_captured: analysis.map(|a| a.captured).unwrap_or_default(),
+        untrusted_stdout_tail: String::from_utf8_lossy(&r.stdout_tail).into_owned(),
+        untrusted_stderr_tail: String::from_utf8_lossy(&r.stderr_tail).into_owned(),
+    })
+}
