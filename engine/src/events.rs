@@ -5,6 +5,8 @@
 //! `inconclusive` with a reason; a line that cannot be attributed to one probe makes every probe
 //! inconclusive. Only sanitized facts leave this module: counts, hashes, enums and citations.
 //! Captured values are returned separately, bounded, for display as untrusted data only.
+//! The verdict types are ledger data ([`crate::ledger::Observation`],
+//! [`crate::ledger::Inconclusive`]); this module produces them and persists nothing.
 
 use std::collections::BTreeMap;
 

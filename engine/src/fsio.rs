@@ -1,4 +1,10 @@
-//! Safe file reads and atomic writes. With `ledger`, the only module that writes to disk.
+//! Safe file reads and atomic writes, and the one walk up to a work tree's `.git` ([`git_root`]).
+//!
+//! The only way probity replaces a file it edits: source files (`ops`), ledgers (the ledger
+//! store's `save`) and session markdown (`session::sync_file`) all go through
+//! [`atomic_replace`]. Writes that edit no file of the user's live with their owners: the ledger
+//! store's lock files and ledger folders, the capture root and sinks (`sink`), and the index
+//! cache (`index`).
 //!
 //! Every write goes to a temporary file in the target's directory, is fsynced, keeps the
 //! target's permission bits, and replaces the target by rename, after which the directory is
