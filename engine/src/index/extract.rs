@@ -1,0 +1,570 @@
+//! Extraction: running `queries/<lang>/definitions.scm` over a parsed file and adding what a
+//! query cannot say on its own (container, exported state, signature, imports, CLI flags).
+//!
+//! This file holds what every language family shares (the query walk, containers, signatures,
+//! flags, the final exported pass); each family's own node shapes live in `extract/<family>.rs`.
+//! Pure: text in, declarations out; no I/O.
+
+use std::collections::HashSet;
+
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+use super::{Decl, Kind, MAX_SIGNATURE};
+use crate::lang::{Grammar, Language};
+
+mod javascript;
+mod python;
+mod rust;
+
+struct Ctx<'a> {
+    lang: &'static str,
+    text: &'a str,
+    decls: Vec<Decl>,
+    /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
+    exports: HashSet<String>,
+    /// Python `__all__`, when present.
+    all: Option<HashSet<String>>,
+}
+
+fn norm_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(ch);
+        }
+    }
+    if out.len() > MAX_SIGNATURE {
+        let mut cut = MAX_SIGNATURE;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
+}
+
+/// The declarations of `text` and the number of ERROR/MISSING nodes.
+pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
+    let roots = grammar
+        .definition_roots()
+        .map(|r| r.for_text(text.as_bytes()));
+    extract_using(lang, grammar, text, roots.as_deref())
+}
+
+/// [`extract`], running the query only at nodes of the `roots` kinds (all of them when `None`).
+fn extract_using(
+    lang: &'static Language,
+    grammar: &Grammar,
+    text: &str,
+    roots: Option<&[bool]>,
+) -> (Vec<Decl>, usize) {
+    let Some(tree) = crate::parse::parse(grammar, text) else {
+        return (Vec::new(), 1);
+    };
+    let errors = crate::parse::error_count(&tree);
+    let q = grammar.definitions();
+    let names = q.capture_names();
+    let mut ctx = Ctx {
+        lang: lang.id(),
+        text,
+        decls: Vec::new(),
+        exports: HashSet::new(),
+        all: None,
+    };
+    let mut cursor = QueryCursor::new();
+    let mut each = |node: Node, cursor: &mut QueryCursor| {
+        let mut matches = cursor.matches(q, node, text.as_bytes());
+        while let Some(m) = matches.next() {
+            let mut def: Option<(Node, Kind)> = None;
+            let mut name: Option<Node> = None;
+            for c in m.captures() {
+                let cap = names[c.index as usize];
+                if let Some(k) = cap.strip_prefix("def.") {
+                    if let Some(kind) = Kind::from_capture(k) {
+                        def = Some((c.node, kind));
+                    }
+                } else {
+                    match cap {
+                        "name" => name = Some(c.node),
+                        "import" => ctx.import(c.node),
+                        "export" => ctx.export(c.node),
+                        "cjs" => ctx.cjs(c.node),
+                        "flag" => ctx.flag(c.node),
+                        "all" => ctx.dunder_all(c.node),
+                        _ => {}
+                    }
+                }
+            }
+            if let (Some((d, kind)), Some(n)) = (def, name) {
+                ctx.def(d, n, kind);
+            }
+        }
+    };
+    match roots {
+        // One walk of the tree; the query runs only at nodes a pattern can start at, and only
+        // for patterns starting there. The query cursor's own traversal computes field and
+        // supertype status for every node of the tree, which costs about half a parse.
+        Some(roots) => {
+            cursor.set_max_start_depth(Some(0));
+            let mut walk = tree.walk();
+            'walk: loop {
+                let node = walk.node();
+                if roots.get(usize::from(node.kind_id())) == Some(&true) {
+                    each(node, &mut cursor);
+                }
+                if walk.goto_first_child() {
+                    continue;
+                }
+                while !walk.goto_next_sibling() {
+                    if !walk.goto_parent() {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        None => each(tree.root_node(), &mut cursor),
+    }
+    let Ctx {
+        decls,
+        exports,
+        all,
+        lang: lid,
+        ..
+    } = ctx;
+    // Exported, now that every export clause and `__all__` is known.
+    let mut out: Vec<Decl> = Vec::with_capacity(decls.len());
+    let top_exported = |d: &Decl, explicit: bool| -> bool {
+        match lid {
+            "python" => match &all {
+                Some(a) => a.contains(&d.name),
+                None => !d.name.starts_with('_'),
+            },
+            "javascript" | "typescript" => explicit || exports.contains(&d.name),
+            _ => explicit,
+        }
+    };
+    // Containers' exported state, for members.
+    let mut container_exp: std::collections::HashMap<String, bool> = Default::default();
+    for d in &decls {
+        if d.container.is_none() && d.kind.is_container() {
+            let e = top_exported(d, d.exported);
+            container_exp
+                .entry(d.name.clone())
+                .and_modify(|v| *v |= e)
+                .or_insert(e);
+        }
+    }
+    for mut d in decls {
+        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && lid != "python") {
+            // As computed.
+        } else if let Some(c) = &d.container {
+            let base = c.split(['.', ':']).next().unwrap_or(c);
+            let cexp = container_exp.get(base).copied().unwrap_or(d.exported);
+            d.exported = match lid {
+                "python" => cexp && (!d.name.starts_with('_') || d.name.ends_with("__")),
+                "javascript" | "typescript" => cexp && d.exported,
+                _ => d.exported,
+            };
+        } else {
+            d.exported = top_exported(&d, d.exported);
+        }
+        out.push(d);
+    }
+    out.sort_by(|a, b| {
+        (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
+    });
+    out.dedup();
+    (out, errors)
+}
+
+fn strip_quotes(s: &str) -> &str {
+    // String prefixes (`r"..."`, `b'...'`, `f"..."`) only before a quote.
+    let s = match s.find(['"', '\'', '`']) {
+        Some(i) if i <= 3 && s[..i].chars().all(|c| c.is_ascii_alphabetic()) => &s[i..],
+        _ => s,
+    };
+    let s = s.trim_start_matches(['"', '\'', '`']);
+    s.trim_end_matches(['"', '\'', '`'])
+}
+
+const FUNCTION_KINDS: &[&str] = &[
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "function_definition",
+    "function_item",
+    "closure_expression",
+];
+
+impl Ctx<'_> {
+    fn t(&self, n: Node) -> &str {
+        &self.text[n.byte_range()]
+    }
+
+    fn push(&mut self, d: Decl) {
+        self.decls.push(d);
+    }
+
+    fn new_decl(&self, kind: Kind, name: String, at: Node) -> Decl {
+        let p = at.start_position();
+        Decl {
+            kind,
+            qualified: name.clone(),
+            name,
+            container: None,
+            trait_name: None,
+            line: p.row + 1,
+            column: p.column + 1,
+            exported: false,
+            signature: None,
+            from: None,
+            imported: None,
+            macro_members: false,
+        }
+    }
+
+    /// The container of `def`, or `Err(())` when it is local to a function body.
+    fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
+        let mut n = def.parent();
+        let mut crossed_fn = false;
+        while let Some(p) = n {
+            let k = p.kind();
+            match (self.lang, k) {
+                ("rust", "impl_item") => {
+                    let ty = p
+                        .child_by_field_name("type")
+                        .map(|t| rust::base_type(self.t(t)));
+                    let tr = p
+                        .child_by_field_name("trait")
+                        .map(|t| rust::base_type(self.t(t)));
+                    return if crossed_fn {
+                        Err(())
+                    } else {
+                        Ok(ty.map(|t| (t, tr)))
+                    };
+                }
+                ("rust", "trait_item" | "struct_item" | "union_item" | "enum_item")
+                | ("python", "class_definition")
+                | (
+                    "javascript" | "typescript",
+                    "class_declaration"
+                    | "abstract_class_declaration"
+                    | "class"
+                    | "interface_declaration",
+                ) => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    let name = p
+                        .child_by_field_name("name")
+                        .map(|x| self.t(x).to_owned())
+                        .or_else(|| {
+                            // `const Foo = class { ... }`
+                            let v = p.parent().filter(|v| v.kind() == "variable_declarator")?;
+                            Some(self.t(v.child_by_field_name("name")?).to_owned())
+                        });
+                    return Ok(name.map(|n| (n, None)));
+                }
+                ("javascript" | "typescript", "object") => return Err(()),
+                ("rust", "enum_variant") => {}
+                _ if FUNCTION_KINDS.contains(&k) => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    crossed_fn = true;
+                }
+                _ => {}
+            }
+            n = p.parent();
+        }
+        if crossed_fn { Err(()) } else { Ok(None) }
+    }
+
+    fn signature(&self, def: Node) -> Option<String> {
+        let (params, ret) = match def.kind() {
+            "variable_declarator" => {
+                let v = def.child_by_field_name("value")?;
+                if !matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                ) {
+                    return def.child_by_field_name("type").map(|t| norm_ws(self.t(t)));
+                }
+                (
+                    v.child_by_field_name("parameters")
+                        .or_else(|| v.child_by_field_name("parameter")),
+                    v.child_by_field_name("return_type"),
+                )
+            }
+            "field_declaration"
+            | "assignment"
+            | "public_field_definition"
+            | "property_signature" => {
+                return def.child_by_field_name("type").map(|t| {
+                    let s = norm_ws(self.t(t));
+                    s.trim_start_matches(':').trim().to_owned()
+                });
+            }
+            _ => (
+                def.child_by_field_name("parameters"),
+                def.child_by_field_name("return_type"),
+            ),
+        };
+        let params = params?;
+        let end = ret.map_or(params.end_byte(), |r| r.end_byte());
+        Some(norm_ws(
+            &self.text[params.start_byte()..end.max(params.end_byte())],
+        ))
+    }
+
+    fn def(&mut self, def: Node, name_node: Node, mut kind: Kind) {
+        let name = self.t(name_node).to_owned();
+        if name_node.kind() == "computed_property_name" || name.is_empty() {
+            return;
+        }
+        let is_self_field = self.lang == "python"
+            && def.kind() == "assignment"
+            && kind == Kind::Field
+            && def
+                .child_by_field_name("left")
+                .is_some_and(|l| l.kind() == "attribute");
+        let container = if is_self_field {
+            // `self.x = ...` inside a method: the method's class.
+            let mut n = def.parent();
+            let mut found = None;
+            while let Some(p) = n {
+                if p.kind() == "function_definition" {
+                    found = self.container(p).ok().flatten();
+                    break;
+                }
+                n = p.parent();
+            }
+            match found {
+                Some(c) => Some(c),
+                None => return,
+            }
+        } else {
+            match self.container(def) {
+                Ok(c) => c,
+                Err(()) => return,
+            }
+        };
+        if kind == Kind::Function && container.is_some() {
+            kind = Kind::Method;
+        }
+        if kind == Kind::Variable {
+            if let Some(v) = def.child_by_field_name("value")
+                && matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
+            {
+                kind = Kind::Function;
+            } else if name.len() > 1
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && (self.lang == "python"
+                    || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
+            {
+                kind = Kind::Constant;
+            }
+        }
+        let mut d = self.new_decl(kind, name.clone(), name_node);
+        d.signature = match kind {
+            Kind::Function | Kind::Method | Kind::Field => self.signature(def),
+            // Classes: their bases as written (`(Base, Mixin)`, `extends Base`).
+            Kind::Class => def
+                .child_by_field_name("superclasses")
+                .or_else(|| {
+                    let mut w = def.walk();
+                    def.named_children(&mut w)
+                        .find(|c| c.kind() == "class_heritage")
+                })
+                .map(|b| norm_ws(self.t(b))),
+            _ => None,
+        };
+        if let Some((c, tr)) = container {
+            let sep = if self.lang == "rust" { "::" } else { "." };
+            d.qualified = format!("{c}{sep}{name}");
+            d.container = Some(c);
+            d.trait_name = tr;
+        }
+        d.exported = match self.lang {
+            "rust" => {
+                let has_pub = |n: Node| {
+                    let mut w = n.walk();
+                    n.children(&mut w)
+                        .any(|c| c.kind() == "visibility_modifier")
+                };
+                has_pub(def)
+                    || d.trait_name.is_some()
+                    || def.parent().and_then(|p| p.parent()).is_some_and(|g| {
+                        (g.kind() == "trait_item" || g.kind() == "enum_item") && has_pub(g)
+                    })
+            }
+            "javascript" | "typescript" => {
+                let mut private = name.starts_with('#');
+                let mut w = def.walk();
+                for c in def.children(&mut w) {
+                    if c.kind() == "accessibility_modifier" && self.t(c) != "public" {
+                        private = true;
+                    }
+                }
+                let mut exp = !private && d.container.is_some();
+                let mut a = if d.container.is_some() {
+                    None
+                } else {
+                    def.parent()
+                };
+                while let Some(p) = a {
+                    if p.kind() == "export_statement" {
+                        exp = true;
+                        break;
+                    }
+                    if p.kind() == "program" {
+                        break;
+                    }
+                    a = p.parent();
+                }
+                exp
+            }
+            _ => true,
+        };
+        if self.lang == "rust" && matches!(kind, Kind::Struct | Kind::Enum) {
+            d.macro_members = self
+                .attributes(def)
+                .iter()
+                .any(|a| rust::macro_attribute(a));
+        }
+        if self.lang == "rust" && kind == Kind::Field {
+            self.clap_derive(def, &d);
+        }
+        self.push(d);
+    }
+}
+
+impl Ctx<'_> {
+    fn flag(&mut self, s: Node) {
+        let raw = strip_quotes(self.t(s)).to_owned();
+        let mut names: Vec<String> = Vec::new();
+        if self.lang == "rust" {
+            names.push(format!("--{raw}"));
+        } else if raw.starts_with('-') {
+            for tok in raw.split([',', ' ', '|', '/']) {
+                let tok = tok.trim();
+                if tok.starts_with('-') && tok.len() > 1 && !tok.starts_with("-<") {
+                    names.push(tok.to_owned());
+                }
+            }
+        } else if self.lang != "python"
+            && !raw.is_empty()
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            // yargs: `.option('port')`.
+            names.push(if raw.len() == 1 {
+                format!("-{raw}")
+            } else {
+                format!("--{raw}")
+            });
+        }
+        for n in names {
+            let mut d = self.new_decl(Kind::CliFlag, n, s);
+            d.exported = true;
+            self.push(d);
+        }
+    }
+
+    fn import_decl(
+        &mut self,
+        at: Node,
+        binding: &str,
+        from: &str,
+        imported: Option<&str>,
+        exported: bool,
+    ) {
+        let mut d = self.new_decl(Kind::Import, binding.to_owned(), at);
+        d.from = Some(from.to_owned());
+        d.imported = imported.map(str::to_owned);
+        d.exported = exported;
+        self.push(d);
+    }
+
+    fn import(&mut self, node: Node) {
+        match self.lang {
+            "rust" => self.rust_import(node),
+            "python" => self.python_import(node),
+            "javascript" | "typescript" => self.js_import(node),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::lang;
+
+    /// Every source file under `dir`, recursively.
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if lang::for_path(&p).is_some() {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The walk that runs the query only at pattern roots finds exactly what one query pass over
+    /// the whole tree finds, on every source file of the corpus and of the engine itself.
+    #[test]
+    fn root_dispatch_matches_a_full_query_pass() {
+        let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        sources(&top.join("corpus"), &mut files);
+        sources(&top.join("engine"), &mut files);
+        assert!(files.len() > 200, "corpus found: {}", files.len());
+        let mut langs = HashSet::new();
+        for p in files {
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let (l, g) = lang::for_path(&p).unwrap();
+            let roots = g.definition_roots().map(|r| r.for_text(text.as_bytes()));
+            assert!(
+                roots.is_some(),
+                "{}: every pattern has a named root",
+                g.name
+            );
+            let fast = extract_using(l, g, &text, roots.as_deref());
+            let full = extract_using(l, g, &text, None);
+            assert_eq!(fast, full, "{}", p.display());
+            if !fast.0.is_empty() {
+                langs.insert(g.name);
+            }
+        }
+        assert_eq!(
+            langs.len(),
+            5,
+            "declarations found in every grammar: {langs:?}"
+        );
+    }
+}
