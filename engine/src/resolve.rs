@@ -36,6 +36,7 @@ use std::sync::atomic::AtomicUsize;
 use serde::Serialize;
 
 use crate::index::{self, Cache, FileIndex, Stats};
+use crate::lang::Family;
 
 mod aliases;
 mod external;
@@ -52,6 +53,22 @@ mod verdict;
 
 pub use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
+
+/// Whether a file of family `f` (`None`: no grammar) is JavaScript or TypeScript.
+fn is_js(f: Option<Family>) -> bool {
+    match f {
+        Some(Family::JavaScript) => true,
+        Some(Family::Rust | Family::Python) | None => false,
+    }
+}
+
+/// Whether a file of family `f` (`None`: no grammar) is Python.
+fn is_python(f: Option<Family>) -> bool {
+    match f {
+        Some(Family::Python) => true,
+        Some(Family::Rust | Family::JavaScript) | None => false,
+    }
+}
 pub use suggest::{levenshtein, nearest};
 
 use aliases::Alias;

@@ -10,20 +10,32 @@ use std::collections::HashSet;
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::{Decl, Kind, MAX_SIGNATURE};
-use crate::lang::{Grammar, Language};
+use crate::lang::{Family, Grammar, Language};
 
 mod javascript;
 mod python;
 mod rust;
 
 struct Ctx<'a> {
-    lang: &'static str,
+    family: Family,
     text: &'a str,
     decls: Vec<Decl>,
     /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
     exports: HashSet<String>,
     /// Python `__all__`, when present.
     all: Option<HashSet<String>>,
+}
+
+/// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
+enum Scope {
+    /// A Rust `impl` block: members belong to its type (and trait).
+    Impl,
+    /// A class, struct, trait, enum or interface: members belong to it by name.
+    Type,
+    /// A JS/TS object literal: its members are not declarations.
+    Object,
+    /// Anything else (a function body makes what is inside it local).
+    Other,
 }
 
 fn norm_ws(s: &str) -> String {
@@ -73,7 +85,7 @@ fn extract_using(
     let q = grammar.definitions();
     let names = q.capture_names();
     let mut ctx = Ctx {
-        lang: lang.id(),
+        family: lang.family(),
         text,
         decls: Vec::new(),
         exports: HashSet::new(),
@@ -136,19 +148,19 @@ fn extract_using(
         decls,
         exports,
         all,
-        lang: lid,
+        family,
         ..
     } = ctx;
     // Exported, now that every export clause and `__all__` is known.
     let mut out: Vec<Decl> = Vec::with_capacity(decls.len());
     let top_exported = |d: &Decl, explicit: bool| -> bool {
-        match lid {
-            "python" => match &all {
+        match family {
+            Family::Python => match &all {
                 Some(a) => a.contains(&d.name),
                 None => !d.name.starts_with('_'),
             },
-            "javascript" | "typescript" => explicit || exports.contains(&d.name),
-            _ => explicit,
+            Family::JavaScript => explicit || exports.contains(&d.name),
+            Family::Rust => explicit,
         }
     };
     // Containers' exported state, for members.
@@ -163,15 +175,20 @@ fn extract_using(
         }
     }
     for mut d in decls {
-        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && lid != "python") {
+        // Rust and JS/TS imports are exported as written (`pub use`, `export ... from`).
+        let import_as_written = match family {
+            Family::Python => false,
+            Family::Rust | Family::JavaScript => true,
+        };
+        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && import_as_written) {
             // As computed.
         } else if let Some(c) = &d.container {
             let base = c.split(['.', ':']).next().unwrap_or(c);
             let cexp = container_exp.get(base).copied().unwrap_or(d.exported);
-            d.exported = match lid {
-                "python" => cexp && (!d.name.starts_with('_') || d.name.ends_with("__")),
-                "javascript" | "typescript" => cexp && d.exported,
-                _ => d.exported,
+            d.exported = match family {
+                Family::Python => cexp && (!d.name.starts_with('_') || d.name.ends_with("__")),
+                Family::JavaScript => cexp && d.exported,
+                Family::Rust => d.exported,
             };
         } else {
             d.exported = top_exported(&d, d.exported);
@@ -241,8 +258,8 @@ impl Ctx<'_> {
         let mut crossed_fn = false;
         while let Some(p) = n {
             let k = p.kind();
-            match (self.lang, k) {
-                ("rust", "impl_item") => {
+            match self.scope(k) {
+                Scope::Impl => {
                     let ty = p
                         .child_by_field_name("type")
                         .map(|t| rust::base_type(self.t(t)));
@@ -255,15 +272,7 @@ impl Ctx<'_> {
                         Ok(ty.map(|t| (t, tr)))
                     };
                 }
-                ("rust", "trait_item" | "struct_item" | "union_item" | "enum_item")
-                | ("python", "class_definition")
-                | (
-                    "javascript" | "typescript",
-                    "class_declaration"
-                    | "abstract_class_declaration"
-                    | "class"
-                    | "interface_declaration",
-                ) => {
+                Scope::Type => {
                     if crossed_fn {
                         return Err(());
                     }
@@ -277,19 +286,41 @@ impl Ctx<'_> {
                         });
                     return Ok(name.map(|n| (n, None)));
                 }
-                ("javascript" | "typescript", "object") => return Err(()),
-                ("rust", "enum_variant") => {}
-                _ if FUNCTION_KINDS.contains(&k) => {
+                Scope::Object => return Err(()),
+                Scope::Other if FUNCTION_KINDS.contains(&k) => {
                     if crossed_fn {
                         return Err(());
                     }
                     crossed_fn = true;
                 }
-                _ => {}
+                Scope::Other => {}
             }
             n = p.parent();
         }
         if crossed_fn { Err(()) } else { Ok(None) }
+    }
+
+    /// What a node of kind `k` is to the declarations inside it.
+    fn scope(&self, k: &str) -> Scope {
+        match self.family {
+            Family::Rust => match k {
+                "impl_item" => Scope::Impl,
+                "trait_item" | "struct_item" | "union_item" | "enum_item" => Scope::Type,
+                _ => Scope::Other,
+            },
+            Family::Python => match k {
+                "class_definition" => Scope::Type,
+                _ => Scope::Other,
+            },
+            Family::JavaScript => match k {
+                "class_declaration"
+                | "abstract_class_declaration"
+                | "class"
+                | "interface_declaration" => Scope::Type,
+                "object" => Scope::Object,
+                _ => Scope::Other,
+            },
+        }
     }
 
     fn signature(&self, def: Node) -> Option<String> {
@@ -334,7 +365,11 @@ impl Ctx<'_> {
         if name_node.kind() == "computed_property_name" || name.is_empty() {
             return;
         }
-        let is_self_field = self.lang == "python"
+        let python = match self.family {
+            Family::Python => true,
+            Family::Rust | Family::JavaScript => false,
+        };
+        let is_self_field = python
             && def.kind() == "assignment"
             && kind == Kind::Field
             && def
@@ -376,8 +411,7 @@ impl Ctx<'_> {
                 && name
                     .chars()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-                && (self.lang == "python"
-                    || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
+                && (python || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
             {
                 kind = Kind::Constant;
             }
@@ -397,60 +431,22 @@ impl Ctx<'_> {
             _ => None,
         };
         if let Some((c, tr)) = container {
-            let sep = if self.lang == "rust" { "::" } else { "." };
+            let sep = match self.family {
+                Family::Rust => "::",
+                Family::Python | Family::JavaScript => ".",
+            };
             d.qualified = format!("{c}{sep}{name}");
             d.container = Some(c);
             d.trait_name = tr;
         }
-        d.exported = match self.lang {
-            "rust" => {
-                let has_pub = |n: Node| {
-                    let mut w = n.walk();
-                    n.children(&mut w)
-                        .any(|c| c.kind() == "visibility_modifier")
-                };
-                has_pub(def)
-                    || d.trait_name.is_some()
-                    || def.parent().and_then(|p| p.parent()).is_some_and(|g| {
-                        (g.kind() == "trait_item" || g.kind() == "enum_item") && has_pub(g)
-                    })
-            }
-            "javascript" | "typescript" => {
-                let mut private = name.starts_with('#');
-                let mut w = def.walk();
-                for c in def.children(&mut w) {
-                    if c.kind() == "accessibility_modifier" && self.t(c) != "public" {
-                        private = true;
-                    }
-                }
-                let mut exp = !private && d.container.is_some();
-                let mut a = if d.container.is_some() {
-                    None
-                } else {
-                    def.parent()
-                };
-                while let Some(p) = a {
-                    if p.kind() == "export_statement" {
-                        exp = true;
-                        break;
-                    }
-                    if p.kind() == "program" {
-                        break;
-                    }
-                    a = p.parent();
-                }
-                exp
-            }
-            _ => true,
+        d.exported = match self.family {
+            Family::Rust => self.rust_exported(def, &d),
+            Family::JavaScript => self.js_exported(def, &d),
+            Family::Python => true,
         };
-        if self.lang == "rust" && matches!(kind, Kind::Struct | Kind::Enum) {
-            d.macro_members = self
-                .attributes(def)
-                .iter()
-                .any(|a| rust::macro_attribute(a));
-        }
-        if self.lang == "rust" && kind == Kind::Field {
-            self.clap_derive(def, &d);
+        match self.family {
+            Family::Rust => self.rust_def(def, &mut d),
+            Family::Python | Family::JavaScript => {}
         }
         self.push(d);
     }
@@ -460,8 +456,17 @@ impl Ctx<'_> {
     fn flag(&mut self, s: Node) {
         let raw = strip_quotes(self.t(s)).to_owned();
         let mut names: Vec<String> = Vec::new();
-        if self.lang == "rust" {
-            names.push(format!("--{raw}"));
+        // A plain word is a flag name only to yargs (`.option('port')`).
+        let plain_word_is_flag = match self.family {
+            Family::Rust => {
+                names.push(format!("--{raw}"));
+                false
+            }
+            Family::Python => false,
+            Family::JavaScript => true,
+        };
+        if !names.is_empty() {
+            // Rust: the clap `long` name as written.
         } else if raw.starts_with('-') {
             for tok in raw.split([',', ' ', '|', '/']) {
                 let tok = tok.trim();
@@ -469,13 +474,12 @@ impl Ctx<'_> {
                     names.push(tok.to_owned());
                 }
             }
-        } else if self.lang != "python"
+        } else if plain_word_is_flag
             && !raw.is_empty()
             && raw
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            // yargs: `.option('port')`.
             names.push(if raw.len() == 1 {
                 format!("-{raw}")
             } else {
@@ -505,11 +509,10 @@ impl Ctx<'_> {
     }
 
     fn import(&mut self, node: Node) {
-        match self.lang {
-            "rust" => self.rust_import(node),
-            "python" => self.python_import(node),
-            "javascript" | "typescript" => self.js_import(node),
-            _ => {}
+        match self.family {
+            Family::Rust => self.rust_import(node),
+            Family::Python => self.python_import(node),
+            Family::JavaScript => self.js_import(node),
         }
     }
 }

@@ -18,6 +18,7 @@ mod extract;
 mod json;
 mod manifest;
 mod model;
+pub mod names;
 mod postings;
 mod walk;
 mod words;

@@ -470,8 +470,8 @@ impl Resolver<'_> {
     /// outside, unless a config that could map it is broken.
     pub(super) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
         let (pkg, _) = package_of(spec);
-        let builtin = super::external::listed(super::external::NODE_BUILTINS, spec)
-            || spec.starts_with("node:");
+        let builtin =
+            crate::index::names::NODE_BUILTINS.contains(spec) || spec.starts_with("node:");
         let mut files = Vec::new();
         let mut absent = None;
         let mut broken = None;
@@ -599,12 +599,7 @@ impl Resolver<'_> {
     /// a package from outside: a path alias or workspace package naming no file, or a config
     /// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
     pub(super) fn unresolved_import(&self, importer: &str, from: &str) -> Option<String> {
-        if from.starts_with('.')
-            || !matches!(
-                super::load::lang_of(importer),
-                Some("javascript" | "typescript")
-            )
-        {
+        if from.starts_with('.') || !super::is_js(super::load::family_of(importer)) {
             return None;
         }
         match self.specifier(Some(importer), from) {

@@ -5,7 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
-use super::load::lang_of;
+use super::is_js;
+use super::load::family_of;
 use super::modules::module_cand;
 use super::reexports::{Chase, MAX_HOPS};
 use super::refs::is_ident;
@@ -357,11 +358,9 @@ impl Resolver<'_> {
                 .is_empty()
             && self.external_head(segs, rust).is_none()
             && builtin_type(&segs[0], rust).is_none()
-            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
-                files
-                    .iter()
-                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
-            })
+            && self
+                .module_prefix(segs, rust)
+                .is_none_or(|(_, files)| files.iter().all(|f| is_js(family_of(f))))
             && self.word_in_repo(&segs[0])
     }
 

@@ -6,13 +6,9 @@
 use std::collections::HashMap;
 
 use super::jsmodules::{Spec, package_of};
-use super::load::lang_of;
+use super::load::{family_of, lang_of};
 use super::{Candidate, Resolver};
-
-/// Extensions of the files a module path can name (see [`Resolver::module_files`]).
-const MODULE_EXTS: &[&str] = &[
-    "rs", "py", "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx",
-];
+use crate::lang::Family;
 
 /// A fixed hash of a path suffix (the key of [`Resolver::module_files`]' map).
 fn suffix_hash(s: &str) -> u64 {
@@ -55,7 +51,8 @@ impl Resolver<'_> {
             vec![format!("{joined}.rs"), format!("{joined}/mod.rs")]
         } else {
             let mut v = vec![format!("{joined}.py"), format!("{joined}/__init__.py")];
-            for ext in ["ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx"] {
+            // Any order: hits are returned in path order.
+            for ext in Family::JavaScript.extensions() {
                 v.push(format!("{joined}.{ext}"));
                 v.push(format!("{joined}/index.{ext}"));
             }
@@ -67,10 +64,8 @@ impl Resolver<'_> {
         let suffixes = self.suffixes.get_or_init(|| {
             let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
             for (i, p) in self.paths.iter().enumerate() {
-                if !p
-                    .rsplit_once('.')
-                    .is_some_and(|(_, e)| MODULE_EXTS.contains(&e))
-                {
+                // Only source files of a registry language can be what a module path names.
+                if lang_of(p).is_none() {
                     continue;
                 }
                 m.entry(suffix_hash(p)).or_default().push(i);
@@ -211,6 +206,8 @@ impl Resolver<'_> {
             return vec![joined];
         }
         let mut out = Vec::new();
+        // A resolution order (TypeScript before JavaScript, then Python, Rust), not the
+        // registry's extension lists: the first candidates found are the ones reported first.
         for ext in [
             "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx", "py", "rs",
         ] {
@@ -221,7 +218,7 @@ impl Resolver<'_> {
             }
         }
         if let Some(stem) = joined.strip_suffix(".js") {
-            // TS sources imported with a `.js` suffix.
+            // TS sources imported with a `.js` suffix, in this resolution order.
             for ext in ["ts", "tsx", "mts"] {
                 let c = format!("{stem}.{ext}");
                 if self.path_set.contains(&c) {
@@ -240,9 +237,8 @@ impl Resolver<'_> {
     /// The files an import in `importer` refers to (empty: outside the repository).
     pub(super) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
         let dir = parent_dir(importer);
-        let lang = lang_of(importer);
-        match lang {
-            Some("python") => {
+        match family_of(importer) {
+            Some(Family::Python) => {
                 if from.starts_with('.') {
                     let dots = from.chars().take_while(|&c| c == '.').count();
                     let mut base: Vec<&str> = if dir.is_empty() {
@@ -279,14 +275,16 @@ impl Resolver<'_> {
                     self.module_files(&segs, false)
                 }
             }
-            Some("rust") => self.rust_module_for_import(importer, from),
-            _ if from.starts_with('.') => self.module_from_path(from, Some(dir)),
+            Some(Family::Rust) => self.rust_module_for_import(importer, from),
+            Some(Family::JavaScript) | None if from.starts_with('.') => {
+                self.module_from_path(from, Some(dir))
+            }
             // `@/lib/util` (a path alias), `@acme/ui` (a workspace package), `react` (outside).
-            Some("javascript" | "typescript") => match self.specifier(Some(importer), from) {
+            Some(Family::JavaScript) => match self.specifier(Some(importer), from) {
                 Spec::Files(f) => f,
                 _ => Vec::new(),
             },
-            _ => Vec::new(),
+            None => Vec::new(),
         }
     }
 

@@ -4,9 +4,38 @@
 use tree_sitter::Node;
 
 use super::{Ctx, norm_ws, strip_quotes};
-use crate::index::Kind;
+use crate::index::{Decl, Kind};
 
 impl Ctx<'_> {
+    /// JS/TS: a member is exported unless `#private` or not `public`; a top-level declaration
+    /// when inside an `export` statement (or named by an export clause, see `super`).
+    pub(super) fn js_exported(&self, def: Node, d: &Decl) -> bool {
+        let mut private = d.name.starts_with('#');
+        let mut w = def.walk();
+        for c in def.children(&mut w) {
+            if c.kind() == "accessibility_modifier" && self.t(c) != "public" {
+                private = true;
+            }
+        }
+        let mut exp = !private && d.container.is_some();
+        let mut a = if d.container.is_some() {
+            None
+        } else {
+            def.parent()
+        };
+        while let Some(p) = a {
+            if p.kind() == "export_statement" {
+                exp = true;
+                break;
+            }
+            if p.kind() == "program" {
+                break;
+            }
+            a = p.parent();
+        }
+        exp
+    }
+
     pub(super) fn js_import(&mut self, node: Node) {
         match node.kind() {
             "import_statement" => {

@@ -4,6 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Ctx, strip_quotes};
+use crate::index::names::RUST_STD_DERIVES;
 use crate::index::{Decl, Kind};
 
 /// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
@@ -20,7 +21,7 @@ pub(super) fn base_type(s: &str) -> String {
 
 /// Whether an attribute may add members to a type: an attribute macro, or a derive beyond the
 /// standard library's.
-pub(super) fn macro_attribute(a: &str) -> bool {
+fn macro_attribute(a: &str) -> bool {
     let inner = a.trim_start_matches("#[").trim_end_matches(']').trim();
     const PLAIN: &[&str] = &[
         "doc",
@@ -37,30 +38,44 @@ pub(super) fn macro_attribute(a: &str) -> bool {
         "default",
     ];
     if let Some(list) = inner.strip_prefix("derive(") {
-        const STD: &[&str] = &[
-            "Debug",
-            "Clone",
-            "Copy",
-            "PartialEq",
-            "Eq",
-            "PartialOrd",
-            "Ord",
-            "Hash",
-            "Default",
-        ];
         return list
             .trim_end_matches(')')
             .split(',')
             .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
-            .any(|x| !x.is_empty() && !STD.contains(&x));
+            .any(|x| !x.is_empty() && !RUST_STD_DERIVES.contains(x));
     }
     let head = inner.split(['(', '=', ' ']).next().unwrap_or("");
     !PLAIN.contains(&head)
 }
 
 impl Ctx<'_> {
+    /// Rust `pub` as written; trait impl methods, and members of a `pub` trait or enum, follow
+    /// their container.
+    pub(super) fn rust_exported(&self, def: Node, d: &Decl) -> bool {
+        let has_pub = |n: Node| {
+            let mut w = n.walk();
+            n.children(&mut w)
+                .any(|c| c.kind() == "visibility_modifier")
+        };
+        has_pub(def)
+            || d.trait_name.is_some()
+            || def.parent().and_then(|p| p.parent()).is_some_and(|g| {
+                (g.kind() == "trait_item" || g.kind() == "enum_item") && has_pub(g)
+            })
+    }
+
+    /// What a Rust declaration adds: macro-produced members of a type, clap flags of a field.
+    pub(super) fn rust_def(&mut self, def: Node, d: &mut Decl) {
+        if matches!(d.kind, Kind::Struct | Kind::Enum) {
+            d.macro_members = self.attributes(def).iter().any(|a| macro_attribute(a));
+        }
+        if d.kind == Kind::Field {
+            self.clap_derive(def, d);
+        }
+    }
+
     /// The `#[...]` attribute texts right before `node` (comments skipped).
-    pub(super) fn attributes(&self, node: Node) -> Vec<String> {
+    fn attributes(&self, node: Node) -> Vec<String> {
         let mut out = Vec::new();
         let mut s = node.prev_sibling();
         while let Some(p) = s {
@@ -75,7 +90,7 @@ impl Ctx<'_> {
     }
 
     /// `#[arg(long)]` / `#[arg(long = "x")]` / `#[clap(long)]` on a struct field.
-    pub(super) fn clap_derive(&mut self, field: Node, d: &Decl) {
+    fn clap_derive(&mut self, field: Node, d: &Decl) {
         for a in self.attributes(field) {
             let inner = a.trim_start_matches("#[").trim_end_matches(']');
             if !(inner.starts_with("arg(")
