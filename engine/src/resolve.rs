@@ -35,13 +35,16 @@ use std::sync::atomic::AtomicUsize;
 
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::index::{self, Cache, FileIndex, Stats};
 use crate::lang::Family;
+use crate::reason::Reason;
 
 mod aliases;
 mod external;
 mod jsexports;
 mod jsmodules;
+mod jsonc;
 mod load;
 mod lookup;
 mod modules;
@@ -146,6 +149,20 @@ impl Severity {
             "high" => Severity::High,
             _ => return None,
         })
+    }
+
+    /// An optional `--fail-on` value: `None` when absent, [`Reason::InvalidArgument`] when it
+    /// names no severity.
+    pub fn parse_fail_on(s: Option<&str>) -> crate::Result<Option<Severity>> {
+        match s {
+            None => Ok(None),
+            Some(v) => Severity::parse(v).map(Some).ok_or_else(|| {
+                Error::new(
+                    Reason::InvalidArgument,
+                    format!("--fail-on {v}: expected needs-acknowledgement, medium or high"),
+                )
+            }),
+        }
     }
 
     /// The severity of a verdict at `rung`.
@@ -258,6 +275,28 @@ pub struct Resolver<'c> {
     jsmodules: jsmodules::Memo,
     /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
     js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
+}
+
+/// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A
+/// file that cannot be read is [`Error::io`]; one that is not such an array is
+/// [`Reason::InvalidArgument`].
+pub fn read_refs_file(path: &Path) -> crate::Result<Vec<String>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let vals: Vec<serde_json::Value> =
+        serde_json::from_slice(&bytes).map_err(|e| Error::at(Reason::InvalidArgument, path, e))?;
+    vals.iter()
+        .map(|v| {
+            v.as_str()
+                .or_else(|| v.get("ref").and_then(|r| r.as_str()))
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    Error::new(
+                        Reason::InvalidArgument,
+                        "--refs: expected strings or {\"ref\": ...}",
+                    )
+                })
+        })
+        .collect()
 }
 
 /// Resolve `refs` under `root` in one call.

@@ -31,7 +31,8 @@ pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};
 pub use postings::Postings;
 pub(crate) use walk::looks_generated;
 pub use walk::{
-    index_bytes, index_bytes_keyed, index_root, index_root_each, parse_only, rel_string, walk,
+    check_root, index_bytes, index_bytes_keyed, index_root, index_root_each, parse_only,
+    rel_string, walk,
 };
 pub use words::{WORD_CLASS, WORD_DECL, WORD_FLAG, WORD_IMPORT, words};
 

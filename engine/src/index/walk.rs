@@ -16,7 +16,21 @@ use super::{
     FileIndex, FileStatus, GENERATED_HEAD, LARGE_FILE_BYTES, LARGE_PARSE, MAX_FILE_BYTES,
     MAX_LINE_BYTES, Stats, extract,
 };
+use crate::error::Error;
 use crate::lang::{self, Grammar, Language};
+use crate::reason::Reason;
+
+/// `root` as the root of a walk: [`Reason::NotADirectory`] unless it is a directory.
+pub fn check_root(root: &Path) -> crate::Result<()> {
+    if root.is_dir() {
+        Ok(())
+    } else {
+        Err(Error::new(
+            Reason::NotADirectory,
+            format!("root {} is not a directory", root.display()),
+        ))
+    }
+}
 
 /// Every file under `root` the walk sees (gitignore respected, hidden files skipped), relative
 /// and `/`-separated, sorted.

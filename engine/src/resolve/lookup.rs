@@ -40,7 +40,7 @@ impl Resolver<'_> {
         if p.starts_with('@') || p.starts_with('~') {
             // `@/lib/util`, `@acme/ui`: a module specifier (path alias, workspace package).
             match self.plan_module_files(p) {
-                Err(why) => return Outcome::Unchecked(why),
+                Err(why) => return Outcome::Unchecked(why.to_string()),
                 Ok(files) if !files.is_empty() => {
                     return Outcome::Found(files.iter().map(|f| module_cand(f, p)).collect());
                 }

@@ -10,6 +10,49 @@ use super::load::{family_of, lang_of};
 use super::{Candidate, Resolver};
 use crate::lang::Family;
 
+/// Why a module path a plan cites cannot be checked. Not a [`crate::Error`]: it refuses nothing;
+/// its text (`Display`) is an UNCHECKABLE verdict's reason.
+#[derive(Debug)]
+pub(super) enum Uncheckable {
+    /// A config or `package.json` that could map it is broken (the text says which and why).
+    Broken(String),
+    /// A dependency declared in a `package.json` (`what` says which).
+    Dependency {
+        /// The package name.
+        pkg: String,
+        /// What declares it.
+        what: String,
+    },
+    /// A `~/...` path no path alias maps.
+    HomePath(String),
+    /// An `@...` package that no path alias and no workspace package names.
+    UnknownScope(String),
+}
+
+impl std::fmt::Display for Uncheckable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uncheckable::Broken(why) => f.write_str(why),
+            Uncheckable::Dependency { pkg, what } => {
+                write!(
+                    f,
+                    "external: `{pkg}` is not part of the repository ({what})"
+                )
+            }
+            Uncheckable::HomePath(p) => write!(
+                f,
+                "`{p}` is no path alias of a tsconfig.json or jsconfig.json of the repository (a \
+                 home-directory path?)"
+            ),
+            Uncheckable::UnknownScope(pkg) => write!(
+                f,
+                "external: `{pkg}` is not part of the repository (no path alias of a \
+                 tsconfig.json or jsconfig.json and no workspace package names it)"
+            ),
+        }
+    }
+}
+
 /// A fixed hash of a path suffix (the key of [`Resolver::module_files`]' map).
 fn suffix_hash(s: &str) -> u64 {
     use std::hash::BuildHasher;
@@ -109,7 +152,7 @@ impl Resolver<'_> {
     /// `@acme/ui/button`): a path of the repository, else a specifier (path aliases, workspace
     /// packages). `Err`: why it cannot be checked (a specifier outside the repository, a broken
     /// config); `Ok(empty)`: no such module (MISSING).
-    pub(super) fn plan_module_files(&self, p: &str) -> Result<Vec<String>, String> {
+    pub(super) fn plan_module_files(&self, p: &str) -> Result<Vec<String>, Uncheckable> {
         let files = self.module_from_path(p, None);
         if !files.is_empty() || p.starts_with('.') {
             return Ok(files);
@@ -122,24 +165,19 @@ impl Resolver<'_> {
         match spec {
             Spec::Files(f) => Ok(f),
             Spec::Absent { .. } => Ok(Vec::new()),
-            Spec::Broken(why) => Err(why),
+            Spec::Broken(why) => Err(Uncheckable::Broken(why)),
             Spec::Outside => {
                 let (pkg, _) = package_of(p);
                 if let Some(what) = self.npm_dependency(pkg) {
-                    Err(format!(
-                        "external: `{pkg}` is not part of the repository ({what})"
-                    ))
+                    Err(Uncheckable::Dependency {
+                        pkg: pkg.to_owned(),
+                        what: what.to_owned(),
+                    })
                 } else if p.starts_with("~/") {
-                    Err(format!(
-                        "`{p}` is no path alias of a tsconfig.json or jsconfig.json of the \
-                         repository (a home-directory path?)"
-                    ))
+                    Err(Uncheckable::HomePath(p.to_owned()))
                 } else if p.starts_with('@') {
                     // Never a path of the repository: a package or an alias nothing declares.
-                    Err(format!(
-                        "external: `{pkg}` is not part of the repository (no path alias of a \
-                         tsconfig.json or jsconfig.json and no workspace package names it)"
-                    ))
+                    Err(Uncheckable::UnknownScope(pkg.to_owned()))
                 } else {
                     Ok(Vec::new())
                 }
