@@ -7,7 +7,8 @@
 //! module aliases, names to suggest).
 //!
 //! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`]), the state of a
-//! [`Resolver`] and [`resolve`]; the steps live in submodules:
+//! [`Resolver`], [`resolve`] and the command inputs ([`Severity::parse_fail_on`],
+//! [`read_refs_file`], refusing with a reason code); the steps live in submodules:
 //!
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
@@ -24,10 +25,14 @@
 //! - `aliases`: heads bound by imports to repository modules (`import a.b as m`);
 //! - `jsexports`: JS/TS default exports and local export renamings, from a file's tokens;
 //! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
-//!   aliases and `baseUrl` (read leniently), workspace packages and their entries;
+//!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
 //! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]).
+//!
+//! Language-specific rules match on [`Family`] exhaustively (a new family does not compile until
+//! each rule decides); extension lists come from the registry except where they are a resolution
+//! order (said where they are). Depends only on `index`, `lang`, `error` and `reason`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,10 @@
 //! The plan pass of the drift guard (contracts.md §9, docs/drift.md): extract the references a
 //! plan cites, skip the ones it declares as new, resolve each unique one once, and report every
 //! symbol — including the unchecked and skipped ones — in a "Verification coverage" block.
+//!
+//! This file holds reading a plan within its limits ([`read_plan`]), the report types, [`run`]
+//! and the exit code; `plan` extracts the references (pure text), `markdown` renders the
+//! coverage block. Depends only on `resolve`, `index`, `error` and `reason`.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -10,8 +10,10 @@
 //! Submodules, one concern each: `model` (the data), `cache` (content-hash cache), `manifest`
 //! (per-root manifest and its codec), `words` and `postings` (the word index), `walk` (walking
 //! and indexing files), `json` (`index --json` output), `extract` (declarations from a parse
-//! tree, one file per language family). The public paths are re-exported here; the drift half
-//! depends only on `lang`, `parse` and `source` (never on placement, I/O or operation layers).
+//! tree, one file per language family, matched on `lang::Family`), `names` (built-in name lists
+//! of `grammars/<lang>/*.txt`). The public paths are re-exported here; the drift half
+//! depends only on `lang`, `parse`, `source`, `error` and `reason` (never on placement, I/O or
+//! operation layers).
 
 mod cache;
 mod extract;
