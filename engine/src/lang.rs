@@ -3,7 +3,7 @@
 //!
 //! A language is data: `grammars/<id>/language.toml`, `grammars/<id>/probe.tmpl` and
 //! `queries/<id>/placement.scm`, embedded at build time so the binary stands alone. Adding one is
-//! those files plus one line in [`REGISTRY`]. The compiled form ([`Language`]) is immutable and
+//! those files plus one line in [`REGISTRY`] (which names its [`Family`]). The compiled form ([`Language`]) is immutable and
 //! `Send + Sync`: one per process, shared by every thread (tree-sitter `tags` crate pattern).
 
 use std::collections::BTreeMap;
@@ -29,10 +29,42 @@ pub struct Entry {
     pub definitions_query: &'static str,
     /// Grammar name (as used in `extensions`) and its tree-sitter language.
     pub grammars: &'static [(&'static str, tree_sitter_language::LanguageFn)],
+    /// The family the drift half (index, resolve, drift) treats the language as.
+    pub family: Family,
+}
+
+/// A language family: what the drift half (index, resolve, drift) tells apart when it extracts
+/// declarations and resolves imports. Several registry languages may share one family
+/// (JavaScript and TypeScript). Every `match` on it in the drift half is exhaustive (no `_ =>`),
+/// so adding a family fails to compile until each place decides what it means; adding a
+/// language means choosing its family in its [`REGISTRY`] row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Rust: `::` paths, `use` trees, `pub`, crates and `mod.rs`.
+    Rust,
+    /// Python: dotted modules, packages (`__init__.py`), `__all__` and `_private` names.
+    Python,
+    /// JavaScript and TypeScript (one syntax family): ES modules and CommonJS, `export`,
+    /// `package.json` and path aliases.
+    JavaScript,
+}
+
+impl Family {
+    /// The source extensions (no dot) of every registry language of this family, from their
+    /// `language.toml`, sorted.
+    pub fn extensions(self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = languages()
+            .iter()
+            .filter(|l| l.family() == self)
+            .flat_map(|l| l.spec.extensions.keys().map(String::as_str))
+            .collect();
+        out.sort_unstable();
+        out
+    }
 }
 
 macro_rules! language {
-    ($id:literal, $( $grammar:literal => $lang:expr ),+ $(,)?) => {
+    ($id:literal, $family:expr, $( $grammar:literal => $lang:expr ),+ $(,)?) => {
         Entry {
             id: $id,
             spec: include_str!(concat!("../../grammars/", $id, "/language.toml")),
@@ -40,16 +72,17 @@ macro_rules! language {
             placement_query: include_str!(concat!("../../queries/", $id, "/placement.scm")),
             definitions_query: include_str!(concat!("../../queries/", $id, "/definitions.scm")),
             grammars: &[$( ($grammar, $lang) ),+],
+            family: $family,
         }
     };
 }
 
 /// Every language probity knows. One line each.
 pub static REGISTRY: &[Entry] = &[
-    language!("rust", "rust" => tree_sitter_rust::LANGUAGE),
-    language!("javascript", "javascript" => tree_sitter_javascript::LANGUAGE),
-    language!("typescript", "typescript" => tree_sitter_typescript::LANGUAGE_TYPESCRIPT, "tsx" => tree_sitter_typescript::LANGUAGE_TSX),
-    language!("python", "python" => tree_sitter_python::LANGUAGE),
+    language!("rust", Family::Rust, "rust" => tree_sitter_rust::LANGUAGE),
+    language!("javascript", Family::JavaScript, "javascript" => tree_sitter_javascript::LANGUAGE),
+    language!("typescript", Family::JavaScript, "typescript" => tree_sitter_typescript::LANGUAGE_TYPESCRIPT, "tsx" => tree_sitter_typescript::LANGUAGE_TSX),
+    language!("python", Family::Python, "python" => tree_sitter_python::LANGUAGE),
 ];
 
 /// `grammars/<id>/language.toml`, as parsed. Field meanings: grammars/README.md.
@@ -181,6 +214,11 @@ impl Language {
     /// The language id.
     pub fn id(&self) -> &'static str {
         self.entry.id
+    }
+
+    /// The family of the language (its registry row's).
+    pub fn family(&self) -> Family {
+        self.entry.family
     }
 
     /// The grammar by name.

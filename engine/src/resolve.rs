@@ -7,7 +7,8 @@
 //! module aliases, names to suggest).
 //!
 //! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`]), the state of a
-//! [`Resolver`] and [`resolve`]; the steps live in submodules:
+//! [`Resolver`], [`resolve`] and the command inputs ([`Severity::parse_fail_on`],
+//! [`read_refs_file`], refusing with a reason code); the steps live in submodules:
 //!
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
@@ -24,10 +25,14 @@
 //! - `aliases`: heads bound by imports to repository modules (`import a.b as m`);
 //! - `jsexports`: JS/TS default exports and local export renamings, from a file's tokens;
 //! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
-//!   aliases and `baseUrl` (read leniently), workspace packages and their entries;
+//!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
 //! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]).
+//!
+//! Language-specific rules match on [`Family`] exhaustively (a new family does not compile until
+//! each rule decides); extension lists come from the registry except where they are a resolution
+//! order (said where they are). Depends only on `index`, `lang`, `error` and `reason`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -35,12 +40,16 @@ use std::sync::atomic::AtomicUsize;
 
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::index::{self, Cache, FileIndex, Stats};
+use crate::lang::Family;
+use crate::reason::Reason;
 
 mod aliases;
 mod external;
 mod jsexports;
 mod jsmodules;
+mod jsonc;
 mod load;
 mod lookup;
 mod modules;
@@ -52,6 +61,22 @@ mod verdict;
 
 pub use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
+
+/// Whether a file of family `f` (`None`: no grammar) is JavaScript or TypeScript.
+fn is_js(f: Option<Family>) -> bool {
+    match f {
+        Some(Family::JavaScript) => true,
+        Some(Family::Rust | Family::Python) | None => false,
+    }
+}
+
+/// Whether a file of family `f` (`None`: no grammar) is Python.
+fn is_python(f: Option<Family>) -> bool {
+    match f {
+        Some(Family::Python) => true,
+        Some(Family::Rust | Family::JavaScript) | None => false,
+    }
+}
 pub use suggest::{levenshtein, nearest};
 
 use aliases::Alias;
@@ -129,6 +154,20 @@ impl Severity {
             "high" => Severity::High,
             _ => return None,
         })
+    }
+
+    /// An optional `--fail-on` value: `None` when absent, [`Reason::InvalidArgument`] when it
+    /// names no severity.
+    pub fn parse_fail_on(s: Option<&str>) -> crate::Result<Option<Severity>> {
+        match s {
+            None => Ok(None),
+            Some(v) => Severity::parse(v).map(Some).ok_or_else(|| {
+                Error::new(
+                    Reason::InvalidArgument,
+                    format!("--fail-on {v}: expected needs-acknowledgement, medium or high"),
+                )
+            }),
+        }
     }
 
     /// The severity of a verdict at `rung`.
@@ -241,6 +280,28 @@ pub struct Resolver<'c> {
     jsmodules: jsmodules::Memo,
     /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
     js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
+}
+
+/// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A
+/// file that cannot be read is [`Error::io`]; one that is not such an array is
+/// [`Reason::InvalidArgument`].
+pub fn read_refs_file(path: &Path) -> crate::Result<Vec<String>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let vals: Vec<serde_json::Value> =
+        serde_json::from_slice(&bytes).map_err(|e| Error::at(Reason::InvalidArgument, path, e))?;
+    vals.iter()
+        .map(|v| {
+            v.as_str()
+                .or_else(|| v.get("ref").and_then(|r| r.as_str()))
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    Error::new(
+                        Reason::InvalidArgument,
+                        "--refs: expected strings or {\"ref\": ...}",
+                    )
+                })
+        })
+        .collect()
 }
 
 /// Resolve `refs` under `root` in one call.

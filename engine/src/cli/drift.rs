@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use super::{SCHEMA_VERSION, emit, print_json, repo_root};
+use super::{SCHEMA_VERSION, emit, refused, repo_root};
 
 /// Options shared by the drift-guard commands.
 #[derive(Args)]
@@ -68,22 +68,8 @@ pub(super) struct DriftArgs {
     common: DriftCommon,
 }
 
-pub(super) fn drift_usage(command: &str, json: bool, detail: &str) -> ExitCode {
-    if json {
-        print_json(&json!({
-            "schema_version": SCHEMA_VERSION,
-            "command": command,
-            "status": "refused",
-            "detail": detail,
-        }));
-    } else {
-        eprintln!("probity {command}: {detail}");
-    }
-    ExitCode::from(2)
-}
-
-/// Root, cache and thread pool of a drift-guard command; `Err` is a usage message.
-pub(super) fn drift_setup(c: &DriftCommon) -> Result<(PathBuf, probity::index::Cache), String> {
+/// Root, cache and thread pool of a drift-guard command.
+pub(super) fn drift_setup(c: &DriftCommon) -> probity::Result<(PathBuf, probity::index::Cache)> {
     if let Some(n) = c.threads {
         // Fails only if a pool exists already, which it cannot at this point.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -91,57 +77,28 @@ pub(super) fn drift_setup(c: &DriftCommon) -> Result<(PathBuf, probity::index::C
             .build_global();
     }
     let root = repo_root(c.root.as_deref());
-    if !root.is_dir() {
-        return Err(format!("root {} is not a directory", root.display()));
-    }
+    probity::index::check_root(&root)?;
     Ok((
         root,
         probity::index::Cache::new(c.cache_dir.clone(), c.no_cache),
     ))
 }
 
-pub(super) fn fail_on(s: Option<&str>) -> Result<Option<probity::resolve::Severity>, String> {
-    match s {
-        None => Ok(None),
-        Some(v) => probity::resolve::Severity::parse(v)
-            .map(Some)
-            .ok_or_else(|| {
-                format!("--fail-on {v}: expected needs-acknowledgement, medium or high")
-            }),
-    }
-}
-
 pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
     let json = a.common.json;
-    let threshold = match fail_on(a.fail_on.as_deref()) {
+    let threshold = match probity::resolve::Severity::parse_fail_on(a.fail_on.as_deref()) {
         Ok(t) => t,
-        Err(e) => return drift_usage("resolve", json, &e),
+        Err(e) => return refused("resolve", json, &e),
     };
     let (root, cache) = match drift_setup(&a.common) {
         Ok(x) => x,
-        Err(e) => return drift_usage("resolve", json, &e),
+        Err(e) => return refused("resolve", json, &e),
     };
     let mut refs = a.refs.clone();
     if let Some(f) = &a.refs_file {
-        let parsed: Result<Vec<serde_json::Value>, String> = std::fs::read(f)
-            .map_err(|e| format!("{}: {e}", f.display()))
-            .and_then(|b| serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", f.display())));
-        match parsed {
-            Err(e) => return drift_usage("resolve", json, &e),
-            Ok(vals) => {
-                for v in vals {
-                    match v.as_str().or_else(|| v.get("ref").and_then(|r| r.as_str())) {
-                        Some(s) => refs.push(s.to_owned()),
-                        None => {
-                            return drift_usage(
-                                "resolve",
-                                json,
-                                "--refs: expected strings or {\"ref\": ...}",
-                            );
-                        }
-                    }
-                }
-            }
+        match probity::resolve::read_refs_file(f) {
+            Ok(more) => refs.extend(more),
+            Err(e) => return refused("resolve", json, &e),
         }
     }
     let (results, stats) = probity::resolve::resolve(&root, &refs, &cache);
@@ -198,7 +155,7 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
     let json = a.common.json;
     let (root, cache) = match drift_setup(&a.common) {
         Ok(x) => x,
-        Err(e) => return drift_usage("index", json, &e),
+        Err(e) => return refused("index", json, &e),
     };
     if a.parse_only {
         let n = probity::index::parse_only(&root);
@@ -263,53 +220,19 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Largest plan `drift` reads.
-const MAX_PLAN_BYTES: u64 = 4 * 1024 * 1024;
-/// Most distinct references `drift` checks in one run (each MISSING one also gets a near-name
-/// search; a plan citing more is not a plan).
-const MAX_PLAN_REFS: usize = 5_000;
-
-/// The plan's text: UTF-8, at most [`MAX_PLAN_BYTES`], citing at most [`MAX_PLAN_REFS`]
-/// distinct references; otherwise the reason, for a usage error.
-pub(super) fn read_plan(path: &std::path::Path) -> Result<String, String> {
-    let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("{shown}: {e}"))?
-        .len();
-    if size > MAX_PLAN_BYTES {
-        return Err(format!(
-            "{shown} is {size} bytes; plans up to {MAX_PLAN_BYTES} bytes are read"
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{shown} is not UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    let n = probity::drift::extract(&text).refs.len();
-    if n > MAX_PLAN_REFS {
-        return Err(format!(
-            "{shown} cites {n} distinct references; at most {MAX_PLAN_REFS} are checked in one run (split the plan)"
-        ));
-    }
-    Ok(text)
-}
-
 pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
     let json = a.common.json;
-    let threshold = match fail_on(a.fail_on.as_deref()) {
+    let threshold = match probity::resolve::Severity::parse_fail_on(a.fail_on.as_deref()) {
         Ok(t) => t,
-        Err(e) => return drift_usage("drift", json, &e),
+        Err(e) => return refused("drift", json, &e),
     };
-    let plan = match read_plan(&a.plan) {
+    let plan = match probity::drift::read_plan(&a.plan) {
         Ok(p) => p,
-        Err(e) => return drift_usage("drift", json, &e),
+        Err(e) => return refused("drift", json, &e),
     };
     let (root, cache) = match drift_setup(&a.common) {
         Ok(x) => x,
-        Err(e) => return drift_usage("drift", json, &e),
+        Err(e) => return refused("drift", json, &e),
     };
     let report = probity::drift::run(&plan, &root, &cache);
     let md = probity::drift::coverage_markdown(&report);

@@ -4,10 +4,11 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::Resolver;
-use super::load::lang_of;
+use super::load::family_of;
 use super::refs::{Ref, is_ident};
 use super::verdict::{Outcome, list3};
 use crate::index::Kind;
+use crate::lang::Family;
 
 /// A module of the repository bound to a name by an import (`import a.b as m`,
 /// `from a import b as m` with `a/b.py`, `import * as m from './b'`).
@@ -45,9 +46,9 @@ impl Resolver<'_> {
         let mut out = Vec::new();
         for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
             let from = d.from.as_deref().unwrap_or("");
-            let files = match (lang_of(p), d.imported.as_deref()) {
-                (Some("python"), None) => self.module_for_import(p, from),
-                (Some("python"), Some(orig)) if orig != "*" => self
+            let files = match (family_of(p), d.imported.as_deref()) {
+                (Some(Family::Python), None) => self.module_for_import(p, from),
+                (Some(Family::Python), Some(orig)) if orig != "*" => self
                     .module_for_import(p, from)
                     .iter()
                     .filter(|t| {
@@ -59,11 +60,13 @@ impl Resolver<'_> {
                     })
                     .flat_map(|t| self.submodule(t, orig))
                     .collect(),
-                (Some("javascript" | "typescript"), Some("*")) => self.module_for_import(p, from),
-                _ => Vec::new(),
+                (Some(Family::JavaScript), Some("*")) => self.module_for_import(p, from),
+                // `from a import *` (Python), any other JS/TS import, Rust `use` (aliases of a
+                // Rust module are paths, resolved as such), no language.
+                (Some(Family::Python | Family::JavaScript | Family::Rust) | None, _) => Vec::new(),
             };
             for file in files {
-                let dotted = (lang_of(&file) == Some("python"))
+                let dotted = super::is_python(family_of(&file))
                     .then(|| {
                         let m = file.strip_suffix(".py")?;
                         let m = m.strip_suffix("/__init__").unwrap_or(m);

@@ -1,97 +1,27 @@
 //! What lies outside the repository: Rust sysroot crates and standard types, macros and derives;
 //! the Python standard library and built-in types; Node.js built-in modules and JavaScript
 //! globals; dependencies declared in the repository's `Cargo.toml` and `package.json` files.
+//! The name lists themselves are data (`grammars/<lang>/*.txt`, through `index::names`).
 
 use std::collections::{BTreeMap, HashSet};
 
 use super::Resolver;
-use super::load::lang_of;
+use super::load::family_of;
 use super::modules::{join_dir, normalize_within, parent_dir};
-
-/// Crates of the Rust sysroot: a `::` path starting with one is never in the repository.
-const RUST_SYSROOT: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
-
-/// Rust primitive types and standard types and traits cited without a path (`Vec::new`,
-/// `Iterator::map`): standard library unless the repository declares a type of that name.
-const RUST_STD_TYPES: &str = "\
-    bool char str i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 Vec String Option \
-    Result Box Some None Ok Err Iterator IntoIterator DoubleEndedIterator ExactSizeIterator Extend \
-    FromIterator Clone Copy Default Drop Eq PartialEq Ord PartialOrd Hash Fn FnMut FnOnce From \
-    Into TryFrom TryInto AsRef AsMut Send Sync Sized ToOwned ToString Debug Display HashMap \
-    HashSet BTreeMap BTreeSet VecDeque BinaryHeap Rc Arc Cell RefCell Mutex RwLock Path PathBuf \
-    Duration Instant SystemTime File Cow Ordering";
-
-/// Macros of the Rust standard library cited without a path (`println!`, `vec!`).
-pub(super) const RUST_STD_MACROS: &str = "\
-    assert assert_eq assert_ne cfg column compile_error concat dbg debug_assert debug_assert_eq \
-    debug_assert_ne env eprint eprintln file format format_args include include_bytes include_str \
-    line matches module_path option_env panic print println stringify thread_local todo \
-    unimplemented unreachable vec write writeln";
-
-/// Derive macros of the Rust standard library (`#[derive(Debug)]`).
-pub(super) const RUST_STD_DERIVES: &str =
-    "Clone Copy Debug Default Eq Hash Ord PartialEq PartialOrd";
-
-/// Top-level modules of the Python 3.11 standard library (`sys.stdlib_module_names`, without the
-/// private ones).
-const PY_STDLIB: &str = "\
-    abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb \
-    binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop \
-    collections colorsys compileall concurrent configparser contextlib contextvars copy copyreg \
-    crypt csv ctypes curses dataclasses datetime dbm decimal difflib dis distutils doctest email \
-    encodings ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib \
-    functools gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html \
-    http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3 \
-    linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib \
-    msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse \
-    os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix \
-    posixpath pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue \
-    quopri random re readline reprlib resource rlcompleter runpy sched secrets select selectors \
-    shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3 \
-    sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct subprocess \
-    sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap this \
-    threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle \
-    turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref \
-    webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo";
-
-/// Python built-in types (`str.join`, `dict.get`): never declared in the repository.
-const PY_BUILTINS: &str = "\
-    str bytes bytearray int float complex bool list dict set frozenset tuple object type range \
-    slice memoryview property classmethod staticmethod super BaseException Exception ValueError \
-    TypeError KeyError IndexError RuntimeError OSError AttributeError NotImplementedError \
-    StopIteration";
-
-/// Node.js built-in modules (`require('module').builtinModules`, Node 20, without the private
-/// ones).
-pub(super) const NODE_BUILTINS: &str = "\
-    assert assert/strict async_hooks buffer child_process cluster console constants crypto dgram \
-    diagnostics_channel dns dns/promises domain events fs fs/promises http http2 https inspector \
-    inspector/promises module net os path path/posix path/win32 perf_hooks process punycode \
-    querystring readline readline/promises repl stream stream/consumers stream/promises stream/web \
-    string_decoder sys timers timers/promises tls trace_events tty url util util/types v8 vm wasi \
-    worker_threads zlib";
-
-/// JavaScript / TypeScript globals (`JSON.parse`, `console.log`, `Promise.all`).
-const JS_GLOBALS: &str = "\
-    Object Array String Number Boolean Symbol BigInt Math JSON Date RegExp Promise Map Set WeakMap \
-    WeakSet WeakRef Reflect Proxy Error TypeError RangeError SyntaxError Intl Function console \
-    globalThis window document navigator localStorage sessionStorage URL URLSearchParams \
-    ArrayBuffer DataView Uint8Array TextEncoder TextDecoder AbortController Atomics Headers \
-    Request Response FormData Blob Buffer require exports";
-
-/// Whether `w` is one of the whitespace-separated words of `list`.
-pub(super) fn listed(list: &str, w: &str) -> bool {
-    list.split_ascii_whitespace().any(|x| x == w)
-}
+use crate::index::names::{
+    JS_GLOBALS, NODE_BUILTINS, PY_BUILTINS, PY_STDLIB, RUST_STD_DERIVES, RUST_STD_MACROS,
+    RUST_STD_TYPES, RUST_SYSROOT,
+};
+use crate::lang::Family;
 
 /// Whether `name` is a macro of the Rust standard library (`println`, `vec`).
 pub fn listed_std_macro(name: &str) -> bool {
-    listed(RUST_STD_MACROS, name)
+    RUST_STD_MACROS.contains(name)
 }
 
 /// Whether `name` is a derive of the Rust standard library (`Debug`, `Clone`).
 pub fn listed_std_derive(name: &str) -> bool {
-    listed(RUST_STD_DERIVES, name)
+    RUST_STD_DERIVES.contains(name)
 }
 
 /// Dependency names declared in the repository's manifests, each with the manifest declaring it,
@@ -172,7 +102,7 @@ impl Resolver<'_> {
                 }
                 return None;
             }
-            if RUST_SYSROOT.contains(&head) {
+            if RUST_SYSROOT.contains(head) {
                 return Some(Ext {
                     why: why("Rust standard library"),
                     consult: false,
@@ -184,16 +114,16 @@ impl Resolver<'_> {
             });
         }
         let mut what = Vec::new();
-        let py = listed(PY_STDLIB, head);
-        let node = listed(NODE_BUILTINS, head);
+        let py = PY_STDLIB.contains(head);
+        let node = NODE_BUILTINS.contains(head);
         if py && self.py_module_defined(head) {
             return None;
         }
         // Both (`os`, `sys`, `http`): the one of the repository's language when it has one only.
         let (has_py, has_js) = if py && node {
             (
-                self.has_lang("python"),
-                self.has_lang("javascript") || self.has_lang("typescript"),
+                self.has_family(Family::Python),
+                self.has_family(Family::JavaScript),
             )
         } else {
             (true, true)
@@ -255,12 +185,12 @@ impl Resolver<'_> {
 
     /// Whether the repository has a JavaScript or TypeScript file.
     pub(super) fn has_js(&self) -> bool {
-        self.has_lang("javascript") || self.has_lang("typescript")
+        self.has_family(Family::JavaScript)
     }
 
-    /// Whether the repository has a file of language `id`.
-    fn has_lang(&self, id: &str) -> bool {
-        self.sums.keys().any(|p| lang_of(p) == Some(id))
+    /// Whether the repository has a file of family `f`.
+    fn has_family(&self, f: Family) -> bool {
+        self.sums.keys().any(|p| family_of(p) == Some(f))
     }
 
     /// Dependencies declared by the repository's `Cargo.toml` and `package.json` files (not under
@@ -448,9 +378,11 @@ impl Resolver<'_> {
 /// Consulted only when the repository declares no type of that name.
 pub(super) fn builtin_type(head: &str, rust: bool) -> Option<String> {
     let what = if rust {
-        listed(RUST_STD_TYPES, head).then_some("Rust standard library")
+        RUST_STD_TYPES
+            .contains(head)
+            .then_some("Rust standard library")
     } else {
-        match (listed(JS_GLOBALS, head), listed(PY_BUILTINS, head)) {
+        match (JS_GLOBALS.contains(head), PY_BUILTINS.contains(head)) {
             (true, true) => Some("JavaScript global or Python built-in"),
             (true, false) => Some("JavaScript global"),
             (false, true) => Some("Python built-in"),

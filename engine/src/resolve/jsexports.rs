@@ -4,7 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
-use super::load::lang_of;
+use super::is_js;
+use super::load::family_of;
 use super::reexports::Chase;
 use super::{Candidate, Resolver};
 
@@ -185,7 +186,7 @@ impl Resolver<'_> {
         word: &str,
     ) -> Option<std::sync::Arc<JsExports>> {
         let post = self.postings();
-        if !matches!(lang_of(file), Some("javascript" | "typescript"))
+        if !is_js(family_of(file))
             || !(post.holds(file, word) || (word == "default" && post.holds(file, "exports")))
         {
             return None;

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use super::Resolver;
 use super::external::Package;
+use super::jsonc::lenient_json;
 use super::modules::{join_dir, normalize_within, parent_dir};
 
 /// At most this many config files are read.
@@ -69,7 +70,40 @@ struct Effective {
 
 /// The configs of the repository, read on first use: path → the config or why it could not be
 /// parsed.
-pub(super) type Configs = BTreeMap<String, Result<Config, String>>;
+pub(super) type Configs = BTreeMap<String, Result<Config, ConfigError>>;
+
+/// Why a config could not be used. Not a [`crate::Error`]: it refuses nothing; its text
+/// becomes part of an UNCHECKABLE verdict's reason (so it is kept exactly as written here).
+#[derive(Debug)]
+pub(super) enum ConfigError {
+    /// The file could not be read.
+    Unreadable {
+        /// The config's path.
+        path: String,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// Not JSON, even read leniently ([`lenient_json`]).
+    Unparsable {
+        /// The config's path.
+        path: String,
+        /// The parser's error.
+        error: serde_json::Error,
+    },
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::Unreadable { path, error } => {
+                write!(f, "{path} could not be read ({error})")
+            }
+            ConfigError::Unparsable { path, error } => {
+                write!(f, "{path} could not be parsed ({error})")
+            }
+        }
+    }
+}
 
 /// What a resolver keeps of the configs: the files, read on first use, and the configs governing
 /// each importer directory (`None`: a plan's reference), worked out once.
@@ -87,64 +121,14 @@ fn is_config_name(name: &str) -> bool {
     (name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json")
 }
 
-/// Parse JSON as `tsc` reads a config: `//` and `/* */` comments and trailing commas allowed (a
-/// leading byte-order mark too). Newlines inside comments are kept, so an error's line is the
-/// file's.
-pub(super) fn lenient_json(text: &str) -> Result<serde_json::Value, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let b = text.as_bytes();
-    // The offset of the first byte at or after `j` that is not white space or a comment.
-    let skip = |mut j: usize| -> usize {
-        loop {
-            while j < b.len() && b[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            if b.get(j) == Some(&b'/') && b.get(j + 1) == Some(&b'/') {
-                while j < b.len() && b[j] != b'\n' {
-                    j += 1;
-                }
-            } else if b.get(j) == Some(&b'/') && b.get(j + 1) == Some(&b'*') {
-                j = text[j + 2..].find("*/").map_or(b.len(), |e| j + 2 + e + 2);
-            } else {
-                return j;
-            }
-        }
-    };
-    let mut out: Vec<u8> = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' {
-            let s = i;
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i = (i + 1).min(b.len());
-            out.extend_from_slice(&b[s..i]);
-        } else if c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')) {
-            let e = skip(i);
-            // Keep the line breaks (and nothing else) of what is skipped.
-            out.extend(b[i..e].iter().filter(|&&x| x == b'\n'));
-            out.push(b' ');
-            i = e;
-        } else if c == b',' && matches!(b.get(skip(i + 1)), Some(b'}' | b']')) {
-            out.push(b' ');
-            i += 1;
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    let clean = String::from_utf8_lossy(&out);
-    serde_json::from_str(&clean).map_err(|e| e.to_string())
-}
-
 impl Config {
     /// The config at `rel` (text `text`), its relative paths resolved; `exists` says whether a
     /// path is a file of the repository.
-    fn parse(rel: &str, text: &str, exists: impl Fn(&str) -> bool) -> Result<Config, String> {
-        let v = lenient_json(text).map_err(|e| format!("{rel} could not be parsed ({e})"))?;
+    fn parse(rel: &str, text: &str, exists: impl Fn(&str) -> bool) -> Result<Config, ConfigError> {
+        let v = lenient_json(text).map_err(|error| ConfigError::Unparsable {
+            path: rel.to_owned(),
+            error,
+        })?;
         let dir = parent_dir(rel).to_owned();
         // A config path as written in `extends` / `references`: relative ones only (a package's
         // config, `@tsconfig/node20/tsconfig.json`, is not the repository's).
@@ -350,7 +334,10 @@ impl Resolver<'_> {
                 }
                 let c = match std::fs::read_to_string(self.root.join(&p)) {
                     Ok(text) => Config::parse(&p, &text, |c| self.path_set.contains(c)),
-                    Err(e) => Err(format!("{p} could not be read ({e})")),
+                    Err(error) => Err(ConfigError::Unreadable {
+                        path: p.clone(),
+                        error,
+                    }),
                 };
                 if let Ok(c) = &c {
                     todo.extend(c.extends.iter().chain(&c.references).cloned());
@@ -380,7 +367,7 @@ impl Resolver<'_> {
                     chain.extend(cfg.extends.iter().map(|e| (e.clone(), depth + 1)));
                 }
                 Some(Err(why)) => {
-                    eff.broken.get_or_insert_with(|| why.clone());
+                    eff.broken.get_or_insert_with(|| why.to_string());
                 }
                 None => {}
             }
@@ -470,8 +457,8 @@ impl Resolver<'_> {
     /// outside, unless a config that could map it is broken.
     pub(super) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
         let (pkg, _) = package_of(spec);
-        let builtin = super::external::listed(super::external::NODE_BUILTINS, spec)
-            || spec.starts_with("node:");
+        let builtin =
+            crate::index::names::NODE_BUILTINS.contains(spec) || spec.starts_with("node:");
         let mut files = Vec::new();
         let mut absent = None;
         let mut broken = None;
@@ -599,12 +586,7 @@ impl Resolver<'_> {
     /// a package from outside: a path alias or workspace package naming no file, or a config
     /// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
     pub(super) fn unresolved_import(&self, importer: &str, from: &str) -> Option<String> {
-        if from.starts_with('.')
-            || !matches!(
-                super::load::lang_of(importer),
-                Some("javascript" | "typescript")
-            )
-        {
+        if from.starts_with('.') || !super::is_js(super::load::family_of(importer)) {
             return None;
         }
         match self.specifier(Some(importer), from) {
@@ -631,22 +613,6 @@ pub(super) fn absent_why(spec: &str, claim: &str, tried: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lenient_json_allows_comments_and_trailing_commas() {
-        let v = lenient_json(
-            "\u{feff}{\n  // a comment\n  \"a\": \"x // not a comment\", /* block\n */\n  \"b\": [1, 2,],\n}\n",
-        )
-        .unwrap();
-        assert_eq!(v["a"], "x // not a comment");
-        assert_eq!(v["b"], serde_json::json!([1, 2]));
-        let e = lenient_json("{\n  \"a\": 1\n  \"b\": 2\n}").unwrap_err();
-        assert!(e.contains("line 3"), "{e}");
-        // Malformed input of any shape is an error, never a panic.
-        for t in ["", "{", "\"", "/*", "{\"a\\", ",]", "{\"é\\é\": 1}"] {
-            let _ = lenient_json(t);
-        }
-    }
 
     #[test]
     fn paths_patterns_match_as_tsc_does() {

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::Resolver;
 use super::refs::parts_of;
 use crate::index::{self, Cache, Decl, FileIndex, Stats};
-use crate::lang;
+use crate::lang::{self, Family};
 
 /// Source files of languages probity has no grammar for: a name found in one makes a MISSING
 /// verdict unprovable.
@@ -43,24 +43,44 @@ fn relevant(rel: &str) -> bool {
         || NO_GRAMMAR.contains(&p.extension().and_then(|e| e.to_str()).unwrap_or(""))
 }
 
-/// The language id of `rel` by extension, as [`lang::for_path`] answers it, read from the
-/// registry's `language.toml` files alone: it compiles no query, so a run that parses nothing
-/// (warm) does not pay for compiling every grammar's queries.
-pub(super) fn lang_of(rel: &str) -> Option<&'static str> {
-    static MAP: std::sync::OnceLock<HashMap<String, &'static str>> = std::sync::OnceLock::new();
+/// The registry row of `rel`'s language by extension, as [`lang::for_path`] answers it, read
+/// from the registry's `language.toml` files alone: it compiles no query, so a run that parses
+/// nothing (warm) does not pay for compiling every grammar's queries.
+fn entry_of(rel: &str) -> Option<&'static lang::Entry> {
+    entry_of_ext(Path::new(rel).extension()?.to_str()?)
+}
+
+/// The registry row of the language with source extension `ext` (no dot), if any.
+fn entry_of_ext(ext: &str) -> Option<&'static lang::Entry> {
+    static MAP: std::sync::OnceLock<HashMap<String, &'static lang::Entry>> =
+        std::sync::OnceLock::new();
     let map = MAP.get_or_init(|| {
         let mut m = HashMap::new();
         for e in lang::REGISTRY {
             if let Ok(spec) = toml::from_str::<lang::Spec>(e.spec) {
                 for ext in spec.extensions.keys() {
-                    m.entry(ext.clone()).or_insert(e.id);
+                    m.entry(ext.clone()).or_insert(e);
                 }
             }
         }
         m
     });
-    let ext = Path::new(rel).extension()?.to_str()?;
     map.get(ext).copied()
+}
+
+/// Whether `ext` (no dot) is the source extension of a registry language.
+pub(super) fn is_source_ext(ext: &str) -> bool {
+    entry_of_ext(ext).is_some()
+}
+
+/// The language id of `rel` by extension (see [`entry_of`]).
+pub(super) fn lang_of(rel: &str) -> Option<&'static str> {
+    entry_of(rel).map(|e| e.id)
+}
+
+/// The language family of `rel` by extension (see [`entry_of`]).
+pub(super) fn family_of(rel: &str) -> Option<Family> {
+    entry_of(rel).map(|e| e.family)
 }
 
 /// A file that may hold a name but could not be analyzed.
@@ -112,7 +132,8 @@ impl<'c> Resolver<'c> {
             .filter_map(|(rel, meta, old)| {
                 read.fetch_add(1, Ordering::Relaxed);
                 let bytes = std::fs::read(root.join(&rel)).ok()?;
-                let python = lang_of(&rel) == Some("python");
+                // Only Python's words carry marks (see `index::words`).
+                let python = super::is_python(family_of(&rel));
                 let words = index::words(&bytes, python);
                 // Same content under a new identity: keep the declarations.
                 let index = old.and_then(|o| o.index).filter(|ci| {

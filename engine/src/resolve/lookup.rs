@@ -5,7 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
-use super::load::lang_of;
+use super::is_js;
+use super::load::family_of;
 use super::modules::module_cand;
 use super::reexports::{Chase, MAX_HOPS};
 use super::refs::is_ident;
@@ -39,7 +40,7 @@ impl Resolver<'_> {
         if p.starts_with('@') || p.starts_with('~') {
             // `@/lib/util`, `@acme/ui`: a module specifier (path alias, workspace package).
             match self.plan_module_files(p) {
-                Err(why) => return Outcome::Unchecked(why),
+                Err(why) => return Outcome::Unchecked(why.to_string()),
                 Ok(files) if !files.is_empty() => {
                     return Outcome::Found(files.iter().map(|f| module_cand(f, p)).collect());
                 }
@@ -357,11 +358,9 @@ impl Resolver<'_> {
                 .is_empty()
             && self.external_head(segs, rust).is_none()
             && builtin_type(&segs[0], rust).is_none()
-            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
-                files
-                    .iter()
-                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
-            })
+            && self
+                .module_prefix(segs, rust)
+                .is_none_or(|(_, files)| files.iter().all(|f| is_js(family_of(f))))
             && self.word_in_repo(&segs[0])
     }
 

@@ -6,13 +6,52 @@
 use std::collections::HashMap;
 
 use super::jsmodules::{Spec, package_of};
-use super::load::lang_of;
+use super::load::{family_of, lang_of};
 use super::{Candidate, Resolver};
+use crate::lang::Family;
 
-/// Extensions of the files a module path can name (see [`Resolver::module_files`]).
-const MODULE_EXTS: &[&str] = &[
-    "rs", "py", "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx",
-];
+/// Why a module path a plan cites cannot be checked. Not a [`crate::Error`]: it refuses nothing;
+/// its text (`Display`) is an UNCHECKABLE verdict's reason.
+#[derive(Debug)]
+pub(super) enum Uncheckable {
+    /// A config or `package.json` that could map it is broken (the text says which and why).
+    Broken(String),
+    /// A dependency declared in a `package.json` (`what` says which).
+    Dependency {
+        /// The package name.
+        pkg: String,
+        /// What declares it.
+        what: String,
+    },
+    /// A `~/...` path no path alias maps.
+    HomePath(String),
+    /// An `@...` package that no path alias and no workspace package names.
+    UnknownScope(String),
+}
+
+impl std::fmt::Display for Uncheckable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uncheckable::Broken(why) => f.write_str(why),
+            Uncheckable::Dependency { pkg, what } => {
+                write!(
+                    f,
+                    "external: `{pkg}` is not part of the repository ({what})"
+                )
+            }
+            Uncheckable::HomePath(p) => write!(
+                f,
+                "`{p}` is no path alias of a tsconfig.json or jsconfig.json of the repository (a \
+                 home-directory path?)"
+            ),
+            Uncheckable::UnknownScope(pkg) => write!(
+                f,
+                "external: `{pkg}` is not part of the repository (no path alias of a \
+                 tsconfig.json or jsconfig.json and no workspace package names it)"
+            ),
+        }
+    }
+}
 
 /// A fixed hash of a path suffix (the key of [`Resolver::module_files`]' map).
 fn suffix_hash(s: &str) -> u64 {
@@ -55,7 +94,8 @@ impl Resolver<'_> {
             vec![format!("{joined}.rs"), format!("{joined}/mod.rs")]
         } else {
             let mut v = vec![format!("{joined}.py"), format!("{joined}/__init__.py")];
-            for ext in ["ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx"] {
+            // Any order: hits are returned in path order.
+            for ext in Family::JavaScript.extensions() {
                 v.push(format!("{joined}.{ext}"));
                 v.push(format!("{joined}/index.{ext}"));
             }
@@ -67,10 +107,8 @@ impl Resolver<'_> {
         let suffixes = self.suffixes.get_or_init(|| {
             let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
             for (i, p) in self.paths.iter().enumerate() {
-                if !p
-                    .rsplit_once('.')
-                    .is_some_and(|(_, e)| MODULE_EXTS.contains(&e))
-                {
+                // Only source files of a registry language can be what a module path names.
+                if lang_of(p).is_none() {
                     continue;
                 }
                 m.entry(suffix_hash(p)).or_default().push(i);
@@ -114,7 +152,7 @@ impl Resolver<'_> {
     /// `@acme/ui/button`): a path of the repository, else a specifier (path aliases, workspace
     /// packages). `Err`: why it cannot be checked (a specifier outside the repository, a broken
     /// config); `Ok(empty)`: no such module (MISSING).
-    pub(super) fn plan_module_files(&self, p: &str) -> Result<Vec<String>, String> {
+    pub(super) fn plan_module_files(&self, p: &str) -> Result<Vec<String>, Uncheckable> {
         let files = self.module_from_path(p, None);
         if !files.is_empty() || p.starts_with('.') {
             return Ok(files);
@@ -127,24 +165,19 @@ impl Resolver<'_> {
         match spec {
             Spec::Files(f) => Ok(f),
             Spec::Absent { .. } => Ok(Vec::new()),
-            Spec::Broken(why) => Err(why),
+            Spec::Broken(why) => Err(Uncheckable::Broken(why)),
             Spec::Outside => {
                 let (pkg, _) = package_of(p);
                 if let Some(what) = self.npm_dependency(pkg) {
-                    Err(format!(
-                        "external: `{pkg}` is not part of the repository ({what})"
-                    ))
+                    Err(Uncheckable::Dependency {
+                        pkg: pkg.to_owned(),
+                        what: what.to_owned(),
+                    })
                 } else if p.starts_with("~/") {
-                    Err(format!(
-                        "`{p}` is no path alias of a tsconfig.json or jsconfig.json of the \
-                         repository (a home-directory path?)"
-                    ))
+                    Err(Uncheckable::HomePath(p.to_owned()))
                 } else if p.starts_with('@') {
                     // Never a path of the repository: a package or an alias nothing declares.
-                    Err(format!(
-                        "external: `{pkg}` is not part of the repository (no path alias of a \
-                         tsconfig.json or jsconfig.json and no workspace package names it)"
-                    ))
+                    Err(Uncheckable::UnknownScope(pkg.to_owned()))
                 } else {
                     Ok(Vec::new())
                 }
@@ -211,6 +244,8 @@ impl Resolver<'_> {
             return vec![joined];
         }
         let mut out = Vec::new();
+        // A resolution order (TypeScript before JavaScript, then Python, Rust), not the
+        // registry's extension lists: the first candidates found are the ones reported first.
         for ext in [
             "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx", "py", "rs",
         ] {
@@ -221,7 +256,7 @@ impl Resolver<'_> {
             }
         }
         if let Some(stem) = joined.strip_suffix(".js") {
-            // TS sources imported with a `.js` suffix.
+            // TS sources imported with a `.js` suffix, in this resolution order.
             for ext in ["ts", "tsx", "mts"] {
                 let c = format!("{stem}.{ext}");
                 if self.path_set.contains(&c) {
@@ -240,9 +275,8 @@ impl Resolver<'_> {
     /// The files an import in `importer` refers to (empty: outside the repository).
     pub(super) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
         let dir = parent_dir(importer);
-        let lang = lang_of(importer);
-        match lang {
-            Some("python") => {
+        match family_of(importer) {
+            Some(Family::Python) => {
                 if from.starts_with('.') {
                     let dots = from.chars().take_while(|&c| c == '.').count();
                     let mut base: Vec<&str> = if dir.is_empty() {
@@ -279,14 +313,16 @@ impl Resolver<'_> {
                     self.module_files(&segs, false)
                 }
             }
-            Some("rust") => self.rust_module_for_import(importer, from),
-            _ if from.starts_with('.') => self.module_from_path(from, Some(dir)),
+            Some(Family::Rust) => self.rust_module_for_import(importer, from),
+            Some(Family::JavaScript) | None if from.starts_with('.') => {
+                self.module_from_path(from, Some(dir))
+            }
             // `@/lib/util` (a path alias), `@acme/ui` (a workspace package), `react` (outside).
-            Some("javascript" | "typescript") => match self.specifier(Some(importer), from) {
+            Some(Family::JavaScript) => match self.specifier(Some(importer), from) {
                 Spec::Files(f) => f,
                 _ => Vec::new(),
             },
-            _ => Vec::new(),
+            None => Vec::new(),
         }
     }
 

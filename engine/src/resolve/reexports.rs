@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::load::lang_of;
+use super::load::family_of;
 use super::modules::module_cand;
 use super::verdict::Outcome;
 use super::{Candidate, Resolver};
@@ -100,8 +100,9 @@ impl Resolver<'_> {
             cx.cycle = true;
             return Vec::new();
         }
-        let lang = lang_of(file);
-        let python = lang == Some("python");
+        let family = family_of(file);
+        // Python's `import *` takes every public name; elsewhere only what is exported.
+        let python = super::is_python(family);
         let mut found = Vec::new();
         for d in self.top_level(file, n) {
             if glob && !python && !d.exported {
@@ -116,7 +117,7 @@ impl Resolver<'_> {
         if !found.is_empty() {
             return found;
         }
-        if matches!(lang, Some("javascript" | "typescript")) {
+        if super::is_js(family) {
             if n == "default" {
                 // `export default Name` / `export default class X` / anonymous.
                 found.extend(self.default_export(file, hops, cx));

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::external::{NODE_BUILTINS, listed};
+use crate::index::names::NODE_BUILTINS;
 
 /// A parsed reference. `External`: a module outside the repository by its form alone
 /// (`node:fs`), UNCHECKABLE with that reason.
@@ -81,14 +81,15 @@ pub(crate) fn is_ident(s: &str) -> bool {
         && c.all(|x| x.is_alphanumeric() || x == '_' || x == '$')
 }
 
-/// Known file extensions, so `docs/x.md` is a path and `Class.method` is not.
+/// Known file extensions, so `docs/x.md` is a path and `Class.method` is not: the source
+/// extensions of the registry languages, and these.
 pub(crate) fn is_file_ext(ext: &str) -> bool {
-    const EXTS: &[&str] = &[
-        "rs", "py", "pyw", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "md",
-        "toml", "json", "yaml", "yml", "txt", "cfg", "ini", "lock", "sh", "html", "css", "scm",
-        "tmpl", "go", "c", "h", "cpp", "java", "rb", "sql", "xml", "csv", "lua", "proto", "rst",
+    const OTHER_EXTS: &[&str] = &[
+        "pyi", "md", "toml", "json", "yaml", "yml", "txt", "cfg", "ini", "lock", "sh", "html",
+        "css", "scm", "tmpl", "go", "c", "h", "cpp", "java", "rb", "sql", "xml", "csv", "lua",
+        "proto", "rst",
     ];
-    EXTS.contains(&ext)
+    super::load::is_source_ext(ext) || OTHER_EXTS.contains(&ext)
 }
 
 /// `count!`, `count!(...)`, `vec![...]`, `crate::util::count!`: the macro path's segments.
@@ -140,7 +141,7 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
         Some(m) => Some(m.split('.').next().unwrap_or(m).to_owned()),
         None => {
             let m = r.split('.').next().unwrap_or(&r);
-            (m.contains('/') && listed(NODE_BUILTINS, m) && !root.join(m).exists())
+            (m.contains('/') && NODE_BUILTINS.contains(m) && !root.join(m).exists())
                 .then(|| m.to_owned())
         }
     };

@@ -9,13 +9,15 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use super::aliases::Alias;
-use super::load::{ToLoad, lang_of};
+use super::is_js;
+use super::load::{ToLoad, family_of};
 use super::lookup::bases_of;
 use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
 use super::verdict::Outcome;
 use super::{Resolution, Resolver, Verdict};
 use crate::index::Kind;
+use crate::lang::Family;
 
 impl Resolver<'_> {
     /// Resolve every reference (rounds of loading, each loading only files that can hold what
@@ -451,11 +453,9 @@ impl Resolver<'_> {
             && segs.len() >= 2
             && self.named(&segs[0], |d| d.kind.is_container()).is_empty()
             && self.external_head(segs, rust).is_none()
-            && self.module_prefix(segs, rust).is_none_or(|(_, files)| {
-                files
-                    .iter()
-                    .all(|f| matches!(lang_of(f), Some("javascript" | "typescript")))
-            })
+            && self
+                .module_prefix(segs, rust)
+                .is_none_or(|(_, files)| files.iter().all(|f| is_js(family_of(f))))
     }
 
     /// Whether the text of `rel` has a glob re-export (`export * from`, `import *`, `::*`),
@@ -486,11 +486,11 @@ impl Resolver<'_> {
                 after.is_none_or(|a| b[j.min(b.len())..].starts_with(a))
             })
         };
-        match lang_of(rel) {
-            Some("python") => seq(b"import", None),
-            Some("rust") => memchr::memmem::find(&b, b"::*").is_some() || seq(b"::{", None),
-            Some("javascript" | "typescript") => seq(b"export", Some(b"from")),
-            _ => true,
+        match family_of(rel) {
+            Some(Family::Python) => seq(b"import", None),
+            Some(Family::Rust) => memchr::memmem::find(&b, b"::*").is_some() || seq(b"::{", None),
+            Some(Family::JavaScript) => seq(b"export", Some(b"from")),
+            None => true,
         }
     }
 

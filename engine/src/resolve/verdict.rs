@@ -36,7 +36,7 @@ impl Resolver<'_> {
             Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
             Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
             Ref::ModuleFile { path, segs } => match self.plan_module_files(path) {
-                Err(why) => Outcome::Unchecked(why),
+                Err(why) => Outcome::Unchecked(why.to_string()),
                 Ok(files) if files.is_empty() => Outcome::Missing {
                     suggestions: self.near_paths(path),
                     scope: vec![],

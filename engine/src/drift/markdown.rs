@@ -1,0 +1,104 @@
+//! The "Verification coverage" markdown block of a drift [`Report`]: presentation only, every
+//! fact comes from the report; nothing is resolved or read here.
+
+use super::Report;
+use super::plan::Occurrence;
+use crate::resolve::Verdict;
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// `3, 7`: the lines of `occ`.
+fn line_list(occ: &[Occurrence]) -> String {
+    let l: Vec<String> = occ.iter().map(|o| o.line.to_string()).collect();
+    l.join(", ")
+}
+
+/// `line 3` or `lines 3, 7`.
+fn lines_of(occ: &[Occurrence]) -> String {
+    let s = if occ.len() == 1 { "" } else { "s" };
+    format!("line{s} {}", line_list(occ))
+}
+
+/// The markdown "Verification coverage" block.
+pub fn coverage_markdown(r: &Report) -> String {
+    let s = &r.summary;
+    let mut out = String::new();
+    out.push_str("### Verification coverage\n\n");
+    out.push_str(&format!(
+        "Authority: {} (rung {}). {} symbol(s) checked: {} VERIFIED, {} MISSING, {} AMBIGUOUS, {} UNCHECKABLE; {} skipped.\n\n",
+        r.authority, r.rung, s.checked, s.verified, s.missing, s.ambiguous, s.uncheckable, s.skipped
+    ));
+    if !r.results.is_empty() {
+        out.push_str("| Symbol | Verdict | Severity | Kind | Where / why | Plan line |\n|---|---|---|---|---|---|\n");
+        for c in &r.results {
+            let x = &c.resolution;
+            let mut detail = match x.verdict {
+                Verdict::Verified => x.location.clone().unwrap_or_default(),
+                Verdict::Ambiguous => x
+                    .candidates
+                    .iter()
+                    .map(|c| c.location.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Verdict::Missing if !x.suggestions.is_empty() => {
+                    format!("did you mean {}?", x.suggestions.join(", "))
+                }
+                Verdict::Missing => "not declared in any analyzed file".to_owned(),
+                Verdict::Uncheckable => x.reason.clone().unwrap_or_default(),
+            };
+            if x.verdict != Verdict::Uncheckable
+                && let Some(note) = &x.reason
+            {
+                detail = format!("{detail}; {note}");
+            }
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} |\n",
+                cell(&x.reference),
+                x.verdict.as_str(),
+                x.severity.as_str(),
+                x.kind.as_deref().unwrap_or(x.ref_kind),
+                cell(&detail),
+                line_list(&c.occurrences)
+            ));
+        }
+        out.push('\n');
+    }
+    // UNCHECKABLE and skipped symbols, together in order of first citation.
+    let mut info: Vec<(usize, String)> = r
+        .results
+        .iter()
+        .filter(|c| c.resolution.verdict == Verdict::Uncheckable)
+        .map(|c| {
+            (
+                c.order,
+                format!(
+                    "- `{}` ({}): UNCHECKABLE: {}\n",
+                    c.resolution.reference,
+                    lines_of(&c.occurrences),
+                    c.resolution.reason.as_deref().unwrap_or("")
+                ),
+            )
+        })
+        .chain(r.skipped.iter().map(|k| {
+            (
+                k.order,
+                format!(
+                    "- `{}` ({}): skipped: {}\n",
+                    k.reference,
+                    lines_of(&k.occurrences),
+                    k.reason
+                ),
+            )
+        }))
+        .collect();
+    info.sort_by_key(|(order, _)| *order);
+    if !info.is_empty() {
+        out.push_str("Unchecked or skipped (INFO):\n\n");
+        for (_, line) in info {
+            out.push_str(&line);
+        }
+    }
+    out
+}

@@ -1,0 +1,573 @@
+//! Extraction: running `queries/<lang>/definitions.scm` over a parsed file and adding what a
+//! query cannot say on its own (container, exported state, signature, imports, CLI flags).
+//!
+//! This file holds what every language family shares (the query walk, containers, signatures,
+//! flags, the final exported pass); each family's own node shapes live in `extract/<family>.rs`.
+//! Pure: text in, declarations out; no I/O.
+
+use std::collections::HashSet;
+
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+use super::{Decl, Kind, MAX_SIGNATURE};
+use crate::lang::{Family, Grammar, Language};
+
+mod javascript;
+mod python;
+mod rust;
+
+struct Ctx<'a> {
+    family: Family,
+    text: &'a str,
+    decls: Vec<Decl>,
+    /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
+    exports: HashSet<String>,
+    /// Python `__all__`, when present.
+    all: Option<HashSet<String>>,
+}
+
+/// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
+enum Scope {
+    /// A Rust `impl` block: members belong to its type (and trait).
+    Impl,
+    /// A class, struct, trait, enum or interface: members belong to it by name.
+    Type,
+    /// A JS/TS object literal: its members are not declarations.
+    Object,
+    /// Anything else (a function body makes what is inside it local).
+    Other,
+}
+
+fn norm_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(ch);
+        }
+    }
+    if out.len() > MAX_SIGNATURE {
+        let mut cut = MAX_SIGNATURE;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
+}
+
+/// The declarations of `text` and the number of ERROR/MISSING nodes.
+pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
+    let roots = grammar
+        .definition_roots()
+        .map(|r| r.for_text(text.as_bytes()));
+    extract_using(lang, grammar, text, roots.as_deref())
+}
+
+/// [`extract`], running the query only at nodes of the `roots` kinds (all of them when `None`).
+fn extract_using(
+    lang: &'static Language,
+    grammar: &Grammar,
+    text: &str,
+    roots: Option<&[bool]>,
+) -> (Vec<Decl>, usize) {
+    let Some(tree) = crate::parse::parse(grammar, text) else {
+        return (Vec::new(), 1);
+    };
+    let errors = crate::parse::error_count(&tree);
+    let q = grammar.definitions();
+    let names = q.capture_names();
+    let mut ctx = Ctx {
+        family: lang.family(),
+        text,
+        decls: Vec::new(),
+        exports: HashSet::new(),
+        all: None,
+    };
+    let mut cursor = QueryCursor::new();
+    let mut each = |node: Node, cursor: &mut QueryCursor| {
+        let mut matches = cursor.matches(q, node, text.as_bytes());
+        while let Some(m) = matches.next() {
+            let mut def: Option<(Node, Kind)> = None;
+            let mut name: Option<Node> = None;
+            for c in m.captures() {
+                let cap = names[c.index as usize];
+                if let Some(k) = cap.strip_prefix("def.") {
+                    if let Some(kind) = Kind::from_capture(k) {
+                        def = Some((c.node, kind));
+                    }
+                } else {
+                    match cap {
+                        "name" => name = Some(c.node),
+                        "import" => ctx.import(c.node),
+                        "export" => ctx.export(c.node),
+                        "cjs" => ctx.cjs(c.node),
+                        "flag" => ctx.flag(c.node),
+                        "all" => ctx.dunder_all(c.node),
+                        _ => {}
+                    }
+                }
+            }
+            if let (Some((d, kind)), Some(n)) = (def, name) {
+                ctx.def(d, n, kind);
+            }
+        }
+    };
+    match roots {
+        // One walk of the tree; the query runs only at nodes a pattern can start at, and only
+        // for patterns starting there. The query cursor's own traversal computes field and
+        // supertype status for every node of the tree, which costs about half a parse.
+        Some(roots) => {
+            cursor.set_max_start_depth(Some(0));
+            let mut walk = tree.walk();
+            'walk: loop {
+                let node = walk.node();
+                if roots.get(usize::from(node.kind_id())) == Some(&true) {
+                    each(node, &mut cursor);
+                }
+                if walk.goto_first_child() {
+                    continue;
+                }
+                while !walk.goto_next_sibling() {
+                    if !walk.goto_parent() {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        None => each(tree.root_node(), &mut cursor),
+    }
+    let Ctx {
+        decls,
+        exports,
+        all,
+        family,
+        ..
+    } = ctx;
+    // Exported, now that every export clause and `__all__` is known.
+    let mut out: Vec<Decl> = Vec::with_capacity(decls.len());
+    let top_exported = |d: &Decl, explicit: bool| -> bool {
+        match family {
+            Family::Python => match &all {
+                Some(a) => a.contains(&d.name),
+                None => !d.name.starts_with('_'),
+            },
+            Family::JavaScript => explicit || exports.contains(&d.name),
+            Family::Rust => explicit,
+        }
+    };
+    // Containers' exported state, for members.
+    let mut container_exp: std::collections::HashMap<String, bool> = Default::default();
+    for d in &decls {
+        if d.container.is_none() && d.kind.is_container() {
+            let e = top_exported(d, d.exported);
+            container_exp
+                .entry(d.name.clone())
+                .and_modify(|v| *v |= e)
+                .or_insert(e);
+        }
+    }
+    for mut d in decls {
+        // Rust and JS/TS imports are exported as written (`pub use`, `export ... from`).
+        let import_as_written = match family {
+            Family::Python => false,
+            Family::Rust | Family::JavaScript => true,
+        };
+        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && import_as_written) {
+            // As computed.
+        } else if let Some(c) = &d.container {
+            let base = c.split(['.', ':']).next().unwrap_or(c);
+            let cexp = container_exp.get(base).copied().unwrap_or(d.exported);
+            d.exported = match family {
+                Family::Python => cexp && (!d.name.starts_with('_') || d.name.ends_with("__")),
+                Family::JavaScript => cexp && d.exported,
+                Family::Rust => d.exported,
+            };
+        } else {
+            d.exported = top_exported(&d, d.exported);
+        }
+        out.push(d);
+    }
+    out.sort_by(|a, b| {
+        (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
+    });
+    out.dedup();
+    (out, errors)
+}
+
+fn strip_quotes(s: &str) -> &str {
+    // String prefixes (`r"..."`, `b'...'`, `f"..."`) only before a quote.
+    let s = match s.find(['"', '\'', '`']) {
+        Some(i) if i <= 3 && s[..i].chars().all(|c| c.is_ascii_alphabetic()) => &s[i..],
+        _ => s,
+    };
+    let s = s.trim_start_matches(['"', '\'', '`']);
+    s.trim_end_matches(['"', '\'', '`'])
+}
+
+const FUNCTION_KINDS: &[&str] = &[
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "function_definition",
+    "function_item",
+    "closure_expression",
+];
+
+impl Ctx<'_> {
+    fn t(&self, n: Node) -> &str {
+        &self.text[n.byte_range()]
+    }
+
+    fn push(&mut self, d: Decl) {
+        self.decls.push(d);
+    }
+
+    fn new_decl(&self, kind: Kind, name: String, at: Node) -> Decl {
+        let p = at.start_position();
+        Decl {
+            kind,
+            qualified: name.clone(),
+            name,
+            container: None,
+            trait_name: None,
+            line: p.row + 1,
+            column: p.column + 1,
+            exported: false,
+            signature: None,
+            from: None,
+            imported: None,
+            macro_members: false,
+        }
+    }
+
+    /// The container of `def`, or `Err(())` when it is local to a function body.
+    fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
+        let mut n = def.parent();
+        let mut crossed_fn = false;
+        while let Some(p) = n {
+            let k = p.kind();
+            match self.scope(k) {
+                Scope::Impl => {
+                    let ty = p
+                        .child_by_field_name("type")
+                        .map(|t| rust::base_type(self.t(t)));
+                    let tr = p
+                        .child_by_field_name("trait")
+                        .map(|t| rust::base_type(self.t(t)));
+                    return if crossed_fn {
+                        Err(())
+                    } else {
+                        Ok(ty.map(|t| (t, tr)))
+                    };
+                }
+                Scope::Type => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    let name = p
+                        .child_by_field_name("name")
+                        .map(|x| self.t(x).to_owned())
+                        .or_else(|| {
+                            // `const Foo = class { ... }`
+                            let v = p.parent().filter(|v| v.kind() == "variable_declarator")?;
+                            Some(self.t(v.child_by_field_name("name")?).to_owned())
+                        });
+                    return Ok(name.map(|n| (n, None)));
+                }
+                Scope::Object => return Err(()),
+                Scope::Other if FUNCTION_KINDS.contains(&k) => {
+                    if crossed_fn {
+                        return Err(());
+                    }
+                    crossed_fn = true;
+                }
+                Scope::Other => {}
+            }
+            n = p.parent();
+        }
+        if crossed_fn { Err(()) } else { Ok(None) }
+    }
+
+    /// What a node of kind `k` is to the declarations inside it.
+    fn scope(&self, k: &str) -> Scope {
+        match self.family {
+            Family::Rust => match k {
+                "impl_item" => Scope::Impl,
+                "trait_item" | "struct_item" | "union_item" | "enum_item" => Scope::Type,
+                _ => Scope::Other,
+            },
+            Family::Python => match k {
+                "class_definition" => Scope::Type,
+                _ => Scope::Other,
+            },
+            Family::JavaScript => match k {
+                "class_declaration"
+                | "abstract_class_declaration"
+                | "class"
+                | "interface_declaration" => Scope::Type,
+                "object" => Scope::Object,
+                _ => Scope::Other,
+            },
+        }
+    }
+
+    fn signature(&self, def: Node) -> Option<String> {
+        let (params, ret) = match def.kind() {
+            "variable_declarator" => {
+                let v = def.child_by_field_name("value")?;
+                if !matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                ) {
+                    return def.child_by_field_name("type").map(|t| norm_ws(self.t(t)));
+                }
+                (
+                    v.child_by_field_name("parameters")
+                        .or_else(|| v.child_by_field_name("parameter")),
+                    v.child_by_field_name("return_type"),
+                )
+            }
+            "field_declaration"
+            | "assignment"
+            | "public_field_definition"
+            | "property_signature" => {
+                return def.child_by_field_name("type").map(|t| {
+                    let s = norm_ws(self.t(t));
+                    s.trim_start_matches(':').trim().to_owned()
+                });
+            }
+            _ => (
+                def.child_by_field_name("parameters"),
+                def.child_by_field_name("return_type"),
+            ),
+        };
+        let params = params?;
+        let end = ret.map_or(params.end_byte(), |r| r.end_byte());
+        Some(norm_ws(
+            &self.text[params.start_byte()..end.max(params.end_byte())],
+        ))
+    }
+
+    fn def(&mut self, def: Node, name_node: Node, mut kind: Kind) {
+        let name = self.t(name_node).to_owned();
+        if name_node.kind() == "computed_property_name" || name.is_empty() {
+            return;
+        }
+        let python = match self.family {
+            Family::Python => true,
+            Family::Rust | Family::JavaScript => false,
+        };
+        let is_self_field = python
+            && def.kind() == "assignment"
+            && kind == Kind::Field
+            && def
+                .child_by_field_name("left")
+                .is_some_and(|l| l.kind() == "attribute");
+        let container = if is_self_field {
+            // `self.x = ...` inside a method: the method's class.
+            let mut n = def.parent();
+            let mut found = None;
+            while let Some(p) = n {
+                if p.kind() == "function_definition" {
+                    found = self.container(p).ok().flatten();
+                    break;
+                }
+                n = p.parent();
+            }
+            match found {
+                Some(c) => Some(c),
+                None => return,
+            }
+        } else {
+            match self.container(def) {
+                Ok(c) => c,
+                Err(()) => return,
+            }
+        };
+        if kind == Kind::Function && container.is_some() {
+            kind = Kind::Method;
+        }
+        if kind == Kind::Variable {
+            if let Some(v) = def.child_by_field_name("value")
+                && matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                )
+            {
+                kind = Kind::Function;
+            } else if name.len() > 1
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && (python || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
+            {
+                kind = Kind::Constant;
+            }
+        }
+        let mut d = self.new_decl(kind, name.clone(), name_node);
+        d.signature = match kind {
+            Kind::Function | Kind::Method | Kind::Field => self.signature(def),
+            // Classes: their bases as written (`(Base, Mixin)`, `extends Base`).
+            Kind::Class => def
+                .child_by_field_name("superclasses")
+                .or_else(|| {
+                    let mut w = def.walk();
+                    def.named_children(&mut w)
+                        .find(|c| c.kind() == "class_heritage")
+                })
+                .map(|b| norm_ws(self.t(b))),
+            _ => None,
+        };
+        if let Some((c, tr)) = container {
+            let sep = match self.family {
+                Family::Rust => "::",
+                Family::Python | Family::JavaScript => ".",
+            };
+            d.qualified = format!("{c}{sep}{name}");
+            d.container = Some(c);
+            d.trait_name = tr;
+        }
+        d.exported = match self.family {
+            Family::Rust => self.rust_exported(def, &d),
+            Family::JavaScript => self.js_exported(def, &d),
+            Family::Python => true,
+        };
+        match self.family {
+            Family::Rust => self.rust_def(def, &mut d),
+            Family::Python | Family::JavaScript => {}
+        }
+        self.push(d);
+    }
+}
+
+impl Ctx<'_> {
+    fn flag(&mut self, s: Node) {
+        let raw = strip_quotes(self.t(s)).to_owned();
+        let mut names: Vec<String> = Vec::new();
+        // A plain word is a flag name only to yargs (`.option('port')`).
+        let plain_word_is_flag = match self.family {
+            Family::Rust => {
+                names.push(format!("--{raw}"));
+                false
+            }
+            Family::Python => false,
+            Family::JavaScript => true,
+        };
+        if !names.is_empty() {
+            // Rust: the clap `long` name as written.
+        } else if raw.starts_with('-') {
+            for tok in raw.split([',', ' ', '|', '/']) {
+                let tok = tok.trim();
+                if tok.starts_with('-') && tok.len() > 1 && !tok.starts_with("-<") {
+                    names.push(tok.to_owned());
+                }
+            }
+        } else if plain_word_is_flag
+            && !raw.is_empty()
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            names.push(if raw.len() == 1 {
+                format!("-{raw}")
+            } else {
+                format!("--{raw}")
+            });
+        }
+        for n in names {
+            let mut d = self.new_decl(Kind::CliFlag, n, s);
+            d.exported = true;
+            self.push(d);
+        }
+    }
+
+    fn import_decl(
+        &mut self,
+        at: Node,
+        binding: &str,
+        from: &str,
+        imported: Option<&str>,
+        exported: bool,
+    ) {
+        let mut d = self.new_decl(Kind::Import, binding.to_owned(), at);
+        d.from = Some(from.to_owned());
+        d.imported = imported.map(str::to_owned);
+        d.exported = exported;
+        self.push(d);
+    }
+
+    fn import(&mut self, node: Node) {
+        match self.family {
+            Family::Rust => self.rust_import(node),
+            Family::Python => self.python_import(node),
+            Family::JavaScript => self.js_import(node),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::lang;
+
+    /// Every source file under `dir`, recursively.
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if lang::for_path(&p).is_some() {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The walk that runs the query only at pattern roots finds exactly what one query pass over
+    /// the whole tree finds, on every source file of the corpus and of the engine itself.
+    #[test]
+    fn root_dispatch_matches_a_full_query_pass() {
+        let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        sources(&top.join("corpus"), &mut files);
+        sources(&top.join("engine"), &mut files);
+        assert!(files.len() > 200, "corpus found: {}", files.len());
+        let mut langs = HashSet::new();
+        for p in files {
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let (l, g) = lang::for_path(&p).unwrap();
+            let roots = g.definition_roots().map(|r| r.for_text(text.as_bytes()));
+            assert!(
+                roots.is_some(),
+                "{}: every pattern has a named root",
+                g.name
+            );
+            let fast = extract_using(l, g, &text, roots.as_deref());
+            let full = extract_using(l, g, &text, None);
+            assert_eq!(fast, full, "{}", p.display());
+            if !fast.0.is_empty() {
+                langs.insert(g.name);
+            }
+        }
+        assert_eq!(
+            langs.len(),
+            5,
+            "declarations found in every grammar: {langs:?}"
+        );
+    }
+}

@@ -1,0 +1,274 @@
+//! JavaScript / TypeScript extraction: ES `import` / `export` clauses, `require(...)` bindings
+//! and CommonJS `module.exports` / `exports.x` assignments. Pure; called only from `super`.
+
+use tree_sitter::Node;
+
+use super::{Ctx, norm_ws, strip_quotes};
+use crate::index::{Decl, Kind};
+
+impl Ctx<'_> {
+    /// JS/TS: a member is exported unless `#private` or not `public`; a top-level declaration
+    /// when inside an `export` statement (or named by an export clause, see `super`).
+    pub(super) fn js_exported(&self, def: Node, d: &Decl) -> bool {
+        let mut private = d.name.starts_with('#');
+        let mut w = def.walk();
+        for c in def.children(&mut w) {
+            if c.kind() == "accessibility_modifier" && self.t(c) != "public" {
+                private = true;
+            }
+        }
+        let mut exp = !private && d.container.is_some();
+        let mut a = if d.container.is_some() {
+            None
+        } else {
+            def.parent()
+        };
+        while let Some(p) = a {
+            if p.kind() == "export_statement" {
+                exp = true;
+                break;
+            }
+            if p.kind() == "program" {
+                break;
+            }
+            a = p.parent();
+        }
+        exp
+    }
+
+    pub(super) fn js_import(&mut self, node: Node) {
+        match node.kind() {
+            "import_statement" => {
+                let Some(src) = node.child_by_field_name("source") else {
+                    return;
+                };
+                let from = strip_quotes(self.t(src)).to_owned();
+                let mut w = node.walk();
+                for clause in node.named_children(&mut w) {
+                    if clause.kind() != "import_clause" {
+                        continue;
+                    }
+                    let mut w2 = clause.walk();
+                    for c in clause.named_children(&mut w2) {
+                        match c.kind() {
+                            "identifier" => {
+                                let n = self.t(c).to_owned();
+                                self.import_decl(c, &n, &from, Some("default"), false);
+                            }
+                            "namespace_import" => {
+                                let n = self.t(c).rsplit(' ').next().unwrap_or("").to_owned();
+                                self.import_decl(c, &n, &from, Some("*"), false);
+                            }
+                            "named_imports" => {
+                                let mut w3 = c.walk();
+                                for s in c.named_children(&mut w3) {
+                                    if s.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let Some(n) = s.child_by_field_name("name") else {
+                                        continue;
+                                    };
+                                    let n = self.t(n).to_owned();
+                                    let a = s
+                                        .child_by_field_name("alias")
+                                        .map_or(n.clone(), |a| self.t(a).to_owned());
+                                    self.import_decl(s, &a, &from, Some(&n), false);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            "variable_declarator" => {
+                // `const x = require('./y')`, `const { a, b: c } = require('./y')`.
+                let Some(v) = node.child_by_field_name("value") else {
+                    return;
+                };
+                let Some(args) = v.child_by_field_name("arguments") else {
+                    return;
+                };
+                let Some(s) = args.named_child(0).filter(|s| s.kind() == "string") else {
+                    return;
+                };
+                let from = strip_quotes(self.t(s)).to_owned();
+                let Some(n) = node.child_by_field_name("name") else {
+                    return;
+                };
+                match n.kind() {
+                    "identifier" => {
+                        let b = self.t(n).to_owned();
+                        self.import_decl(n, &b, &from, None, false);
+                    }
+                    "object_pattern" => {
+                        let mut w = n.walk();
+                        for p in n.named_children(&mut w) {
+                            match p.kind() {
+                                "shorthand_property_identifier_pattern" => {
+                                    let b = self.t(p).to_owned();
+                                    self.import_decl(p, &b, &from, Some(&b), false);
+                                }
+                                "pair_pattern" => {
+                                    let (Some(k), Some(val)) = (
+                                        p.child_by_field_name("key"),
+                                        p.child_by_field_name("value"),
+                                    ) else {
+                                        continue;
+                                    };
+                                    let (k, val) = (self.t(k).to_owned(), self.t(val).to_owned());
+                                    self.import_decl(p, &val, &from, Some(&k), false);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn export(&mut self, node: Node) {
+        let source = node
+            .child_by_field_name("source")
+            .map(|s| strip_quotes(self.t(s)).to_owned());
+        let mut w = node.walk();
+        let kids: Vec<Node> = node.named_children(&mut w).collect();
+        let mut saw_clause = false;
+        for c in kids {
+            match c.kind() {
+                "export_clause" => {
+                    saw_clause = true;
+                    let mut w2 = c.walk();
+                    let specs: Vec<Node> = c.named_children(&mut w2).collect();
+                    for s in specs {
+                        let Some(n) = s.child_by_field_name("name") else {
+                            continue;
+                        };
+                        let n = strip_quotes(self.t(n)).to_owned();
+                        let a = s
+                            .child_by_field_name("alias")
+                            .map_or(n.clone(), |a| strip_quotes(self.t(a)).to_owned());
+                        match &source {
+                            Some(from) => {
+                                let from = from.clone();
+                                self.import_decl(s, &a, &from, Some(&n), true);
+                            }
+                            None => {
+                                self.exports.insert(n);
+                            }
+                        }
+                    }
+                }
+                "namespace_export" => {
+                    saw_clause = true;
+                    if let Some(from) = source.clone() {
+                        let b = self.t(c).rsplit(' ').next().unwrap_or("").to_owned();
+                        self.import_decl(c, &b, &from, Some("*"), true);
+                    }
+                }
+                "identifier" => {
+                    // `export default foo`
+                    self.exports.insert(self.t(c).to_owned());
+                }
+                _ => {}
+            }
+        }
+        if let (Some(from), false) = (source, saw_clause) {
+            self.import_decl(node, "*", &from, Some("*"), true);
+        }
+    }
+
+    pub(super) fn cjs(&mut self, node: Node) {
+        let (Some(l), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let lt = self.t(l).to_owned();
+        let is_fn = matches!(
+            r.kind(),
+            "function_expression" | "arrow_function" | "function" | "class"
+        );
+        if lt == "module.exports" {
+            match r.kind() {
+                "identifier" => {
+                    self.exports.insert(self.t(r).to_owned());
+                }
+                "object" => {
+                    let mut w = r.walk();
+                    let kids: Vec<Node> = r.named_children(&mut w).collect();
+                    for p in kids {
+                        match p.kind() {
+                            "shorthand_property_identifier" => {
+                                self.exports.insert(self.t(p).to_owned());
+                            }
+                            "pair" => {
+                                let (Some(k), Some(v)) =
+                                    (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                                else {
+                                    continue;
+                                };
+                                let k_s = strip_quotes(self.t(k)).to_owned();
+                                if v.kind() == "identifier" {
+                                    self.exports.insert(self.t(v).to_owned());
+                                } else if matches!(
+                                    v.kind(),
+                                    "function_expression" | "arrow_function"
+                                ) {
+                                    let mut d = self.new_decl(Kind::Function, k_s.clone(), k);
+                                    d.signature = v
+                                        .child_by_field_name("parameters")
+                                        .map(|ps| norm_ws(self.t(ps)));
+                                    d.exported = true;
+                                    self.push(d);
+                                }
+                                self.exports.insert(k_s);
+                            }
+                            "method_definition" => {
+                                if let Some(k) = p.child_by_field_name("name") {
+                                    let k_s = self.t(k).to_owned();
+                                    let mut d = self.new_decl(Kind::Function, k_s.clone(), k);
+                                    d.signature = self.signature(p);
+                                    d.exported = true;
+                                    self.push(d);
+                                    self.exports.insert(k_s);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
+        let name = lt
+            .strip_prefix("module.exports.")
+            .or_else(|| lt.strip_prefix("exports."))
+            .filter(|n| {
+                n.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+        if let Some(n) = name {
+            let n = n.to_owned();
+            let prop = l.child_by_field_name("property").unwrap_or(l);
+            let kind = if is_fn {
+                Kind::Function
+            } else {
+                Kind::Variable
+            };
+            let mut d = self.new_decl(kind, n.clone(), prop);
+            if is_fn {
+                d.signature = r
+                    .child_by_field_name("parameters")
+                    .map(|ps| norm_ws(self.t(ps)));
+            }
+            d.exported = true;
+            self.push(d);
+            self.exports.insert(n);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Rust extraction: `use` trees, `#[derive]`/attribute macros that may add members, and clap's
+//! derive attributes (`#[arg(long)]`) as CLI flags. Pure; called only from `super`.
+
+use tree_sitter::Node;
+
+use super::{Ctx, strip_quotes};
+use crate::index::names::RUST_STD_DERIVES;
+use crate::index::{Decl, Kind};
+
+/// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
+fn split_path(full: &str) -> (&str, &str) {
+    full.rsplit_once("::").unwrap_or(("", full))
+}
+
+/// The last path segment of a type, without generics or references (`&mut a::Foo<T>` → `Foo`).
+pub(super) fn base_type(s: &str) -> String {
+    let s = s.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
+    let s = s.split('<').next().unwrap_or(s);
+    s.rsplit("::").next().unwrap_or(s).trim().to_owned()
+}
+
+/// Whether an attribute may add members to a type: an attribute macro, or a derive beyond the
+/// standard library's.
+fn macro_attribute(a: &str) -> bool {
+    let inner = a.trim_start_matches("#[").trim_end_matches(']').trim();
+    const PLAIN: &[&str] = &[
+        "doc",
+        "cfg",
+        "cfg_attr",
+        "allow",
+        "deny",
+        "warn",
+        "expect",
+        "repr",
+        "must_use",
+        "non_exhaustive",
+        "serde",
+        "default",
+    ];
+    if let Some(list) = inner.strip_prefix("derive(") {
+        return list
+            .trim_end_matches(')')
+            .split(',')
+            .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
+            .any(|x| !x.is_empty() && !RUST_STD_DERIVES.contains(x));
+    }
+    let head = inner.split(['(', '=', ' ']).next().unwrap_or("");
+    !PLAIN.contains(&head)
+}
+
+impl Ctx<'_> {
+    /// Rust `pub` as written; trait impl methods, and members of a `pub` trait or enum, follow
+    /// their container.
+    pub(super) fn rust_exported(&self, def: Node, d: &Decl) -> bool {
+        let has_pub = |n: Node| {
+            let mut w = n.walk();
+            n.children(&mut w)
+                .any(|c| c.kind() == "visibility_modifier")
+        };
+        has_pub(def)
+            || d.trait_name.is_some()
+            || def.parent().and_then(|p| p.parent()).is_some_and(|g| {
+                (g.kind() == "trait_item" || g.kind() == "enum_item") && has_pub(g)
+            })
+    }
+
+    /// What a Rust declaration adds: macro-produced members of a type, clap flags of a field.
+    pub(super) fn rust_def(&mut self, def: Node, d: &mut Decl) {
+        if matches!(d.kind, Kind::Struct | Kind::Enum) {
+            d.macro_members = self.attributes(def).iter().any(|a| macro_attribute(a));
+        }
+        if d.kind == Kind::Field {
+            self.clap_derive(def, d);
+        }
+    }
+
+    /// The `#[...]` attribute texts right before `node` (comments skipped).
+    fn attributes(&self, node: Node) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut s = node.prev_sibling();
+        while let Some(p) = s {
+            match p.kind() {
+                "attribute_item" => out.push(self.t(p).to_owned()),
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            s = p.prev_sibling();
+        }
+        out
+    }
+
+    /// `#[arg(long)]` / `#[arg(long = "x")]` / `#[clap(long)]` on a struct field.
+    fn clap_derive(&mut self, field: Node, d: &Decl) {
+        for a in self.attributes(field) {
+            let inner = a.trim_start_matches("#[").trim_end_matches(']');
+            if !(inner.starts_with("arg(")
+                || inner.starts_with("clap(")
+                || inner.starts_with("structopt("))
+            {
+                continue;
+            }
+            let args = &inner[inner.find('(').unwrap_or(0) + 1..];
+            for part in args.split(',') {
+                let part = part.trim().trim_end_matches(')').trim();
+                let long = if part == "long" {
+                    Some(d.name.replace('_', "-"))
+                } else if let Some(rest) = part.strip_prefix("long") {
+                    let rest = rest.trim_start();
+                    rest.strip_prefix('=')
+                        .map(|v| strip_quotes(v.trim()).to_owned())
+                } else {
+                    None
+                };
+                if let Some(l) = long.filter(|l| !l.is_empty()) {
+                    let mut f = d.clone();
+                    f.kind = Kind::CliFlag;
+                    f.name = format!("--{l}");
+                    f.qualified = f.name.clone();
+                    f.container = None;
+                    f.trait_name = None;
+                    f.signature = None;
+                    f.exported = true;
+                    self.push(f);
+                }
+            }
+        }
+    }
+
+    pub(super) fn rust_import(&mut self, node: Node) {
+        let exported = {
+            let mut w = node.walk();
+            node.children(&mut w)
+                .any(|c| c.kind() == "visibility_modifier")
+        };
+        if let Some(arg) = node.child_by_field_name("argument") {
+            self.rust_use(arg, "", exported);
+        }
+    }
+
+    fn rust_use(&mut self, n: Node, prefix: &str, exported: bool) {
+        let join = |p: &str, s: &str| {
+            if p.is_empty() {
+                s.to_owned()
+            } else {
+                format!("{p}::{s}")
+            }
+        };
+        match n.kind() {
+            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
+                let full = join(prefix, self.t(n));
+                let (from, name) = split_path(&full);
+                if name == "self" {
+                    let bind = from.rsplit("::").next().unwrap_or(from);
+                    self.import_decl(n, bind, from, None, exported);
+                } else {
+                    self.import_decl(n, name, from, Some(name), exported);
+                }
+            }
+            "use_as_clause" => {
+                let (Some(p), Some(a)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) else {
+                    return;
+                };
+                let full = join(prefix, self.t(p));
+                let (from, name) = split_path(&full);
+                let alias = self.t(a).to_owned();
+                self.import_decl(n, &alias, from, Some(name), exported);
+            }
+            "use_wildcard" => {
+                let t = self.t(n).trim_end_matches('*').trim_end_matches("::");
+                let from = join(prefix, t);
+                self.import_decl(n, "*", &from, Some("*"), exported);
+            }
+            "scoped_use_list" => {
+                let p = n
+                    .child_by_field_name("path")
+                    .map_or(String::new(), |p| self.t(p).to_owned());
+                let np = if p.is_empty() {
+                    prefix.to_owned()
+                } else {
+                    join(prefix, &p)
+                };
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.rust_use(list, &np, exported);
+                }
+            }
+            "use_list" => {
+                let mut w = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut w).collect();
+                for c in kids {
+                    self.rust_use(c, prefix, exported);
+                }
+            }
+            _ => {}
+        }
+    }
+}
