@@ -148,3 +148,30 @@ pub fn nearest<'a>(target: &str, pool: impl Iterator<Item = &'a str>) -> Vec<Str
     }
     scored.into_iter().take(3).map(|(_, n)| n).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::index::{Postings, words};
+
+    /// The word index's bounded near-word search agrees with a plain full-table edit distance on
+    /// every word.
+    #[test]
+    fn postings_near_agrees_with_levenshtein() {
+        let a = words(
+            b"def parse_rows(): pass\nParse_Row = 1\nparse_columns = 2\n",
+            true,
+        );
+        let p = Postings::build(&[("a.py", a.as_str())]).unwrap();
+        for (i, w) in p.words() {
+            let full = super::levenshtein("parse_row", &w.to_lowercase());
+            let got = p
+                .near("parse_row", 20)
+                .into_iter()
+                .find(|x| x.1 == i)
+                .map(|x| x.0);
+            if w != "parse_row" {
+                assert_eq!(got, Some(full), "{w}");
+            }
+        }
+    }
+}
