@@ -20,6 +20,7 @@ mod walk;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::reason::Reason;
@@ -41,8 +42,19 @@ pub enum Mode {
     Rev(String),
 }
 
+/// Receives progress while the working tree is walked, from every worker thread. Not called for
+/// `--staged` or `--rev`.
+pub trait Progress: Send + Sync {
+    /// The walk starts (the roots' allowlists and ledgers are loaded).
+    fn start(&self);
+    /// `files` more files were checked (reported in batches).
+    fn checked(&self, files: u64);
+    /// The walk is over; nothing more is reported.
+    fn finish(&self);
+}
+
 /// Options of one verification.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
     /// Roots to check.
     pub roots: Vec<PathBuf>,
@@ -54,10 +66,25 @@ pub struct Options {
     pub allow: Vec<String>,
     /// What to read.
     pub mode: Mode,
-    /// Show a progress spinner on stderr.
-    pub progress: bool,
+    /// Told as files of the working tree are checked (the CLI draws a spinner from it); `None`
+    /// for no progress reports.
+    pub progress: Option<Arc<dyn Progress>>,
     /// Worker threads (0: one per core).
     pub threads: usize,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("roots", &self.roots)
+            .field("no_ignore", &self.no_ignore)
+            .field("follow", &self.follow)
+            .field("allow", &self.allow)
+            .field("mode", &self.mode)
+            .field("progress", &self.progress.is_some())
+            .field("threads", &self.threads)
+            .finish()
+    }
 }
 
 /// A failure that stops the whole verification (exit 2): a missing root, a bad allowlist, git

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
 use super::root::{Local, RootCtx, check_bytes, skip_before_read};
-use super::{BINARY_CHECK_BYTES, ErrorKind, Options, is_binary};
+use super::{BINARY_CHECK_BYTES, ErrorKind, Options, Progress, is_binary};
 
 /// Files larger than this are mapped instead of read into the thread's buffer.
 const MMAP_THRESHOLD: u64 = 4 * 1024 * 1024;
@@ -83,7 +83,7 @@ fn check_file(
 struct Shared<'a> {
     ctxs: &'a [RootCtx],
     out: Mutex<Local>,
-    progress: Option<indicatif::ProgressBar>,
+    progress: Option<&'a dyn Progress>,
 }
 
 impl Shared<'_> {
@@ -110,8 +110,8 @@ impl Drop for Visitor<'_, '_> {
         if let Ok(mut out) = self.shared.out.lock() {
             out.merge(local);
         }
-        if let Some(p) = &self.shared.progress {
-            p.inc(self.pending);
+        if let Some(p) = self.shared.progress {
+            p.checked(self.pending);
         }
     }
 }
@@ -165,10 +165,10 @@ impl ParallelVisitor for Visitor<'_, '_> {
         let ctx = &self.shared.ctxs[ri];
         let rel = rel_path(&ctx.path, entry.path());
         check_file(ctx, ri, entry.path(), rel, &mut self.buf, &mut self.local);
-        if let Some(p) = &self.shared.progress {
+        if let Some(p) = self.shared.progress {
             self.pending += 1;
             if self.pending == 256 {
-                p.inc(self.pending);
+                p.checked(self.pending);
                 self.pending = 0;
             }
         }
@@ -204,23 +204,18 @@ pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
     if opts.no_ignore {
         wb.standard_filters(false).hidden(false);
     }
-    let progress = opts.progress.then(|| {
-        let p = indicatif::ProgressBar::new_spinner();
-        p.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {pos} files checked ({elapsed})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        p.enable_steady_tick(std::time::Duration::from_millis(120));
-        p
-    });
+    let progress = opts.progress.as_deref();
+    if let Some(p) = progress {
+        p.start();
+    }
     let shared = Shared {
         ctxs,
         out: Mutex::new(Local::new(ctxs.len())),
         progress,
     };
     wb.build_parallel().visit(&mut Builder { shared: &shared });
-    if let Some(p) = &shared.progress {
-        p.finish_and_clear();
+    if let Some(p) = shared.progress {
+        p.finish();
     }
     shared.out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
