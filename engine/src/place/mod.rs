@@ -10,6 +10,9 @@
 //! whether a probe may go before or after it; `anchor` resolves a line or a function name to
 //! that statement; `insertion` computes the insertion point, the marker rules around it and the
 //! cited location; `reparse` splices the block in and re-parses the result.
+//!
+//! Layer 3 (pure placement): uses `capture`, `marker` and `probe` (the same layer, below it) and
+//! layers 1-2; nothing from the I/O or operation layers.
 
 use serde::Serialize;
 
