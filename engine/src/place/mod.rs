@@ -125,18 +125,13 @@ pub fn place(
     let unit = source.indent_unit(&at.indent, &lang.spec.default_indent);
     let block = probe::render_block(lang, identity, &location, &at.indent, &unit, at.eol)?;
     // Splice and re-parse: no new syntax error, markers are comments, blocks pair as placed.
-    let new = reparse::splice_and_reparse(grammar, text, &tree, &at, &block)?;
+    let new = reparse::splice_and_reparse(grammar, source, &tree, &at, &block)?;
     reparse::refuse_unparsed_markers(lang, identity, &new, &at, &block)?;
-    let mut new_bytes = Vec::with_capacity(source.bom().len() + new.body.len());
-    new_bytes.extend_from_slice(source.bom());
-    new_bytes.extend_from_slice(new.body.as_bytes());
-    reparse::refuse_mispaired_blocks(
-        &ctx, identity, &markers, &new_bytes, &new, at.offset, &block,
-    )?;
+    reparse::refuse_mispaired_blocks(&ctx, identity, &markers, &new, at.offset, &block)?;
     let block_lines = block.matches('\n').count();
     let line_requested = target.line_requested;
     Ok(Placement {
-        new_bytes,
+        new_bytes: new.bytes,
         block_sha256: sha256_hex(block.as_bytes()),
         offset: source.bom().len() + at.offset,
         block_start_line: at.line + 1,

@@ -14,6 +14,8 @@ use crate::marker::Block;
 use crate::reason::Reason;
 use crate::source::Source;
 
+/// What every step of one placement judges the file by: its language, text, the placement
+/// query's facts (collected once the anchor is known) and the probe blocks already in it.
 pub(super) struct Ctx<'a> {
     pub(super) lang: &'a Language,
     pub(super) source: &'a Source,

@@ -17,22 +17,27 @@ use crate::probe::ProbeIdentity;
 use crate::reason::Reason;
 use crate::source::Source;
 
-/// The new file body (BOM excluded) with `block` inserted at `at.offset`, and its tree.
+/// The new file with `block` inserted at `at.offset`, and its tree.
 pub(super) struct Spliced {
+    /// The new body (BOM excluded), as parsed.
     pub(super) body: String,
+    /// The complete new file, BOM included.
+    pub(super) bytes: Vec<u8>,
+    /// The new body's syntax tree.
     pub(super) tree: Tree,
 }
 
-/// Insert `block` into `text` at `at`, and re-parse incrementally: tell the old tree where the
+/// Insert `block` into `source`'s body at `at`, and re-parse incrementally: tell the old tree where the
 /// block went, then let tree-sitter reuse every subtree the insertion did not touch. Refuses a
 /// result with more syntax errors than `tree` had.
 pub(super) fn splice_and_reparse(
     grammar: &Grammar,
-    text: &str,
+    source: &Source,
     tree: &Tree,
     at: &Insertion,
     block: &str,
 ) -> Result<Spliced, Error> {
+    let text = source.body();
     let offset = at.offset;
     let insert_line = at.line;
     let mut new_body = String::with_capacity(text.len() + block.len());
@@ -63,8 +68,12 @@ pub(super) fn splice_and_reparse(
             ),
         ));
     }
+    let mut bytes = Vec::with_capacity(source.bom().len() + new_body.len());
+    bytes.extend_from_slice(source.bom());
+    bytes.extend_from_slice(new_body.as_bytes());
     Ok(Spliced {
         body: new_body,
+        bytes,
         tree: new_tree,
     })
 }
@@ -108,12 +117,11 @@ pub(super) fn refuse_unparsed_markers(
 
 /// With other markers in the file (a block right next to this one, say), pairing must come out
 /// exactly as intended: every block strip could remove before (`ctx.blocks`), unchanged, plus this
-/// one. `new_bytes` is the complete new file, BOM included.
+/// one.
 pub(super) fn refuse_mispaired_blocks(
     ctx: &Ctx,
     identity: &ProbeIdentity,
     markers: &[Marker],
-    new_bytes: &[u8],
     new: &Spliced,
     offset: usize,
     block: &str,
@@ -121,7 +129,7 @@ pub(super) fn refuse_mispaired_blocks(
     if markers.is_empty() {
         return Ok(());
     }
-    let new_source = Source::new(new_bytes.to_vec()).map_err(Error::from)?;
+    let new_source = Source::new(new.bytes.clone()).map_err(Error::from)?;
     let found = marker::blocks(&new_source, &marker::find(ctx.lang, &new_source, &new.tree));
     let shift = |r: &std::ops::Range<usize>| {
         if r.start >= offset {

@@ -105,6 +105,29 @@ pub fn verify(opts: &Options) -> Result<Report, Error> {
     if opts.roots.is_empty() {
         return Err(fatal("no root given"));
     }
+    // Each root's allowlist and ledgers (and the ledgers' own findings).
+    let (ctxs, mut report, ledger_findings) = open_roots(opts)?;
+    // Every file's findings, from the working tree or from the blobs git holds.
+    let local = match &opts.mode {
+        Mode::WorkTree => walk::walk(&ctxs, opts),
+        mode => {
+            let mut all = Local::new(ctxs.len());
+            for (ri, ctx) in ctxs.iter().enumerate() {
+                let mut local = Local::new(ctxs.len());
+                git::check_tree(ctx, ri, mode, &mut local)?;
+                all.merge(local);
+            }
+            all
+        }
+    };
+    // Sorted, deduplicated, counted per root.
+    assemble(&mut report, local, ledger_findings);
+    Ok(report)
+}
+
+/// Check every root and load its allowlist and ledgers: the roots' contexts, a report with one
+/// summary per root (counts still empty), and the findings about the ledgers themselves.
+fn open_roots(opts: &Options) -> Result<(Vec<RootCtx>, Report, Vec<Finding>), Error> {
     let mut ctxs = Vec::new();
     let mut report = Report::default();
     let mut ledger_findings = Vec::new();
@@ -138,18 +161,12 @@ pub fn verify(opts: &Options) -> Result<Report, Error> {
         });
         ctxs.push(ctx);
     }
-    let local = match &opts.mode {
-        Mode::WorkTree => walk::walk(&ctxs, opts),
-        mode => {
-            let mut all = Local::new(ctxs.len());
-            for (ri, ctx) in ctxs.iter().enumerate() {
-                let mut local = Local::new(ctxs.len());
-                git::check_tree(ctx, ri, mode, &mut local)?;
-                all.merge(local);
-            }
-            all
-        }
-    };
+    Ok((ctxs, report, ledger_findings))
+}
+
+/// Fill `report` from what the workers collected: findings (with the ledgers') and file errors
+/// sorted by root order then path and deduplicated, and each root's counts.
+fn assemble(report: &mut Report, local: Local, ledger_findings: Vec<Finding>) {
     let Local {
         mut findings,
         mut errors,
@@ -207,5 +224,4 @@ pub fn verify(opts: &Options) -> Result<Report, Error> {
     }
     report.findings = findings;
     report.errors = errors;
-    Ok(report)
 }
