@@ -1,7 +1,13 @@
 //! Byte splices: apply sorted, non-overlapping replacements to a buffer.
 //!
-//! The only way probity changes file contents. Pure; refuses overlapping edits rather than
-//! guessing an order.
+//! `strip` builds a file's new bytes through [`apply`] (one splice per removed block). It is not
+//! the only builder of new contents: `place` inserts its one block by concatenation where it
+//! re-parses the result (`place/reparse.rs`), and the session's markdown sync (`sync_text`)
+//! rewrites one section of a markdown file. Whatever builds the bytes, every write of a probed
+//! or markdown file to disk goes through `fsio::atomic_replace`.
+//!
+//! Pure, layer 1 (depends on nothing in the crate); refuses overlapping or out-of-bounds edits
+//! rather than guessing an order.
 
 use std::ops::Range;
 

@@ -1,5 +1,9 @@
 //! Parsing: one tree-sitter parser per thread per grammar, and the syntax-error census used by the
 //! "no new ERROR or MISSING node" rule (contracts.md §3).
+//!
+//! Layer 2, over `lang`'s compiled grammars. Parsers live in a thread-local cache and never cross
+//! threads (the tree-sitter `tags` pattern: shared immutable grammars, per-thread mutable
+//! parsers). No I/O, no timeout or cancellation flag: a parse always returns a tree.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -3,7 +3,10 @@
 //!
 //! Invariants: a [`Source`] is valid UTF-8 without NUL bytes or lone-CR line endings and at most
 //! [`MAX_FILE_BYTES`] long. Offsets are byte offsets into the text after the BOM ("body");
-//! lines are 1-based at the boundary and 0-based inside. No I/O here.
+//! lines are 1-based at the boundary and 0-based inside.
+//!
+//! Layer 1: depends only on the reason codes. No I/O here: callers read the bytes (`fsio`,
+//! `scan`) and hand them in; nothing here parses or edits.
 
 use ropey::Rope;
 use sha2::{Digest, Sha256};

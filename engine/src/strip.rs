@@ -3,7 +3,9 @@
 //!
 //! Pure: computes outcomes and the new bytes; never touches the file system. If any probe of a
 //! file fails, no probe of that file is removed and the file stays byte-identical.
-//! See: contracts.md §4.
+//!
+//! Layer 3 (pure placement): uses `marker` and `probe` (the same layer, below it), `edit` and
+//! layers 1-2; nothing from the I/O or operation layers. See: contracts.md §4.
 
 use serde::Serialize;
 

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, OnceLock};
 
 use clap::Args;
 
@@ -54,7 +55,9 @@ pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
             (_, Some(r)) => scan::Mode::Rev(r),
             _ => scan::Mode::WorkTree,
         },
-        progress: std::io::stderr().is_terminal(),
+        progress: std::io::stderr()
+            .is_terminal()
+            .then(|| Arc::new(Spinner::default()) as Arc<dyn scan::Progress>),
         threads: a.threads,
     };
     let report = match scan::verify(&opts) {
@@ -75,4 +78,37 @@ pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
         scan::output::human(&report, &mut out)
     };
     ExitCode::from(report.exit_code())
+}
+
+/// The spinner `verify` draws on stderr (when it is a terminal) while the working tree is walked:
+/// `{spinner} {pos} files checked ({elapsed})`, cleared when the walk ends.
+#[derive(Default)]
+struct Spinner(OnceLock<indicatif::ProgressBar>);
+
+impl probity::scan::Progress for Spinner {
+    fn start(&self) {
+        self.0.get_or_init(|| {
+            let p = indicatif::ProgressBar::new_spinner();
+            p.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {pos} files checked ({elapsed})",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            p.enable_steady_tick(std::time::Duration::from_millis(120));
+            p
+        });
+    }
+
+    fn checked(&self, files: u64) {
+        if let Some(p) = self.0.get() {
+            p.inc(files);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(p) = self.0.get() {
+            p.finish_and_clear();
+        }
+    }
 }

@@ -1,0 +1,221 @@
+//! The working-tree walk: a parallel `ignore` walk over every root (gitignore rules unless
+//! `--no-ignore`, `.git` skipped, symbolic links followed only with `--follow`), one visitor per
+//! worker thread with its own read buffer, files read whole or mapped when large, walk errors
+//! turned into per-file [`FileError`](super::FileError)s. Output order is not decided here: the
+//! caller sorts.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
+
+use super::root::{Local, RootCtx, check_bytes, skip_before_read};
+use super::{BINARY_CHECK_BYTES, ErrorKind, Options, Progress, is_binary};
+
+/// Files larger than this are mapped instead of read into the thread's buffer.
+const MMAP_THRESHOLD: u64 = 4 * 1024 * 1024;
+
+/// Root-relative, `/`-separated path.
+fn rel_path(root: &Path, p: &Path) -> String {
+    let r = p.strip_prefix(root).unwrap_or(p);
+    let s = r.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        s.into_owned()
+    } else {
+        s.replace(std::path::MAIN_SEPARATOR, "/")
+    }
+}
+
+fn io_kind(e: &std::io::Error) -> ErrorKind {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => ErrorKind::Vanished,
+        _ => ErrorKind::Unreadable,
+    }
+}
+
+/// Read and check one file of the working tree.
+fn check_file(
+    ctx: &RootCtx,
+    ri: usize,
+    path: &Path,
+    rel: String,
+    buf: &mut Vec<u8>,
+    local: &mut Local,
+) {
+    if skip_before_read(ctx, ri, &rel, local) {
+        return;
+    }
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+    };
+    // The first block alone decides "binary", so a binary file costs one read.
+    buf.clear();
+    if let Err(e) = Read::by_ref(&mut f)
+        .take(BINARY_CHECK_BYTES as u64)
+        .read_to_end(buf)
+    {
+        return local.error(ctx, rel, io_kind(&e), e.to_string());
+    }
+    if is_binary(buf) {
+        local.counts[ri].binary += 1;
+        return;
+    }
+    if buf.len() == BINARY_CHECK_BYTES {
+        if let Err(e) = Read::by_ref(&mut f).take(MMAP_THRESHOLD).read_to_end(buf) {
+            return local.error(ctx, rel, io_kind(&e), e.to_string());
+        }
+        if buf.len() as u64 > MMAP_THRESHOLD {
+            // Large: map it rather than buffer it, so memory stays bounded.
+            // SAFETY: the map is read-only and private to this call; a file truncated while
+            // mapped can fault, the same trade-off ripgrep makes for large files.
+            match unsafe { memmap2::Mmap::map(&f) } {
+                Ok(m) => return check_bytes(ctx, ri, &rel, &m, local),
+                Err(e) => return local.error(ctx, rel, ErrorKind::Unreadable, e.to_string()),
+            }
+        }
+    }
+    check_bytes(ctx, ri, &rel, buf, local);
+}
+
+struct Shared<'a> {
+    ctxs: &'a [RootCtx],
+    out: Mutex<Local>,
+    progress: Option<&'a dyn Progress>,
+}
+
+impl Shared<'_> {
+    fn root_of(&self, p: &Path) -> Option<usize> {
+        self.ctxs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| p.starts_with(&c.path))
+            .max_by_key(|(_, c)| c.path.as_os_str().len())
+            .map(|(i, _)| i)
+    }
+}
+
+struct Visitor<'s, 'a> {
+    shared: &'s Shared<'a>,
+    buf: Vec<u8>,
+    local: Local,
+    pending: u64,
+}
+
+impl Drop for Visitor<'_, '_> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        if let Ok(mut out) = self.shared.out.lock() {
+            out.merge(local);
+        }
+        if let Some(p) = self.shared.progress {
+            p.checked(self.pending);
+        }
+    }
+}
+
+fn error_parts(e: &ignore::Error) -> (Option<PathBuf>, ErrorKind, String) {
+    use ignore::Error as E;
+    match e {
+        E::WithPath { path, err } => {
+            let (_, k, d) = error_parts(err);
+            (Some(path.clone()), k, d)
+        }
+        E::WithDepth { err, .. } | E::WithLineNumber { err, .. } => error_parts(err),
+        E::Loop { child, ancestor } => (
+            Some(child.clone()),
+            ErrorKind::SymlinkLoop,
+            format!("symbolic link loop back to {}", ancestor.display()),
+        ),
+        E::Io(io) => (None, io_kind(io), io.to_string()),
+        other => (None, ErrorKind::WalkError, other.to_string()),
+    }
+}
+
+impl ParallelVisitor for Visitor<'_, '_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let (path, kind, detail) = error_parts(&e);
+                if kind == ErrorKind::WalkError && path.is_none() {
+                    // Ignore-file syntax errors: rules may not apply, so more is scanned, not less.
+                    eprintln!("probity verify: warning: {e}");
+                    return WalkState::Continue;
+                }
+                let path = path.unwrap_or_default();
+                let ri = self.shared.root_of(&path).unwrap_or(0);
+                let ctx = &self.shared.ctxs[ri];
+                self.local
+                    .error(ctx, rel_path(&ctx.path, &path), kind, detail);
+                return WalkState::Continue;
+            }
+        };
+        let Some(ft) = entry.file_type() else {
+            return WalkState::Continue;
+        };
+        if !ft.is_file() {
+            return WalkState::Continue;
+        }
+        let Some(ri) = self.shared.root_of(entry.path()) else {
+            return WalkState::Continue;
+        };
+        let ctx = &self.shared.ctxs[ri];
+        let rel = rel_path(&ctx.path, entry.path());
+        check_file(ctx, ri, entry.path(), rel, &mut self.buf, &mut self.local);
+        if let Some(p) = self.shared.progress {
+            self.pending += 1;
+            if self.pending == 256 {
+                p.checked(self.pending);
+                self.pending = 0;
+            }
+        }
+        WalkState::Continue
+    }
+}
+
+struct Builder<'s, 'a> {
+    shared: &'s Shared<'a>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Builder<'s, '_> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor {
+            shared: self.shared,
+            buf: Vec::with_capacity(64 * 1024),
+            local: Local::new(self.shared.ctxs.len()),
+            pending: 0,
+        })
+    }
+}
+
+/// Walk every root of `ctxs` and check each file; what the workers collected, merged.
+pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
+    let mut wb = ignore::WalkBuilder::new(&ctxs[0].path);
+    for c in &ctxs[1..] {
+        wb.add(&c.path);
+    }
+    wb.hidden(false)
+        .follow_links(opts.follow)
+        .threads(opts.threads)
+        .filter_entry(|e| e.file_name() != ".git");
+    if opts.no_ignore {
+        wb.standard_filters(false).hidden(false);
+    }
+    let progress = opts.progress.as_deref();
+    if let Some(p) = progress {
+        p.start();
+    }
+    let shared = Shared {
+        ctxs,
+        out: Mutex::new(Local::new(ctxs.len())),
+        progress,
+    };
+    wb.build_parallel().visit(&mut Builder { shared: &shared });
+    if let Some(p) = shared.progress {
+        p.finish();
+    }
+    shared.out.into_inner().unwrap_or_else(|e| e.into_inner())
+}
