@@ -32,7 +32,9 @@ import tempfile
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = os.path.join(tempfile.gettempdir(), "probity-identical")
+# One folder per process (concurrent runs do not collide); its name is masked like every
+# other temporary path, so the two binaries' outputs still compare equal.
+WORK = tempfile.mkdtemp(prefix="probity-identical-", dir="/tmp")
 
 MASKS = [
     (re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"), b"<time>"),

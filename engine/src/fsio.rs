@@ -1,4 +1,4 @@
-//! Safe file reads and atomic writes, and the one walk up to a work tree's `.git` ([`git_root`]).
+//! Safe file reads and atomic writes, and the one walk up to a work tree's `.git` (`git_root`).
 //!
 //! The only way probity replaces a file it edits: source files (`ops`), ledgers (the ledger
 //! store's `save`) and session markdown (`session::sync_file`) all go through
@@ -86,6 +86,16 @@ pub fn git_root(start: &Path) -> Option<PathBuf> {
         .ancestors()
         .find(|d| d.join(".git").exists())
         .map(Path::to_path_buf)
+}
+
+/// The repository root a command works in: `explicit` (`--root`) when given, else the enclosing
+/// git work tree of the current directory (`git_root`), else the current directory.
+pub fn repo_root(explicit: Option<&Path>) -> PathBuf {
+    if let Some(r) = explicit {
+        return r.to_path_buf();
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    git_root(&cwd).unwrap_or(cwd)
 }
 
 fn fsync_dir(dir: &Path) -> Result<(), Error> {

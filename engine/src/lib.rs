@@ -1,32 +1,108 @@
-//! probity: place temporary, hash-verified debug probes in source files, and prove they are gone.
+//! probity: place temporary, hash-verified debug probes in source files, and prove they are gone;
+//! check the symbols a plan cites against the repository's real declarations.
 //!
-//! Data flows one way: [`lang`] (registry) → [`source`] (bytes, lines, endings) → [`parse`] →
-//! [`place`] / [`strip`] (pure functions over a parsed file) → [`edit`] (byte splices) →
-//! [`ledger`] / [`fsio`] (the only modules that touch the file system).
+//! The house is layered (docs/architecture.md; `tests/layers.rs` keeps it so): a module uses only
+//! modules of lower layers, and the drift half (index, resolve, drift) only layers 1 and 2.
+//!
+//! | layer | modules |
+//! |---|---|
+//! | 1 foundations | [`reason`], [`error`], [`protocol`], [`source`], `edit` |
+//! | 2 language | [`lang`], [`parse`] |
+//! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
+//! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner` |
+//! | 5 operations | [`ops`], [`session`], [`scan`] |
+//! | drift half | [`index`], [`resolve`], [`drift`] |
+//!
+//! # The library API
+//!
+//! Every operation takes a typed request, returns a typed, serializable result or an [`Error`]
+//! carrying a frozen [`Reason`](reason::Reason) code, and does its own locking; the `probity`
+//! binary only parses arguments and prints these results.
+//!
+//! | operation | does |
+//! |---|---|
+//! | [`place_file`] ([`PlaceRequest`] → [`PlaceReport`]) | insert one probe block, ledgered before the edit |
+//! | [`strip_ledger`] ([`StripRequest`] → [`StripReport`]) | remove every ledgered block whose bytes still match |
+//! | [`session::init`], [`session::run()`], [`session::compare()`], [`session::cleanup()`], [`session::gate()`], [`session::render`], [`session::sync_file`] | a Runtime Evidence session |
+//! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
+//! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
+//!
+//! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
+//! public too, for callers that hold the bytes themselves.
+//!
+//! ```
+//! use probity::place::Anchor;
+//! use probity::probe::ProbeIdentity;
+//! use probity::{PlaceRequest, StripRequest, place_file, strip_ledger};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let file = dir.path().join("cart.py");
+//! let original = "def total(items):\n    return sum(items)\n";
+//! std::fs::write(&file, original)?;
+//! let ledger = dir.path().join("ledger.json");
+//!
+//! let identity = ProbeIdentity::new("cart", "p1", &["h1".into()], "entry", &["n=items".into()])?;
+//! let placed = place_file(&PlaceRequest {
+//!     file: file.clone(),
+//!     anchor: Anchor::Line(2),
+//!     identity,
+//!     ledger: Some(ledger.clone()),
+//!     root: Some(dir.path().to_path_buf()),
+//!     expect_sha256: None,
+//!     dry_run: false,
+//! })?;
+//! assert_eq!(placed.placement.block_start_line, 2);
+//! assert!(std::fs::read_to_string(&file)?.contains("gsd-debug-probe:start cart p1"));
+//!
+//! let stripped = strip_ledger(&StripRequest {
+//!     ledger,
+//!     probe: None,
+//!     slug: None,
+//!     root: Some(dir.path().to_path_buf()),
+//! })?;
+//! assert_eq!(stripped.probes.len(), 1);
+//! assert_eq!(std::fs::read_to_string(&file)?, original);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![warn(missing_docs)]
 
-pub mod capture;
-pub mod drift;
-pub mod edit;
+// Layer 1: foundations.
 pub mod error;
-pub mod events;
-pub mod fsio;
-pub mod index;
-pub mod lang;
-pub mod ledger;
-pub mod marker;
-pub mod ops;
-pub mod parse;
-pub mod place;
-pub mod probe;
 pub mod protocol;
 pub mod reason;
-pub mod resolve;
-pub mod runner;
-pub mod scan;
-pub mod session;
-pub mod sink;
 pub mod source;
+
+pub(crate) mod edit;
+
+// Layer 2: language.
+pub mod lang;
+pub mod parse;
+
+// Layer 3: pure placement.
+pub(crate) mod capture;
+pub(crate) mod marker;
+pub mod place;
+pub mod probe;
 pub mod strip;
 
+// Layer 4: I/O.
+pub mod events;
+pub(crate) mod fsio;
+pub mod ledger;
+pub(crate) mod runner;
+pub(crate) mod sink;
+
+// Layer 5: operations.
+pub mod ops;
+pub mod scan;
+pub mod session;
+
+// The drift half.
+pub mod drift;
+pub mod index;
+pub mod resolve;
+
 pub use error::{Error, Result};
+pub use fsio::repo_root;
+pub use ops::{PlaceReport, PlaceRequest, StripReport, StripRequest, place_file, strip_ledger};
+pub use scan::verify;

@@ -3,7 +3,7 @@
 //! event and per run, characters per value) and of the ledger (probes per session).
 //!
 //! Data only: probe rendering ([`crate::probe`]) bakes these into every block, event validation
-//! ([`crate::events`]) and the sink reader ([`crate::sink`]) enforce them on what comes back, so
+//! ([`crate::events`]) and the sink reader (`sink`) enforce them on what comes back, so
 //! a limit changed here changes both sides at once.
 
 /// Marker payload prefix; a marker line is `<c> gsd-debug-probe:start|end <slug> <probe-id>`.

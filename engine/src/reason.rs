@@ -188,3 +188,8 @@ impl std::fmt::Display for Reason {
         f.write_str(self.code())
     }
 }
+
+/// A bare reason code is an error too: pure validators ([`crate::source::validate`],
+/// [`crate::probe::ProbeIdentity::new`]) return it, and `?` turns it into a
+/// [`crate::Error`] whose detail is the code.
+impl std::error::Error for Reason {}

@@ -12,13 +12,13 @@ mod session;
 mod verify;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use probity::Error;
+use probity::{Error, repo_root};
 
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
 use place::{PlaceArgs, StripArgs};
@@ -95,16 +95,6 @@ fn refused(command: &str, json: bool, r: &Error) -> ExitCode {
         }
     }
     ExitCode::from(2)
-}
-
-/// `--root`, else the enclosing git work tree of the current directory, else the current
-/// directory.
-fn repo_root(explicit: Option<&Path>) -> PathBuf {
-    if let Some(r) = explicit {
-        return r.to_path_buf();
-    }
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    probity::fsio::git_root(&cwd).unwrap_or(cwd)
 }
 
 fn emit(command: &str, json: bool, mut v: serde_json::Value, human: impl FnOnce()) {

@@ -10,7 +10,7 @@
 //! strip was verified. A ledger that does not parse is never rewritten. Fields this version does
 //! not know are kept as they are, so a newer writer's data survives an older reader.
 //!
-//! Layer 4 (I/O): uses the foundations and [`crate::fsio`] only; the operations (`ops`,
+//! Layer 4 (I/O): uses the foundations and `fsio` only; the operations (`ops`,
 //! `session`, `scan`) build on it and it knows nothing of them.
 
 pub mod schema;

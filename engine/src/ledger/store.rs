@@ -2,7 +2,7 @@
 //!
 //! A ledger that does not parse is never rewritten: it is reported (`ledger_unreadable`) and left
 //! on disk for inspection. Saving is atomic and durable (temp file, fsync, rename, fsync
-//! directory, through [`crate::fsio`]). Every operation that changes a ledger holds its
+//! directory, through `fsio`). Every operation that changes a ledger holds its
 //! [`LedgerLock`] (`<ledger>.lock`, `flock`) from before it loads until after its last save; the
 //! lock belongs to the library operations (`ops`, `session`), never to a front-end.
 //!

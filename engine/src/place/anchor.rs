@@ -13,7 +13,7 @@ use super::Anchor;
 use super::facts::{FunctionDef, collect_facts};
 use super::position::Ctx;
 use crate::error::Error;
-use crate::lang::Grammar;
+use crate::lang::{Family, Grammar};
 use crate::reason::Reason;
 
 /// The statement a probe goes next to, and what the caller should be told about it.
@@ -147,10 +147,10 @@ fn resolve_function(
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("");
-    let sep = if ctx.lang.spec.comment == "//" && ctx.lang.id() == "rust" {
-        "::"
-    } else {
-        "."
+    // How the family writes a qualified name (`Type::method` or `Class.method`).
+    let sep = match ctx.lang.family() {
+        Family::Rust => "::",
+        Family::Python | Family::JavaScript => ".",
     };
     let mut found: Vec<(FunctionDef, String)> = Vec::new();
     for f in &ctx.facts.functions {

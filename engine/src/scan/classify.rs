@@ -1,7 +1,7 @@
 //! Classify the occurrences of marker and residue tokens in one file that the prefilter flagged.
 //!
 //! Supported languages (by extension, files up to the engine's 8 MiB limit that are valid UTF-8
-//! without NUL or lone CR) are parsed: markers are comment nodes ([`marker::find`]), marker text
+//! without NUL or lone CR) are parsed: markers are comment nodes (`marker::find`), marker text
 //! inside a string literal is data and ignored, marker text anywhere else is an orphan. Other
 //! files are read textually: every `gsd-debug-probe:` occurrence is a marker (well-formed when
 //! `start|end <slug> <id>` follows). Markers are then paired per `(slug, probe)`; each complete,

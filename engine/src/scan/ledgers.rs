@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Finding, Kind, SCHEMA_VERSION};
-use crate::ledger::{Ledger, ProbeStatus, State};
+use crate::ledger::{ArtifactStatus, Ledger, ProbeStatus, State};
 
 /// The folder, relative to a root, that holds ledgers.
 pub const LEDGER_DIR: &str = ".planning/debug";
@@ -200,7 +200,11 @@ pub fn load(root: &Path, display: &str) -> Loaded {
         }
         if let Some(r) = &ledger.artifact_root {
             let dir = Path::new(&r.canonical_path);
-            for a in ledger.artifacts.iter().filter(|a| a.status != "removed") {
+            for a in ledger
+                .artifacts
+                .iter()
+                .filter(|a| a.status != ArtifactStatus::Removed)
+            {
                 let p = dir.join(&a.name);
                 if std::fs::symlink_metadata(&p).is_ok() {
                     out.findings.push(problem(
