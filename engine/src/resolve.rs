@@ -28,7 +28,9 @@
 //!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
-//! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]).
+//! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]);
+//! - `langs`: a repository path's language and family by its extension (no query compiled);
+//! - `paths`: repository paths as strings (normalizing `..`, directories, joining).
 //!
 //! Language-specific rules match on [`Family`] exhaustively (a new family does not compile until
 //! each rule decides); extension lists come from the registry except where they are a resolution
@@ -50,9 +52,11 @@ mod external;
 mod jsexports;
 mod jsmodules;
 mod jsonc;
+mod langs;
 mod load;
 mod lookup;
 mod modules;
+mod paths;
 mod reexports;
 mod refs;
 mod rounds;

@@ -1,6 +1,7 @@
 //! The content-hash cache: per-file declarations keyed by [`Cache::key`] (hash of
-//! [`CACHE_VERSION`], the definitions queries, the grammar and the bytes), plus the identity of a
-//! file as the walk sees it ([`Meta`]) and the manifest form of a file's index ([`CachedIndex`]).
+//! [`super::CACHE_VERSION`], the definitions queries, the grammar and the bytes), and the file
+//! each root's [`Manifest`] is kept in ([`Cache::load_manifest`], [`Cache::save_manifest`]; what a
+//! manifest holds and its codec are `manifest`'s).
 //!
 //! The cache is an accelerator: every failure to read or write it is ignored, and a stale or
 //! corrupt entry is never served (the salt is checked on every read). It lives outside the
@@ -12,9 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::manifest::{Manifest, ManifestEntry, RDec, now_ns};
-use super::{Decl, FileIndex, FileStatus, Postings};
-use crate::lang::{self, Language};
+use super::manifest::{Manifest, ManifestEntry, now_ns};
+use super::rdec::RDec;
+use super::{Decl, FileStatus, Postings, salt};
 
 /// What the cache stores per content hash.
 #[derive(Serialize, Deserialize)]
@@ -35,32 +36,6 @@ pub struct Cache {
     pub hits: AtomicUsize,
     /// Entries written.
     pub writes: AtomicUsize,
-}
-
-/// The version of everything the cache and the manifest hold: the extraction output
-/// ([`Decl`], [`FileStatus`], the word marks of [`super::words`]), the cache entry's JSON shape
-/// and the manifest's binary format (including [`Postings`]).
-///
-/// Bump it on ANY change to what extraction produces or to either format: entries written under
-/// another version are then ignored and rebuilt. Moving code between files does not change it,
-/// so a refactor does not invalidate users' caches (the salt used to hash this module's source).
-/// The definitions queries are hashed into the salt separately, so editing a query needs no bump.
-pub const CACHE_VERSION: u32 = 1;
-
-/// Invalidates every cache entry when [`CACHE_VERSION`], the probity version or a definitions
-/// query changes.
-pub(super) fn salt() -> &'static str {
-    static SALT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    SALT.get_or_init(|| {
-        let mut h = Sha256::new();
-        h.update(env!("CARGO_PKG_VERSION"));
-        h.update(CACHE_VERSION.to_le_bytes());
-        for e in lang::REGISTRY {
-            h.update(e.id);
-            h.update(e.definitions_query);
-        }
-        hex::encode(&h.finalize()[..12])
-    })
 }
 
 impl Cache {
@@ -176,77 +151,6 @@ impl Cache {
         use std::io::Write;
         if tmp.write_all(&bytes).is_ok() && tmp.persist(&p).is_ok() {
             self.writes.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-/// A file's identity as the walk sees it: size, modification time (ns) and inode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Meta {
-    /// Bytes.
-    pub size: u64,
-    /// Modification time, nanoseconds since the epoch.
-    pub mtime_ns: i128,
-    /// Inode (0 where unknown).
-    pub ino: u64,
-}
-
-impl Meta {
-    /// The identity of `md`.
-    pub fn of(md: &std::fs::Metadata) -> Meta {
-        let mtime_ns = md
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos() as i128);
-        #[cfg(unix)]
-        let ino = std::os::unix::fs::MetadataExt::ino(md);
-        #[cfg(not(unix))]
-        let ino = 0;
-        Meta {
-            size: md.len(),
-            mtime_ns,
-            ino,
-        }
-    }
-}
-
-/// The declarations of one file as the manifest keeps them.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CachedIndex {
-    /// Content key (hash of probity version, grammar and bytes).
-    pub key: String,
-    /// What happened to it.
-    pub status: FileStatus,
-    /// ERROR and MISSING nodes.
-    pub syntax_errors: usize,
-    /// Generated-file marker.
-    pub generated: bool,
-    /// Declarations, by position.
-    pub decls: Vec<Decl>,
-}
-
-impl CachedIndex {
-    /// The [`FileIndex`] of `rel`.
-    pub fn to_file(&self, rel: &str, lang: &'static Language) -> FileIndex {
-        FileIndex {
-            path: rel.to_owned(),
-            language: lang.id(),
-            status: self.status,
-            syntax_errors: self.syntax_errors,
-            generated: self.generated,
-            decls: self.decls.clone(),
-        }
-    }
-
-    /// The manifest form of `fi`.
-    pub fn of(fi: &FileIndex, key: String) -> CachedIndex {
-        CachedIndex {
-            key,
-            status: fi.status,
-            syntax_errors: fi.syntax_errors,
-            generated: fi.generated,
-            decls: fi.decls.clone(),
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The manifest: one file per repository root mapping path → identity, identifier words and
-//! (once parsed) declarations, and its hand-written binary codec ([`Manifest::write_to`],
+//! The manifest: one file per repository root mapping path → identity ([`Meta`], a file as the
+//! walk sees it), identifier words and (once parsed) declarations ([`CachedIndex`], the manifest
+//! form of a file's index), and its hand-written binary codec ([`Manifest::write_to`],
 //! [`Manifest::read_from`]).
 //!
 //! Invariant: decoding never panics and never over-allocates; every length is checked against
@@ -8,8 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::{CachedIndex, Meta, salt};
-use super::{Decl, FileStatus, Kind, Postings};
+use super::rdec::RDec;
+use super::{Decl, FileIndex, FileStatus, Kind, Postings, salt};
+use crate::lang::Language;
 
 /// What the manifest knows of one file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -53,6 +55,77 @@ impl Manifest {
     /// Whether `e` can be trusted for a file whose identity is now `meta`.
     pub fn fresh(&self, e: &ManifestEntry, meta: &Meta) -> bool {
         e.meta == *meta && meta.mtime_ns + RACY_NS < self.written_ns
+    }
+}
+
+/// A file's identity as the walk sees it: size, modification time (ns) and inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime_ns: i128,
+    /// Inode (0 where unknown).
+    pub ino: u64,
+}
+
+impl Meta {
+    /// The identity of `md`.
+    pub fn of(md: &std::fs::Metadata) -> Meta {
+        let mtime_ns = md
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i128);
+        #[cfg(unix)]
+        let ino = std::os::unix::fs::MetadataExt::ino(md);
+        #[cfg(not(unix))]
+        let ino = 0;
+        Meta {
+            size: md.len(),
+            mtime_ns,
+            ino,
+        }
+    }
+}
+
+/// The declarations of one file as the manifest keeps them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CachedIndex {
+    /// Content key (hash of probity version, grammar and bytes).
+    pub key: String,
+    /// What happened to it.
+    pub status: FileStatus,
+    /// ERROR and MISSING nodes.
+    pub syntax_errors: usize,
+    /// Generated-file marker.
+    pub generated: bool,
+    /// Declarations, by position.
+    pub decls: Vec<Decl>,
+}
+
+impl CachedIndex {
+    /// The [`FileIndex`] of `rel`.
+    pub fn to_file(&self, rel: &str, lang: &'static Language) -> FileIndex {
+        FileIndex {
+            path: rel.to_owned(),
+            language: lang.id(),
+            status: self.status,
+            syntax_errors: self.syntax_errors,
+            generated: self.generated,
+            decls: self.decls.clone(),
+        }
+    }
+
+    /// The manifest form of `fi`.
+    pub fn of(fi: &FileIndex, key: String) -> CachedIndex {
+        CachedIndex {
+            key,
+            status: fi.status,
+            syntax_errors: fi.syntax_errors,
+            generated: fi.generated,
+            decls: fi.decls.clone(),
+        }
     }
 }
 
@@ -152,68 +225,6 @@ impl Enc {
 }
 
 struct Dec<'a>(&'a [u8]);
-
-/// A decoder reading a stream (the manifest file through a buffer) instead of a slice: `left`
-/// is the number of bytes the stream still holds, so every length is checked before anything is
-/// allocated, and a manifest of tens of megabytes is never held in memory whole.
-pub(super) struct RDec<R> {
-    r: R,
-    left: u64,
-}
-
-impl<R: std::io::Read> RDec<R> {
-    pub(super) fn new(r: R, len: u64) -> RDec<R> {
-        RDec { r, left: len }
-    }
-    pub(super) fn left(&self) -> u64 {
-        self.left
-    }
-    pub(super) fn fixed<const N: usize>(&mut self) -> Option<[u8; N]> {
-        if (N as u64) > self.left {
-            return None;
-        }
-        let mut b = [0u8; N];
-        self.r.read_exact(&mut b).ok()?;
-        self.left -= N as u64;
-        Some(b)
-    }
-    pub(super) fn bytes(&mut self, n: usize) -> Option<Vec<u8>> {
-        if n as u64 > self.left {
-            return None;
-        }
-        let mut b = vec![0u8; n];
-        self.r.read_exact(&mut b).ok()?;
-        self.left -= n as u64;
-        Some(b)
-    }
-    pub(super) fn u32(&mut self) -> Option<usize> {
-        Some(u32::from_le_bytes(self.fixed()?) as usize)
-    }
-    pub(super) fn string(&mut self) -> Option<String> {
-        let n = self.u32()?;
-        String::from_utf8(self.bytes(n)?).ok()
-    }
-    /// A length-prefixed array of `u32`, read in chunks (never a second copy of it).
-    pub(super) fn u32s(&mut self) -> Option<Vec<u32>> {
-        let n = self.u32()?;
-        if (n as u64).checked_mul(4)? > self.left {
-            return None;
-        }
-        let mut out = Vec::with_capacity(n);
-        let mut buf = vec![0u8; 4 * 4096];
-        while out.len() < n {
-            let k = (n - out.len()).min(4096);
-            self.r.read_exact(&mut buf[..4 * k]).ok()?;
-            out.extend(
-                buf[..4 * k]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            );
-        }
-        self.left -= 4 * n as u64;
-        Some(out)
-    }
-}
 
 impl<'a> Dec<'a> {
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {

@@ -7,13 +7,17 @@
 //! scheduling (files sorted by path, declarations by position). Per-file results are cached by
 //! content hash outside the tracked tree ([`Cache`]).
 //!
-//! Submodules, one concern each: `model` (the data), `cache` (content-hash cache), `manifest`
-//! (per-root manifest and its codec), `words` and `postings` (the word index), `walk` (walking
-//! and indexing files), `json` (`index --json` output), `extract` (declarations from a parse
-//! tree, one file per language family, matched on `lang::Family`), `names` (built-in name lists
-//! of `grammars/<lang>/*.txt`). The public paths are re-exported here; the drift half
-//! depends only on `lang`, `parse`, `source`, `error` and `reason` (never on placement, I/O or
-//! operation layers).
+//! Submodules, one concern each: `model` (the data), `cache` (content-hash cache, where
+//! manifests are stored), `manifest` (per-root manifest, what it holds per file and its codec),
+//! `rdec` (the stream decoder of the manifest and the word index), `words` and `postings` (the
+//! word index), `walk` (walking and indexing files), `json` (`index --json` output), `extract`
+//! (declarations from a parse tree, one file per language family, matched on `lang::Family`),
+//! `names` (built-in name lists of `grammars/<lang>/*.txt`). This file holds the limits they
+//! share and the salt both the cache and the manifest are stamped with ([`CACHE_VERSION`]).
+//! The public paths are re-exported here; the drift half depends only on `lang`, `parse`,
+//! `source`, `error` and `reason` (never on placement, I/O or operation layers).
+
+use sha2::{Digest, Sha256};
 
 mod cache;
 mod extract;
@@ -22,13 +26,14 @@ mod manifest;
 mod model;
 pub mod names;
 mod postings;
+mod rdec;
 mod walk;
 mod words;
 
-pub use cache::{CACHE_VERSION, Cache, CachedIndex, Meta};
+pub use cache::Cache;
 pub use extract::extract;
 pub use json::SortedJson;
-pub use manifest::{Manifest, ManifestEntry, RACY_NS};
+pub use manifest::{CachedIndex, Manifest, ManifestEntry, Meta, RACY_NS};
 pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};
 pub use postings::Postings;
 pub(crate) use walk::looks_generated;
@@ -51,3 +56,29 @@ static LARGE_PARSE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub(crate) const GENERATED_HEAD: usize = 512;
 /// Signatures longer than this are cut (with `…`).
 const MAX_SIGNATURE: usize = 400;
+
+/// The version of everything the cache and the manifest hold: the extraction output
+/// ([`Decl`], [`FileStatus`], the word marks of [`words()`]), the cache entry's JSON shape
+/// and the manifest's binary format (including [`Postings`]).
+///
+/// Bump it on ANY change to what extraction produces or to either format: entries written under
+/// another version are then ignored and rebuilt. Moving code between files does not change it,
+/// so a refactor does not invalidate users' caches (the salt used to hash this module's source).
+/// The definitions queries are hashed into the salt separately, so editing a query needs no bump.
+pub const CACHE_VERSION: u32 = 1;
+
+/// Invalidates every cache entry when [`CACHE_VERSION`], the probity version or a definitions
+/// query changes.
+fn salt() -> &'static str {
+    static SALT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SALT.get_or_init(|| {
+        let mut h = Sha256::new();
+        h.update(env!("CARGO_PKG_VERSION"));
+        h.update(CACHE_VERSION.to_le_bytes());
+        for e in crate::lang::REGISTRY {
+            h.update(e.id);
+            h.update(e.definitions_query);
+        }
+        hex::encode(&h.finalize()[..12])
+    })
+}

@@ -225,7 +225,7 @@ impl Postings {
     /// Read [`Postings::write_to`]'s output from `d`; `None` unless every offset, length and id
     /// is consistent (a corrupt manifest is then ignored). Lengths are checked against the bytes
     /// left before anything is allocated.
-    pub(super) fn read_from(d: &mut super::manifest::RDec<impl std::io::Read>) -> Option<Postings> {
+    pub(super) fn read_from(d: &mut super::rdec::RDec<impl std::io::Read>) -> Option<Postings> {
         let n = d.u32()?;
         if n as u64 > d.left() / 4 {
             return None;
@@ -333,7 +333,7 @@ mod tests {
         p.write_to(&mut b).unwrap();
         b.extend_from_slice(b"tail");
         let decode = |b: &[u8]| {
-            let mut d = super::super::manifest::RDec::new(b, b.len() as u64);
+            let mut d = super::super::rdec::RDec::new(b, b.len() as u64);
             Postings::read_from(&mut d).map(|p| (p, d.left()))
         };
         let (q, left) = decode(&b).unwrap();

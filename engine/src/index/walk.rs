@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::cache::{Cache, CacheEntry, salt};
+use super::cache::{Cache, CacheEntry};
 use super::{
     FileIndex, FileStatus, GENERATED_HEAD, LARGE_FILE_BYTES, LARGE_PARSE, MAX_FILE_BYTES,
-    MAX_LINE_BYTES, Stats, extract,
+    MAX_LINE_BYTES, Stats, extract, salt,
 };
 use crate::error::Error;
 use crate::lang::{self, Grammar, Language};

@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::Resolver;
-use super::load::family_of;
+use super::langs::family_of;
 use super::refs::{Ref, is_ident};
 use super::verdict::{Outcome, list3};
 use crate::index::Kind;

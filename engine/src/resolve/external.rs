@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::Resolver;
-use super::load::family_of;
-use super::modules::{join_dir, normalize_within, parent_dir};
+use super::langs::family_of;
+use super::paths::{join_dir, normalize_within, parent_dir};
 use crate::index::names::{
     JS_GLOBALS, NODE_BUILTINS, PY_BUILTINS, PY_STDLIB, RUST_STD_DERIVES, RUST_STD_MACROS,
     RUST_STD_TYPES, RUST_SYSROOT,

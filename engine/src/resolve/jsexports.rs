@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 
 use super::is_js;
-use super::load::family_of;
+use super::langs::family_of;
 use super::reexports::Chase;
 use super::{Candidate, Resolver};
 

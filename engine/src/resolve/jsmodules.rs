@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use super::Resolver;
 use super::external::Package;
 use super::jsonc::lenient_json;
-use super::modules::{join_dir, normalize_within, parent_dir};
+use super::paths::{join_dir, normalize_within, parent_dir};
 
 /// At most this many config files are read.
 const MAX_CONFIGS: usize = 256;
@@ -586,7 +586,7 @@ impl Resolver<'_> {
     /// a package from outside: a path alias or workspace package naming no file, or a config
     /// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
     pub(super) fn unresolved_import(&self, importer: &str, from: &str) -> Option<String> {
-        if from.starts_with('.') || !super::is_js(super::load::family_of(importer)) {
+        if from.starts_with('.') || !super::is_js(super::langs::family_of(importer)) {
             return None;
         }
         match self.specifier(Some(importer), from) {

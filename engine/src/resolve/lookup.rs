@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
 use super::is_js;
-use super::load::family_of;
+use super::langs::family_of;
 use super::modules::module_cand;
 use super::reexports::{Chase, MAX_HOPS};
 use super::refs::is_ident;

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use super::jsmodules::{Spec, package_of};
-use super::load::{family_of, lang_of};
+use super::langs::{family_of, lang_of};
+use super::paths::{join_dir, normalize, parent_dir};
 use super::{Candidate, Resolver};
 use crate::lang::Family;
 
@@ -425,53 +426,6 @@ pub(super) fn module_cand(file: &str, name: &str) -> Candidate {
         qualified: name.to_owned(),
         exported: true,
         signature: None,
-    }
-}
-
-/// `p` with `.` and empty segments dropped and each `..` taking off the segment before it (none
-/// at the top: `../a` is `a`).
-fn normalize(p: &str) -> String {
-    normalize_segs(p.split('/'), false).unwrap_or_default()
-}
-
-/// `rel` (a path relative to directory `dir` of the repository) as a normalized path from the
-/// repository root; `None` when it leads outside the repository or is absolute.
-pub(super) fn normalize_within(dir: &str, rel: &str) -> Option<String> {
-    if rel.starts_with('/') {
-        return None;
-    }
-    normalize_segs(dir.split('/').chain(rel.split('/')), true)
-}
-
-/// `segs` joined by `/`, without `.` and empty segments, each `..` removing the one before it;
-/// a `..` with nothing before it is `None` when `strict`, else dropped.
-fn normalize_segs<'a>(segs: impl Iterator<Item = &'a str>, strict: bool) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for seg in segs {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if out.pop().is_none() && strict {
-                    return None;
-                }
-            }
-            s => out.push(s),
-        }
-    }
-    Some(out.join("/"))
-}
-
-/// The directory of repository path `p` (`""` for a file at the root).
-pub(super) fn parent_dir(p: &str) -> &str {
-    p.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
-/// `rest` under directory `dir` (`""`: the root).
-pub(super) fn join_dir(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{dir}/{rest}")
     }
 }
 

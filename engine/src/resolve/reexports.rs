@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::load::family_of;
+use super::langs::family_of;
 use super::modules::module_cand;
 use super::verdict::Outcome;
 use super::{Candidate, Resolver};

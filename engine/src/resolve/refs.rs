@@ -89,7 +89,7 @@ pub(crate) fn is_file_ext(ext: &str) -> bool {
         "css", "scm", "tmpl", "go", "c", "h", "cpp", "java", "rb", "sql", "xml", "csv", "lua",
         "proto", "rst",
     ];
-    super::load::is_source_ext(ext) || OTHER_EXTS.contains(&ext)
+    super::langs::is_source_ext(ext) || OTHER_EXTS.contains(&ext)
 }
 
 /// `count!`, `count!(...)`, `vec![...]`, `crate::util::count!`: the macro path's segments.

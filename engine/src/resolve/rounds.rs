@@ -10,7 +10,8 @@ use rayon::prelude::*;
 
 use super::aliases::Alias;
 use super::is_js;
-use super::load::{ToLoad, family_of};
+use super::langs::family_of;
+use super::load::ToLoad;
 use super::lookup::bases_of;
 use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};

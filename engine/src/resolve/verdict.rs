@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::Ordering;
 
-use super::load::lang_of;
+use super::langs::lang_of;
 use super::refs::{Ref, parts_of};
 use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Severity, Verdict};
 use crate::index;
