@@ -6,6 +6,7 @@ mod drift_extract;
 mod drift_plans;
 mod e2e;
 mod golden;
+mod layers;
 mod properties;
 mod registry;
 mod regressions;
