@@ -4,7 +4,7 @@
 //! ledger and holds it to the end, so every caller (the CLI, `session::cleanup`, another
 //! front-end) gets the same serialization. A caller that already holds the lock uses
 //! [`strip_held`] instead of locking twice. The session rules placing follows are
-//! [`crate::ledger::state`]; this module never calls `session`.
+//! `crate::ledger::state`; this module never calls `session`.
 //!
 //! Order of durable effects, for every command: validate input → read and check the file →
 //! compute the edit (pure) → ledger entry written and synced → source replaced atomically (only if

@@ -28,7 +28,7 @@
 //!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
-//! - `suggest`: nearest names for MISSING references ([`levenshtein`], [`nearest`]);
+//! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);
 //! - `paths`: repository paths as strings (normalizing `..`, directories, joining).
 //!
@@ -63,7 +63,7 @@ mod rounds;
 mod suggest;
 mod verdict;
 
-pub use external::{listed_std_derive, listed_std_macro};
+pub(crate) use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
 
 /// Whether a file of family `f` (`None`: no grammar) is JavaScript or TypeScript.
@@ -81,7 +81,6 @@ fn is_python(f: Option<Family>) -> bool {
         Some(Family::Rust | Family::JavaScript) | None => false,
     }
 }
-pub use suggest::{levenshtein, nearest};
 
 use aliases::Alias;
 use external::Deps;

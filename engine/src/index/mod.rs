@@ -24,7 +24,7 @@ mod extract;
 mod json;
 mod manifest;
 mod model;
-pub mod names;
+pub(crate) mod names;
 mod postings;
 mod rdec;
 mod walk;
@@ -33,9 +33,9 @@ mod words;
 pub use cache::Cache;
 pub use extract::extract;
 pub use json::SortedJson;
-pub use manifest::{CachedIndex, Manifest, ManifestEntry, Meta, RACY_NS};
+pub(crate) use manifest::{CachedIndex, ManifestEntry, Meta};
 pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};
-pub use postings::Postings;
+pub(crate) use postings::Postings;
 pub(crate) use walk::looks_generated;
 pub use walk::{
     check_root, index_bytes, index_bytes_keyed, index_root, index_root_each, parse_only,
@@ -59,7 +59,7 @@ const MAX_SIGNATURE: usize = 400;
 
 /// The version of everything the cache and the manifest hold: the extraction output
 /// ([`Decl`], [`FileStatus`], the word marks of [`words()`]), the cache entry's JSON shape
-/// and the manifest's binary format (including [`Postings`]).
+/// and the manifest's binary format (including `Postings`).
 ///
 /// Bump it on ANY change to what extraction produces or to either format: entries written under
 /// another version are then ignored and rebuilt. Moving code between files does not change it,

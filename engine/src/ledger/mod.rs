@@ -1,9 +1,9 @@
 //! The ledger: the Runtime Evidence schema v1 (contracts.md §6), its store and its rules.
 //!
-//! - [`schema`]: every type a ledger file holds, as plain data (probe entries, session fields,
+//! - `schema`: every type a ledger file holds, as plain data (probe entries, session fields,
 //!   runs and observations, capture root and artifacts, cleanup).
-//! - [`store`]: where ledgers live, load, save, and the `<ledger>.lock` every writer holds.
-//! - [`state`]: the session state machine and the rules placing a probe must follow.
+//! - `store`: where ledgers live, load, save, and the `<ledger>.lock` every writer holds.
+//! - `state`: the session state machine and the rules placing a probe must follow.
 //!
 //! A probe entry is written and synced before the source file is touched (`planned`), becomes
 //! `active` only after the inserted bytes were read back and hashed, and `removed` only after a
@@ -13,9 +13,9 @@
 //! Layer 4 (I/O): uses the foundations and `fsio` only; the operations (`ops`,
 //! `session`, `scan`) build on it and it knows nothing of them.
 
-pub mod schema;
-pub mod state;
-pub mod store;
+mod schema;
+mod state;
+mod store;
 
 pub use schema::{
     ActiveRun, Artifact, ArtifactKind, ArtifactRoot, ArtifactStatus, Cleanup, CleanupItem,

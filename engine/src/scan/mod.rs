@@ -2,13 +2,13 @@
 //!
 //! Pipeline per file: walk (ignore, parallel; `walk`) → binary check of the first 8 KiB →
 //! byte prefilter (memmem for `gsd-debug-probe:`, then for `GSD` checked against `GSDDBG1` and
-//! `GSD_DEBUG_PROBE_SINK`; [`has_token`]) → only on a hit, [`classify`]: supported languages are
+//! `GSD_DEBUG_PROBE_SINK`; [`has_token`]) → only on a hit, `classify`: supported languages are
 //! parsed and markers classified by the syntax tree (`marker::find`), other files are read
 //! textually and every occurrence is a finding. Blocks are correlated with every ledger under
-//! `ROOT/.planning/debug/` ([`ledgers`]); the allowlist and per-root context live in `root`, the
+//! `ROOT/.planning/debug/` (`ledgers`); the allowlist and per-root context live in `root`, the
 //! records in `model`, their rendering in [`output`]. Files are read into a per-thread buffer, or
 //! mapped when large, so memory stays bounded. `--staged` and `--rev` read blobs through
-//! `git cat-file --batch` instead ([`git`]). See docs/verify.md, contracts.md §2, §4, §6, §10.
+//! `git cat-file --batch` instead (`git`). See docs/verify.md, contracts.md §2, §4, §6, §10.
 //!
 //! Layer 5 (operations). Reads files, ledgers and git objects, and writes no file: the CLI
 //! renders the [`Report`] and writes any SARIF file (the walk only prints a warning on stderr
@@ -16,9 +16,9 @@
 //! they are returned, so output never depends on thread scheduling. Progress is reported through
 //! the optional [`Progress`] hook; drawing it is the caller's business.
 
-pub mod classify;
-pub mod git;
-pub mod ledgers;
+mod classify;
+mod git;
+mod ledgers;
 mod model;
 pub mod output;
 mod root;

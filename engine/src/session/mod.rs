@@ -2,11 +2,11 @@
 //! ADR-3128).
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);
-//! - [`run`](mod@run): one bounded, confined reproduction run and its sanitized record;
-//! - [`compare`](mod@compare): two runs, probe by probe;
-//! - [`cleanup`](mod@cleanup): strip every probe, remove every artifact, verify, record;
-//! - [`gate`](mod@gate): judge ledgers clean or blocking;
-//! - [`markdown`]: the `## Runtime Evidence` section, rendered and synced into a file;
+//! - `run`(mod@run): one bounded, confined reproduction run and its sanitized record;
+//! - `compare`(mod@compare): two runs, probe by probe;
+//! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
+//! - `gate`(mod@gate): judge ledgers clean or blocking;
+//! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
 //! - `artifacts` (private): settling an interrupted run and removing one recorded artifact.
 //!
 //! The schema, store and state machine are [`crate::ledger`]. Every operation that changes the
@@ -18,11 +18,11 @@
 //! [`crate::ops`] (cleanup strips through it); `ops` never calls back into sessions.
 
 mod artifacts;
-pub mod cleanup;
-pub mod compare;
-pub mod gate;
-pub mod markdown;
-pub mod run;
+mod cleanup;
+mod compare;
+mod gate;
+mod markdown;
+mod run;
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
