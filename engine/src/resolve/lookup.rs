@@ -279,6 +279,31 @@ impl Resolver<'_> {
             && let Some((i, files)) = self.module_prefix(segs, rust)
         {
             let o = self.in_modules(&files, &segs[i..]);
+            // The other reading of a head naming both a module and a declaration in it
+            // (`Foo.bar` with `src/Foo.ts` declaring `class Foo`): the container's member.
+            let o = match o {
+                Outcome::Missing {
+                    suggestions,
+                    mut scope,
+                    mut consulted,
+                } if i == segs.len() - 1 => match self.member(&segs[i - 1], &segs[i]) {
+                    Outcome::Missing {
+                        scope: s,
+                        consulted: c,
+                        ..
+                    } => {
+                        scope.extend(s);
+                        consulted.extend(c);
+                        Outcome::Missing {
+                            suggestions,
+                            scope,
+                            consulted,
+                        }
+                    }
+                    other => other,
+                },
+                o => o,
+            };
             // A repository module named like an external one answers only what it declares.
             let o = match ext {
                 Some(e) if !matches!(o, Outcome::Found(_)) => Outcome::Unchecked(e.why),
