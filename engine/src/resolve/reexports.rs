@@ -72,7 +72,11 @@ impl Resolver<'_> {
         let direct: Vec<&Decl> = f
             .decls
             .iter()
-            .filter(|d| d.container.is_none() && d.name == n && d.kind != Kind::CliFlag)
+            .filter(|d| {
+                d.container.is_none()
+                    && d.name == n
+                    && !matches!(d.kind, Kind::CliFlag | Kind::Impl)
+            })
             .collect();
         let defs: Vec<&Decl> = direct
             .iter()
