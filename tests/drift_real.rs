@@ -121,3 +121,34 @@ fn rust_trait_defaults_and_macro_members() {
     verified(&v[3], "src/r.rs:14:12");
     missing(&v[4]);
 }
+
+/// Class 7: a decorator whose head is a repository module resolves through the module exactly
+/// as the dotted reference does: VERIFIED where the module defines it, MISSING where it lacks it.
+#[test]
+fn decorators_with_module_heads() {
+    let r = Repo::new();
+    r.write("functools.py", "def memoize(fn):\n    return fn\n");
+    r.write("mylib/__init__.py", "");
+    r.write("mylib/deco.py", "def traced(fn):\n    return fn\n");
+    r.write(
+        "app.py",
+        "import functools\nimport mylib.deco\n\n@functools.memoize\ndef f():\n    pass\n\n@mylib.deco.traced\ndef g():\n    pass\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "@functools.memoize",
+            "functools.memoize",
+            "@functools.memoise",
+            "functools.memoise",
+            "@mylib.deco.traced",
+            "@mylib.deco.traces",
+        ],
+    );
+    verified(&v[0], "functools.py:1:5");
+    verified(&v[1], "functools.py:1:5");
+    missing(&v[2]);
+    missing(&v[3]);
+    verified(&v[4], "mylib/deco.py:1:5");
+    missing(&v[5]);
+}

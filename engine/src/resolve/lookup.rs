@@ -244,14 +244,18 @@ impl Resolver<'_> {
                 d.container.is_none() && matches!(d.kind, Kind::Variable | Kind::Import)
             });
             if let Some((p, d)) = head.first() {
-                if d.kind == Kind::Import
-                    && self
-                        .module_for_import(p, d.from.as_deref().unwrap_or(""))
-                        .is_empty()
-                {
-                    let mut c = self.cand(p, d);
-                    c.qualified = segs.join(".");
-                    return Outcome::Found(vec![c]);
+                if d.kind == Kind::Import {
+                    let modules = self.module_for_import(p, d.from.as_deref().unwrap_or(""));
+                    if modules.is_empty() {
+                        let mut c = self.cand(p, d);
+                        c.qualified = segs.join(".");
+                        return Outcome::Found(vec![c]);
+                    }
+                    // `@functools.memoize` with `import functools` binding a repository module:
+                    // the module answered, as for `functools.memoize`.
+                    if matches!(d.imported.as_deref(), None | Some("*")) {
+                        return o;
+                    }
                 }
                 return Outcome::Unchecked(format!(
                     "`{}` is a value; its attribute `{}` is resolved at run time",
