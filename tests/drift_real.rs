@@ -152,3 +152,42 @@ fn decorators_with_module_heads() {
     verified(&v[4], "mylib/deco.py:1:5");
     missing(&v[5]);
 }
+
+/// Class 9: a path outside `--root` (absolute, climbing with `..`, or through a symlink leading
+/// out) is never VERIFIED nor looked at: UNCHECKABLE "outside the repository root". A path
+/// inside stays VERIFIED, an invented one MISSING.
+#[test]
+fn paths_stay_inside_the_root() {
+    let outer = tempfile::tempdir().unwrap();
+    std::fs::write(outer.path().join("outside.txt"), "x").unwrap();
+    std::fs::write(outer.path().join("secret.txt"), "x").unwrap();
+    let r = Repo::new();
+    r.write("docs/in.md", "x");
+    std::os::unix::fs::symlink(outer.path(), r.path().join("docs/out")).unwrap();
+    std::os::unix::fs::symlink("in.md", r.path().join("docs/alias.md")).unwrap();
+    let up = format!(
+        "../{}/outside.txt",
+        outer.path().file_name().unwrap().to_str().unwrap()
+    );
+    let abs = outer.path().join("secret.txt");
+    let v = resolve_all(
+        &r,
+        &[
+            "/etc/passwd",
+            &up,
+            "../outside.txt",
+            abs.to_str().unwrap(),
+            "docs/out/secret.txt",
+            "docs/out/nothing.txt",
+            "docs/in.md",
+            "docs/alias.md",
+            "docs/nope.md",
+        ],
+    );
+    for x in &v[..6] {
+        uncheckable(x, "outside the repository root");
+    }
+    verified(&v[6], "docs/in.md");
+    verified(&v[7], "docs/alias.md");
+    missing(&v[8]);
+}

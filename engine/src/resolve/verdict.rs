@@ -28,7 +28,9 @@ impl Resolver<'_> {
     /// files).
     pub(super) fn outcome_of(&self, r: &Ref) -> Outcome {
         match r {
-            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
+            Ref::Unsupported(why) | Ref::External(why) | Ref::Outside(why) => {
+                Outcome::Unchecked(why.clone())
+            }
             Ref::File(p) => self.file(p),
             Ref::Flag(f) => self.flag(f),
             Ref::Name(n) => self.name(n),
