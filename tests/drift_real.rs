@@ -34,9 +34,33 @@ fn verified(v: &Value, location: &str) {
     assert_eq!(v["location"], location, "{v:#}");
 }
 
+/// MISSING, with what was searched: the names and the files analyzed (each a file of the
+/// repository).
 #[track_caller]
 fn missing(v: &Value) {
     assert_eq!(v["verdict"], "MISSING", "{v:#}");
+    let s = &v["searched"];
+    assert!(
+        s["names"].as_array().is_some_and(|n| !n.is_empty()),
+        "{v:#}"
+    );
+    let files = s["files"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no searched files: {v:#}"));
+    assert!(
+        s["files_analyzed"].as_u64().unwrap() >= files.len() as u64,
+        "{v:#}"
+    );
+}
+
+/// The files a MISSING says it searched.
+fn searched(v: &Value) -> Vec<&str> {
+    v["searched"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect()
 }
 
 #[track_caller]
@@ -190,4 +214,45 @@ fn paths_stay_inside_the_root() {
     verified(&v[6], "docs/in.md");
     verified(&v[7], "docs/alias.md");
     missing(&v[8]);
+}
+
+/// Class 8: reasons are facts about the code. A module-level `__getattr__` makes the module's
+/// own attributes dynamic, not the members of a class it declares; `__getattribute__` is named
+/// as such. Every MISSING says what was searched (names, files analyzed).
+#[test]
+fn reasons_are_true_and_missing_says_what_was_searched() {
+    let r = Repo::new();
+    r.write("pkg/__init__.py", "");
+    r.write(
+        "pkg/mod.py",
+        "def __getattr__(name):\n    return name\n\nclass Cls:\n    def real(self):\n        pass\n",
+    );
+    r.write(
+        "pkg/dyn.py",
+        "class Dyn:\n    def __getattribute__(self, name):\n        return name\n",
+    );
+    r.write(
+        "pkg/other.py",
+        "class Other:\n    def nope(self):\n        pass\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "pkg.mod.Cls.real",
+            "pkg.mod.Cls.nope",
+            "pkg.mod.anything",
+            "Dyn.whatever",
+            "Other.nop",
+            "nowhere_at_all",
+        ],
+    );
+    verified(&v[0], "pkg/mod.py:5:9");
+    missing(&v[1]);
+    assert!(searched(&v[1]).contains(&"pkg/mod.py"), "{:#}", v[1]);
+    uncheckable(&v[2], "pkg/mod.py defines a module-level __getattr__");
+    uncheckable(&v[3], "`Dyn` defines __getattribute__");
+    missing(&v[4]);
+    assert_eq!(searched(&v[4]), ["pkg/other.py"], "{:#}", v[4]);
+    missing(&v[5]);
+    assert!(searched(&v[5]).is_empty(), "{:#}", v[5]);
 }

@@ -492,13 +492,15 @@ impl Resolver<'_> {
                                     .map(|d| d.name.clone()),
                             );
                             if found.is_empty()
-                                && fi.decls.iter().any(|d| {
+                                && let Some(g) = fi.decls.iter().find(|d| {
                                     d.container.as_deref() == Some(cn.as_str())
+                                        && matches!(d.kind, Kind::Method | Kind::Function)
                                         && (d.name == "__getattr__" || d.name == "__getattribute__")
                                 })
                             {
                                 return Outcome::Unchecked(format!(
-                                    "`{cn}` defines __getattr__ (dynamic attributes)"
+                                    "`{cn}` defines {} at {p}:{} (dynamic attributes)",
+                                    g.name, g.line
                                 ));
                             }
                         }

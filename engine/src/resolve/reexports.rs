@@ -295,8 +295,10 @@ impl Resolver<'_> {
                 segs.join(".")
             ));
         }
-        // Python module-level `__getattr__` makes every attribute dynamic.
-        for f in files {
+        // Python module-level `__getattr__` makes every attribute of the module dynamic (not the
+        // members of a class the module declares).
+        let of_class = matches!(segs, [c, _] if !self.module_classes(files, c).is_empty());
+        for f in files.iter().filter(|_| !of_class) {
             if self.files.get(f).is_some_and(|fi| {
                 fi.decls
                     .iter()

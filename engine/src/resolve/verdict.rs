@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use super::langs::lang_of;
 use super::refs::{Ref, parts_of};
-use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Severity, Verdict};
+use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
 use crate::index;
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
@@ -67,6 +67,7 @@ impl Resolver<'_> {
             candidates: Vec::new(),
             suggestions: Vec::new(),
             reason: None,
+            searched: None,
         };
         let outcome = self.outcome_of(r);
         match outcome {
@@ -105,6 +106,7 @@ impl Resolver<'_> {
                     res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
+                    res.searched = Some(self.searched(r, consulted));
                     res.suggestions = if !full {
                         Vec::new()
                     } else if suggestions.is_empty() {
@@ -117,6 +119,38 @@ impl Resolver<'_> {
         }
         res.severity = Severity::of(res.verdict, RUNG);
         res
+    }
+
+    /// What a MISSING `r` searched: its names, and the files analyzed for it (the files the
+    /// lookup consulted, and every loaded file holding one of its names).
+    fn searched(&self, r: &Ref, consulted: Vec<String>) -> Searched {
+        let names: Vec<String> = match r {
+            Ref::File(p) => vec![p.clone()],
+            _ => {
+                let mut n: Vec<String> = r.needles().iter().flat_map(|x| parts_of(x)).collect();
+                n.dedup();
+                n
+            }
+        };
+        let mut files: BTreeSet<String> = consulted
+            .into_iter()
+            .filter(|f| self.files.contains_key(f))
+            .collect();
+        if !matches!(r, Ref::File(_)) {
+            let post = self.postings();
+            files.extend(
+                self.files
+                    .keys()
+                    .filter(|p| names.iter().any(|n| post.holds(p, n)))
+                    .cloned(),
+            );
+        }
+        let files_analyzed = files.len();
+        Searched {
+            names,
+            files: files.into_iter().take(Searched::MAX_FILES).collect(),
+            files_analyzed,
+        }
     }
 
     fn unanalyzed_for(&self, name: &str) -> Option<String> {
