@@ -256,3 +256,87 @@ fn reasons_are_true_and_missing_says_what_was_searched() {
     missing(&v[5]);
     assert!(searched(&v[5]).is_empty(), "{:#}", v[5]);
 }
+
+/// `probity drift --json` over `plan` in `r`: the results by reference.
+fn drift(r: &Repo, plan: &str) -> Vec<Value> {
+    r.write("PLAN.md", plan);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    v["results"].as_array().unwrap().clone()
+}
+
+/// The result for reference `r`, which the plan must cite.
+#[track_caller]
+fn of<'a>(v: &'a [Value], r: &str) -> &'a Value {
+    v.iter()
+        .find(|x| x["ref"] == r)
+        .unwrap_or_else(|| panic!("{r} not cited: {v:#?}"))
+}
+
+/// Whether the plan cites `r` at all.
+fn cites(v: &[Value], r: &str) -> bool {
+    v.iter().any(|x| x["ref"] == r)
+}
+
+/// Class 6: names that are not source declarations. Cargo features and npm scripts resolve in
+/// their manifest; another tool's flags (`cargo build --features`, `npm install --save-dev`)
+/// and HTTP routes are not the repository's; `reply.json` is a member, not a file; `events$` is
+/// an identifier. Invented siblings stay MISSING.
+#[test]
+fn names_that_are_not_source_declarations() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n\n[features]\ndefault = []\nfast_hash = []\nsimd = [\"fast_hash\"]\n",
+    );
+    r.write("src/lib.rs", "pub fn run() {}\n");
+    r.write(
+        "package.json",
+        "{\n  \"name\": \"demo\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"lint_all\": \"eslint .\"\n  }\n}\n",
+    );
+    r.write(
+        "web/reply.ts",
+        "export class Reply {\n  json() {}\n}\nexport class Stream {\n  pipe() {}\n}\nexport function serve(reply: Reply) {\n  const events$ = new Stream();\n  events$.pipe();\n  reply.json();\n}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &["fast_hash", "simd", "fast_hashes", "lint_all", "lint_every"],
+    );
+    verified(&v[0], "Cargo.toml:7:1");
+    assert_eq!(v[0]["kind"], "cargo_feature");
+    verified(&v[1], "Cargo.toml:8:1");
+    missing(&v[2]);
+    verified(&v[3], "package.json:5:5");
+    assert_eq!(v[3]["kind"], "npm_script");
+    missing(&v[4]);
+    let v = drift(
+        &r,
+        "# Plan\n\nBuild with `cargo build --features fast_hash` and `npm install --save-dev typescript`.\n\
+         Run `npm run lint_all`; serve `GET /api/users` with the `Authorization` header.\n\
+         Call `reply.json` and `Reply.yaml`; pipe `events$.pipe` and `events$.pipeTo` and `Stream.pipeTo`.\n\
+         Our own flag `--verbose-mode` is new.\n",
+    );
+    assert!(!cites(&v, "--features"), "{v:#?}");
+    assert!(!cites(&v, "--save-dev"), "{v:#?}");
+    assert!(!cites(&v, "/api/users"), "{v:#?}");
+    assert!(!cites(&v, "Authorization"), "{v:#?}");
+    verified(of(&v, "fast_hash"), "Cargo.toml:7:1");
+    verified(of(&v, "lint_all"), "package.json:5:5");
+    verified(of(&v, "reply.json"), "web/reply.ts:2:3");
+    missing(of(&v, "Reply.yaml"));
+    verified(of(&v, "events$.pipe"), "web/reply.ts:5:3");
+    missing(of(&v, "Stream.pipeTo"));
+    missing(of(&v, "--verbose-mode"));
+}

@@ -25,17 +25,25 @@ impl Resolver<'_> {
         }
     }
 
+    /// The candidate of repository path `p` (a file, or a directory).
+    pub(super) fn file_cand(&self, p: &str) -> Candidate {
+        let kind = if self.root.join(p).is_dir() {
+            "directory"
+        } else {
+            "file"
+        };
+        Candidate {
+            location: p.to_owned(),
+            kind: kind.to_owned(),
+            qualified: p.to_owned(),
+            exported: true,
+            signature: None,
+        }
+    }
+
     pub(super) fn file(&self, p: &str) -> Outcome {
-        let full = self.root.join(p);
-        if full.exists() {
-            let kind = if full.is_dir() { "directory" } else { "file" };
-            return Outcome::Found(vec![Candidate {
-                location: p.to_owned(),
-                kind: kind.to_owned(),
-                qualified: p.to_owned(),
-                exported: true,
-                signature: None,
-            }]);
+        if self.root.join(p).exists() {
+            return Outcome::Found(vec![self.file_cand(p)]);
         }
         if p.starts_with('@') || p.starts_with('~') {
             // `@/lib/util`, `@acme/ui`: a module specifier (path alias, workspace package).
@@ -84,6 +92,20 @@ impl Resolver<'_> {
         }
         if let Some(o) = self.via_imports(n) {
             return o;
+        }
+        // A name a manifest declares: a Cargo feature, an npm script.
+        if let Some(m) = self.deps().manifest_names.get(n) {
+            return Outcome::Found(
+                m.iter()
+                    .map(|(at, kind)| Candidate {
+                        location: at.clone(),
+                        kind: (*kind).to_owned(),
+                        qualified: n.to_owned(),
+                        exported: true,
+                        signature: None,
+                    })
+                    .collect(),
+            );
         }
         Outcome::Missing {
             suggestions: vec![],

@@ -284,10 +284,16 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
         }
         return Ref::File(clean);
     }
-    if let Some((_, ext)) = r.rsplit_once('.')
+    if let Some((stem, ext)) = r.rsplit_once('.')
         && is_file_ext(ext)
         && !r.contains("::")
     {
+        // `reply.json`, `config.yaml` where the root holds no such file: a member of a value
+        // (the file reading is tried too, see `Resolver::outcome_of`).
+        if stem.split('.').all(is_ident) && is_ident(ext) {
+            let segs: Vec<String> = r.split('.').map(str::to_owned).collect();
+            return Ref::Qualified { segs, rust: false };
+        }
         return Ref::File(r);
     }
     if r.contains("::") {

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::Ordering;
 
 use super::langs::lang_of;
-use super::refs::{Ref, parts_of};
+use super::refs::{Ref, is_file_ext, parts_of};
 use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
 use crate::index;
 
@@ -35,7 +35,29 @@ impl Resolver<'_> {
             Ref::Flag(f) => self.flag(f),
             Ref::Name(n) => self.name(n),
             Ref::Decorator(segs) => self.decorator(segs),
-            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
+            Ref::Qualified { segs, rust } => {
+                let o = self.qualified(segs, *rust, true);
+                match o {
+                    // `config.yaml` as a file of the repository: the other reading.
+                    Outcome::Missing { .. } | Outcome::Unchecked(_)
+                        if !*rust && segs.last().is_some_and(|e| is_file_ext(e)) =>
+                    {
+                        let name = segs.join(".");
+                        let files: Vec<Candidate> = self
+                            .paths
+                            .iter()
+                            .filter(|p| p.rsplit('/').next() == Some(name.as_str()))
+                            .map(|p| self.file_cand(p))
+                            .collect();
+                        if files.is_empty() {
+                            o
+                        } else {
+                            Outcome::Found(files)
+                        }
+                    }
+                    o => o,
+                }
+            }
             Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
             Ref::ModuleFile { path, segs } => match self.plan_module_files(path) {
                 Err(why) => Outcome::Unchecked(why.to_string()),
