@@ -116,7 +116,7 @@ fn rust_trait_defaults_and_macro_members() {
     let r = Repo::new();
     r.write(
         "src/lib.rs",
-        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n",
+        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n\n#[rustfmt::skip]\n#[deprecated]\npub struct Tidy;\nimpl Tidy {\n    pub fn go(&self) {}\n}\n\n#[derive(Debug, serde::Serialize)]\npub struct Wire;\n",
     );
     r.write(
         "src/w.rs",
@@ -144,6 +144,11 @@ fn rust_trait_defaults_and_macro_members() {
     );
     verified(&v[3], "src/r.rs:14:12");
     missing(&v[4]);
+    // A tool attribute is no macro: the reason would be false; a non-standard derive is one.
+    let v = resolve_all(&r, &["Tidy::go", "Tidy::nope", "Wire::nope"]);
+    verified(&v[0], "src/lib.rs:12:12");
+    missing(&v[1]);
+    uncheckable(&v[2], "`Wire` has attribute macros or non-standard derives");
 }
 
 /// Class 7: a decorator whose head is a repository module resolves through the module exactly

@@ -45,8 +45,12 @@ fn macro_attribute(a: &str) -> bool {
             .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
             .any(|x| !x.is_empty() && !RUST_STD_DERIVES.contains(x));
     }
-    let head = inner.split(['(', '=', ' ']).next().unwrap_or("");
-    !PLAIN.contains(&head)
+    let head = inner.split(['(', '=', ' ']).next().unwrap_or("").trim();
+    // Built-in attributes and tool attributes (`#[rustfmt::skip]`, `#[clippy::...]`) are no
+    // macros.
+    const BUILTIN: &[&str] = &["deprecated", "automatically_derived", "must_not_suspend"];
+    const TOOLS: &[&str] = &["rustfmt::", "clippy::", "diagnostic::", "rustdoc::"];
+    !PLAIN.contains(&head) && !BUILTIN.contains(&head) && !TOOLS.iter().any(|t| head.starts_with(t))
 }
 
 impl Ctx<'_> {
