@@ -516,7 +516,6 @@ impl Resolver<'_> {
                             if found.is_empty()
                                 && let Some(g) = fi.decls.iter().find(|d| {
                                     d.container.as_deref() == Some(cn.as_str())
-                                        && matches!(d.kind, Kind::Method | Kind::Function)
                                         && (d.name == "__getattr__" || d.name == "__getattribute__")
                                 })
                             {
