@@ -238,6 +238,27 @@ pub struct Resolution {
     /// UNCHECKABLE: why; otherwise an optional note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// MISSING: what was searched, so a reviewer can trust the absence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub searched: Option<Searched>,
+}
+
+/// What a MISSING verdict searched: the names looked for and the files analyzed for them (every
+/// file of the repository whose words hold the name and that could declare it, and the module
+/// and container files the lookup consulted), all parsed without error.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Searched {
+    /// The names (identifiers) looked for; for a path, the path.
+    pub names: Vec<String>,
+    /// The files analyzed, sorted; at most [`Searched::MAX_FILES`] of them.
+    pub files: Vec<String>,
+    /// How many files were analyzed (`files` may list fewer).
+    pub files_analyzed: usize,
+}
+
+impl Searched {
+    /// The most files listed in [`Searched::files`].
+    pub const MAX_FILES: usize = 20;
 }
 
 /// Resolution state: the files parsed so far and what could not be analyzed.

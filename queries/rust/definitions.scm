@@ -5,6 +5,7 @@
 ;   @name        the declared name.
 ;   @import      a `use` declaration (bindings and re-exports).
 ;   @flag        a string literal naming a command-line flag (clap builder `.long("x")`).
+;   @impl        an `impl` block (facts about its type: its trait, macros that add members).
 ; Clap derive fields (`#[arg(long)]`) are read from the attributes of each field.
 
 (function_item name: (identifier) @name) @def.function
@@ -23,6 +24,9 @@
 (field_declaration name: (field_identifier) @name) @def.field
 
 (use_declaration) @import
+
+; `impl Trait for Type`, and macros invoked in an impl block or on it (engine/src/index/extract/rust.rs).
+(impl_item) @impl
 
 (call_expression
   function: (field_expression field: (field_identifier) @_long)

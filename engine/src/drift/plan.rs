@@ -108,7 +108,7 @@ fn is_dunder(name: &str) -> bool {
 fn lone_name(name: &str, call: bool) -> bool {
     let lower = name.chars().any(char::is_lowercase);
     let upper = name.chars().any(char::is_uppercase);
-    lower && (call || upper || name.contains('_'))
+    lower && (call || upper || name.contains(['_', '$']))
 }
 
 /// Whether `p` is a file path with a known extension, one segment per `/`.
@@ -353,6 +353,73 @@ fn classify(tok: &str, source: &'static str, lone: bool, code_like: bool) -> Opt
     (call || (camel && (inner_capital || code_like))).then(|| stem.to_owned())
 }
 
+/// Commands whose own flags a plan writes (`cargo build --features x`, `npm install --save-dev`):
+/// flags after one of them, up to a `--` that passes the rest to the project's program, are that
+/// tool's, not the repository's. Interpreters (`python`, `node`) run the project's code, so their
+/// flags are not here.
+const TOOLS: &str = "\
+    cargo rustup rustc npm npx yarn pnpm bun deno git gh pip pip3 pipx uv poetry docker \
+    kubectl brew apt apt-get make go curl wget tsc eslint prettier pytest ruff mypy";
+
+/// HTTP methods: a path after one in a code span is a route (`GET /api/users`), not a file.
+const HTTP_METHODS: &str = "GET POST PUT PATCH DELETE HEAD OPTIONS";
+
+/// What the command words of a code span or fenced line say about its tokens: the tokens that
+/// are another tool's flags or a route (not cited), and the names the command cites from a
+/// manifest (`cargo build --features a,b`: Cargo features; `npm run build`: an npm script).
+fn command_context(seg: &str) -> (Vec<String>, Vec<String>) {
+    let toks: Vec<&str> = tokens(seg).collect();
+    let mut skip = Vec::new();
+    let mut cite = Vec::new();
+    let mut tool: Option<&str> = None;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        let next = toks.get(i + 1).copied();
+        if t == "--" {
+            tool = None;
+        } else if TOOLS.split_ascii_whitespace().any(|w| w == t) {
+            tool = Some(t);
+        } else if HTTP_METHODS.split_ascii_whitespace().any(|w| w == t)
+            && let Some(n) = next.filter(|n| n.starts_with('/'))
+        {
+            skip.push(n.to_owned());
+        } else if let Some(tl) = tool
+            && t.starts_with('-')
+        {
+            skip.push(t.split('=').next().unwrap_or(t).to_owned());
+            let value = match t.split_once('=') {
+                Some((_, v)) => Some(v),
+                None => next,
+            };
+            if tl == "cargo" && matches!(t.split('=').next(), Some("--features" | "-F")) {
+                cite.extend(
+                    value
+                        .unwrap_or("")
+                        .split([',', ' '])
+                        .filter(|f| is_ident(f))
+                        .map(str::to_owned),
+                );
+            }
+        } else if matches!(tool, Some("npm" | "yarn" | "pnpm" | "bun"))
+            && t == "run"
+            && let Some(n) = next.filter(|n| is_ident(n))
+        {
+            cite.push(n.to_owned());
+        }
+        i += 1;
+    }
+    (skip, cite)
+}
+
+/// Whether prose `before` / `after` a code span calls it an HTTP header (`the `Authorization`
+/// header`, `header `X-Id``).
+fn header_word(before: &str, after: &str) -> bool {
+    let a = after.trim_start().to_lowercase();
+    let b = before.trim_end().to_lowercase();
+    a.starts_with("header") || b.ends_with("header") || b.ends_with("headers")
+}
+
 fn tokens(seg: &str) -> impl Iterator<Item = &str> {
     seg.split(|c: char| c.is_whitespace() || ",;\"'|<>{}`".contains(c))
         .filter(|t| !t.is_empty())
@@ -394,23 +461,38 @@ pub fn extract(plan: &str) -> Extracted {
                 segs.push((part, if k % 2 == 1 { "code_span" } else { "prose" }));
             }
         }
-        for (seg, source) in segs {
+        for (k, &(seg, source)) in segs.iter().enumerate() {
             // `#[derive(A, b::C)]`: one reference per derive path.
             let (mut found, seg) = take_derives(seg);
             let whole = seg.trim();
             let code_like = code_like(whole);
+            let (skip, cited) = if source == "prose" {
+                (Vec::new(), Vec::new())
+            } else {
+                command_context(&seg)
+            };
+            let header = source == "code_span"
+                && header_word(
+                    k.checked_sub(1).map_or("", |p| segs[p].0),
+                    segs.get(k + 1).map_or("", |n| n.0),
+                );
             // A code span that is exactly one reference.
             if source == "code_span"
                 && let Some(r) = classify(whole, source, true, code_like)
             {
-                found.push(r);
+                if !header && !skip.contains(&r) {
+                    found.push(r);
+                }
             } else {
                 for t in tokens(&seg) {
-                    if let Some(r) = classify(t, source, false, code_like) {
+                    if let Some(r) = classify(t, source, false, code_like)
+                        && !skip.contains(&r)
+                    {
                         found.push(r);
                     }
                 }
             }
+            found.extend(cited);
             for r in found {
                 let o = Occurrence {
                     line: n,

@@ -110,6 +110,7 @@ fn extract_using(
                         "export" => ctx.export(c.node),
                         "cjs" => ctx.cjs(c.node),
                         "flag" => ctx.flag(c.node),
+                        "impl" => ctx.rust_impl(c.node),
                         "all" => ctx.dunder_all(c.node),
                         _ => {}
                     }

@@ -136,7 +136,7 @@ impl CachedIndex {
 
 const MANIFEST_MAGIC: &[u8; 8] = b"PRBMAN03";
 
-const KINDS: [Kind; 16] = [
+const KINDS: [Kind; 17] = [
     Kind::Function,
     Kind::Method,
     Kind::Class,
@@ -153,6 +153,7 @@ const KINDS: [Kind; 16] = [
     Kind::Macro,
     Kind::Import,
     Kind::CliFlag,
+    Kind::Impl,
 ];
 
 const STATUSES: [FileStatus; 6] = [

@@ -31,6 +31,11 @@ pub enum Kind {
     Import,
     /// A command-line flag (`--name`) declared through argparse, click, clap, commander or yargs.
     CliFlag,
+    /// A Rust `impl` block's fact about its type (`name`, not a declaration of it): with
+    /// `trait_name`, `impl Trait for Type` (the trait's default methods are members of the
+    /// type); with `macro_members`, a macro invoked in the block's body or an attribute macro on
+    /// it (`signature`: `impl_reader!`, `#[pymethods]`), which may generate members.
+    Impl,
 }
 
 impl Kind {
@@ -53,6 +58,7 @@ impl Kind {
             Kind::Macro => "macro",
             Kind::Import => "import",
             Kind::CliFlag => "cli_flag",
+            Kind::Impl => "impl",
         }
     }
 

@@ -50,6 +50,60 @@ pub(super) struct Deps {
     pub(super) broken_cargo: Option<String>,
     /// The first `package.json` that could not be parsed, and why.
     pub(super) broken_npm: Option<String>,
+    /// Names a manifest declares that are no source declaration: Cargo features (`[features]`)
+    /// and npm scripts (`scripts`), name → where (`path:line:column`) and what (`cargo_feature`,
+    /// `npm_script`).
+    pub(super) manifest_names: BTreeMap<String, Vec<(String, &'static str)>>,
+}
+
+/// `path:line:column` of key `key` in the table `[table]` of a TOML text (a line `key =` or
+/// `"key" =` after the table's header and before the next one), else of the header.
+fn toml_key_at(path: &str, text: &str, table: &str, key: &str) -> String {
+    let header = format!("[{table}]");
+    let mut inside = false;
+    let mut at_header = 1;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            inside = t.trim_end() == header;
+            if inside {
+                at_header = i + 1;
+            }
+            continue;
+        }
+        let k = t
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches(['"', '\'']);
+        if inside && t.contains('=') && k == key {
+            return format!("{path}:{}:{}", i + 1, line.len() - t.len() + 1);
+        }
+    }
+    format!("{path}:{at_header}:1")
+}
+
+/// `path:line:column` of the key `"key":` inside the object value of `"object":` in a JSON text
+/// (the first such key after the object's own key), else of the object's key.
+fn json_key_at(path: &str, text: &str, object: &str, key: &str) -> String {
+    let at = |off: usize| {
+        let line = text[..off].matches('\n').count() + 1;
+        let col = off - text[..off].rfind('\n').map_or(0, |n| n + 1) + 1;
+        format!("{path}:{line}:{col}")
+    };
+    let Some(o) = text.find(&format!("\"{object}\"")) else {
+        return format!("{path}:1:1");
+    };
+    let want = format!("\"{key}\"");
+    let mut from = o;
+    while let Some(k) = text[from..].find(&want).map(|k| k + from) {
+        if text[k + want.len()..].trim_start().starts_with(':') {
+            return at(k);
+        }
+        from = k + want.len();
+    }
+    at(o)
 }
 
 /// A `package.json` of the repository with a `name` (a workspace package): what its entry points
@@ -260,6 +314,15 @@ impl Resolver<'_> {
                             roots.extend(root.clone());
                         }
                     }
+                    if let Some(t) = v.get("features").and_then(|t| t.as_table()) {
+                        for k in t.keys() {
+                            let at = toml_key_at(p, &text, "features", k);
+                            deps.manifest_names
+                                .entry(k.clone())
+                                .or_default()
+                                .push((at, "cargo_feature"));
+                        }
+                    }
                     let mut scopes = vec![Some(&v), v.get("workspace")];
                     if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
                         scopes.extend(t.values().map(Some));
@@ -301,6 +364,15 @@ impl Resolver<'_> {
                             continue;
                         }
                     };
+                    if let Some(o) = v.get("scripts").and_then(|o| o.as_object()) {
+                        for k in o.keys() {
+                            let at = json_key_at(p, &text, "scripts", k);
+                            deps.manifest_names
+                                .entry(k.clone())
+                                .or_default()
+                                .push((at, "npm_script"));
+                        }
+                    }
                     if let Some(n) = v.get("name").and_then(|n| n.as_str()) {
                         let mains = ["types", "typings", "module", "main"]
                             .iter()

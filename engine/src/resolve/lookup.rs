@@ -25,17 +25,25 @@ impl Resolver<'_> {
         }
     }
 
+    /// The candidate of repository path `p` (a file, or a directory).
+    pub(super) fn file_cand(&self, p: &str) -> Candidate {
+        let kind = if self.root.join(p).is_dir() {
+            "directory"
+        } else {
+            "file"
+        };
+        Candidate {
+            location: p.to_owned(),
+            kind: kind.to_owned(),
+            qualified: p.to_owned(),
+            exported: true,
+            signature: None,
+        }
+    }
+
     pub(super) fn file(&self, p: &str) -> Outcome {
-        let full = self.root.join(p);
-        if full.exists() {
-            let kind = if full.is_dir() { "directory" } else { "file" };
-            return Outcome::Found(vec![Candidate {
-                location: p.to_owned(),
-                kind: kind.to_owned(),
-                qualified: p.to_owned(),
-                exported: true,
-                signature: None,
-            }]);
+        if self.root.join(p).exists() {
+            return Outcome::Found(vec![self.file_cand(p)]);
         }
         if p.starts_with('@') || p.starts_with('~') {
             // `@/lib/util`, `@acme/ui`: a module specifier (path alias, workspace package).
@@ -76,12 +84,28 @@ impl Resolver<'_> {
     /// AMBIGUOUS (`open` naming both a function and `Store::open`). Only when nothing declares it
     /// are the imports binding it consulted (outside the repository → UNCHECKABLE).
     pub(super) fn name(&self, n: &str) -> Outcome {
-        let c = self.named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag));
+        let c = self.named(n, |d| {
+            !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
+        });
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
         }
         if let Some(o) = self.via_imports(n) {
             return o;
+        }
+        // A name a manifest declares: a Cargo feature, an npm script.
+        if let Some(m) = self.deps().manifest_names.get(n) {
+            return Outcome::Found(
+                m.iter()
+                    .map(|(at, kind)| Candidate {
+                        location: at.clone(),
+                        kind: (*kind).to_owned(),
+                        qualified: n.to_owned(),
+                        exported: true,
+                        signature: None,
+                    })
+                    .collect(),
+            );
         }
         Outcome::Missing {
             suggestions: vec![],
@@ -242,14 +266,18 @@ impl Resolver<'_> {
                 d.container.is_none() && matches!(d.kind, Kind::Variable | Kind::Import)
             });
             if let Some((p, d)) = head.first() {
-                if d.kind == Kind::Import
-                    && self
-                        .module_for_import(p, d.from.as_deref().unwrap_or(""))
-                        .is_empty()
-                {
-                    let mut c = self.cand(p, d);
-                    c.qualified = segs.join(".");
-                    return Outcome::Found(vec![c]);
+                if d.kind == Kind::Import {
+                    let modules = self.module_for_import(p, d.from.as_deref().unwrap_or(""));
+                    if modules.is_empty() {
+                        let mut c = self.cand(p, d);
+                        c.qualified = segs.join(".");
+                        return Outcome::Found(vec![c]);
+                    }
+                    // `@functools.memoize` with `import functools` binding a repository module:
+                    // the module answered, as for `functools.memoize`.
+                    if matches!(d.imported.as_deref(), None | Some("*")) {
+                        return o;
+                    }
                 }
                 return Outcome::Unchecked(format!(
                     "`{}` is a value; its attribute `{}` is resolved at run time",
@@ -279,6 +307,31 @@ impl Resolver<'_> {
             && let Some((i, files)) = self.module_prefix(segs, rust)
         {
             let o = self.in_modules(&files, &segs[i..]);
+            // The other reading of a head naming both a module and a declaration in it
+            // (`Foo.bar` with `src/Foo.ts` declaring `class Foo`): the container's member.
+            let o = match o {
+                Outcome::Missing {
+                    suggestions,
+                    mut scope,
+                    mut consulted,
+                } if i == segs.len() - 1 => match self.member(&segs[i - 1], &segs[i]) {
+                    Outcome::Missing {
+                        scope: s,
+                        consulted: c,
+                        ..
+                    } => {
+                        scope.extend(s);
+                        consulted.extend(c);
+                        Outcome::Missing {
+                            suggestions,
+                            scope,
+                            consulted,
+                        }
+                    }
+                    other => other,
+                },
+                o => o,
+            };
             // A repository module named like an external one answers only what it declares.
             let o = match ext {
                 Some(e) if !matches!(o, Outcome::Found(_)) => Outcome::Unchecked(e.why),
@@ -371,7 +424,7 @@ impl Resolver<'_> {
     /// import" clause.
     pub(super) fn receiver_member(&self, recv: &[String], m: &str, why: Option<String>) -> Outcome {
         let c = self.named(m, |d| {
-            d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag)
+            d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
         });
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
@@ -402,6 +455,8 @@ impl Resolver<'_> {
         // The files declaring the container and its bases.
         let mut consulted = Vec::new();
         let mut depth = 0;
+        // The traits of `impl Trait for` blocks met (bases of a Rust type).
+        let mut traits = HashSet::new();
         while !queue.is_empty() && depth < 6 {
             let mut next = Vec::new();
             let mut found = Vec::new();
@@ -435,6 +490,20 @@ impl Resolver<'_> {
                     }
                     next.extend(bases_of(d));
                 }
+                // Rust `impl` blocks of the type: the traits it implements (their default
+                // methods are its members, searched as bases), and macros generating members.
+                let impls = self.named(&cn, |d| d.kind == Kind::Impl);
+                traits.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
+                next.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
+                if found.is_empty()
+                    && let Some((p, d)) = impls.iter().find(|(_, d)| d.macro_members)
+                {
+                    return Outcome::Unchecked(format!(
+                        "`{cn}` has members generated by `{}` at {p}:{}",
+                        d.signature.as_deref().unwrap_or("a macro"),
+                        d.line
+                    ));
+                }
                 if depth == 0 {
                     for (p, _) in &containers {
                         if let Some(fi) = self.files.get(*p) {
@@ -445,13 +514,14 @@ impl Resolver<'_> {
                                     .map(|d| d.name.clone()),
                             );
                             if found.is_empty()
-                                && fi.decls.iter().any(|d| {
+                                && let Some(g) = fi.decls.iter().find(|d| {
                                     d.container.as_deref() == Some(cn.as_str())
                                         && (d.name == "__getattr__" || d.name == "__getattribute__")
                                 })
                             {
                                 return Outcome::Unchecked(format!(
-                                    "`{cn}` defines __getattr__ (dynamic attributes)"
+                                    "`{cn}` defines {} at {p}:{} (dynamic attributes)",
+                                    g.name, g.line
                                 ));
                             }
                         }
@@ -473,9 +543,15 @@ impl Resolver<'_> {
                 if self.named(b, |d| d.kind.is_container()).is_empty()
                     && !seen.contains(b)
                     && !is_builtin_base(b)
+                    && !no_provided_methods(b)
                 {
+                    let how = if traits.contains(b) {
+                        "implements"
+                    } else {
+                        "inherits from"
+                    };
                     return Outcome::Unchecked(format!(
-                        "`{c}` inherits from `{b}`, which is not declared in the repository"
+                        "`{c}` {how} `{b}`, which is not declared in the repository"
                     ));
                 }
             }
@@ -493,6 +569,36 @@ impl Resolver<'_> {
 /// Bases that add no members a plan would cite.
 fn is_builtin_base(b: &str) -> bool {
     matches!(b, "object" | "Object" | "ABC" | "Protocol" | "Generic")
+}
+
+/// Rust standard traits that provide no method beyond the ones an `impl` must write (so an
+/// `impl` of one adds no member the impl block does not declare).
+fn no_provided_methods(t: &str) -> bool {
+    matches!(
+        t,
+        "Display"
+            | "Debug"
+            | "Copy"
+            | "Send"
+            | "Sync"
+            | "Eq"
+            | "Drop"
+            | "Default"
+            | "From"
+            | "Into"
+            | "TryFrom"
+            | "TryInto"
+            | "AsRef"
+            | "AsMut"
+            | "Deref"
+            | "DerefMut"
+            | "FromStr"
+            | "Borrow"
+            | "BorrowMut"
+            | "Unpin"
+            | "Index"
+            | "IndexMut"
+    )
 }
 
 /// Base class names written in a class declaration's signature.

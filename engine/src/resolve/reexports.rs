@@ -72,7 +72,11 @@ impl Resolver<'_> {
         let direct: Vec<&Decl> = f
             .decls
             .iter()
-            .filter(|d| d.container.is_none() && d.name == n && d.kind != Kind::CliFlag)
+            .filter(|d| {
+                d.container.is_none()
+                    && d.name == n
+                    && !matches!(d.kind, Kind::CliFlag | Kind::Impl)
+            })
             .collect();
         let defs: Vec<&Decl> = direct
             .iter()
@@ -291,8 +295,10 @@ impl Resolver<'_> {
                 segs.join(".")
             ));
         }
-        // Python module-level `__getattr__` makes every attribute dynamic.
-        for f in files {
+        // Python module-level `__getattr__` makes every attribute of the module dynamic (not the
+        // members of a class the module declares).
+        let of_class = matches!(segs, [c, _] if !self.module_classes(files, c).is_empty());
+        for f in files.iter().filter(|_| !of_class) {
             if self.files.get(f).is_some_and(|fi| {
                 fi.decls
                     .iter()

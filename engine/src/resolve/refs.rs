@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::paths::{join_dir, normalize_within};
 use crate::index::names::NODE_BUILTINS;
 
 /// A parsed reference. `External`: a module outside the repository by its form alone
@@ -28,6 +29,9 @@ pub(super) enum Ref {
     },
     Unsupported(String),
     External(String),
+    /// A path leading outside the repository root (absolute, `..`, a symlink leading out):
+    /// UNCHECKABLE, never looked at.
+    Outside(String),
 }
 
 impl Ref {
@@ -36,7 +40,7 @@ impl Ref {
             Ref::Decorator(_) => "decorator",
             Ref::Qualified { .. } | Ref::ModuleFile { .. } | Ref::External(_) => "qualified",
             Ref::Flag(_) => "cli_flag",
-            Ref::File(_) => "file_path",
+            Ref::File(_) | Ref::Outside(_) => "file_path",
             Ref::Name(_) => "name",
             Ref::Macro { .. } => "macro",
             Ref::Unsupported(_) => "unsupported",
@@ -63,7 +67,7 @@ impl Ref {
                 v
             }
             Ref::Name(n) => vec![n.clone()],
-            Ref::File(_) | Ref::Unsupported(_) | Ref::External(_) => Vec::new(),
+            Ref::File(_) | Ref::Unsupported(_) | Ref::External(_) | Ref::Outside(_) => Vec::new(),
         }
     }
 
@@ -107,8 +111,69 @@ fn macro_path(r: &str) -> Option<Vec<String>> {
     (closed && segs.iter().all(|s| is_ident(s))).then_some(segs)
 }
 
+/// Where path `p` (as a plan writes it) leads relative to `root`: `Some(path)` inside (normalized,
+/// symlinks inside the root followed), `None` when it is absolute (outside `root`), climbs out
+/// with `..`, or passes through a symlink whose target is outside. Only paths under `root` are
+/// looked at (`symlink_metadata`, `read_link`), never a symlink's target outside it.
+pub(super) fn within_root(root: &Path, p: &str) -> Option<String> {
+    let mut rel = match Path::new(p).strip_prefix(root) {
+        Ok(r) => r.to_str()?.to_owned(),
+        Err(_) if p.starts_with('/') => return None,
+        Err(_) => p.to_owned(),
+    };
+    rel = normalize_within("", &rel)?;
+    // Follow symlinks component by component (bounded, as the OS does).
+    let mut hops = 0;
+    'restart: loop {
+        let segs: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
+        let mut cur = String::new();
+        for (i, seg) in segs.iter().enumerate() {
+            let next = join_dir(&cur, seg);
+            let Ok(md) = std::fs::symlink_metadata(root.join(&next)) else {
+                return Some(rel);
+            };
+            if md.file_type().is_symlink() {
+                hops += 1;
+                if hops > 40 {
+                    return None;
+                }
+                let target = std::fs::read_link(root.join(&next)).ok()?;
+                let target = target.to_str()?;
+                let inside = match Path::new(target).strip_prefix(root) {
+                    Ok(t) => normalize_within("", t.to_str()?)?,
+                    Err(_) if target.starts_with('/') => return None,
+                    Err(_) => normalize_within(&cur, target)?,
+                };
+                let rest = segs[i + 1..].join("/");
+                rel = if rest.is_empty() {
+                    inside
+                } else {
+                    join_dir(&inside, &rest)
+                };
+                continue 'restart;
+            }
+            cur = next;
+        }
+        return Some(rel);
+    }
+}
+
+/// Whether `r` is written like a file path that may lead outside the root (absolute, or with a
+/// `..` segment).
+fn escapes(r: &str) -> bool {
+    r.starts_with('/') || r.split(['/', '\\']).any(|s| s == "..")
+}
+
+/// The UNCHECKABLE form of a path outside the root.
+fn outside(p: &str) -> Ref {
+    Ref::Outside(format!("`{p}` is outside the repository root"))
+}
+
 pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
     let mut r = raw.trim().trim_end_matches([',', ';', ':']).to_owned();
+    if escapes(&r) && within_root(root, &r).is_none() {
+        return outside(&r);
+    }
     // `#[derive(serde::Serialize)]`: one derive macro.
     if let Some(inner) = r
         .strip_prefix("#[derive(")
@@ -186,13 +251,19 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
             .map(str::to_owned)
             .collect();
         if !segs.is_empty() && segs.iter().all(|s| is_ident(s)) {
+            if within_root(root, p).is_none() {
+                return outside(p);
+            }
             return Ref::ModuleFile {
                 path: p.trim_start_matches("./").to_owned(),
                 segs,
             };
         }
     }
-    if r.contains('/') || root.join(&r).is_file() {
+    if r.contains('/') || root.join(&r).is_symlink() || root.join(&r).is_file() {
+        if within_root(root, &r).is_none() {
+            return outside(&r);
+        }
         let clean = r.trim_start_matches("./").trim_end_matches('/').to_owned();
         if root.join(&clean).exists() {
             return Ref::File(clean);
@@ -213,10 +284,16 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
         }
         return Ref::File(clean);
     }
-    if let Some((_, ext)) = r.rsplit_once('.')
+    if let Some((stem, ext)) = r.rsplit_once('.')
         && is_file_ext(ext)
         && !r.contains("::")
     {
+        // `reply.json`, `config.yaml` where the root holds no such file: a member of a value
+        // (the file reading is tried too, see `Resolver::outcome_of`).
+        if stem.split('.').all(is_ident) && is_ident(ext) {
+            let segs: Vec<String> = r.split('.').map(str::to_owned).collect();
+            return Ref::Qualified { segs, rust: false };
+        }
         return Ref::File(r);
     }
     if r.contains("::") {

@@ -96,7 +96,9 @@ impl Resolver<'_> {
                 }
             };
             if !self
-                .named(n, |d| !matches!(d.kind, Kind::Import | Kind::CliFlag))
+                .named(n, |d| {
+                    !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
+                })
                 .is_empty()
             {
                 continue;
@@ -522,6 +524,10 @@ impl Resolver<'_> {
         // Members of a base `B` are declared inside `class B` (Python) / `impl B` (Rust): `%B`.
         for (_, d) in self.named(c, |d| d.kind.is_container()) {
             out.extend(bases_of(d).into_iter().map(|b| format!("%{b}")));
+        }
+        // Rust: the traits an `impl Trait for C` names (their default methods).
+        for (_, d) in self.named(c, |d| d.kind == Kind::Impl) {
+            out.extend(d.trait_name.iter().map(|t| format!("%{t}")));
         }
         out
     }

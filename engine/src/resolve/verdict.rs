@@ -6,8 +6,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::Ordering;
 
 use super::langs::lang_of;
-use super::refs::{Ref, parts_of};
-use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Severity, Verdict};
+use super::refs::{Ref, is_file_ext, parts_of};
+use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
 use crate::index;
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
@@ -28,12 +28,36 @@ impl Resolver<'_> {
     /// files).
     pub(super) fn outcome_of(&self, r: &Ref) -> Outcome {
         match r {
-            Ref::Unsupported(why) | Ref::External(why) => Outcome::Unchecked(why.clone()),
+            Ref::Unsupported(why) | Ref::External(why) | Ref::Outside(why) => {
+                Outcome::Unchecked(why.clone())
+            }
             Ref::File(p) => self.file(p),
             Ref::Flag(f) => self.flag(f),
             Ref::Name(n) => self.name(n),
             Ref::Decorator(segs) => self.decorator(segs),
-            Ref::Qualified { segs, rust } => self.qualified(segs, *rust, true),
+            Ref::Qualified { segs, rust } => {
+                let o = self.qualified(segs, *rust, true);
+                match o {
+                    // `config.yaml` as a file of the repository: the other reading.
+                    Outcome::Missing { .. } | Outcome::Unchecked(_)
+                        if !*rust && segs.last().is_some_and(|e| is_file_ext(e)) =>
+                    {
+                        let name = segs.join(".");
+                        let files: Vec<Candidate> = self
+                            .paths
+                            .iter()
+                            .filter(|p| p.rsplit('/').next() == Some(name.as_str()))
+                            .map(|p| self.file_cand(p))
+                            .collect();
+                        if files.is_empty() {
+                            o
+                        } else {
+                            Outcome::Found(files)
+                        }
+                    }
+                    o => o,
+                }
+            }
             Ref::Macro { segs, derive } => self.macro_ref(segs, *derive),
             Ref::ModuleFile { path, segs } => match self.plan_module_files(path) {
                 Err(why) => Outcome::Unchecked(why.to_string()),
@@ -65,6 +89,7 @@ impl Resolver<'_> {
             candidates: Vec::new(),
             suggestions: Vec::new(),
             reason: None,
+            searched: None,
         };
         let outcome = self.outcome_of(r);
         match outcome {
@@ -103,6 +128,7 @@ impl Resolver<'_> {
                     res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
+                    res.searched = Some(self.searched(r, consulted));
                     res.suggestions = if !full {
                         Vec::new()
                     } else if suggestions.is_empty() {
@@ -115,6 +141,38 @@ impl Resolver<'_> {
         }
         res.severity = Severity::of(res.verdict, RUNG);
         res
+    }
+
+    /// What a MISSING `r` searched: its names, and the files analyzed for it (the files the
+    /// lookup consulted, and every loaded file holding one of its names).
+    fn searched(&self, r: &Ref, consulted: Vec<String>) -> Searched {
+        let names: Vec<String> = match r {
+            Ref::File(p) => vec![p.clone()],
+            _ => {
+                let mut n: Vec<String> = r.needles().iter().flat_map(|x| parts_of(x)).collect();
+                n.dedup();
+                n
+            }
+        };
+        let mut files: BTreeSet<String> = consulted
+            .into_iter()
+            .filter(|f| self.files.contains_key(f))
+            .collect();
+        if !matches!(r, Ref::File(_)) {
+            let post = self.postings();
+            files.extend(
+                self.files
+                    .keys()
+                    .filter(|p| names.iter().any(|n| post.holds(p, n)))
+                    .cloned(),
+            );
+        }
+        let files_analyzed = files.len();
+        Searched {
+            names,
+            files: files.into_iter().take(Searched::MAX_FILES).collect(),
+            files_analyzed,
+        }
     }
 
     fn unanalyzed_for(&self, name: &str) -> Option<String> {

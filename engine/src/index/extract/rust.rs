@@ -1,4 +1,5 @@
-//! Rust extraction: `use` trees, `#[derive]`/attribute macros that may add members, and clap's
+//! Rust extraction: `use` trees, `#[derive]`/attribute macros that may add members, `impl`
+//! blocks (their trait, macros generating members), and clap's
 //! derive attributes (`#[arg(long)]`) as CLI flags. Pure; called only from `super`.
 
 use tree_sitter::Node;
@@ -44,8 +45,12 @@ fn macro_attribute(a: &str) -> bool {
             .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
             .any(|x| !x.is_empty() && !RUST_STD_DERIVES.contains(x));
     }
-    let head = inner.split(['(', '=', ' ']).next().unwrap_or("");
-    !PLAIN.contains(&head)
+    let head = inner.split(['(', '=', ' ']).next().unwrap_or("").trim();
+    // Built-in attributes and tool attributes (`#[rustfmt::skip]`, `#[clippy::...]`) are no
+    // macros.
+    const BUILTIN: &[&str] = &["deprecated", "automatically_derived", "must_not_suspend"];
+    const TOOLS: &[&str] = &["rustfmt::", "clippy::", "diagnostic::", "rustdoc::"];
+    !PLAIN.contains(&head) && !BUILTIN.contains(&head) && !TOOLS.iter().any(|t| head.starts_with(t))
 }
 
 impl Ctx<'_> {
@@ -71,6 +76,56 @@ impl Ctx<'_> {
         }
         if d.kind == Kind::Field {
             self.clap_derive(def, d);
+        }
+    }
+
+    /// An `impl` block at module level: `impl Trait for Type` as a [`Kind::Impl`] fact (the
+    /// trait's default methods are members of the type), and each macro that may add members to
+    /// the type (one invoked in the body, `impl_reader!(read_u64);`, or an attribute macro on the
+    /// block) as one with `macro_members` at the macro. Inherent blocks without macros add none.
+    pub(super) fn rust_impl(&mut self, node: Node) {
+        if !matches!(self.container(node), Ok(None)) {
+            return;
+        }
+        let Some(ty) = node.child_by_field_name("type") else {
+            return;
+        };
+        let ty = base_type(self.t(ty));
+        let tr = node
+            .child_by_field_name("trait")
+            .map(|t| base_type(self.t(t)));
+        let fact = |this: &Self, at: Node, sig: Option<String>| {
+            let mut d = this.new_decl(Kind::Impl, ty.clone(), at);
+            d.trait_name = tr.clone();
+            d.macro_members = sig.is_some();
+            d.signature = sig;
+            d
+        };
+        if tr.is_some() {
+            let d = fact(self, node, None);
+            self.push(d);
+        }
+        for a in self.attributes(node) {
+            if macro_attribute(&a) {
+                let d = fact(self, node, Some(a));
+                self.push(d);
+            }
+        }
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
+        let mut w = body.walk();
+        let calls: Vec<Node> = body
+            .named_children(&mut w)
+            .filter(|c| c.kind() == "macro_invocation")
+            .collect();
+        for c in calls {
+            let Some(m) = c.child_by_field_name("macro") else {
+                continue;
+            };
+            let sig = format!("{}!", self.t(m));
+            let d = fact(self, c, Some(sig));
+            self.push(d);
         }
     }
 
