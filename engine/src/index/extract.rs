@@ -13,6 +13,7 @@ use super::{Decl, Kind, MAX_SIGNATURE};
 use crate::lang::{Family, Grammar, Language};
 
 mod javascript;
+mod jsmembers;
 mod python;
 mod rust;
 
@@ -109,6 +110,8 @@ fn extract_using(
                         "import" => ctx.import(c.node),
                         "export" => ctx.export(c.node),
                         "cjs" => ctx.cjs(c.node),
+                        "jscall" => ctx.js_call(c.node),
+                        "param" => ctx.param_prop(c.node),
                         "flag" => ctx.flag(c.node),
                         "all" => ctx.dunder_all(c.node),
                         _ => {}
@@ -316,7 +319,9 @@ impl Ctx<'_> {
                 "class_declaration"
                 | "abstract_class_declaration"
                 | "class"
-                | "interface_declaration" => Scope::Type,
+                | "interface_declaration"
+                | "enum_declaration"
+                | "internal_module" => Scope::Type,
                 "object" => Scope::Object,
                 _ => Scope::Other,
             },
@@ -446,7 +451,8 @@ impl Ctx<'_> {
         };
         match self.family {
             Family::Rust => self.rust_def(def, &mut d),
-            Family::Python | Family::JavaScript => {}
+            Family::JavaScript => self.js_object_decl(def, &d),
+            Family::Python => {}
         }
         self.push(d);
     }

@@ -31,6 +31,9 @@ pub(super) struct JsExports {
     default: Option<DefaultExport>,
     /// `export { local as exported }` (without `from`): `(exported, local)`.
     pub(super) renamed: Vec<(String, String)>,
+    /// The default export is `module.exports = ...` (CommonJS: the module is that value, so
+    /// the value's members are the module's).
+    cjs: bool,
 }
 
 impl JsExports {
@@ -165,6 +168,7 @@ fn js_exports(text: &str) -> JsExports {
                     && tok(k + 3) == "="
             })
             .map(|k| value(k + 4));
+        out.cjs = out.default.is_some();
     }
     out
 }
@@ -220,6 +224,26 @@ impl Resolver<'_> {
             }],
             _ => Vec::new(),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
+    /// `X.n = ...` or `static n` in the file): a member of the module.
+    pub(super) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {
+        let Some(e) = self.js_exports_of(file, "default") else {
+            return Vec::new();
+        };
+        let (Some(x), true) = (e.default_name(), e.cjs) else {
+            return Vec::new();
+        };
+        self.files.get(file).map_or(Vec::new(), |fi| {
+            fi.decls
+                .iter()
+                .filter(|d| d.name == n && d.container.as_deref() == Some(x))
+                .map(|d| self.cand(file, d))
+                .collect()
+        })
     }
 }
 

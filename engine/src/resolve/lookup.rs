@@ -304,6 +304,9 @@ impl Resolver<'_> {
         if !matches!(o, Outcome::Missing { .. }) {
             return o;
         }
+        if let Some(o) = self.js_object_member(&segs[n - 2], &segs[n - 1]) {
+            return o;
+        }
         // The head is an import of something outside the repository (`os.path.join`).
         let head = &segs[0];
         let is_container = !self.named(head, |d| d.kind.is_container()).is_empty();

@@ -105,7 +105,7 @@ impl Resolver<'_> {
         let python = super::is_python(family);
         let mut found = Vec::new();
         for d in self.top_level(file, n) {
-            if glob && !python && !d.exported {
+            if (glob && !python && !d.exported) || self.js_private(file, d) {
                 continue;
             }
             if d.kind == Kind::Import {
@@ -127,6 +127,7 @@ impl Resolver<'_> {
                     found.extend(self.chase(file, local, hops, false, cx));
                 }
             }
+            found.extend(self.cjs_default_members(file, n));
             if !found.is_empty() {
                 return found;
             }

@@ -1,5 +1,6 @@
 //! JavaScript / TypeScript extraction: ES `import` / `export` clauses, `require(...)` bindings
-//! and CommonJS `module.exports` / `exports.x` assignments. Pure; called only from `super`.
+//! and CommonJS `module.exports` / `exports.x` assignments (other assignments to members are
+//! `jsmembers`'). Pure; called only from `super`.
 
 use tree_sitter::Node;
 
@@ -269,6 +270,8 @@ impl Ctx<'_> {
             d.exported = true;
             self.push(d);
             self.exports.insert(n);
+        } else {
+            self.js_assigned(l, r);
         }
     }
 }

@@ -1,0 +1,308 @@
+//! JavaScript / TypeScript members that are not written inside a class body: members made by
+//! assignment (`Route.prototype.check = function`, `server.mount = ...`, `Foo.prototype = {...}`),
+//! by `Object.defineProperty`, the members of a module-level object literal (`const api = {...}`),
+//! TypeScript constructor parameter properties, and the mixins that copy members from one
+//! object to another (`Object.assign(Target.prototype, src)`, `merge(app, proto)`).
+//!
+//! A mixin whose source is an object literal gives its members to the target directly; any
+//! other source is recorded as a member import of the target: an [`Kind::Import`] named `*`
+//! whose container is the target, `imported` the source's name (none when the source is not a
+//! name) and `signature` the call as written. Pure; called only from `super`.
+
+use tree_sitter::Node;
+
+use super::{Ctx, norm_ws, strip_quotes};
+use crate::index::{Decl, Kind};
+
+/// Node kinds of a function value.
+const FN_VALUES: &[&str] = &[
+    "function_expression",
+    "function",
+    "arrow_function",
+    "generator_function",
+];
+
+/// Receivers that are not objects of the module (`this.x = ...`, globals).
+const NOT_OBJECTS: &[&str] = &[
+    "this",
+    "module",
+    "exports",
+    "window",
+    "global",
+    "globalThis",
+];
+
+/// What an assignment or a call gives members to.
+enum Target {
+    /// The module's exports (`exports`, `module.exports`).
+    Module,
+    /// The object or constructor of this name (`X`, `X.prototype`).
+    Object(String),
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+impl Ctx<'_> {
+    /// What `n` names as a receiver of members: `X`, `X.prototype`, `exports`,
+    /// `module.exports`.
+    fn target(&self, n: Node) -> Option<Target> {
+        let t = self.t(n);
+        if t == "exports" || t == "module.exports" {
+            return Some(Target::Module);
+        }
+        let base = match n.kind() {
+            "identifier" => t,
+            "member_expression" => {
+                let o = n.child_by_field_name("object")?;
+                let p = n.child_by_field_name("property")?;
+                if o.kind() != "identifier" || self.t(p) != "prototype" {
+                    return None;
+                }
+                self.t(o)
+            }
+            _ => return None,
+        };
+        (is_name(base) && !NOT_OBJECTS.contains(&base)).then(|| Target::Object(base.to_owned()))
+    }
+
+    /// Whether `n` is outside every function, class and object literal (the module's own
+    /// statements).
+    fn at_top(&self, n: Node) -> bool {
+        matches!(self.container(n), Ok(None))
+    }
+
+    /// Member `name` of `container` declared at `at`, with `value` its value when known.
+    fn member_decl(&mut self, container: &str, name: &str, at: Node, value: Option<Node>) {
+        let func = value.filter(|v| FN_VALUES.contains(&v.kind()));
+        let kind = if func.is_some() {
+            Kind::Method
+        } else {
+            Kind::Field
+        };
+        let mut d = self.new_decl(kind, name.to_owned(), at);
+        d.signature = func
+            .and_then(|v| {
+                v.child_by_field_name("parameters")
+                    .or_else(|| v.child_by_field_name("parameter"))
+            })
+            .map(|ps| norm_ws(self.t(ps)));
+        d.qualified = format!("{container}.{name}");
+        d.container = Some(container.to_owned());
+        d.exported = true;
+        self.push(d);
+    }
+
+    /// A name the module exports, declared at `at` (`Object.defineProperty(exports, 'x', ...)`).
+    fn export_decl(&mut self, name: &str, at: Node) {
+        let mut d = self.new_decl(Kind::Variable, name.to_owned(), at);
+        d.exported = true;
+        self.push(d);
+        self.exports.insert(name.to_owned());
+    }
+
+    /// The members of object literal `obj` given to `to` (methods, `key: value`, shorthand
+    /// properties); a spread (`...src`) is a mixin of `src`.
+    fn object_members(&mut self, to: &Target, obj: Node) {
+        let mut w = obj.walk();
+        let kids: Vec<Node> = obj.named_children(&mut w).collect();
+        for p in kids {
+            let (key, value) = match p.kind() {
+                "pair" => (p.child_by_field_name("key"), p.child_by_field_name("value")),
+                "method_definition" => (p.child_by_field_name("name"), None),
+                "shorthand_property_identifier" => (Some(p), None),
+                "spread_element" => {
+                    if let (Target::Object(t), Some(src)) = (to, p.named_child(0)) {
+                        let t = t.clone();
+                        self.mixin(&t, src, p);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            let Some(key) = key.filter(|k| k.kind() != "computed_property_name") else {
+                continue;
+            };
+            let name = strip_quotes(self.t(key)).to_owned();
+            if !is_name(&name) {
+                continue;
+            }
+            match to {
+                Target::Module => self.export_decl(&name, key),
+                Target::Object(c) => {
+                    let c = c.clone();
+                    if p.kind() == "method_definition" {
+                        let mut d = self.new_decl(Kind::Method, name.clone(), key);
+                        d.signature = self.signature(p);
+                        d.qualified = format!("{c}.{name}");
+                        d.container = Some(c);
+                        d.exported = true;
+                        self.push(d);
+                    } else {
+                        self.member_decl(&c, &name, key, value);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `const api = { ... }` at the top of a module: its members are `api`'s.
+    pub(super) fn js_object_decl(&mut self, def: Node, d: &Decl) {
+        if d.container.is_some() || def.kind() != "variable_declarator" {
+            return;
+        }
+        if let Some(v) = def
+            .child_by_field_name("value")
+            .filter(|v| v.kind() == "object")
+        {
+            self.object_members(&Target::Object(d.name.clone()), v);
+        }
+    }
+
+    /// An assignment to a member at the top of a module: `X.prototype.m = ...`, `X.m = ...`,
+    /// `X.prototype = { ... }` (`module.exports` / `exports` are [`Ctx::cjs`]'s).
+    pub(super) fn js_assigned(&mut self, l: Node, r: Node) {
+        let (Some(o), Some(p)) = (
+            l.child_by_field_name("object"),
+            l.child_by_field_name("property"),
+        ) else {
+            return;
+        };
+        if p.kind() != "property_identifier" {
+            return;
+        }
+        let prop = self.t(p).to_owned();
+        let Some(Target::Object(c)) = self.target(o) else {
+            return;
+        };
+        if !self.at_top(l) {
+            return;
+        }
+        if prop == "prototype" && o.kind() == "identifier" {
+            if r.kind() == "object" {
+                self.object_members(&Target::Object(c), r);
+            }
+            return;
+        }
+        self.member_decl(&c, &prop, p, Some(r));
+    }
+
+    /// `Object.defineProperty(X, 'x', ...)`, `Object.defineProperties(X, { ... })` and mixins
+    /// (`Object.assign(X.prototype, src)`, `Object.setPrototypeOf(x, src)`, `merge(x, src)`,
+    /// `mixin(x, src)`, `_.extend(x, src)`).
+    pub(super) fn js_call(&mut self, call: Node) {
+        let (Some(f), Some(args)) = (
+            call.child_by_field_name("function"),
+            call.child_by_field_name("arguments"),
+        ) else {
+            return;
+        };
+        let callee = self.t(f).rsplit('.').next().unwrap_or("").to_owned();
+        let mut w = args.walk();
+        let args: Vec<Node> = args
+            .named_children(&mut w)
+            .filter(|a| a.kind() != "comment")
+            .collect();
+        let Some(to) = args.first().and_then(|a| self.target(*a)) else {
+            return;
+        };
+        match callee.as_str() {
+            "defineProperty" => {
+                let Some(s) = args.get(1).filter(|s| s.kind() == "string") else {
+                    return;
+                };
+                let name = strip_quotes(self.t(*s)).to_owned();
+                if !is_name(&name) {
+                    return;
+                }
+                match &to {
+                    Target::Module => self.export_decl(&name, *s),
+                    Target::Object(c) => {
+                        let c = c.clone();
+                        self.member_decl(&c, &name, *s, None);
+                    }
+                }
+            }
+            "defineProperties" => {
+                if let Some(o) = args.get(1).filter(|o| o.kind() == "object") {
+                    self.object_members(&to, *o);
+                }
+            }
+            _ => {
+                for src in &args[1..] {
+                    match src.kind() {
+                        "object" => self.object_members(&to, *src),
+                        "true" | "false" | "null" | "undefined" | "number" | "string" => {}
+                        _ => {
+                            if let Target::Object(t) = &to {
+                                let t = t.clone();
+                                self.mixin(&t, *src, call);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `target` gets the members of `src` (a name, `Src.prototype`, or an expression probity
+    /// cannot follow) by the call or spread `at`.
+    fn mixin(&mut self, target: &str, src: Node, at: Node) {
+        let mut d = self.new_decl(Kind::Import, "*".to_owned(), at);
+        d.qualified = format!("{target}.*");
+        d.container = Some(target.to_owned());
+        d.imported = match self.target(src) {
+            Some(Target::Object(s)) => Some(s),
+            _ => None,
+        };
+        d.signature = Some(norm_ws(self.t(at)));
+        self.push(d);
+    }
+
+    /// A TypeScript constructor parameter with a modifier (`private _value: T`,
+    /// `public readonly name: string`): a field of the class.
+    pub(super) fn param_prop(&mut self, param: Node) {
+        let mut private = false;
+        let mut property = false;
+        let mut w = param.walk();
+        for c in param.children(&mut w) {
+            match c.kind() {
+                "accessibility_modifier" => {
+                    property = true;
+                    private |= self.t(c) != "public";
+                }
+                "override_modifier" | "readonly" => property = true,
+                _ => {}
+            }
+        }
+        let Some(pat) = param
+            .child_by_field_name("pattern")
+            .filter(|p| p.kind() == "identifier")
+        else {
+            return;
+        };
+        let Some(ctor) = param.parent().and_then(|ps| ps.parent()) else {
+            return;
+        };
+        let Ok(Some((c, _))) = self.container(ctor) else {
+            return;
+        };
+        if !property {
+            return;
+        }
+        let name = self.t(pat).to_owned();
+        let mut d = self.new_decl(Kind::Field, name.clone(), pat);
+        d.signature = param.child_by_field_name("type").map(|t| {
+            let s = norm_ws(self.t(t));
+            s.trim_start_matches(':').trim().to_owned()
+        });
+        d.qualified = format!("{c}.{name}");
+        d.container = Some(c);
+        d.exported = !private;
+        self.push(d);
+    }
+}

@@ -1,0 +1,280 @@
+//! Drift guard on JavaScript / TypeScript declarations the index used to miss (issue 10):
+//! members made by assignment and mixins, CommonJS privacy, TypeScript members.
+
+use serde_json::Value;
+
+use crate::util::{Repo, probity};
+
+fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
+    let c = tempfile::tempdir().unwrap();
+    let mut cmd = probity();
+    cmd.arg("resolve")
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .arg("--");
+    cmd.args(refs);
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["results"].as_array().unwrap().clone()
+}
+
+/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`,
+/// `AMBIGUOUS`; the reason of an UNCHECKABLE must contain the text after it.
+#[track_caller]
+fn expect(r: &Repo, want: &[(&str, &str)]) {
+    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
+    let got = resolve_all(r, &refs);
+    let mut bad = Vec::new();
+    for ((reference, w), v) in want.iter().zip(&got) {
+        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
+        let ok = v["verdict"] == verdict
+            && match verdict {
+                "VERIFIED" => v["location"]
+                    .as_str()
+                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
+                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
+                _ => true,
+            };
+        if !ok {
+            bad.push(format!("{reference}: want {w}, got {v}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// `Route.prototype.check = function`, `Foo.prototype = { ... }`, `Foo.create = ...`,
+/// `Object.defineProperty(Foo.prototype, 'x', ...)`: members of the constructor.
+#[test]
+fn prototype_and_static_members_by_assignment() {
+    let r = Repo::new();
+    r.write(
+        "lib/router/route.js",
+        "'use strict';\n\
+         module.exports = Route;\n\
+         function Route(path) {\n  this.path = path;\n}\n\
+         Route.prototype.check = function check(method) {\n  return true;\n};\n\
+         Route.create = function (path) {\n  return new Route(path);\n};\n\
+         Object.defineProperty(Route.prototype, 'size', { get: function () { return 1; } });\n",
+    );
+    r.write(
+        "lib/layer.js",
+        "function Layer() {}\n\
+         Layer.prototype = {\n  match(path) { return true; },\n  handle: function (req) {},\n  name: 'x',\n};\n\
+         module.exports = Layer;\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Route.check", "VERIFIED lib/router/route.js:6"),
+            ("Route.create", "VERIFIED lib/router/route.js:9"),
+            ("Route.size", "VERIFIED lib/router/route.js:12"),
+            ("Route.checkk", "MISSING"),
+            ("Layer.match", "VERIFIED lib/layer.js:3"),
+            ("Layer.handle", "VERIFIED lib/layer.js:4"),
+            ("Layer.name", "VERIFIED lib/layer.js:5"),
+            ("Layer.dispatch", "MISSING"),
+        ],
+    );
+}
+
+/// `server.mount = function`, `reply.send = function` on a module-level object: members of it.
+#[test]
+fn object_members_by_assignment() {
+    let r = Repo::new();
+    r.write(
+        "src/app.js",
+        "const server = {};\n\
+         server.mount = function mount(path) {};\n\
+         server.config = { port: 1 };\n\
+         var reply = Object.create(null);\n\
+         reply.send = function (body) {};\n\
+         module.exports = server;\n",
+    );
+    expect(
+        &r,
+        &[
+            ("server.mount", "VERIFIED src/app.js:2"),
+            ("server.config", "VERIFIED src/app.js:3"),
+            ("reply.send", "VERIFIED src/app.js:5"),
+            ("server.unmount", "MISSING"),
+            ("reply.sendFile", "MISSING"),
+        ],
+    );
+}
+
+/// `exports.x =`, `module.exports.x =`, `module.exports = { a, b: ..., c() {} }`,
+/// `Object.defineProperty(exports, 'x', ...)`: what the module exports.
+#[test]
+fn commonjs_exports_by_assignment() {
+    let r = Repo::new();
+    r.write(
+        "lib/misc.js",
+        "exports.etag = function (body) {};\n\
+         module.exports.fresh = function fresh() {};\n\
+         Object.defineProperty(exports, 'version', { value: '1' });\n",
+    );
+    r.write(
+        "lib/obj.js",
+        "function a() {}\n\
+         module.exports = {\n  a,\n  b: function () {},\n  run() {},\n};\n",
+    );
+    r.write(
+        "index.js",
+        "const misc = require('./lib/misc');\nconst obj = require('./lib/obj');\n",
+    );
+    expect(
+        &r,
+        &[
+            ("misc.etag", "VERIFIED lib/misc.js:1"),
+            ("misc.fresh", "VERIFIED lib/misc.js:2"),
+            ("misc.version", "VERIFIED lib/misc.js:3"),
+            ("misc.stale", "MISSING"),
+            ("obj.a", "VERIFIED lib/obj.js:1"),
+            ("obj.b", "VERIFIED lib/obj.js:4"),
+            ("obj.run", "VERIFIED lib/obj.js:5"),
+            ("obj.d", "MISSING"),
+        ],
+    );
+}
+
+/// Mixins: a static source gives its members to the target; one probity cannot follow makes a
+/// missing member of the target UNCHECKABLE with where the mixin is, never MISSING.
+#[test]
+fn mixins() {
+    let r = Repo::new();
+    r.write(
+        "lib/express.js",
+        "var mixin = require('merge-descriptors');\n\
+         var proto = require('./application');\n\
+         exports = module.exports = createApplication;\n\
+         function createApplication() {\n\
+         \x20 var app = function (req, res) {};\n\
+         \x20 mixin(app, proto, false);\n\
+         \x20 return app;\n\
+         }\n",
+    );
+    r.write(
+        "lib/application.js",
+        "var app = exports = module.exports = {};\n\
+         app.init = function init() {};\n",
+    );
+    r.write(
+        "lib/emitter.js",
+        "function Emitter() {}\n\
+         Object.assign(Emitter.prototype, {\n  emit(name) {},\n  on: function (name, fn) {},\n});\n\
+         function Child() {}\n\
+         Object.assign(Child.prototype, Emitter.prototype);\n\
+         Child.prototype.own = function () {};\n\
+         module.exports = { Emitter, Child };\n",
+    );
+    expect(
+        &r,
+        &[
+            ("app.init", "VERIFIED lib/application.js:2"),
+            (
+                "app.listen",
+                "UNCHECKABLE `app` gets members from `mixin(app, proto, false)` at lib/express.js:6",
+            ),
+            ("Emitter.emit", "VERIFIED lib/emitter.js:3"),
+            ("Emitter.on", "VERIFIED lib/emitter.js:4"),
+            ("Emitter.off", "MISSING"),
+            ("Child.own", "VERIFIED lib/emitter.js:8"),
+            ("Child.emit", "VERIFIED lib/emitter.js:3"),
+            ("Child.off", "MISSING"),
+        ],
+    );
+}
+
+/// A CommonJS module's private top-level bindings are not members of the module; what it
+/// exports is (including the members of what `module.exports = X` exports).
+#[test]
+fn commonjs_private_is_not_exported() {
+    let r = Repo::new();
+    r.write(
+        "lib/index.js",
+        "var parser = require('body-parser');\n\
+         function helper() {}\n\
+         exports = module.exports = createApplication;\n\
+         function createApplication() {}\n\
+         exports.Router = function Router() {};\n\
+         createApplication.text = function () {};\n",
+    );
+    r.write(
+        "lib/es.mjs",
+        "function hidden() {}\nexport function shown() {}\n",
+    );
+    r.write(
+        "main.js",
+        "const lib = require('./lib');\nimport * as es from './lib/es.mjs';\n",
+    );
+    expect(
+        &r,
+        &[
+            ("lib.Router", "VERIFIED lib/index.js:5"),
+            ("lib.text", "VERIFIED lib/index.js:6"),
+            ("lib.parser", "MISSING"),
+            ("lib.helper", "MISSING"),
+            ("lib.nothing", "MISSING"),
+            ("es.shown", "VERIFIED lib/es.mjs:2"),
+            ("es.hidden", "MISSING"),
+            ("helper", "VERIFIED lib/index.js:2"),
+        ],
+    );
+}
+
+/// TypeScript declarations that are members too: parameter properties, enum members,
+/// namespace members, accessors, abstract members, overloads, merged interfaces.
+#[test]
+fn typescript_members() {
+    let r = Repo::new();
+    r.write(
+        "src/box.ts",
+        "export class Box<T> {\n\
+         \x20 constructor(private _value: T, public readonly name: string, plain: number) {}\n\
+         \x20 get size(): number { return 1; }\n\
+         \x20 set size(v: number) {}\n\
+         \x20 pick(a: string): void;\n\
+         \x20 pick(a: number): void;\n\
+         \x20 pick(a: any): void {}\n\
+         }\n\
+         export enum Status {\n  ACTIVE,\n  DONE = 'done',\n}\n\
+         export namespace NS {\n  export function f() {}\n  export const K = 1;\n}\n\
+         export abstract class Shape {\n  abstract area(): number;\n}\n\
+         export interface Opts {\n  a: string;\n}\n\
+         export interface Opts {\n  b(): void;\n}\n\
+         export function over(a: string): void;\n\
+         export function over(a: any): void {}\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Box._value", "VERIFIED src/box.ts:2"),
+            ("Box.name", "VERIFIED src/box.ts:2"),
+            ("Box.plain", "MISSING"),
+            ("Box.size", "VERIFIED src/box.ts:3"),
+            ("Box.pick", "VERIFIED src/box.ts:5"),
+            ("Box.pack", "MISSING"),
+            ("Status.ACTIVE", "VERIFIED src/box.ts:10"),
+            ("Status.DONE", "VERIFIED src/box.ts:11"),
+            ("Status.PAUSED", "MISSING"),
+            ("NS.f", "VERIFIED src/box.ts:14"),
+            ("NS.K", "VERIFIED src/box.ts:15"),
+            ("NS.g", "MISSING"),
+            ("Shape.area", "VERIFIED src/box.ts:18"),
+            ("Shape.perimeter", "MISSING"),
+            ("Opts.a", "VERIFIED src/box.ts:21"),
+            ("Opts.b", "VERIFIED src/box.ts:24"),
+            ("Opts.c", "MISSING"),
+            ("Opts", "VERIFIED src/box.ts:20"),
+            ("over", "VERIFIED src/box.ts:26"),
+        ],
+    );
+}
