@@ -278,3 +278,39 @@ fn typescript_members() {
         ],
     );
 }
+
+/// A module-level variable with members by assignment whose value has members probity cannot
+/// know (`http.createServer()`): a missing member is UNCHECKABLE with that value; `new Foo()`
+/// and `Object.create(proto)` take the members of `Foo` and `proto`.
+#[test]
+fn objects_initialized_with_values() {
+    let r = Repo::new();
+    r.write(
+        "src/main.js",
+        "const http = require('http');\n\
+         class Emitter {\n  emit(name) {}\n}\n\
+         const server = http.createServer();\n\
+         server.timeout = 5;\n\
+         const bus = new Emitter();\n\
+         bus.extra = 1;\n\
+         const proto = { greet() {} };\n\
+         const child = Object.create(proto);\n\
+         child.own = 2;\n",
+    );
+    expect(
+        &r,
+        &[
+            ("server.timeout", "VERIFIED src/main.js:6"),
+            (
+                "server.close",
+                "UNCHECKABLE `server` gets members from `http.createServer()` at src/main.js:5",
+            ),
+            ("bus.extra", "VERIFIED src/main.js:8"),
+            ("bus.emit", "VERIFIED src/main.js:3"),
+            ("bus.off", "MISSING"),
+            ("child.greet", "VERIFIED src/main.js:9"),
+            ("child.own", "VERIFIED src/main.js:11"),
+            ("child.wave", "MISSING"),
+        ],
+    );
+}

@@ -150,16 +150,63 @@ impl Ctx<'_> {
         }
     }
 
-    /// `const api = { ... }` at the top of a module: its members are `api`'s.
+    /// A variable at the top of a module, by its value: `const api = { ... }` gives `api` the
+    /// literal's members; `Object.create(proto)` and `new Foo()` take members from `proto` and
+    /// `Foo` (a mixin); any other value that the module then gives members (`x.m = ...` at the
+    /// start of a line) is a mixin probity cannot follow (`http.createServer()`). Functions,
+    /// classes and `require(...)` (an import) give no members.
     pub(super) fn js_object_decl(&mut self, def: Node, d: &Decl) {
         if d.container.is_some() || def.kind() != "variable_declarator" {
             return;
         }
-        if let Some(v) = def
-            .child_by_field_name("value")
-            .filter(|v| v.kind() == "object")
-        {
-            self.object_members(&Target::Object(d.name.clone()), v);
+        let Some(mut v) = def.child_by_field_name("value") else {
+            return;
+        };
+        // `var app = exports = module.exports = {}`: the value assigned last.
+        while v.kind() == "assignment_expression" {
+            match v.child_by_field_name("right") {
+                Some(r) => v = r,
+                None => return,
+            }
+        }
+        let name = d.name.clone();
+        match v.kind() {
+            "object" => self.object_members(&Target::Object(name), v),
+            "function_expression"
+            | "function"
+            | "arrow_function"
+            | "generator_function"
+            | "class" => {}
+            "new_expression" => {
+                if let Some(c) = v.child_by_field_name("constructor") {
+                    self.mixin(&name, c, v);
+                }
+            }
+            "call_expression" => {
+                let callee = v.child_by_field_name("function").map_or("", |f| self.t(f));
+                let first = v
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0));
+                match callee {
+                    "require" => {}
+                    "Object.create" => {
+                        if let Some(src) = first.filter(|a| a.kind() != "null") {
+                            self.mixin(&name, src, v);
+                        }
+                    }
+                    _ => self.dynamic_value(&name, v),
+                }
+            }
+            _ => self.dynamic_value(&name, v),
+        }
+    }
+
+    /// `name` is initialized with `v`, whose members probity cannot know: a mixin it cannot
+    /// follow, recorded only when the module gives `name` members at the start of a line.
+    fn dynamic_value(&mut self, name: &str, v: Node) {
+        let assigned = format!("\n{name}.");
+        if self.text.contains(&assigned) {
+            self.mixin(name, v, v);
         }
     }
 
