@@ -119,7 +119,9 @@ fn commonjs_exports_by_assignment() {
         "lib/misc.js",
         "exports.etag = function (body) {};\n\
          module.exports.fresh = function fresh() {};\n\
-         Object.defineProperty(exports, 'version', { value: '1' });\n",
+         Object.defineProperty(exports, 'version', { value: '1' });\n\
+         function same() {}\n\
+         exports.same = same;\n",
     );
     r.write(
         "lib/obj.js",
@@ -136,6 +138,7 @@ fn commonjs_exports_by_assignment() {
             ("misc.etag", "VERIFIED lib/misc.js:1"),
             ("misc.fresh", "VERIFIED lib/misc.js:2"),
             ("misc.version", "VERIFIED lib/misc.js:3"),
+            ("misc.same", "VERIFIED lib/misc.js:4"),
             ("misc.stale", "MISSING"),
             ("obj.a", "VERIFIED lib/obj.js:1"),
             ("obj.b", "VERIFIED lib/obj.js:4"),
@@ -311,6 +314,58 @@ fn objects_initialized_with_values() {
             ("child.greet", "VERIFIED src/main.js:9"),
             ("child.own", "VERIFIED src/main.js:11"),
             ("child.wave", "MISSING"),
+        ],
+    );
+}
+
+/// `this.x = ...` in a class's methods and in constructor functions: an instance member; one
+/// member per name (a method wins over `this.handle = this.handle.bind(this)`); statics of a
+/// capitalized constructor assigned inside a function (a UMD wrapper) count too.
+#[test]
+fn instance_members_by_this_assignment() {
+    let r = Repo::new();
+    r.write(
+        "lib/route.js",
+        "function Route(path) {\n\
+         \x20 this.path = path;\n\
+         \x20 this.stack = [];\n\
+         }\n\
+         Route.prototype.dispatch = function () {\n\
+         \x20 this.handled = true;\n\
+         \x20 const f = () => { this.later = 1; };\n\
+         \x20 function inner() { this.notMine = 1; }\n\
+         };\n\
+         function helper() {\n  this.nope = 1;\n}\n",
+    );
+    r.write(
+        "lib/view.js",
+        "class View {\n\
+         \x20 constructor() {\n\
+         \x20   this.handle = this.handle.bind(this);\n\
+         \x20   this.name = 'v';\n\
+         \x20 }\n\
+         \x20 handle() {}\n\
+         \x20 render() { this.name = 'w'; }\n\
+         }\n\
+         (function () {\n  View.registry = {};\n})();\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Route.path", "VERIFIED lib/route.js:2"),
+            ("Route.stack", "VERIFIED lib/route.js:3"),
+            ("Route.handled", "VERIFIED lib/route.js:6"),
+            ("Route.later", "VERIFIED lib/route.js:7"),
+            ("Route.notMine", "MISSING"),
+            ("Route.methods", "MISSING"),
+            (
+                "helper.nope",
+                "UNCHECKABLE `helper` is a value probity cannot type",
+            ),
+            ("View.handle", "VERIFIED lib/view.js:6"),
+            ("View.name", "VERIFIED lib/view.js:4"),
+            ("View.registry", "VERIFIED lib/view.js:10"),
+            ("View.remove", "MISSING"),
         ],
     );
 }

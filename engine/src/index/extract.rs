@@ -202,6 +202,9 @@ fn extract_using(
         (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
     });
     out.dedup();
+    if family == Family::JavaScript {
+        jsmembers::one_member_per_name(&mut out);
+    }
     (out, errors)
 }
 

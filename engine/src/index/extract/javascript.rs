@@ -255,6 +255,11 @@ impl Ctx<'_> {
             });
         if let Some(n) = name {
             let n = n.to_owned();
+            if r.kind() == "identifier" && self.t(r) == n {
+                // `exports.Buffer = Buffer`: exports the declaration of that name.
+                self.exports.insert(n);
+                return;
+            }
             let prop = l.child_by_field_name("property").unwrap_or(l);
             let kind = if is_fn {
                 Kind::Function

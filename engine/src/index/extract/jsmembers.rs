@@ -210,8 +210,11 @@ impl Ctx<'_> {
         }
     }
 
-    /// An assignment to a member at the top of a module: `X.prototype.m = ...`, `X.m = ...`,
-    /// `X.prototype = { ... }` (`module.exports` / `exports` are [`Ctx::cjs`]'s).
+    /// An assignment to a member: `X.prototype.m = ...`, `X.prototype = { ... }` (anywhere),
+    /// `X.m = ...` (at the top of the module, or anywhere when `X` is capitalized, a
+    /// constructor's static member), `this.m = ...` in a class's method or in a constructor
+    /// function (`function Route() { this.path = ... }`, `Route.prototype.f = function () {
+    /// this.stack = ... }`). `module.exports` / `exports` are [`Ctx::cjs`]'s.
     pub(super) fn js_assigned(&mut self, l: Node, r: Node) {
         let (Some(o), Some(p)) = (
             l.child_by_field_name("object"),
@@ -223,19 +226,71 @@ impl Ctx<'_> {
             return;
         }
         let prop = self.t(p).to_owned();
+        if o.kind() == "this" {
+            if let Some(c) = self.this_container(l) {
+                self.member_decl(&c, &prop, p, Some(r));
+            }
+            return;
+        }
         let Some(Target::Object(c)) = self.target(o) else {
             return;
         };
-        if !self.at_top(l) {
+        let prototype = o.kind() == "member_expression";
+        let capitalized = c.starts_with(|ch: char| ch.is_uppercase());
+        if !prototype && !capitalized && !self.at_top(l) {
             return;
         }
-        if prop == "prototype" && o.kind() == "identifier" {
+        if prop == "prototype" && !prototype {
             if r.kind() == "object" {
                 self.object_members(&Target::Object(c), r);
             }
             return;
         }
         self.member_decl(&c, &prop, p, Some(r));
+    }
+
+    /// The class or constructor `this` is an instance of at `n`: the class of the nearest
+    /// enclosing method (arrow functions keep `this`), a capitalized function declared at the
+    /// top of the module, or `X` for a function assigned to `X.prototype.m`.
+    fn this_container(&self, n: Node) -> Option<String> {
+        let mut a = n.parent();
+        while let Some(f) = a {
+            match f.kind() {
+                "arrow_function" => {}
+                "method_definition" => {
+                    return match self.container(f) {
+                        Ok(Some((c, _))) => Some(c),
+                        _ => None,
+                    };
+                }
+                "function_declaration" => {
+                    let name = self.t(f.child_by_field_name("name")?);
+                    let ctor = name.starts_with(|ch: char| ch.is_uppercase()) && self.at_top(f);
+                    return ctor.then(|| name.to_owned());
+                }
+                "function_expression" | "function" => {
+                    let asg = f.parent().filter(|p| p.kind() == "assignment_expression")?;
+                    let l = asg.child_by_field_name("left")?;
+                    let o = l.child_by_field_name("object")?;
+                    if o.kind() != "member_expression" {
+                        return None;
+                    }
+                    return match self.target(o) {
+                        Some(Target::Object(c)) => Some(c),
+                        _ => None,
+                    };
+                }
+                "class_declaration"
+                | "class"
+                | "program"
+                | "generator_function"
+                | "generator_function_declaration"
+                | "class_static_block" => return None,
+                _ => {}
+            }
+            a = f.parent();
+        }
+        None
     }
 
     /// `Object.defineProperty(X, 'x', ...)`, `Object.defineProperties(X, { ... })` and mixins
@@ -352,4 +407,32 @@ impl Ctx<'_> {
         d.exported = !private;
         self.push(d);
     }
+}
+
+/// One member per container and name in a file (`decls` sorted by position): a method or
+/// accessor wins over a field of the same name (`this.handle = this.handle.bind(this)`), else
+/// the first declaration (overloads, `this.x` assigned in several methods, merged interfaces).
+pub(super) fn one_member_per_name(decls: &mut Vec<Decl>) {
+    use std::collections::HashMap;
+    let mut best: HashMap<(&str, &str), (usize, bool)> = HashMap::new();
+    for (i, d) in decls.iter().enumerate() {
+        let (Some(c), false) = (d.container.as_deref(), d.kind == Kind::Import) else {
+            continue;
+        };
+        let field = d.kind == Kind::Field;
+        best.entry((c, d.name.as_str()))
+            .and_modify(|(j, f)| {
+                if *f && !field {
+                    (*j, *f) = (i, false);
+                }
+            })
+            .or_insert((i, field));
+    }
+    let keep: std::collections::HashSet<usize> = best.values().map(|(i, _)| *i).collect();
+    let mut i = 0;
+    decls.retain(|d| {
+        let k = d.container.is_none() || d.kind == Kind::Import || keep.contains(&i);
+        i += 1;
+        k
+    });
 }
