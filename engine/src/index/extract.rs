@@ -25,6 +25,8 @@ struct Ctx<'a> {
     exports: HashSet<String>,
     /// Python `__all__`, when present.
     all: Option<HashSet<String>>,
+    /// JS/TS: the words starting a line before a `.` (`server.x = ...`), built on first use.
+    line_heads: Option<HashSet<String>>,
 }
 
 /// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
@@ -91,6 +93,7 @@ fn extract_using(
         decls: Vec::new(),
         exports: HashSet::new(),
         all: None,
+        line_heads: None,
     };
     let mut cursor = QueryCursor::new();
     let mut each = |node: Node, cursor: &mut QueryCursor| {

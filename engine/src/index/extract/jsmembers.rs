@@ -204,8 +204,16 @@ impl Ctx<'_> {
     /// `name` is initialized with `v`, whose members probity cannot know: a mixin it cannot
     /// follow, recorded only when the module gives `name` members at the start of a line.
     fn dynamic_value(&mut self, name: &str, v: Node) {
-        let assigned = format!("\n{name}.");
-        if self.text.contains(&assigned) {
+        let text = self.text;
+        let heads = self.line_heads.get_or_insert_with(|| {
+            text.lines()
+                .filter_map(|l| {
+                    let end = l.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?;
+                    (end > 0 && l[end..].starts_with('.')).then(|| l[..end].to_owned())
+                })
+                .collect()
+        });
+        if heads.contains(name) {
             self.mixin(name, v, v);
         }
     }
