@@ -31,12 +31,24 @@ impl Resolver<'_> {
         out
     }
 
-    /// `c.m` after the member rule found nothing: when `c` is a JS/TS object or constructor
+    /// `c.m` after the member rule found nothing (`recv`, the receiver as written, ends with `c`;
+    /// `Route.prototype.check` is `Route.check`): when `c` is a JS/TS object or constructor
     /// with members by assignment, or the target of mixins, the members its mixins copy (from
     /// objects and classes of the repository); a mixin probity cannot follow (its source is
     /// an import, an expression, or a value declared nowhere) makes `m` UNCHECKABLE; else
     /// MISSING, with `c`'s members as the scope. `None`: `c` is neither.
-    pub(super) fn js_object_member(&self, c: &str, m: &str) -> Option<Outcome> {
+    pub(super) fn js_object_member(&self, recv: &[String], m: &str) -> Option<Outcome> {
+        let c = match recv {
+            [.., c, p] if p == "prototype" => {
+                let o = self.member(c, m);
+                if !matches!(o, Outcome::Missing { .. }) {
+                    return Some(o);
+                }
+                c
+            }
+            [.., c] => c,
+            [] => return None,
+        };
         self.js_object_member_at(c, m, MAX_MIXIN_DEPTH)
     }
 

@@ -304,7 +304,7 @@ impl Resolver<'_> {
         if !matches!(o, Outcome::Missing { .. }) {
             return o;
         }
-        if let Some(o) = self.js_object_member(&segs[n - 2], &segs[n - 1]) {
+        if let Some(o) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
             return o;
         }
         // The head is an import of something outside the repository (`os.path.join`).
