@@ -228,6 +228,8 @@ fn commonjs_private_is_not_exported() {
             ("lib.parser", "MISSING"),
             ("lib.helper", "MISSING"),
             ("lib.nothing", "MISSING"),
+            // The module is `createApplication`, not a module holding it.
+            ("lib.createApplication", "MISSING"),
             ("es.shown", "VERIFIED lib/es.mjs:2"),
             ("es.hidden", "MISSING"),
             ("helper", "VERIFIED lib/index.js:2"),
@@ -368,6 +370,44 @@ fn instance_members_by_this_assignment() {
             ("View.name", "VERIFIED lib/view.js:4"),
             ("View.registry", "VERIFIED lib/view.js:10"),
             ("View.remove", "MISSING"),
+        ],
+    );
+}
+
+/// `module.exports = require('./lib/x')` re-exports what `./lib/x` exports; `module.exports =
+/// Foo; module.exports.Foo = Foo` exports `Foo` by name too; an ES default import of a
+/// CommonJS module is its `module.exports` value.
+#[test]
+fn commonjs_reexports_and_values() {
+    let r = Repo::new();
+    r.write(
+        "pkg/index.js",
+        "'use strict';\nmodule.exports = require('./lib/core');\n",
+    );
+    r.write(
+        "pkg/lib/core.js",
+        "var dep = require('dep');\n\
+         function Core() {}\n\
+         Core.create = function () {};\n\
+         module.exports = Core;\n\
+         module.exports.Core = Core;\n\
+         module.exports.version = '1';\n",
+    );
+    r.write(
+        "main.js",
+        "const pkg = require('./pkg');\nimport C from './pkg/lib/core';\n",
+    );
+    expect(
+        &r,
+        &[
+            ("pkg.Core", "VERIFIED pkg/lib/core.js:2"),
+            ("pkg.version", "VERIFIED pkg/lib/core.js:6"),
+            ("pkg.create", "VERIFIED pkg/lib/core.js:3"),
+            ("pkg.dep", "MISSING"),
+            ("pkg.destroy", "MISSING"),
+            ("C", "VERIFIED pkg/lib/core.js:2"),
+            ("C.create", "VERIFIED pkg/lib/core.js:3"),
+            ("C.destroy", "MISSING"),
         ],
     );
 }

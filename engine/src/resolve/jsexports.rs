@@ -8,6 +8,7 @@ use super::is_js;
 use super::langs::family_of;
 use super::reexports::Chase;
 use super::{Candidate, Resolver};
+use crate::index::Kind;
 
 /// What a JS/TS module exports as `default`.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,7 +34,7 @@ pub(super) struct JsExports {
     pub(super) renamed: Vec<(String, String)>,
     /// The default export is `module.exports = ...` (CommonJS: the module is that value, so
     /// the value's members are the module's).
-    cjs: bool,
+    pub(super) cjs: bool,
 }
 
 impl JsExports {
@@ -214,6 +215,19 @@ impl Resolver<'_> {
             return Vec::new();
         };
         match &e.default {
+            // `module.exports = X`: `X` of this module, which exports it under no name (so a
+            // chase by name would not reach it).
+            Some(DefaultExport::Name(x)) if e.cjs => {
+                let mut found = Vec::new();
+                for d in self.top_level(file, x) {
+                    if d.kind == Kind::Import {
+                        found.extend(self.follow_import(file, d, x, hops, cx));
+                    } else {
+                        found.push(self.cand(file, d));
+                    }
+                }
+                found
+            }
             Some(DefaultExport::Name(x)) if x != "default" => self.chase(file, x, hops, false, cx),
             Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
                 location: format!("{file}:{line}:{column}"),

@@ -5,6 +5,7 @@
 //! `index/extract/jsmembers.rs`). And what a CommonJS / ES module hides: its top-level bindings
 //! that it does not export.
 
+use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
 use super::{Resolver, is_js, langs::family_of};
 use crate::index::{Decl, Kind};
@@ -49,7 +50,50 @@ impl Resolver<'_> {
             [.., c] => c,
             [] => return None,
         };
-        self.js_object_member_at(c, m, MAX_MIXIN_DEPTH)
+        if let Some(o) = self.js_object_member_at(c, m, MAX_MIXIN_DEPTH) {
+            return Some(o);
+        }
+        match recv {
+            [head] => self.js_imported_value_member(head, m),
+            _ => None,
+        }
+    }
+
+    /// `head.m` where `head` is a JS/TS import of a repository module's value that is no class
+    /// (`import C from './core'` with `module.exports = Core`, `import { make } from './f'`):
+    /// the member rule of what the import binds (its assigned members and mixins). `None`:
+    /// `head` binds nothing such.
+    fn js_imported_value_member(&self, head: &str, m: &str) -> Option<Outcome> {
+        let mut cx = Chase::default();
+        let mut out: Option<Outcome> = None;
+        for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
+            let Some(orig) = d.imported.as_deref().filter(|o| *o != "*") else {
+                continue;
+            };
+            if !is_js(family_of(p)) {
+                continue;
+            }
+            for t in self.module_for_import(p, d.from.as_deref().unwrap_or("")) {
+                for c in self.chase(&t, orig, MAX_HOPS - 1, false, &mut cx) {
+                    if !matches!(c.kind.as_str(), "function" | "variable" | "constant") {
+                        continue;
+                    }
+                    let name = c.qualified.rsplit('.').next().unwrap_or(&c.qualified);
+                    let o = match self.member(name, m) {
+                        Outcome::Missing { .. } => {
+                            self.js_object_member_at(name, m, MAX_MIXIN_DEPTH)
+                        }
+                        o => Some(o),
+                    };
+                    match o {
+                        Some(Outcome::Found(f)) => return Some(Outcome::Found(f)),
+                        Some(o) if !matches!(out, Some(Outcome::Unchecked(_))) => out = Some(o),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn js_object_member_at(&self, c: &str, m: &str, depth: usize) -> Option<Outcome> {
@@ -129,10 +173,10 @@ impl Resolver<'_> {
         }) || post.holds(file, "exports")
             || post.holds(file, "export");
         // Exported under another name (`export default x`, `export { x as y }`): the chase
-        // from that name reaches it.
+        // from that name reaches it (`module.exports = x` is followed without a chase).
         exporting
             && !self.js_exports_of(file, &d.name).is_some_and(|e| {
-                e.default_name() == Some(d.name.as_str())
+                (e.default_name() == Some(d.name.as_str()) && !e.cjs)
                     || e.renamed.iter().any(|(_, l)| *l == d.name)
             })
     }

@@ -195,8 +195,19 @@ impl Ctx<'_> {
         );
         if lt == "module.exports" {
             match r.kind() {
-                "identifier" => {
-                    self.exports.insert(self.t(r).to_owned());
+                // `module.exports = X`: the module is `X` (its default), `X` is no name of it.
+                "identifier" => {}
+                // `module.exports = require('./x')`: re-exports `./x` (as `export * from`).
+                "call_expression" => {
+                    let callee = r.child_by_field_name("function").map(|f| self.t(f));
+                    let arg = r
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .filter(|s| s.kind() == "string");
+                    if let (Some("require"), Some(s)) = (callee, arg) {
+                        let from = strip_quotes(self.t(s)).to_owned();
+                        self.import_decl(r, "*", &from, Some("*"), true);
+                    }
                 }
                 "object" => {
                     let mut w = r.walk();
