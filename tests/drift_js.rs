@@ -98,7 +98,12 @@ fn object_members_by_assignment() {
          server.config = { port: 1 };\n\
          var reply = Object.create(null);\n\
          reply.send = function (body) {};\n\
-         module.exports = server;\n",
+         module.exports = server;\n\
+         const state = { count: 0 };\n\
+         function init(options) {\n\
+         \x20 state.user = 'u';\n\
+         \x20 options.verbose = true;\n\
+         }\n",
     );
     expect(
         &r,
@@ -108,6 +113,14 @@ fn object_members_by_assignment() {
             ("reply.send", "VERIFIED src/app.js:5"),
             ("server.unmount", "MISSING"),
             ("reply.sendFile", "MISSING"),
+            ("state.count", "VERIFIED src/app.js:7"),
+            ("state.user", "VERIFIED src/app.js:9"),
+            ("state.admin", "MISSING"),
+            // A parameter's member is no declaration.
+            (
+                "options.verbose",
+                "UNCHECKABLE `options` is a value probity cannot type",
+            ),
         ],
     );
 }
@@ -258,7 +271,9 @@ fn typescript_members() {
          export interface Opts {\n  a: string;\n}\n\
          export interface Opts {\n  b(): void;\n}\n\
          export function over(a: string): void;\n\
-         export function over(a: any): void {}\n",
+         export function over(a: any): void {}\n\
+         export const Colors = { red: 1, blue() {} } as const;\n\
+         const Frozen = Object.freeze({ cold: true });\n",
     );
     expect(
         &r,
@@ -282,6 +297,11 @@ fn typescript_members() {
             ("Opts.c", "MISSING"),
             ("Opts", "VERIFIED src/box.ts:20"),
             ("over", "VERIFIED src/box.ts:26"),
+            ("Colors.red", "VERIFIED src/box.ts:28"),
+            ("Colors.blue", "VERIFIED src/box.ts:28"),
+            ("Colors.green", "MISSING"),
+            ("Frozen.cold", "VERIFIED src/box.ts:29"),
+            ("Frozen.warm", "MISSING"),
         ],
     );
 }

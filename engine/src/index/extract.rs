@@ -27,6 +27,9 @@ struct Ctx<'a> {
     all: Option<HashSet<String>>,
     /// JS/TS: the words starting a line before a `.` (`server.x = ...`), built on first use.
     line_heads: Option<HashSet<String>>,
+    /// JS/TS: members assigned inside functions to a lower-case name (`state.user = ...`), kept
+    /// only for a module-level object of that name ([`jsmembers::one_member_per_name`]).
+    pending: Vec<Decl>,
 }
 
 /// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
@@ -94,6 +97,7 @@ fn extract_using(
         exports: HashSet::new(),
         all: None,
         line_heads: None,
+        pending: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut each = |node: Node, cursor: &mut QueryCursor| {
@@ -155,6 +159,7 @@ fn extract_using(
         exports,
         all,
         family,
+        pending,
         ..
     } = ctx;
     // Exported, now that every export clause and `__all__` is known.
@@ -206,7 +211,7 @@ fn extract_using(
     });
     out.dedup();
     if family == Family::JavaScript {
-        jsmembers::one_member_per_name(&mut out);
+        jsmembers::one_member_per_name(&mut out, pending);
     }
     (out, errors)
 }

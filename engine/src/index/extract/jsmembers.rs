@@ -162,10 +162,25 @@ impl Ctx<'_> {
         let Some(mut v) = def.child_by_field_name("value") else {
             return;
         };
-        // `var app = exports = module.exports = {}`: the value assigned last.
-        while v.kind() == "assignment_expression" {
-            match v.child_by_field_name("right") {
-                Some(r) => v = r,
+        // `var app = exports = module.exports = {}`: the value assigned last; `{...} as const`,
+        // `({...})`, `Object.freeze({...})`: the object.
+        loop {
+            let inner = match v.kind() {
+                "assignment_expression" => v.child_by_field_name("right"),
+                "as_expression" | "satisfies_expression" | "parenthesized_expression" => {
+                    v.named_child(0)
+                }
+                "call_expression"
+                    if v.child_by_field_name("function")
+                        .is_some_and(|f| self.t(f) == "Object.freeze") =>
+                {
+                    v.child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                }
+                _ => break,
+            };
+            match inner {
+                Some(i) => v = i,
                 None => return,
             }
         }
@@ -246,6 +261,11 @@ impl Ctx<'_> {
         let prototype = o.kind() == "member_expression";
         let capitalized = c.starts_with(|ch: char| ch.is_uppercase());
         if !prototype && !capitalized && !self.at_top(l) {
+            // A module-level object's, or a local's: decided once the file's top-level
+            // declarations are known.
+            let n = self.decls.len();
+            self.member_decl(&c, &prop, p, Some(r));
+            self.pending.extend(self.decls.drain(n..));
             return;
         }
         if prop == "prototype" && !prototype {
@@ -420,8 +440,35 @@ impl Ctx<'_> {
 /// One member per container and name in a file (`decls` sorted by position): a method or
 /// accessor wins over a field of the same name (`this.handle = this.handle.bind(this)`), else
 /// the first declaration (overloads, `this.x` assigned in several methods, merged interfaces).
-pub(super) fn one_member_per_name(decls: &mut Vec<Decl>) {
+/// `pending` (members assigned inside functions to a lower-case name) are kept for a name the
+/// module declares at its top level with members of its own (a module-level object), not for
+/// a local or a parameter.
+pub(super) fn one_member_per_name(decls: &mut Vec<Decl>, pending: Vec<Decl>) {
     use std::collections::HashMap;
+    if !pending.is_empty() {
+        let top: std::collections::HashSet<&str> = decls
+            .iter()
+            .filter(|t| t.container.is_none() && matches!(t.kind, Kind::Variable | Kind::Constant))
+            .map(|t| t.name.as_str())
+            .collect();
+        let objects: std::collections::HashSet<String> = decls
+            .iter()
+            .filter_map(|d| d.container.as_deref())
+            .filter(|c| top.contains(c))
+            .map(str::to_owned)
+            .collect();
+        let before = decls.len();
+        decls.extend(
+            pending
+                .into_iter()
+                .filter(|d| d.container.as_ref().is_some_and(|c| objects.contains(c))),
+        );
+        if decls.len() > before {
+            decls.sort_by(|a, b| {
+                (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
+            });
+        }
+    }
     let mut best: HashMap<(&str, &str), (usize, bool)> = HashMap::new();
     for (i, d) in decls.iter().enumerate() {
         let (Some(c), false) = (d.container.as_deref(), d.kind == Kind::Import) else {
