@@ -431,3 +431,26 @@ fn commonjs_reexports_and_values() {
         ],
     );
 }
+
+/// A `.d.ts` typing a JavaScript file beside it declares the same members: one member, VERIFIED
+/// at the implementation, not AMBIGUOUS.
+#[test]
+fn typing_beside_its_implementation() {
+    let r = Repo::new();
+    r.write(
+        "lib/ajv.d.ts",
+        "declare class Ajv {\n  validate(data: any): boolean;\n  compile(s: object): any;\n}\nexport = Ajv;\n",
+    );
+    r.write(
+        "lib/ajv.js",
+        "module.exports = Ajv;\nfunction Ajv() {}\nAjv.prototype.validate = function (data) {};\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Ajv.validate", "VERIFIED lib/ajv.js:3"),
+            ("Ajv.compile", "VERIFIED lib/ajv.d.ts:3"),
+            ("Ajv.validat", "MISSING"),
+        ],
+    );
+}

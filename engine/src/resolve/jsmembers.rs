@@ -7,7 +7,7 @@
 
 use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
-use super::{Resolver, is_js, langs::family_of};
+use super::{Candidate, Resolver, is_js, langs::family_of};
 use crate::index::{Decl, Kind};
 
 /// How many mixins deep a member is followed.
@@ -188,5 +188,48 @@ fn mixin_reason(c: &str, p: &str, d: &Decl) -> String {
         "`{c}` gets members from `{}` at {p}:{}, which probity cannot follow",
         d.signature.as_deref().unwrap_or("a mixin"),
         d.line
+    )
+}
+
+/// The path of a candidate's `path:line:column` location.
+fn cand_path(c: &Candidate) -> &str {
+    let mut it = c.location.rsplitn(3, ':');
+    let (_, _) = (it.next(), it.next());
+    it.next().unwrap_or(&c.location)
+}
+
+/// `o` without the declarations of a `.d.ts` file that types a JS/TS file found beside it
+/// (`x.d.ts` next to `x.js`) for the same name: one member declared twice, VERIFIED at its
+/// implementation rather than AMBIGUOUS.
+pub(super) fn without_typing_twins(o: Outcome) -> Outcome {
+    let Outcome::Found(c) = o else {
+        return o;
+    };
+    if c.len() < 2 {
+        return Outcome::Found(c);
+    }
+    let stem = |p: &str| -> Option<String> {
+        [".d.ts", ".d.mts", ".d.cts"]
+            .iter()
+            .find_map(|s| p.strip_suffix(s))
+            .map(str::to_owned)
+    };
+    let implemented = |d: &Candidate| -> bool {
+        let Some(st) = stem(cand_path(d)) else {
+            return false;
+        };
+        c.iter().any(|x| {
+            x.qualified == d.qualified
+                && cand_path(x)
+                    .strip_prefix(st.as_str())
+                    .is_some_and(|ext| matches!(ext, ".js" | ".mjs" | ".cjs" | ".jsx" | ".ts"))
+        })
+    };
+    let keep: Vec<bool> = c.iter().map(|d| !implemented(d)).collect();
+    Outcome::Found(
+        c.into_iter()
+            .zip(keep)
+            .filter_map(|(d, k)| k.then_some(d))
+            .collect(),
     )
 }
