@@ -454,3 +454,38 @@ fn typing_beside_its_implementation() {
         ],
     );
 }
+
+/// A CommonJS module exporting a value probity cannot know (`module.exports = createLogger()`,
+/// `module.exports = logger` with `logger = make()`): a name absent from it is UNCHECKABLE.
+#[test]
+fn commonjs_dynamic_values() {
+    let r = Repo::new();
+    r.write(
+        "lib/log.js",
+        "module.exports = createLogger({ level: 1 });\n",
+    );
+    r.write(
+        "lib/log2.js",
+        "const logger = make();\nmodule.exports = logger;\n",
+    );
+    r.write(
+        "lib/log3.js",
+        "const api = { info() {} };\nmodule.exports = api;\n",
+    );
+    r.write(
+        "main.js",
+        "const log = require('./lib/log');\nconst log2 = require('./lib/log2');\nconst log3 = require('./lib/log3');\n",
+    );
+    expect(
+        &r,
+        &[
+            (
+                "log.info",
+                "UNCHECKABLE lib/log.js exports the value of an expression",
+            ),
+            ("log2.info", "UNCHECKABLE lib/log2.js exports `logger`"),
+            ("log3.info", "VERIFIED lib/log3.js:1"),
+            ("log3.warn", "MISSING"),
+        ],
+    );
+}

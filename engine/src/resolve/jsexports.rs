@@ -35,6 +35,9 @@ pub(super) struct JsExports {
     /// The default export is `module.exports = ...` (CommonJS: the module is that value, so
     /// the value's members are the module's).
     pub(super) cjs: bool,
+    /// `module.exports = <expression>` (a call, `new`, ...): a value whose members probity
+    /// cannot know.
+    dynamic: bool,
 }
 
 impl JsExports {
@@ -161,15 +164,21 @@ fn js_exports(text: &str) -> JsExports {
         out.default = Some(DefaultExport::Name(local.clone()));
     }
     if out.default.is_none() {
-        out.default = (0..toks.len())
-            .find(|&k| {
-                tok(k) == "module"
-                    && tok(k + 1) == "."
-                    && tok(k + 2) == "exports"
-                    && tok(k + 3) == "="
-            })
-            .map(|k| value(k + 4));
+        let at = (0..toks.len()).find(|&k| {
+            tok(k) == "module" && tok(k + 1) == "." && tok(k + 2) == "exports" && tok(k + 3) == "="
+        });
+        out.default = at.map(|k| value(k + 4));
         out.cjs = out.default.is_some();
+        // Not an object literal, a function, a class or a `require` (a re-export).
+        out.dynamic = at.is_some_and(|k| {
+            matches!(
+                out.default,
+                Some(DefaultExport::Anonymous {
+                    kind: "variable",
+                    ..
+                })
+            ) && !matches!(tok(k + 4), "{" | "require" | "module" | "exports")
+        });
     }
     out
 }
@@ -242,6 +251,38 @@ impl Resolver<'_> {
 }
 
 impl Resolver<'_> {
+    /// Why a name absent from the JS/TS modules `files` is not provably absent: one exports a
+    /// value whose members probity cannot know (`module.exports = createLogger()`, or
+    /// `module.exports = x` with `x` a variable or an import that is no object with indexed
+    /// members).
+    pub(super) fn js_dynamic_module(&self, files: &[String]) -> Option<String> {
+        for f in files {
+            let Some(e) = self.js_exports_of(f, "default").filter(|e| e.cjs) else {
+                continue;
+            };
+            if e.dynamic {
+                return Some(format!(
+                    "{f} exports the value of an expression (`module.exports = ...`), whose \
+                     members probity cannot know"
+                ));
+            }
+            let Some(x) = e.default_name() else {
+                continue;
+            };
+            let value = self
+                .top_level(f, x)
+                .iter()
+                .any(|d| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import));
+            if value && !self.js_holds_members(x) {
+                return Some(format!(
+                    "{f} exports `{x}` (`module.exports = {x}`), a value whose members probity \
+                     cannot know"
+                ));
+            }
+        }
+        None
+    }
+
     /// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
     /// `X.n = ...` or `static n` in the file): a member of the module.
     pub(super) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {

@@ -32,6 +32,11 @@ impl Resolver<'_> {
         out
     }
 
+    /// Whether `c` is a JS/TS object or constructor of the repository with indexed members.
+    pub(super) fn js_holds_members(&self, c: &str) -> bool {
+        !self.js_object_files(c).is_empty()
+    }
+
     /// `c.m` after the member rule found nothing (`recv`, the receiver as written, ends with `c`;
     /// `Route.prototype.check` is `Route.check`): when `c` is a JS/TS object or constructor
     /// with members by assignment, or the target of mixins, the members its mixins copy (from

@@ -292,6 +292,9 @@ impl Resolver<'_> {
                 segs.join(".")
             ));
         }
+        if let Some(why) = self.js_dynamic_module(files) {
+            return Outcome::Unchecked(why);
+        }
         // Python module-level `__getattr__` makes every attribute dynamic.
         for f in files {
             if self.files.get(f).is_some_and(|fi| {
