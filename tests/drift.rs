@@ -1118,11 +1118,8 @@ fn members_of_untyped_values() {
         &v[1],
         "`server` is a value probity cannot type (not a module, class or import in the repository) and no class or type in the repository declares a member `close`",
     );
-    verdict(&v[2], "AMBIGUOUS");
-    assert_eq!(
-        cand_locations(&v[2]),
-        ["src/handlers.ts:2:3", "src/handlers.ts:5:3"]
-    );
+    // `const handler = new A()`: `A`'s member, not `B`'s (issue 10).
+    verified(&v[2], "src/handlers.ts:2:3", "method");
     verified(&v[3], "pkg/pipeline.py:2:5", "field");
     // `ghost` is written nowhere in the repository: an invented object.
     verdict(&v[4], "MISSING");

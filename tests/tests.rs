@@ -3,6 +3,7 @@
 mod cli;
 mod drift;
 mod drift_extract;
+mod drift_js;
 mod drift_plans;
 mod drift_real;
 mod e2e;

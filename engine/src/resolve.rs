@@ -50,6 +50,7 @@ use crate::reason::Reason;
 mod aliases;
 mod external;
 mod jsexports;
+mod jsmembers;
 mod jsmodules;
 mod jsonc;
 mod langs;

@@ -1,6 +1,9 @@
 ; Declarations index for JavaScript (docs/drift.md). Capture names: see queries/rust/definitions.scm.
 ;   @export   an `export` statement (`export { a }`, `export * from`, `export default`).
-;   @cjs      a CommonJS assignment `module.exports = ...` / `exports.x = ...`.
+;   @cjs      an assignment to a member: CommonJS `module.exports = ...` / `exports.x = ...`,
+;             `X.prototype.m = ...`, `X.m = ...` (members of `X`).
+;   @jscall   `Object.defineProperty(...)` or a mixin call (`Object.assign(X.prototype, src)`).
+;   @param    a TypeScript constructor parameter (a field when it has a modifier).
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -25,3 +28,18 @@
   function: (member_expression property: (property_identifier) @_m)
   arguments: (arguments . (string) @flag)
   (#any-of? @_m "option" "requiredOption" "addOption" "positional"))
+
+; Members made outside a class body (engine/src/index/extract/jsmembers.rs): `Object.defineProperty`,
+; `Object.defineProperties` and mixins (`Object.assign`, `setPrototypeOf`, `merge`, `mixin`,
+; `extend`).
+(call_expression
+  function: (member_expression object: (identifier) @_o property: (property_identifier) @_p)
+  (#eq? @_o "Object")
+  (#any-of? @_p "defineProperty" "defineProperties" "assign" "setPrototypeOf")) @jscall
+(call_expression
+  function: (identifier) @_f
+  (#any-of? @_f "merge" "mixin" "extend" "mixinProperties")) @jscall
+(call_expression
+  function: (member_expression object: (identifier) @_o property: (property_identifier) @_p)
+  (#not-eq? @_o "Object")
+  (#any-of? @_p "merge" "mixin" "extend")) @jscall

@@ -31,3 +31,26 @@
   function: (member_expression property: (property_identifier) @_m)
   arguments: (arguments . (string) @flag)
   (#any-of? @_m "option" "requiredOption" "addOption" "positional"))
+
+; Members made outside a class body (engine/src/index/extract/jsmembers.rs): `Object.defineProperty`,
+; `Object.defineProperties` and mixins (`Object.assign`, `setPrototypeOf`, `merge`, `mixin`,
+; `extend`).
+(call_expression
+  function: (member_expression object: (identifier) @_o property: (property_identifier) @_p)
+  (#eq? @_o "Object")
+  (#any-of? @_p "defineProperty" "defineProperties" "assign" "setPrototypeOf")) @jscall
+(call_expression
+  function: (identifier) @_f
+  (#any-of? @_f "merge" "mixin" "extend" "mixinProperties")) @jscall
+(call_expression
+  function: (member_expression object: (identifier) @_o property: (property_identifier) @_p)
+  (#not-eq? @_o "Object")
+  (#any-of? @_p "merge" "mixin" "extend")) @jscall
+
+; Enum members, and constructor parameter properties (`constructor(private x: T)`, see
+; jsmembers.rs: only a parameter with a modifier is a member).
+(enum_body name: (property_identifier) @name @def.variant)
+(enum_assignment name: (property_identifier) @name) @def.variant
+(method_definition
+  name: (property_identifier) @_c (#eq? @_c "constructor")
+  parameters: (formal_parameters [(required_parameter) (optional_parameter)] @param))

@@ -13,6 +13,7 @@ use super::{Decl, Kind, MAX_SIGNATURE};
 use crate::lang::{Family, Grammar, Language};
 
 mod javascript;
+mod jsmembers;
 mod python;
 mod rust;
 
@@ -24,6 +25,11 @@ struct Ctx<'a> {
     exports: HashSet<String>,
     /// Python `__all__`, when present.
     all: Option<HashSet<String>>,
+    /// JS/TS: the words starting a line before a `.` (`server.x = ...`), built on first use.
+    line_heads: Option<HashSet<String>>,
+    /// JS/TS: members assigned inside functions to a lower-case name (`state.user = ...`), kept
+    /// only for a module-level object of that name ([`jsmembers::one_member_per_name`]).
+    pending: Vec<Decl>,
 }
 
 /// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
@@ -90,6 +96,8 @@ fn extract_using(
         decls: Vec::new(),
         exports: HashSet::new(),
         all: None,
+        line_heads: None,
+        pending: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut each = |node: Node, cursor: &mut QueryCursor| {
@@ -109,6 +117,8 @@ fn extract_using(
                         "import" => ctx.import(c.node),
                         "export" => ctx.export(c.node),
                         "cjs" => ctx.cjs(c.node),
+                        "jscall" => ctx.js_call(c.node),
+                        "param" => ctx.param_prop(c.node),
                         "flag" => ctx.flag(c.node),
                         "impl" => ctx.rust_impl(c.node),
                         "all" => ctx.dunder_all(c.node),
@@ -150,6 +160,7 @@ fn extract_using(
         exports,
         all,
         family,
+        pending,
         ..
     } = ctx;
     // Exported, now that every export clause and `__all__` is known.
@@ -200,6 +211,9 @@ fn extract_using(
         (a.line, a.column, a.kind, &a.name).cmp(&(b.line, b.column, b.kind, &b.name))
     });
     out.dedup();
+    if family == Family::JavaScript {
+        jsmembers::one_member_per_name(&mut out, pending);
+    }
     (out, errors)
 }
 
@@ -317,7 +331,9 @@ impl Ctx<'_> {
                 "class_declaration"
                 | "abstract_class_declaration"
                 | "class"
-                | "interface_declaration" => Scope::Type,
+                | "interface_declaration"
+                | "enum_declaration"
+                | "internal_module" => Scope::Type,
                 "object" => Scope::Object,
                 _ => Scope::Other,
             },
@@ -447,7 +463,8 @@ impl Ctx<'_> {
         };
         match self.family {
             Family::Rust => self.rust_def(def, &mut d),
-            Family::Python | Family::JavaScript => {}
+            Family::JavaScript => self.js_object_decl(def, &d),
+            Family::Python => {}
         }
         self.push(d);
     }

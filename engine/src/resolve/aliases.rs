@@ -60,7 +60,8 @@ impl Resolver<'_> {
                     })
                     .flat_map(|t| self.submodule(t, orig))
                     .collect(),
-                (Some(Family::JavaScript), Some("*")) => self.module_for_import(p, from),
+                // `import * as m from './b'`, `const m = require('./b')`.
+                (Some(Family::JavaScript), Some("*") | None) => self.module_for_import(p, from),
                 // `from a import *` (Python), any other JS/TS import, Rust `use` (aliases of a
                 // Rust module are paths, resolved as such), no language.
                 (Some(Family::Python | Family::JavaScript | Family::Rust) | None, _) => Vec::new(),

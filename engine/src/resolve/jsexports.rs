@@ -8,6 +8,7 @@ use super::is_js;
 use super::langs::family_of;
 use super::reexports::Chase;
 use super::{Candidate, Resolver};
+use crate::index::Kind;
 
 /// What a JS/TS module exports as `default`.
 #[derive(Debug, PartialEq, Eq)]
@@ -31,6 +32,12 @@ pub(super) struct JsExports {
     default: Option<DefaultExport>,
     /// `export { local as exported }` (without `from`): `(exported, local)`.
     pub(super) renamed: Vec<(String, String)>,
+    /// The default export is `module.exports = ...` (CommonJS: the module is that value, so
+    /// the value's members are the module's).
+    pub(super) cjs: bool,
+    /// `module.exports = <expression>` (a call, `new`, ...): a value whose members probity
+    /// cannot know.
+    dynamic: bool,
 }
 
 impl JsExports {
@@ -157,14 +164,21 @@ fn js_exports(text: &str) -> JsExports {
         out.default = Some(DefaultExport::Name(local.clone()));
     }
     if out.default.is_none() {
-        out.default = (0..toks.len())
-            .find(|&k| {
-                tok(k) == "module"
-                    && tok(k + 1) == "."
-                    && tok(k + 2) == "exports"
-                    && tok(k + 3) == "="
-            })
-            .map(|k| value(k + 4));
+        let at = (0..toks.len()).find(|&k| {
+            tok(k) == "module" && tok(k + 1) == "." && tok(k + 2) == "exports" && tok(k + 3) == "="
+        });
+        out.default = at.map(|k| value(k + 4));
+        out.cjs = out.default.is_some();
+        // Not an object literal, a function, a class or a `require` (a re-export).
+        out.dynamic = at.is_some_and(|k| {
+            matches!(
+                out.default,
+                Some(DefaultExport::Anonymous {
+                    kind: "variable",
+                    ..
+                })
+            ) && !matches!(tok(k + 4), "{" | "require" | "module" | "exports")
+        });
     }
     out
 }
@@ -210,6 +224,19 @@ impl Resolver<'_> {
             return Vec::new();
         };
         match &e.default {
+            // `module.exports = X`: `X` of this module, which exports it under no name (so a
+            // chase by name would not reach it).
+            Some(DefaultExport::Name(x)) if e.cjs => {
+                let mut found = Vec::new();
+                for d in self.top_level(file, x) {
+                    if d.kind == Kind::Import {
+                        found.extend(self.follow_import(file, d, x, hops, cx));
+                    } else {
+                        found.push(self.cand(file, d));
+                    }
+                }
+                found
+            }
             Some(DefaultExport::Name(x)) if x != "default" => self.chase(file, x, hops, false, cx),
             Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
                 location: format!("{file}:{line}:{column}"),
@@ -220,6 +247,58 @@ impl Resolver<'_> {
             }],
             _ => Vec::new(),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// Why a name absent from the JS/TS modules `files` is not provably absent: one exports a
+    /// value whose members probity cannot know (`module.exports = createLogger()`, or
+    /// `module.exports = x` with `x` a variable or an import that is no object with indexed
+    /// members).
+    pub(super) fn js_dynamic_module(&self, files: &[String]) -> Option<String> {
+        for f in files {
+            let Some(e) = self.js_exports_of(f, "default").filter(|e| e.cjs) else {
+                continue;
+            };
+            if e.dynamic {
+                return Some(format!(
+                    "{f} exports the value of an expression (`module.exports = ...`), whose \
+                     members probity cannot know"
+                ));
+            }
+            let Some(x) = e.default_name() else {
+                continue;
+            };
+            let value = self
+                .top_level(f, x)
+                .iter()
+                .any(|d| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import));
+            if value && !self.js_holds_members(x) {
+                return Some(format!(
+                    "{f} exports `{x}` (`module.exports = {x}`), a value whose members probity \
+                     cannot know"
+                ));
+            }
+        }
+        None
+    }
+
+    /// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
+    /// `X.n = ...` or `static n` in the file): a member of the module.
+    pub(super) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {
+        let Some(e) = self.js_exports_of(file, "default") else {
+            return Vec::new();
+        };
+        let (Some(x), true) = (e.default_name(), e.cjs) else {
+            return Vec::new();
+        };
+        self.files.get(file).map_or(Vec::new(), |fi| {
+            fi.decls
+                .iter()
+                .filter(|d| d.name == n && d.container.as_deref() == Some(x))
+                .map(|d| self.cand(file, d))
+                .collect()
+        })
     }
 }
 

@@ -353,8 +353,11 @@ impl Resolver<'_> {
             return Outcome::Unchecked(e.why);
         }
         let n = segs.len();
-        let o = self.member(&segs[n - 2], &segs[n - 1]);
+        let o = super::jsmembers::without_typing_twins(self.member(&segs[n - 2], &segs[n - 1]));
         if !matches!(o, Outcome::Missing { .. }) {
+            return o;
+        }
+        if let Some(o) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
             return o;
         }
         // The head is an import of something outside the repository (`os.path.join`).

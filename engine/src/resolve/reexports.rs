@@ -109,7 +109,7 @@ impl Resolver<'_> {
         let python = super::is_python(family);
         let mut found = Vec::new();
         for d in self.top_level(file, n) {
-            if glob && !python && !d.exported {
+            if (glob && !python && !d.exported) || self.js_private(file, d) {
                 continue;
             }
             if d.kind == Kind::Import {
@@ -131,6 +131,7 @@ impl Resolver<'_> {
                     found.extend(self.chase(file, local, hops, false, cx));
                 }
             }
+            found.extend(self.cjs_default_members(file, n));
             if !found.is_empty() {
                 return found;
             }
@@ -294,6 +295,9 @@ impl Resolver<'_> {
                 "`{}` may be re-exported through more than {MAX_HOPS} hops ({b}, not followed)",
                 segs.join(".")
             ));
+        }
+        if let Some(why) = self.js_dynamic_module(files) {
+            return Outcome::Unchecked(why);
         }
         // Python module-level `__getattr__` makes every attribute of the module dynamic (not the
         // members of a class the module declares).

@@ -1,5 +1,6 @@
 //! JavaScript / TypeScript extraction: ES `import` / `export` clauses, `require(...)` bindings
-//! and CommonJS `module.exports` / `exports.x` assignments. Pure; called only from `super`.
+//! and CommonJS `module.exports` / `exports.x` assignments (other assignments to members are
+//! `jsmembers`'). Pure; called only from `super`.
 
 use tree_sitter::Node;
 
@@ -194,8 +195,19 @@ impl Ctx<'_> {
         );
         if lt == "module.exports" {
             match r.kind() {
-                "identifier" => {
-                    self.exports.insert(self.t(r).to_owned());
+                // `module.exports = X`: the module is `X` (its default), `X` is no name of it.
+                "identifier" => {}
+                // `module.exports = require('./x')`: re-exports `./x` (as `export * from`).
+                "call_expression" => {
+                    let callee = r.child_by_field_name("function").map(|f| self.t(f));
+                    let arg = r
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .filter(|s| s.kind() == "string");
+                    if let (Some("require"), Some(s)) = (callee, arg) {
+                        let from = strip_quotes(self.t(s)).to_owned();
+                        self.import_decl(r, "*", &from, Some("*"), true);
+                    }
                 }
                 "object" => {
                     let mut w = r.walk();
@@ -254,6 +266,11 @@ impl Ctx<'_> {
             });
         if let Some(n) = name {
             let n = n.to_owned();
+            if r.kind() == "identifier" && self.t(r) == n {
+                // `exports.Buffer = Buffer`: exports the declaration of that name.
+                self.exports.insert(n);
+                return;
+            }
             let prop = l.child_by_field_name("property").unwrap_or(l);
             let kind = if is_fn {
                 Kind::Function
@@ -269,6 +286,8 @@ impl Ctx<'_> {
             d.exported = true;
             self.push(d);
             self.exports.insert(n);
+        } else {
+            self.js_assigned(l, r);
         }
     }
 }

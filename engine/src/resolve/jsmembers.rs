@@ -1,0 +1,240 @@
+//! JS/TS objects and constructors whose members are made by assignment (`server.mount = ...`,
+//! `Route.prototype.check = ...`, `const api = {...}`) or copied by mixins (`merge(app, proto)`,
+//! `Object.assign(Child.prototype, Base.prototype)`); the index records the members with the
+//! object as their container and a mixin as a member import named `*` (see
+//! `index/extract/jsmembers.rs`). And what a CommonJS / ES module hides: its top-level bindings
+//! that it does not export.
+
+use super::reexports::{Chase, MAX_HOPS};
+use super::verdict::Outcome;
+use super::{Candidate, Resolver, is_js, langs::family_of};
+use crate::index::{Decl, Kind};
+
+/// How many mixins deep a member is followed.
+const MAX_MIXIN_DEPTH: usize = 4;
+
+impl Resolver<'_> {
+    /// The files declaring `c` at their top level (JS/TS, not an import) that also give it
+    /// members: `c` is an object or constructor of the repository whose members are indexed.
+    fn js_object_files(&self, c: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .named(c, |d| d.container.is_none() && d.kind != Kind::Import)
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| {
+                is_js(family_of(p))
+                    && self.files.get(*p).is_some_and(|fi| {
+                        fi.decls.iter().any(|d| d.container.as_deref() == Some(c))
+                    })
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// Whether `c` is a JS/TS object or constructor of the repository with indexed members.
+    pub(super) fn js_holds_members(&self, c: &str) -> bool {
+        !self.js_object_files(c).is_empty()
+    }
+
+    /// `c.m` after the member rule found nothing (`recv`, the receiver as written, ends with `c`;
+    /// `Route.prototype.check` is `Route.check`): when `c` is a JS/TS object or constructor
+    /// with members by assignment, or the target of mixins, the members its mixins copy (from
+    /// objects and classes of the repository); a mixin probity cannot follow (its source is
+    /// an import, an expression, or a value declared nowhere) makes `m` UNCHECKABLE; else
+    /// MISSING, with `c`'s members as the scope. `None`: `c` is neither.
+    pub(super) fn js_object_member(&self, recv: &[String], m: &str) -> Option<Outcome> {
+        let c = match recv {
+            [.., c, p] if p == "prototype" => {
+                let o = self.member(c, m);
+                if !matches!(o, Outcome::Missing { .. }) {
+                    return Some(o);
+                }
+                c
+            }
+            [.., c] => c,
+            [] => return None,
+        };
+        if let Some(o) = self.js_object_member_at(c, m, MAX_MIXIN_DEPTH) {
+            return Some(o);
+        }
+        match recv {
+            [head] => self.js_imported_value_member(head, m),
+            _ => None,
+        }
+    }
+
+    /// `head.m` where `head` is a JS/TS import of a repository module's value that is no class
+    /// (`import C from './core'` with `module.exports = Core`, `import { make } from './f'`):
+    /// the member rule of what the import binds (its assigned members and mixins). `None`:
+    /// `head` binds nothing such.
+    fn js_imported_value_member(&self, head: &str, m: &str) -> Option<Outcome> {
+        let mut cx = Chase::default();
+        let mut out: Option<Outcome> = None;
+        for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
+            let Some(orig) = d.imported.as_deref().filter(|o| *o != "*") else {
+                continue;
+            };
+            if !is_js(family_of(p)) {
+                continue;
+            }
+            for t in self.module_for_import(p, d.from.as_deref().unwrap_or("")) {
+                for c in self.chase(&t, orig, MAX_HOPS - 1, false, &mut cx) {
+                    if !matches!(c.kind.as_str(), "function" | "variable" | "constant") {
+                        continue;
+                    }
+                    let name = c.qualified.rsplit('.').next().unwrap_or(&c.qualified);
+                    let o = match self.member(name, m) {
+                        Outcome::Missing { .. } => {
+                            self.js_object_member_at(name, m, MAX_MIXIN_DEPTH)
+                        }
+                        o => Some(o),
+                    };
+                    match o {
+                        Some(Outcome::Found(f)) => return Some(Outcome::Found(f)),
+                        Some(o) if !matches!(out, Some(Outcome::Unchecked(_))) => out = Some(o),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn js_object_member_at(&self, c: &str, m: &str, depth: usize) -> Option<Outcome> {
+        let files = self.js_object_files(c);
+        let mixins = self.named("*", |d| {
+            d.kind == Kind::Import && d.container.as_deref() == Some(c)
+        });
+        if files.is_empty() && mixins.is_empty() {
+            return None;
+        }
+        let mut unfollowed = None;
+        let mut found = Vec::new();
+        for (p, d) in &mixins {
+            let src = d.imported.as_deref().filter(|s| *s != c && depth > 0);
+            let followable = src.is_some_and(|s| {
+                !self.js_object_files(s).is_empty()
+                    || !self.named(s, |d| d.kind.is_container()).is_empty()
+            });
+            match src.filter(|_| followable) {
+                Some(s) => match self.member(s, m) {
+                    Outcome::Found(c) => found.extend(c),
+                    Outcome::Unchecked(why) => {
+                        unfollowed.get_or_insert(why);
+                    }
+                    Outcome::Missing { .. } => match self.js_object_member_at(s, m, depth - 1) {
+                        Some(Outcome::Found(c)) => found.extend(c),
+                        Some(Outcome::Unchecked(why)) => {
+                            unfollowed.get_or_insert(why);
+                        }
+                        _ => {}
+                    },
+                },
+                None => {
+                    unfollowed.get_or_insert_with(|| mixin_reason(c, p, d));
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(Outcome::Found(found));
+        }
+        if let Some(why) = unfollowed {
+            return Some(Outcome::Unchecked(why));
+        }
+        let mut scope: Vec<String> = Vec::new();
+        for p in &files {
+            if let Some(fi) = self.files.get(*p) {
+                scope.extend(
+                    fi.decls
+                        .iter()
+                        .filter(|d| d.container.as_deref() == Some(c) && d.name != "*")
+                        .map(|d| d.name.clone()),
+                );
+            }
+        }
+        let mut consulted: Vec<String> = files.iter().map(|p| (*p).to_owned()).collect();
+        consulted.extend(mixins.iter().map(|(p, _)| (*p).to_owned()));
+        consulted.dedup();
+        Some(Outcome::Missing {
+            suggestions: vec![],
+            scope,
+            consulted,
+        })
+    }
+
+    /// Whether `d`, a top-level declaration of JS/TS module `file`, is private to it: not
+    /// exported by a module that exports something (`export`, `exports.x`, `module.exports`).
+    /// Through the module (`mod.name`, an import of `name`) only what it exports is reachable.
+    pub(super) fn js_private(&self, file: &str, d: &Decl) -> bool {
+        if d.exported || d.container.is_some() || !is_js(family_of(file)) {
+            return false;
+        }
+        let post = self.postings();
+        let exporting = self.files.get(file).is_some_and(|fi| {
+            fi.decls
+                .iter()
+                .any(|x| x.exported && x.container.is_none() && x.kind != Kind::CliFlag)
+        }) || post.holds(file, "exports")
+            || post.holds(file, "export");
+        // Exported under another name (`export default x`, `export { x as y }`): the chase
+        // from that name reaches it (`module.exports = x` is followed without a chase).
+        exporting
+            && !self.js_exports_of(file, &d.name).is_some_and(|e| {
+                (e.default_name() == Some(d.name.as_str()) && !e.cjs)
+                    || e.renamed.iter().any(|(_, l)| *l == d.name)
+            })
+    }
+}
+
+/// Why a member of `c` may come from the mixin `d` of file `p`.
+fn mixin_reason(c: &str, p: &str, d: &Decl) -> String {
+    format!(
+        "`{c}` gets members from `{}` at {p}:{}, which probity cannot follow",
+        d.signature.as_deref().unwrap_or("a mixin"),
+        d.line
+    )
+}
+
+/// The path of a candidate's `path:line:column` location.
+fn cand_path(c: &Candidate) -> &str {
+    let mut it = c.location.rsplitn(3, ':');
+    let (_, _) = (it.next(), it.next());
+    it.next().unwrap_or(&c.location)
+}
+
+/// `o` without the declarations of a `.d.ts` file that types a JS/TS file found beside it
+/// (`x.d.ts` next to `x.js`) for the same name: one member declared twice, VERIFIED at its
+/// implementation rather than AMBIGUOUS.
+pub(super) fn without_typing_twins(o: Outcome) -> Outcome {
+    let Outcome::Found(c) = o else {
+        return o;
+    };
+    if c.len() < 2 {
+        return Outcome::Found(c);
+    }
+    let stem = |p: &str| -> Option<String> {
+        [".d.ts", ".d.mts", ".d.cts"]
+            .iter()
+            .find_map(|s| p.strip_suffix(s))
+            .map(str::to_owned)
+    };
+    let implemented = |d: &Candidate| -> bool {
+        let Some(st) = stem(cand_path(d)) else {
+            return false;
+        };
+        c.iter().any(|x| {
+            x.qualified == d.qualified
+                && cand_path(x)
+                    .strip_prefix(st.as_str())
+                    .is_some_and(|ext| matches!(ext, ".js" | ".mjs" | ".cjs" | ".jsx" | ".ts"))
+        })
+    };
+    let keep: Vec<bool> = c.iter().map(|d| !implemented(d)).collect();
+    Outcome::Found(
+        c.into_iter()
+            .zip(keep)
+            .filter_map(|(d, k)| k.then_some(d))
+            .collect(),
+    )
+}
