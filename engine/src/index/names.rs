@@ -6,7 +6,7 @@
 //! build time and parsed once on first use. Lookups only; no I/O. The resolver decides what a
 //! listed name means (`resolve::external`); extraction uses the standard derives.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// One embedded name list.
@@ -37,6 +37,35 @@ impl NameList {
     }
 }
 
+/// One embedded `Trait: method method ...` table.
+pub struct TraitMethods {
+    src: &'static str,
+    map: OnceLock<HashMap<&'static str, HashSet<&'static str>>>,
+}
+
+impl TraitMethods {
+    const fn new(src: &'static str) -> TraitMethods {
+        TraitMethods {
+            src,
+            map: OnceLock::new(),
+        }
+    }
+
+    /// The methods of trait `name`, if it is on the table (empty for a marker trait).
+    pub fn methods(&self, name: &str) -> Option<&HashSet<&'static str>> {
+        self.map
+            .get_or_init(|| {
+                self.src
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or(""))
+                    .filter_map(|l| l.split_once(':'))
+                    .map(|(t, ms)| (t.trim(), ms.split_whitespace().collect()))
+                    .collect()
+            })
+            .get(name)
+    }
+}
+
 macro_rules! list {
     ($path:literal) => {
         NameList::new(include_str!(concat!("../../../grammars/", $path)))
@@ -51,6 +80,9 @@ pub static RUST_STD_TYPES: NameList = list!("rust/std-types.txt");
 pub static RUST_STD_MACROS: NameList = list!("rust/std-macros.txt");
 /// Derive macros of the Rust standard library (`Debug`, `Clone`).
 pub static RUST_STD_DERIVES: NameList = list!("rust/std-derives.txt");
+/// Traits of the Rust standard library and their methods (required and provided).
+pub static RUST_STD_TRAIT_METHODS: TraitMethods =
+    TraitMethods::new(include_str!("../../../grammars/rust/std-trait-methods.txt"));
 /// Top-level modules of the Python standard library.
 pub static PY_STDLIB: NameList = list!("python/stdlib.txt");
 /// Python built-in types.
@@ -71,5 +103,9 @@ mod tests {
         assert!(NODE_BUILTINS.contains("fs/promises"));
         assert!(JS_GLOBALS.contains("JSON") && RUST_STD_DERIVES.contains("Debug"));
         assert!(!PY_STDLIB.contains("#") && !PY_STDLIB.contains("One"));
+        let it = RUST_STD_TRAIT_METHODS.methods("Iterator").unwrap();
+        assert!(it.contains("next") && it.contains("map") && !it.contains("Iterator"));
+        assert!(RUST_STD_TRAIT_METHODS.methods("Send").unwrap().is_empty());
+        assert!(RUST_STD_TRAIT_METHODS.methods("Arbitrary").is_none());
     }
 }
