@@ -74,3 +74,22 @@ fn std_trait_impl_excuses_only_its_methods() {
     verdict(&v[4], "VERIFIED");
     unchecked(&v[5], "Arbitrary");
 }
+
+/// An import inside a function binds nothing at module level, so a star import of that module
+/// does not bring it.
+#[test]
+fn function_local_import_is_no_module_binding() {
+    let r = Repo::new();
+    r.write("pkg/__init__.py", "from .a import *\n");
+    r.write(
+        "pkg/a.py",
+        "from pkg.c import h\n\ndef f():\n    from pkg.b import g\n    return g\n",
+    );
+    r.write("pkg/b.py", "def g():\n    pass\n");
+    r.write("pkg/c.py", "def h():\n    pass\n");
+    let v = resolve_all(&r, &["pkg.g", "pkg.h", "pkg.a.g", "pkg.b.g"]);
+    verdict(&v[0], "MISSING");
+    verdict(&v[1], "VERIFIED");
+    verdict(&v[2], "MISSING");
+    verdict(&v[3], "VERIFIED");
+}
