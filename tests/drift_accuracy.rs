@@ -93,3 +93,45 @@ fn function_local_import_is_no_module_binding() {
     verdict(&v[2], "MISSING");
     verdict(&v[3], "VERIFIED");
 }
+
+fn drift(r: &Repo, plan: &str) -> Vec<Value> {
+    r.write("PLAN.md", plan);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    v["results"].as_array().unwrap().clone()
+}
+
+/// A comment marker in fenced code is no path; a path that names the root itself is never
+/// VERIFIED with an empty location.
+#[test]
+fn comment_marker_in_fence_is_no_path() {
+    let r = Repo::new();
+    r.write("src/util.js", "export function load() {}\n");
+    let v = drift(
+        &r,
+        "# Plan\n\n```js\n// note\nload();\n```\n\nEdit `src/util.js`.\n",
+    );
+    let refs: Vec<&str> = v.iter().filter_map(|x| x["ref"].as_str()).collect();
+    assert!(refs.contains(&"src/util.js"), "{v:#?}");
+    assert!(
+        refs.iter().all(|r| r.chars().any(char::is_alphanumeric)),
+        "{v:#?}"
+    );
+    let v = resolve_all(&r, &["//", "./", "src/util.js"]);
+    for x in &v[..2] {
+        assert_ne!(x["verdict"], "VERIFIED", "{x:#}");
+    }
+    verdict(&v[2], "VERIFIED");
+}

@@ -43,6 +43,12 @@ impl Resolver<'_> {
     }
 
     pub(super) fn file(&self, p: &str) -> Outcome {
+        if p.trim_matches(['/', '.']).is_empty() {
+            // `//`, `./`: no file or directory of the repository, only the root itself.
+            return Outcome::Unchecked(
+                "the path names the repository root itself, not a file or directory in it".into(),
+            );
+        }
         if self.root.join(p).exists() {
             return Outcome::Found(vec![self.file_cand(p)]);
         }
