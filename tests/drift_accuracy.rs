@@ -135,3 +135,56 @@ fn comment_marker_in_fence_is_no_path() {
     }
     verdict(&v[2], "VERIFIED");
 }
+
+/// A flag declared without a literal option call (getopts' `optflag("t", "test", ..)`, click's
+/// `param_decls = ("--version",)`, `hasFlag('no-color')`) is UNCHECKABLE with where its text
+/// is; a flag whose text is nowhere stays MISSING.
+#[test]
+fn flag_text_in_a_string_literal_is_not_missing() {
+    let r = Repo::new();
+    r.write(
+        "src/lib.rs",
+        "pub fn opts(o: &mut Options) {\n    o.optflag(\"t\", \"test\", \"run the tests\");\n}\n",
+    );
+    r.write(
+        "pkg/core.py",
+        "class VersionOption:\n    param_decls = (\"--version\",)\n    help_option_names = [\"--help\"]\n",
+    );
+    r.write(
+        "lib/supports.js",
+        "function hasFlag(f) { return process.argv.includes('--' + f); }\nif (hasFlag('no-color')) {}\n",
+    );
+    let v = resolve_all(
+        &r,
+        &[
+            "--test",
+            "--version",
+            "--help",
+            "--no-color",
+            "--tset",
+            "--no-colour",
+        ],
+    );
+    unchecked(&v[0], "src/lib.rs:2");
+    unchecked(&v[1], "pkg/core.py:2");
+    unchecked(&v[2], "pkg/core.py:3");
+    unchecked(&v[3], "lib/supports.js:2");
+    verdict(&v[4], "MISSING");
+    verdict(&v[5], "MISSING");
+}
+
+/// A well-known flag of the ecosystem's tool (`--features` of cargo) that the repository does
+/// not declare is the tool's, UNCHECKABLE; an unknown one stays MISSING.
+#[test]
+fn tool_flag_is_the_tools() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
+    r.write("src/lib.rs", "pub fn run() {}\n");
+    let v = resolve_all(&r, &["--all-features", "--release", "--frobnicate"]);
+    unchecked(&v[0], "cargo");
+    unchecked(&v[1], "cargo");
+    verdict(&v[2], "MISSING");
+}

@@ -72,6 +72,9 @@ impl Resolver<'_> {
     pub(super) fn flag(&self, f: &str) -> Outcome {
         let c = self.named(f, |d| d.kind == Kind::CliFlag);
         if c.is_empty() {
+            if let Some(why) = self.undeclared_flag(f) {
+                return Outcome::Unchecked(why);
+            }
             return Outcome::Missing {
                 suggestions: vec![],
                 scope: vec![],
@@ -559,7 +562,7 @@ impl Resolver<'_> {
                     ));
                 }
                 // A standard trait's methods are known: it excuses only those.
-                match RUST_STD_TRAIT_METHODS.methods(b) {
+                match RUST_STD_TRAIT_METHODS.get(b) {
                     Some(ms) if ms.contains(m) => {
                         return Outcome::Unchecked(format!(
                             "external: `{c}` implements the standard trait `{b}`, which provides `{m}` (Rust standard library)"
