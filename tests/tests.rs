@@ -2,6 +2,7 @@
 
 mod cli;
 mod drift;
+mod drift_accuracy;
 mod drift_extract;
 mod drift_js;
 mod drift_plans;

@@ -28,6 +28,7 @@
 //!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
+//! - `flags`: flags no option call declares (text in a string literal, a tool's flag);
 //! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);
 //! - `paths`: repository paths as strings (normalizing `..`, directories, joining).
@@ -49,6 +50,7 @@ use crate::reason::Reason;
 
 mod aliases;
 mod external;
+mod flags;
 mod jsexports;
 mod jsmembers;
 mod jsmodules;

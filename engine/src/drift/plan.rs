@@ -279,6 +279,10 @@ fn classify(tok: &str, source: &'static str, lone: bool, code_like: bool) -> Opt
     }
     if stem.contains('/') {
         let s = stem.trim_start_matches("./");
+        if !s.chars().any(char::is_alphanumeric) {
+            // `//`, `/`, `../`: a comment marker or a bare separator, not a path.
+            return None;
+        }
         // In code, a module specifier: a path alias (`@/lib/util`, `~/lib/util`) or a scoped
         // package (`@acme/ui`).
         let specifier = code && (s.starts_with('@') || s.starts_with("~/"));

@@ -529,6 +529,8 @@ impl Ctx<'_> {
     fn import(&mut self, node: Node) {
         match self.family {
             Family::Rust => self.rust_import(node),
+            // An import inside a function binds a local name, not a module attribute.
+            Family::Python if self.container(node).is_err() => {}
             Family::Python => self.python_import(node),
             Family::JavaScript => self.js_import(node),
         }

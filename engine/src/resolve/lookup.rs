@@ -12,6 +12,7 @@ use super::reexports::{Chase, MAX_HOPS};
 use super::refs::is_ident;
 use super::verdict::Outcome;
 use super::{Candidate, Resolver};
+use crate::index::names::RUST_STD_TRAIT_METHODS;
 use crate::index::{Decl, Kind};
 
 impl Resolver<'_> {
@@ -42,6 +43,12 @@ impl Resolver<'_> {
     }
 
     pub(super) fn file(&self, p: &str) -> Outcome {
+        if p.trim_matches(['/', '.']).is_empty() {
+            // `//`, `./`: no file or directory of the repository, only the root itself.
+            return Outcome::Unchecked(
+                "the path names the repository root itself, not a file or directory in it".into(),
+            );
+        }
         if self.root.join(p).exists() {
             return Outcome::Found(vec![self.file_cand(p)]);
         }
@@ -65,6 +72,9 @@ impl Resolver<'_> {
     pub(super) fn flag(&self, f: &str) -> Outcome {
         let c = self.named(f, |d| d.kind == Kind::CliFlag);
         if c.is_empty() {
+            if let Some(why) = self.undeclared_flag(f) {
+                return Outcome::Unchecked(why);
+            }
             return Outcome::Missing {
                 suggestions: vec![],
                 scope: vec![],
@@ -543,19 +553,30 @@ impl Resolver<'_> {
             }
             // Bases probity cannot see (outside the repository) make absence unprovable.
             for b in &next {
-                if self.named(b, |d| d.kind.is_container()).is_empty()
-                    && !seen.contains(b)
-                    && !is_builtin_base(b)
-                    && !no_provided_methods(b)
+                if !self.named(b, |d| d.kind.is_container()).is_empty()
+                    || seen.contains(b)
+                    || is_builtin_base(b)
                 {
-                    let how = if traits.contains(b) {
-                        "implements"
-                    } else {
-                        "inherits from"
-                    };
+                    continue;
+                }
+                if !traits.contains(b) {
                     return Outcome::Unchecked(format!(
-                        "`{c}` {how} `{b}`, which is not declared in the repository"
+                        "`{c}` inherits from `{b}`, which is not declared in the repository"
                     ));
+                }
+                // A standard trait's methods are known: it excuses only those.
+                match RUST_STD_TRAIT_METHODS.get(b) {
+                    Some(ms) if ms.contains(m) => {
+                        return Outcome::Unchecked(format!(
+                            "external: `{c}` implements the standard trait `{b}`, which provides `{m}` (Rust standard library)"
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        return Outcome::Unchecked(format!(
+                            "`{c}` implements `{b}`, which is not declared in the repository"
+                        ));
+                    }
                 }
             }
             queue = next;
@@ -572,36 +593,6 @@ impl Resolver<'_> {
 /// Bases that add no members a plan would cite.
 fn is_builtin_base(b: &str) -> bool {
     matches!(b, "object" | "Object" | "ABC" | "Protocol" | "Generic")
-}
-
-/// Rust standard traits that provide no method beyond the ones an `impl` must write (so an
-/// `impl` of one adds no member the impl block does not declare).
-fn no_provided_methods(t: &str) -> bool {
-    matches!(
-        t,
-        "Display"
-            | "Debug"
-            | "Copy"
-            | "Send"
-            | "Sync"
-            | "Eq"
-            | "Drop"
-            | "Default"
-            | "From"
-            | "Into"
-            | "TryFrom"
-            | "TryInto"
-            | "AsRef"
-            | "AsMut"
-            | "Deref"
-            | "DerefMut"
-            | "FromStr"
-            | "Borrow"
-            | "BorrowMut"
-            | "Unpin"
-            | "Index"
-            | "IndexMut"
-    )
 }
 
 /// Base class names written in a class declaration's signature.

@@ -195,7 +195,7 @@ impl Resolver<'_> {
 
     /// Whether `rel` says it is generated (its head: `@generated`, `DO NOT EDIT`, ...): from its
     /// index when loaded (or in the manifest), else from its first bytes (read, never parsed).
-    fn is_generated(&self, rel: &str) -> bool {
+    pub(super) fn is_generated(&self, rel: &str) -> bool {
         if let Some(f) = self.files.get(rel) {
             return f.generated;
         }

@@ -1,0 +1,150 @@
+//! Flags no option call declares: a flag whose text is in a string literal of a source file
+//! (getopts' `optflag("t", "test", ..)`, click's `param_decls = ("--version",)`,
+//! `hasFlag('no-color')`) is declared in a form probity cannot analyze; a well-known flag of the
+//! ecosystem's tool (`--features` of cargo) is the tool's. Both UNCHECKABLE, never MISSING.
+//! Candidate files come from the word index (files holding every word of the flag); only those
+//! are read.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::Ordering;
+
+use super::Resolver;
+use super::langs::{family_of, lang_of};
+use super::refs::parts_of;
+use crate::index::names::{JS_TOOL_FLAGS, PY_TOOL_FLAGS, RUST_TOOL_FLAGS};
+use crate::lang::Family;
+
+impl Resolver<'_> {
+    /// Why the flag `f` (`--name`), which no analyzed option call declares, is not MISSING: its
+    /// text in a string literal of a source file, or the tool of the repository's ecosystem it
+    /// belongs to.
+    pub(super) fn undeclared_flag(&self, f: &str) -> Option<String> {
+        if let Some(at) = self.flag_literal(f) {
+            return Some(format!(
+                "`{f}` is declared by no option call probity recognizes, but its text is in a \
+                 string literal at {at} (a declaration in a form probity cannot analyze)"
+            ));
+        }
+        let mut fams: BTreeSet<u8> = BTreeSet::new();
+        for p in self.sums.keys() {
+            match family_of(p) {
+                Some(Family::Rust) => fams.insert(0),
+                Some(Family::Python) => fams.insert(1),
+                Some(Family::JavaScript) => fams.insert(2),
+                None => false,
+            };
+        }
+        let tables = [&RUST_TOOL_FLAGS, &PY_TOOL_FLAGS, &JS_TOOL_FLAGS];
+        fams.iter().find_map(|&i| {
+            tables[usize::from(i)].key_of(f).map(|tool| {
+                format!(
+                    "external: `{f}` is a flag of {tool}, which the repository does not declare"
+                )
+            })
+        })
+    }
+
+    /// `path:line` of the first string literal of a source file holding the flag `f`: `--name`
+    /// inside a literal (`'-h, --help'`), or the whole literal `name` (`"test"`, `'no-color'`).
+    fn flag_literal(&self, f: &str) -> Option<String> {
+        let bare = f.trim_start_matches('-');
+        let words = parts_of(bare);
+        let post = self.postings();
+        let mut files: Option<BTreeSet<usize>> = None;
+        for w in &words {
+            let got: BTreeSet<usize> = post.exact(w).map(|(id, _)| id).collect();
+            files = Some(match files {
+                None => got,
+                Some(prev) => prev.intersection(&got).copied().collect(),
+            });
+        }
+        let dashed = format!("--{bare}");
+        files
+            .unwrap_or_default()
+            .into_iter()
+            .map(|id| &post.files[id])
+            // Generated files have their own reason (see `generated_for`).
+            .filter(|rel| lang_of(rel).is_some() && !self.is_generated(rel))
+            .find_map(|rel| {
+                self.read.fetch_add(1, Ordering::Relaxed);
+                let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
+                let line = literal_line(&text, &dashed, bare)?;
+                Some(format!("{rel}:{line}"))
+            })
+    }
+}
+
+/// The first line of `text`, not a comment line, where `dashed` (`--name`) stands inside a
+/// quoted literal of that line, or, on a line of option code, a literal is exactly `bare`
+/// (`"name"`).
+fn literal_line(text: &[u8], dashed: &str, bare: &str) -> Option<usize> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        let code = line.trim_ascii_start();
+        let attr = code.starts_with(b"#[") || code.starts_with(b"#![");
+        if !attr
+            && [&b"//"[..], b"#", b"*", b"/*"]
+                .iter()
+                .any(|c| code.starts_with(c))
+        {
+            // A comment line (`//! opts.optflag("h", "help", ..)` in a doc example), not a Rust
+            // attribute (`#[arg(long = "no-color")]`).
+            continue;
+        }
+        // A bare literal (`"test"`) is a flag's only on a line of option code (`optflag`,
+        // `hasFlag`, `add_argument`, `option`), not any string that happens to be the word.
+        let lower = code.to_ascii_lowercase();
+        let optionish = ["flag", "opt", "arg"]
+            .iter()
+            .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some());
+        for q in [b'"', b'\'', b'`'] {
+            // Quoted literals of the line: the text between the 1st and 2nd quote, 3rd and 4th...
+            let quotes: Vec<usize> = line
+                .iter()
+                .enumerate()
+                .filter(|&(j, &b)| b == q && (j == 0 || line[j - 1] != b'\\'))
+                .map(|(j, _)| j)
+                .collect();
+            for pair in quotes.chunks_exact(2) {
+                let lit = &line[pair[0] + 1..pair[1]];
+                if optionish && lit == bare.as_bytes() {
+                    return Some(i + 1);
+                }
+                let mut from = 0;
+                while let Some(k) = memchr::memmem::find(&lit[from..], dashed.as_bytes()) {
+                    let (s, e) = (from + k, from + k + dashed.len());
+                    if (s == 0 || !word(lit[s - 1])) && (e == lit.len() || !word(lit[e])) {
+                        return Some(i + 1);
+                    }
+                    from = e;
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::literal_line;
+
+    #[test]
+    fn flag_in_a_literal() {
+        let t = b"a\nx.optflag(\"t\", \"test\", \"run\")\n";
+        assert_eq!(literal_line(t, "--test", "test"), Some(2));
+        assert_eq!(literal_line(b"f('-h, --help')", "--help", "help"), Some(1));
+        assert_eq!(literal_line(b"f('--helpful')", "--help", "help"), None);
+        assert_eq!(
+            literal_line(b"// --help in a comment", "--help", "help"),
+            None
+        );
+        assert_eq!(literal_line(b"let test = 1;", "--test", "test"), None);
+        assert_eq!(literal_line(b"let t = \"test\";", "--test", "test"), None);
+        let doc = b"//! opts.optflag(\"h\", \"help\", \"\")";
+        assert_eq!(literal_line(doc, "--help", "help"), None);
+        assert_eq!(
+            literal_line(b"  #[arg(long = \"--x\")]", "--x", "x"),
+            Some(1)
+        );
+    }
+}
