@@ -4,6 +4,7 @@ mod cli;
 mod drift;
 mod drift_extract;
 mod drift_js;
+mod drift_node;
 mod drift_plans;
 mod drift_real;
 mod e2e;
