@@ -72,7 +72,7 @@ fn node_builtin_prototypes_are_known() {
     r.write(
         "lib/application.js",
         "var app = exports = module.exports = {};\n\
-         app.init = function init() {};\n",
+         app.init = function init() {\n  // no routes yet\n  this.mountpath = '/';\n};\n",
     );
     r.write(
         "lib/response.js",
@@ -86,7 +86,12 @@ fn node_builtin_prototypes_are_known() {
         &[
             ("app.init", "VERIFIED lib/application.js:2"),
             ("app.emit", "UNCHECKABLE Node's `events.EventEmitter`"),
+            // Only in a comment: absent.
             ("app.routes", "MISSING"),
+            (
+                "app.mountpath",
+                "UNCHECKABLE it may be one probity does not index",
+            ),
             ("res.json", "VERIFIED lib/response.js:4"),
             ("res.writeHead", "UNCHECKABLE Node's `http.ServerResponse`"),
             ("res.end", "UNCHECKABLE Node's `http.ServerResponse`"),

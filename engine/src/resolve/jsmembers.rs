@@ -233,10 +233,15 @@ impl Resolver<'_> {
         // `m` in a file giving `c` members keeps it from being provably absent.
         if node_mixed {
             let post = self.postings();
-            if let Some(f) = consulted.iter().find(|f| post.holds(f, m)) {
+            let in_code = |f: &str| {
+                std::fs::read_to_string(self.root.join(f))
+                    .map_or(true, |t| word_outside_comments(&t, m))
+            };
+            if let Some(f) = consulted.iter().find(|f| post.holds(f, m) && in_code(f)) {
                 return Some(Outcome::Unchecked(format!(
-                    "`{m}` appears in {f}, where `{c}` gets members, in a form probity does not \
-                     index (a computed name, a helper's argument, `this.{m}` in a method)"
+                    "`{m}` appears outside comments in {f}, where `{c}` gets members: it may be \
+                     one probity does not index (a computed name, a helper's argument, \
+                     `this.{m}` in a method)"
                 )));
             }
         }
@@ -311,6 +316,44 @@ impl Resolver<'_> {
                     || e.renamed.iter().any(|(_, l)| *l == d.name)
             })
     }
+}
+
+/// Whether `word` occurs as a whole word in JS source `text` outside its comments (string
+/// contents count: `defineGetter(req, 'hostname')`).
+fn word_outside_comments(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let (mut i, mut quote) = (0, None::<u8>);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => i += 1,
+            Some(_) => {}
+            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
+                continue;
+            }
+            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
+                continue;
+            }
+            None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
+            None => {}
+        }
+        if is_w(c) && (i == 0 || !is_w(b[i - 1])) {
+            let s = i;
+            while i < b.len() && is_w(b[i]) {
+                i += 1;
+            }
+            if &text[s..i] == word {
+                return true;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Why a member of `c` may come from the mixin `d` of file `p`.
