@@ -197,10 +197,8 @@ fn mixins() {
         &r,
         &[
             ("app.init", "VERIFIED lib/application.js:2"),
-            (
-                "app.listen",
-                "UNCHECKABLE `app` gets members from `mixin(app, proto, false)` at lib/express.js:6",
-            ),
+            // `proto` is lib/application.js's `app` (`module.exports = {}`), which lacks it.
+            ("app.listen", "MISSING"),
             ("Emitter.emit", "VERIFIED lib/emitter.js:3"),
             ("Emitter.on", "VERIFIED lib/emitter.js:4"),
             ("Emitter.off", "MISSING"),

@@ -5,6 +5,7 @@ mod drift;
 mod drift_accuracy;
 mod drift_extract;
 mod drift_js;
+mod drift_node;
 mod drift_plans;
 mod drift_real;
 mod e2e;

@@ -138,3 +138,96 @@ mod tests {
         assert_eq!(PY_TOOL_FLAGS.key_of("--frobnicate"), None);
     }
 }
+
+/// The public members of common Node.js built-in classes (`events.EventEmitter`,
+/// `http.ServerResponse`, ...), for objects that copy or inherit them.
+pub static NODE_MEMBERS: NodeMembers = NodeMembers(OnceLock::new());
+
+/// Node.js built-in classes and their members, parsed from `javascript/node-members.txt`
+/// (`module.Class < module.Parent: m1 m2`) on first use.
+pub struct NodeMembers(OnceLock<std::collections::HashMap<&'static str, NodeClass>>);
+
+/// One built-in class of [`NODE_MEMBERS`].
+struct NodeClass {
+    parent: Option<&'static str>,
+    members: HashSet<&'static str>,
+}
+
+impl NodeMembers {
+    fn classes(&self) -> &std::collections::HashMap<&'static str, NodeClass> {
+        self.0.get_or_init(|| {
+            include_str!("../../../grammars/javascript/node-members.txt")
+                .lines()
+                .map(|l| l.split('#').next().unwrap_or("").trim())
+                .filter_map(|l| {
+                    let (head, members) = l.split_once(':')?;
+                    let (name, parent) = match head.split_once('<') {
+                        Some((n, p)) => (n.trim(), Some(p.trim())),
+                        None => (head.trim(), None),
+                    };
+                    let members = members.split_whitespace().collect();
+                    Some((name, NodeClass { parent, members }))
+                })
+                .collect()
+        })
+    }
+
+    /// Whether `class` (`http.ServerResponse`, `events`) is a listed built-in class.
+    pub fn is_class(&self, class: &str) -> bool {
+        self.classes().contains_key(class)
+    }
+
+    /// The class `class` names: itself, or for an alias (a class without members:
+    /// `EventEmitter`, `events`) the class it stands for.
+    pub fn canonical<'a>(&self, class: &'a str) -> &'a str {
+        let classes = self.classes();
+        let mut c: &'a str = class;
+        for _ in 0..16 {
+            match classes.get(c) {
+                Some(k) if k.members.is_empty() => match k.parent {
+                    Some(p) => c = p,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        c
+    }
+
+    /// The listed class declaring `member` for `class` (itself or an ancestor; `None`: neither
+    /// lists it). Aliases (a class without members) are skipped.
+    pub fn provider(&self, class: &str, member: &str) -> Option<&'static str> {
+        let classes = self.classes();
+        let mut c = classes.get_key_value(class);
+        for _ in 0..16 {
+            let (name, k) = c?;
+            if k.members.contains(member) {
+                return Some(name);
+            }
+            c = k.parent.and_then(|p| classes.get_key_value(p));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod node_members_tests {
+    use super::*;
+
+    #[test]
+    fn node_members_inherit() {
+        assert_eq!(
+            NODE_MEMBERS.provider("http.ServerResponse", "on"),
+            Some("events.EventEmitter")
+        );
+        assert_eq!(
+            NODE_MEMBERS.provider("http.ServerResponse", "writeHead"),
+            Some("http.ServerResponse")
+        );
+        assert_eq!(
+            NODE_MEMBERS.provider("http.ServerResponse", "sendJson"),
+            None
+        );
+        assert!(NODE_MEMBERS.is_class("events") && !NODE_MEMBERS.is_class("http"));
+    }
+}

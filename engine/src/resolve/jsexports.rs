@@ -179,6 +179,17 @@ fn js_exports(text: &str) -> JsExports {
                 })
             ) && !matches!(tok(k + 4), "{" | "require" | "module" | "exports")
         });
+        // `var app = exports = module.exports = {}`: the object is `app`, whose members are
+        // assigned by name (`app.init = ...`).
+        if let Some(k) = at.filter(|&k| tok(k + 4) == "{" && k >= 2 && tok(k - 1) == "=") {
+            let mut j = k - 2;
+            if tok(j) == "exports" && j >= 2 && tok(j - 1) == "=" {
+                j -= 2;
+            }
+            if ident(j) && !matches!(tok(j), "exports" | "module") && tok(j + 1) == "=" {
+                out.default = Some(DefaultExport::Name(tok(j).to_owned()));
+            }
+        }
     }
     out
 }

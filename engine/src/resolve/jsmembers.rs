@@ -8,7 +8,14 @@
 use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
 use super::{Candidate, Resolver, is_js, langs::family_of};
+use crate::index::names::{NODE_BUILTINS, NODE_MEMBERS};
 use crate::index::{Decl, Kind};
+
+thread_local! {
+    /// The objects and members [`Resolver::js_object_member_at`] is deciding on this thread.
+    static VISITING: std::cell::RefCell<std::collections::HashSet<(String, String)>> =
+        std::cell::RefCell::default();
+}
 
 /// How many mixins deep a member is followed.
 const MAX_MIXIN_DEPTH: usize = 4;
@@ -59,7 +66,7 @@ impl Resolver<'_> {
             return Some(o);
         }
         match recv {
-            [head] => self.js_imported_value_member(head, m),
+            [head] => self.js_imported_value_member(head, m, false),
             _ => None,
         }
     }
@@ -67,23 +74,39 @@ impl Resolver<'_> {
     /// `head.m` where `head` is a JS/TS import of a repository module's value that is no class
     /// (`import C from './core'` with `module.exports = Core`, `import { make } from './f'`):
     /// the member rule of what the import binds (its assigned members and mixins). `None`:
-    /// `head` binds nothing such.
-    fn js_imported_value_member(&self, head: &str, m: &str) -> Option<Outcome> {
+    /// `head` binds nothing such. `whole`: an import of a whole CommonJS module (`proto =
+    /// require('./application')`) binds what it exports (`module.exports = app`) too.
+    fn js_imported_value_member(&self, head: &str, m: &str, whole: bool) -> Option<Outcome> {
         let mut cx = Chase::default();
         let mut out: Option<Outcome> = None;
         for (p, d) in self.named(head, |d| d.kind == Kind::Import && d.container.is_none()) {
-            let Some(orig) = d.imported.as_deref().filter(|o| *o != "*") else {
-                continue;
-            };
-            if !is_js(family_of(p)) {
+            let orig = d.imported.as_deref().unwrap_or("*");
+            if (orig == "*" && !whole) || !is_js(family_of(p)) {
                 continue;
             }
             for t in self.module_for_import(p, d.from.as_deref().unwrap_or("")) {
-                for c in self.chase(&t, orig, MAX_HOPS - 1, false, &mut cx) {
-                    if !matches!(c.kind.as_str(), "function" | "variable" | "constant") {
-                        continue;
-                    }
-                    let name = c.qualified.rsplit('.').next().unwrap_or(&c.qualified);
+                let names: Vec<String> = if orig == "*" {
+                    // `module.exports = app`: the module's own `app`.
+                    self.js_exports_of(&t, "default")
+                        .filter(|e| e.cjs)
+                        .and_then(|e| e.default_name().map(str::to_owned))
+                        .into_iter()
+                        .collect()
+                } else {
+                    self.chase(&t, orig, MAX_HOPS - 1, false, &mut cx)
+                        .into_iter()
+                        .filter(|c| matches!(c.kind.as_str(), "function" | "variable" | "constant"))
+                        .map(|c| {
+                            c.qualified
+                                .rsplit('.')
+                                .next()
+                                .unwrap_or(&c.qualified)
+                                .to_owned()
+                        })
+                        .collect()
+                };
+                for name in &names {
+                    let name = name.as_str();
                     let o = match self.member(name, m) {
                         Outcome::Missing { .. } => {
                             self.js_object_member_at(name, m, MAX_MIXIN_DEPTH)
@@ -102,6 +125,22 @@ impl Resolver<'_> {
     }
 
     fn js_object_member_at(&self, c: &str, m: &str, depth: usize) -> Option<Outcome> {
+        // A mixin cycle (`mixin(app, proto)` with `proto` a module exporting its own `app`)
+        // adds nothing the first visit does not.
+        let key = (c.to_owned(), m.to_owned());
+        if !VISITING.with(|v| v.borrow_mut().insert(key.clone())) {
+            return Some(Outcome::Missing {
+                suggestions: vec![],
+                scope: vec![],
+                consulted: vec![],
+            });
+        }
+        let o = self.js_object_member_once(c, m, depth);
+        VISITING.with(|v| v.borrow_mut().remove(&key));
+        o
+    }
+
+    fn js_object_member_once(&self, c: &str, m: &str, depth: usize) -> Option<Outcome> {
         let files = self.js_object_files(c);
         let mixins = self.named("*", |d| {
             d.kind == Kind::Import && d.container.as_deref() == Some(c)
@@ -111,6 +150,8 @@ impl Resolver<'_> {
         }
         let mut unfollowed = None;
         let mut found = Vec::new();
+        // A mixin of a Node built-in class's members that lacks `m`: it adds nothing for `m`.
+        let mut node_mixed = false;
         for (p, d) in &mixins {
             let src = d.imported.as_deref().filter(|s| *s != c && depth > 0);
             let followable = src.is_some_and(|s| {
@@ -131,9 +172,40 @@ impl Resolver<'_> {
                         _ => {}
                     },
                 },
-                None => {
-                    unfollowed.get_or_insert_with(|| mixin_reason(c, p, d));
-                }
+                None => match (self.node_class_of(p, d), src) {
+                    (Some(k), _) => match NODE_MEMBERS.provider(&k, m) {
+                        Some(by) => {
+                            let via = if by == k {
+                                String::new()
+                            } else {
+                                format!(", inherited from `{by}`")
+                            };
+                            unfollowed.get_or_insert_with(|| {
+                                format!(
+                                    "external: `{c}.{m}` is provided by Node's `{k}`{via} (`{c}` \
+                                     gets its members from `{}` at {p}:{})",
+                                    d.signature.as_deref().unwrap_or("a mixin"),
+                                    d.line
+                                )
+                            });
+                        }
+                        None => node_mixed = true,
+                    },
+                    // `mixin(app, proto)` with `proto` an import of a repository module.
+                    (None, Some(s)) => match self.js_imported_value_member(s, m, true) {
+                        Some(Outcome::Found(c)) => found.extend(c),
+                        Some(Outcome::Missing { .. }) => {}
+                        Some(Outcome::Unchecked(why)) => {
+                            unfollowed.get_or_insert(why);
+                        }
+                        None => {
+                            unfollowed.get_or_insert_with(|| mixin_reason(c, p, d));
+                        }
+                    },
+                    (None, None) => {
+                        unfollowed.get_or_insert_with(|| mixin_reason(c, p, d));
+                    }
+                },
             }
         }
         if !found.is_empty() {
@@ -156,11 +228,70 @@ impl Resolver<'_> {
         let mut consulted: Vec<String> = files.iter().map(|p| (*p).to_owned()).collect();
         consulted.extend(mixins.iter().map(|(p, _)| (*p).to_owned()));
         consulted.dedup();
+        // Members the index does not record (`app[method] = ...`, `defineGetter(req, 'x')`,
+        // `this.x = ...` in a method of an object): where `c` is built on a Node class, a word
+        // `m` in a file giving `c` members keeps it from being provably absent.
+        if node_mixed {
+            let post = self.postings();
+            let in_code = |f: &str| {
+                std::fs::read_to_string(self.root.join(f))
+                    .map_or(true, |t| word_outside_comments(&t, m))
+            };
+            if let Some(f) = consulted.iter().find(|f| post.holds(f, m) && in_code(f)) {
+                return Some(Outcome::Unchecked(format!(
+                    "`{m}` appears outside comments in {f}, where `{c}` gets members: it may be \
+                     one probity does not index (a computed name, a helper's argument, \
+                     `this.{m}` in a method)"
+                )));
+            }
+        }
         Some(Outcome::Missing {
             suggestions: vec![],
             scope,
             consulted,
         })
+    }
+
+    /// The Node built-in class (a key of [`NODE_MEMBERS`]) whose prototype the mixin `d` of
+    /// file `p` copies (`EventEmitter.prototype` with `EventEmitter` imported from `events`,
+    /// `http.ServerResponse.prototype` with `http` imported from `http` or `node:http`).
+    fn node_class_of(&self, p: &str, d: &Decl) -> Option<String> {
+        let sig = d.signature.as_deref()?;
+        let src = sig
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$' || ch == '.'))
+            .find_map(|t| t.strip_suffix(".prototype"))?;
+        let (head, rest) = src.split_once('.').unwrap_or((src, ""));
+        let fi = self.files.get(p)?;
+        let import = fi
+            .decls
+            .iter()
+            .find(|x| x.kind == Kind::Import && x.container.is_none() && x.name == head);
+        let keys: Vec<String> = match import {
+            Some(i) => {
+                let from = i.from.as_deref()?;
+                let from = from.strip_prefix("node:").unwrap_or(from);
+                if !NODE_BUILTINS.contains(from) {
+                    return None;
+                }
+                let orig = i
+                    .imported
+                    .as_deref()
+                    .filter(|o| !matches!(*o, "*" | "default"));
+                let path = [from, orig.unwrap_or(""), rest]
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(".");
+                vec![path]
+            }
+            // Not imported in `p` (`require('events').EventEmitter`, a global): the name as
+            // written, when it is a listed class.
+            None => vec![src.to_owned()],
+        };
+        keys.into_iter()
+            .find(|k| NODE_MEMBERS.is_class(k))
+            .map(|k| NODE_MEMBERS.canonical(&k).to_owned())
     }
 
     /// Whether `d`, a top-level declaration of JS/TS module `file`, is private to it: not
@@ -185,6 +316,44 @@ impl Resolver<'_> {
                     || e.renamed.iter().any(|(_, l)| *l == d.name)
             })
     }
+}
+
+/// Whether `word` occurs as a whole word in JS source `text` outside its comments (string
+/// contents count: `defineGetter(req, 'hostname')`).
+fn word_outside_comments(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let (mut i, mut quote) = (0, None::<u8>);
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => i += 1,
+            Some(_) => {}
+            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
+                continue;
+            }
+            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
+                continue;
+            }
+            None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
+            None => {}
+        }
+        if is_w(c) && (i == 0 || !is_w(b[i - 1])) {
+            let s = i;
+            while i < b.len() && is_w(b[i]) {
+                i += 1;
+            }
+            if &text[s..i] == word {
+                return true;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Why a member of `c` may come from the mixin `d` of file `p`.

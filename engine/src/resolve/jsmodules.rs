@@ -13,6 +13,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+mod imports;
+
 use super::Resolver;
 use super::external::Package;
 use super::jsonc::lenient_json;
@@ -110,6 +112,8 @@ impl std::fmt::Display for ConfigError {
 #[derive(Default)]
 pub(super) struct Memo {
     configs: std::sync::OnceLock<Configs>,
+    /// `package.json` path → its `"imports"` (`Err`: why it could not be read).
+    imports: Mutex<HashMap<String, Arc<Result<serde_json::Value, String>>>>,
     governing: Mutex<HashMap<Option<String>, Arc<Governing>>>,
 }
 
@@ -236,7 +240,8 @@ pub(super) fn package_of(spec: &str) -> (&str, &str) {
     (&spec[..cut], spec.get(cut + 1..).unwrap_or(""))
 }
 
-/// The targets `exports` gives for subpath `key` (`.`, `./button`): a string, a subpath map
+/// The targets `exports` gives for subpath `key` (`.`, `./button`), or `imports` for `#x`: a
+/// string, a subpath map
 /// (exact keys, then `*` patterns by longest prefix), conditions (`types`, `import`, `module`,
 /// `default`, `require`, ... in that order, then any other), arrays.
 fn export_targets(exports: &serde_json::Value, key: &str) -> Vec<String> {
@@ -268,7 +273,7 @@ fn export_targets(exports: &serde_json::Value, key: &str) -> Vec<String> {
     }
     let mut out = Vec::new();
     match exports {
-        Value::Object(m) if m.keys().any(|k| k.starts_with('.')) => {
+        Value::Object(m) if m.keys().any(|k| k.starts_with(['.', '#'])) => {
             if let Some(v) = m.get(key) {
                 conditions(v, &mut out, 0);
             } else if let Some((_, star, v)) = m
@@ -456,6 +461,9 @@ impl Resolver<'_> {
     /// built-in is outside; a specifier an alias claims names an absent file; anything else is
     /// outside, unless a config that could map it is broken.
     pub(super) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
+        if spec.starts_with('#') {
+            return self.package_import(importer, spec);
+        }
         let (pkg, _) = package_of(spec);
         let builtin =
             crate::index::names::NODE_BUILTINS.contains(spec) || spec.starts_with("node:");
