@@ -1522,12 +1522,16 @@ fn session_sigkill_then_cleanup() {
         .unwrap();
     // The kill lands after probity recorded the group (a kill between the spawn and that save
     // leaves a group nothing knows of: README, Limitations).
-    wait_for("the run's process group in the ledger", Duration::from_secs(10), || {
-        std::fs::read(fx.ledger())
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-            .is_some_and(|l| l["active_run"]["pgid"].is_u64())
-    });
+    wait_for(
+        "the run's process group in the ledger",
+        Duration::from_secs(10),
+        || {
+            std::fs::read(fx.ledger())
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                .is_some_and(|l| l["active_run"]["pgid"].is_u64())
+        },
+    );
     kill9(child.id() as i32);
     child.wait().unwrap();
     let root = fx.capture_root();
