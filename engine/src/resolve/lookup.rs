@@ -62,6 +62,18 @@ impl Resolver<'_> {
                 Ok(_) => {}
             }
         }
+        // `Europe/Paris`: no extension, and its first segment is nothing under the root: a
+        // slash-separated name (a time zone, a MIME type), not a path of the repository.
+        if let Some((first, rest)) = p.split_once('/')
+            && !first.is_empty()
+            && !rest.rsplit('/').next().unwrap_or("").contains('.')
+            && !self.root.join(first).exists()
+        {
+            return Outcome::Unchecked(format!(
+                "`{p}` has no file extension and `{first}` is no file or folder of the \
+                 repository: a slash-separated name, not a path probity can check"
+            ));
+        }
         Outcome::Missing {
             suggestions: self.near_paths(p),
             scope: vec![],
@@ -312,6 +324,39 @@ impl Resolver<'_> {
     /// `str.join`, `JSON.parse`); with `receiver`, a value probity cannot type (`server.listen`,
     /// see [`Resolver::receiver_applies`]).
     pub(super) fn qualified(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
+        let o = self.qualified_direct(segs, rust, receiver);
+        let n = segs.len();
+        if rust || n < 3 || !matches!(o, Outcome::Missing { .. }) {
+            return o;
+        }
+        // A chain through what a prefix names (`Subscription.EMPTY.add`,
+        // `X.prototype.m.call`): not a container chain, so read the prefix on its own.
+        let Outcome::Found(prefix) = self.qualified(&segs[..n - 1], rust, false) else {
+            return o;
+        };
+        let last = segs[n - 1].as_str();
+        let callable = |c: &Candidate| matches!(c.kind.as_str(), "function" | "method");
+        if matches!(last, "call" | "apply" | "bind") && prefix.iter().all(callable) {
+            // `Function.prototype.call` and its siblings belong to every function: the
+            // reference holds where the function is declared.
+            return Outcome::Found(prefix);
+        }
+        let value = |c: &Candidate| matches!(c.kind.as_str(), "field" | "variable" | "constant");
+        if prefix.iter().all(value) {
+            let at: Vec<&str> = prefix.iter().map(|c| c.location.as_str()).collect();
+            let why = format!(
+                "`{}` is a value probity cannot type ({} at {})",
+                segs[..n - 1].join("."),
+                prefix[0].kind,
+                at.join(", ")
+            );
+            return self.receiver_member(&segs[..n - 1], last, Some(why));
+        }
+        o
+    }
+
+    /// [`Resolver::qualified`] read as a container chain (no value in the middle).
+    fn qualified_direct(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
         let ext = self.external_head(segs, rust);
         if ext.as_ref().is_none_or(|e| e.consult)
             && let Some((i, files)) = self.module_prefix(segs, rust)
