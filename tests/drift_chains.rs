@@ -128,3 +128,52 @@ fn slash_token_outside_the_tree() {
     verdict(&v[2], "MISSING");
     verdict(&v[3], "MISSING");
 }
+
+fn drift(r: &Repo, plan: &str) -> Vec<Value> {
+    r.write("PLAN.md", plan);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    v["results"].as_array().unwrap().clone()
+}
+
+fn result<'a>(v: &'a [Value], r: &str) -> Option<&'a Value> {
+    v.iter().find(|x| x["ref"] == r)
+}
+
+/// Flags and variables the plan's own fenced code declares are names of its example, not of
+/// the repository: UNCHECKABLE with the line, never MISSING; an undeclared flag stays MISSING.
+#[test]
+fn plan_example_declarations() {
+    let r = ts_repo();
+    let plan = "# Plan\n\nAdd `--port` and `--verbose`; keep `--nope-flag`.\nThen `state$.pipe` and `other$.pipe`.\n\n```ts\nprogram.option('-p, --port <n>')\n  .option(\"--verbose\")\nconst state$ = new Subject();\n```\n";
+    let v = drift(&r, plan);
+    for (name, line) in [("--port", 7), ("--verbose", 8), ("state$.pipe", 9)] {
+        let x = result(&v, name).unwrap_or_else(|| panic!("{name} not cited: {v:#?}"));
+        uncheckable(x, &format!("plan's own example code (line {line})"));
+    }
+    verdict(result(&v, "--nope-flag").unwrap(), "MISSING");
+    verdict(result(&v, "other$.pipe").unwrap(), "MISSING");
+}
+
+/// A name the prose calls an HTTP header (`the Accept header`) is no symbol, wherever a code
+/// span cites it; a capitalized name the prose does not call a header stays checked.
+#[test]
+fn headers_named_in_prose() {
+    let r = ts_repo();
+    let plan = "# Plan\n\nNormalize the `Accept` list and `Reactionx` too.\nThis parses the Accept header.\n";
+    let v = drift(&r, plan);
+    assert!(result(&v, "Accept").is_none(), "{v:#?}");
+    verdict(result(&v, "Reactionx").unwrap(), "MISSING");
+}
