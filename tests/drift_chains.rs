@@ -177,3 +177,24 @@ fn headers_named_in_prose() {
     assert!(result(&v, "Accept").is_none(), "{v:#?}");
     verdict(result(&v, "Reactionx").unwrap(), "MISSING");
 }
+
+/// A member of an untyped value is not found through an object literal of another name
+/// (`chalk.stderr` is not `supportsColor.stderr`); members of classes still count.
+#[test]
+fn untyped_value_not_through_another_object() {
+    let r = Repo::new();
+    for f in ["src/a.js", "src/b.js"] {
+        r.write(
+            f,
+            "const supportsColor = {\n  stdout: 1,\n  stderr: 2,\n};\nexport default supportsColor;\n",
+        );
+    }
+    r.write(
+        "src/chalk.js",
+        "export class Stream {\n  write() {}\n}\nconst chalk = make();\nexport default chalk;\n",
+    );
+    let v = resolve_all(&r, &["chalk.stderr", "chalk.write", "supportsColor.stderr"]);
+    uncheckable(&v[0], "`supportsColor`");
+    assert_eq!(v[1]["verdict"], "VERIFIED", "{:#}", v[1]);
+    verdict(&v[2], "AMBIGUOUS");
+}

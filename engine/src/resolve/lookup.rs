@@ -484,6 +484,16 @@ impl Resolver<'_> {
         let c = self.named(m, |d| {
             d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
         });
+        // A member of an object literal bound to another name (`supportsColor.stderr` for
+        // `chalk.stderr`) is no member of this value: an object is one value, not a type.
+        // Unless the value is imported (`Router = require('./router')` may be that object
+        // under another name).
+        let imported =
+            recv.len() == 1 && !self.named(&recv[0], |d| d.kind == Kind::Import).is_empty();
+        let (c, objects): (Vec<_>, Vec<_>) = c.into_iter().partition(|(_, d)| {
+            let cn = d.container.as_deref().unwrap_or("");
+            imported || recv.last().is_some_and(|r| r == cn) || !self.object_only(cn)
+        });
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
         }
@@ -494,9 +504,37 @@ impl Resolver<'_> {
                 recv.join(".")
             )
         });
+        let mut names: Vec<&str> = objects
+            .iter()
+            .filter_map(|(_, d)| d.container.as_deref())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let others = if names.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (only the object(s) {} of other names have one)",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         Outcome::Unchecked(format!(
-            "{why} and no class or type in the repository declares a member `{m}`"
+            "{why} and no class or type in the repository declares a member `{m}`{others}"
         ))
+    }
+
+    /// Whether every declaration named `c` is a value binding (a variable or constant holding
+    /// an object literal, or an import of one): an object, not a class, type or constructor.
+    fn object_only(&self, c: &str) -> bool {
+        let ds = self.named(c, |d| d.container.is_none());
+        !ds.is_empty()
+            && ds
+                .iter()
+                .all(|(_, d)| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import))
     }
 
     /// Whether `w` occurs as an identifier word in some source file of the repository (comments
