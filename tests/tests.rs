@@ -3,6 +3,7 @@
 mod cli;
 mod drift;
 mod drift_accuracy;
+mod drift_chains;
 mod drift_extract;
 mod drift_js;
 mod drift_node;

@@ -167,6 +167,24 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
             });
             continue;
         }
+        if let Some(l) = c.example_line
+            && r.verdict == Verdict::Missing
+        {
+            // A name of the plan's own example code, not of the repository: absent from the
+            // repository proves nothing.
+            r.verdict = Verdict::Uncheckable;
+            r.severity = Severity::of(Verdict::Uncheckable, r.rung);
+            r.reason = Some(format!(
+                "`{}` is declared in the plan's own example code (line {l}), not in the repository",
+                c.reference
+                    .split(['.', ':'])
+                    .next()
+                    .filter(|_| !c.reference.starts_with('-'))
+                    .unwrap_or(&c.reference)
+            ));
+            r.suggestions.clear();
+            r.searched = None;
+        }
         if let Some(l) = c.artifact_line
             && r.reason.is_none()
         {

@@ -32,6 +32,9 @@ pub struct Cited {
     pub occurrences: Vec<Occurrence>,
     /// The first line citing it under the "Artifacts this phase produces" heading, if any.
     pub artifact_line: Option<usize>,
+    /// The line of the plan's own fenced code that declares it (a flag in an option call, a
+    /// variable its head names): a name of the plan's example, not of the repository.
+    pub example_line: Option<usize>,
 }
 
 /// The references of a plan.
@@ -57,6 +60,7 @@ impl Extracted {
                     reference: r,
                     occurrences: Vec::new(),
                     artifact_line: None,
+                    example_line: None,
                 });
                 self.refs.len() - 1
             }
@@ -424,6 +428,63 @@ fn header_word(before: &str, after: &str) -> bool {
     a.starts_with("header") || b.ends_with("header") || b.ends_with("headers")
 }
 
+/// What a fenced line of the plan declares itself: the variables of `const|let|var NAME` and the
+/// flags of an option call (`.option('-p, --port <n>')`, `new Option('--port')`,
+/// `add_argument("--dry-run")`).
+fn example_decls(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    for w in toks.windows(2) {
+        if matches!(w[0], "const" | "let" | "var") {
+            let name = w[1].trim_end_matches([':', '=', ';']);
+            if is_ident(name) {
+                out.push(name.to_owned());
+            }
+        }
+    }
+    for call in ["option(", "Option(", "add_argument(", "requiredOption("] {
+        for (i, _) in line.match_indices(call) {
+            let args = &line[i + call.len()..];
+            let Some(q) = args.chars().next().filter(|c| "'\"`".contains(*c)) else {
+                continue;
+            };
+            let Some(end) = args[1..].find(q) else {
+                continue;
+            };
+            out.extend(
+                args[1..=end]
+                    .split([' ', ','])
+                    .filter(|t| t.starts_with('-') && t.len() > 1)
+                    .map(str::to_owned),
+            );
+        }
+    }
+    out
+}
+
+/// The names prose calls an HTTP header outside code spans (`parses the Accept header`,
+/// `the Content-Type headers`): a capitalized word between an article and `header`/`headers`
+/// (not `the Response headers`, which names where headers live).
+fn prose_headers(line: &str) -> Vec<String> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || ",;:()".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(3)
+        .filter(|w| matches!(w[0].to_lowercase().as_str(), "the" | "a" | "an"))
+        .filter(|w| matches!(w[2].trim_end_matches('.'), "header" | "headers"))
+        .map(|w| w[1])
+        .filter(|h| !matches!(*h, "HTTP" | "Request" | "Response"))
+        .filter(|h| h.starts_with(|c: char| c.is_ascii_uppercase()))
+        .filter(|h| {
+            h.split('-')
+                .all(|p| p.chars().all(|c| c.is_ascii_alphanumeric()))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
 fn tokens(seg: &str) -> impl Iterator<Item = &str> {
     seg.split(|c: char| c.is_whitespace() || ",;\"'|<>{}`".contains(c))
         .filter(|t| !t.is_empty())
@@ -434,9 +495,18 @@ pub fn extract(plan: &str) -> Extracted {
     let mut out = Extracted::default();
     let mut fence: Option<String> = None;
     let mut artifacts_level: Option<usize> = None;
+    // What the plan's own example code declares (name → first line), and the header names of
+    // its prose.
+    let mut example: Vec<(String, usize)> = Vec::new();
+    let mut headers: Vec<String> = Vec::new();
     for (i, line) in plan.lines().enumerate() {
         let n = i + 1;
         let trimmed = line.trim_start();
+        if fence.is_some() {
+            example.extend(example_decls(line).into_iter().map(|d| (d, n)));
+        } else {
+            headers.extend(prose_headers(&line.replace('`', " ")));
+        }
         if let Some(f) = &fence {
             if trimmed.starts_with(f.as_str()) {
                 fence = None;
@@ -506,6 +576,16 @@ pub fn extract(plan: &str) -> Extracted {
                 out.push(r, o, artifacts_level.is_some());
             }
         }
+    }
+    // A header the prose names (`the Accept header`) is no symbol wherever a span cites it.
+    out.refs.retain(|c| !headers.contains(&c.reference));
+    for c in &mut out.refs {
+        let head = if c.reference.starts_with('-') {
+            c.reference.as_str()
+        } else {
+            c.reference.split(['.', ':']).next().unwrap_or("")
+        };
+        c.example_line = example.iter().find(|(d, _)| d == head).map(|(_, l)| *l);
     }
     out
 }

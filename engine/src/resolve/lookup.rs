@@ -62,6 +62,18 @@ impl Resolver<'_> {
                 Ok(_) => {}
             }
         }
+        // `Europe/Paris`: no extension, and its first segment is nothing under the root: a
+        // slash-separated name (a time zone, a MIME type), not a path of the repository.
+        if let Some((first, rest)) = p.split_once('/')
+            && !first.is_empty()
+            && !rest.rsplit('/').next().unwrap_or("").contains('.')
+            && !self.root.join(first).exists()
+        {
+            return Outcome::Unchecked(format!(
+                "`{p}` has no file extension and `{first}` is no file or folder of the \
+                 repository: a slash-separated name, not a path probity can check"
+            ));
+        }
         Outcome::Missing {
             suggestions: self.near_paths(p),
             scope: vec![],
@@ -312,6 +324,39 @@ impl Resolver<'_> {
     /// `str.join`, `JSON.parse`); with `receiver`, a value probity cannot type (`server.listen`,
     /// see [`Resolver::receiver_applies`]).
     pub(super) fn qualified(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
+        let o = self.qualified_direct(segs, rust, receiver);
+        let n = segs.len();
+        if rust || n < 3 || !matches!(o, Outcome::Missing { .. }) {
+            return o;
+        }
+        // A chain through what a prefix names (`Subscription.EMPTY.add`,
+        // `X.prototype.m.call`): not a container chain, so read the prefix on its own.
+        let Outcome::Found(prefix) = self.qualified(&segs[..n - 1], rust, false) else {
+            return o;
+        };
+        let last = segs[n - 1].as_str();
+        let callable = |c: &Candidate| matches!(c.kind.as_str(), "function" | "method");
+        if matches!(last, "call" | "apply" | "bind") && prefix.iter().all(callable) {
+            // `Function.prototype.call` and its siblings belong to every function: the
+            // reference holds where the function is declared.
+            return Outcome::Found(prefix);
+        }
+        let value = |c: &Candidate| matches!(c.kind.as_str(), "field" | "variable" | "constant");
+        if prefix.iter().all(value) {
+            let at: Vec<&str> = prefix.iter().map(|c| c.location.as_str()).collect();
+            let why = format!(
+                "`{}` is a value probity cannot type ({} at {})",
+                segs[..n - 1].join("."),
+                prefix[0].kind,
+                at.join(", ")
+            );
+            return self.receiver_member(&segs[..n - 1], last, Some(why));
+        }
+        o
+    }
+
+    /// [`Resolver::qualified`] read as a container chain (no value in the middle).
+    fn qualified_direct(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
         let ext = self.external_head(segs, rust);
         if ext.as_ref().is_none_or(|e| e.consult)
             && let Some((i, files)) = self.module_prefix(segs, rust)
@@ -439,6 +484,16 @@ impl Resolver<'_> {
         let c = self.named(m, |d| {
             d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
         });
+        // A member of an object literal bound to another name (`supportsColor.stderr` for
+        // `chalk.stderr`) is no member of this value: an object is one value, not a type.
+        // Unless the value is imported (`Router = require('./router')` may be that object
+        // under another name).
+        let imported =
+            recv.len() == 1 && !self.named(&recv[0], |d| d.kind == Kind::Import).is_empty();
+        let (c, objects): (Vec<_>, Vec<_>) = c.into_iter().partition(|(_, d)| {
+            let cn = d.container.as_deref().unwrap_or("");
+            imported || recv.last().is_some_and(|r| r == cn) || !self.object_only(cn)
+        });
         if !c.is_empty() {
             return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
         }
@@ -449,9 +504,37 @@ impl Resolver<'_> {
                 recv.join(".")
             )
         });
+        let mut names: Vec<&str> = objects
+            .iter()
+            .filter_map(|(_, d)| d.container.as_deref())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let others = if names.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (only the object(s) {} of other names have one)",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         Outcome::Unchecked(format!(
-            "{why} and no class or type in the repository declares a member `{m}`"
+            "{why} and no class or type in the repository declares a member `{m}`{others}"
         ))
+    }
+
+    /// Whether every declaration named `c` is a value binding (a variable or constant holding
+    /// an object literal, or an import of one): an object, not a class, type or constructor.
+    fn object_only(&self, c: &str) -> bool {
+        let ds = self.named(c, |d| d.container.is_none());
+        !ds.is_empty()
+            && ds
+                .iter()
+                .all(|(_, d)| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import))
     }
 
     /// Whether `w` occurs as an identifier word in some source file of the repository (comments

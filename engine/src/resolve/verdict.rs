@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use super::langs::lang_of;
 use super::refs::{Ref, is_file_ext, parts_of};
 use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
-use crate::index;
+use crate::index::{self, Kind};
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
 pub(super) enum Outcome {
@@ -66,7 +66,32 @@ impl Resolver<'_> {
                     scope: vec![],
                     consulted: vec![],
                 },
-                Ok(files) => self.in_modules(&files, segs),
+                Ok(files) => match (self.in_modules(&files, segs), segs.as_slice()) {
+                    // `path:name` names the file itself: any top-level declaration of it holds,
+                    // exported or not (`module.name` counts only what the module exports).
+                    (o @ Outcome::Missing { .. }, [n]) => {
+                        let own: Vec<Candidate> = files
+                            .iter()
+                            .filter_map(|f| Some((f, self.files.get(f)?)))
+                            .flat_map(|(f, fi)| {
+                                fi.decls
+                                    .iter()
+                                    .filter(|d| {
+                                        d.container.is_none()
+                                            && d.name == *n
+                                            && !matches!(d.kind, Kind::Import | Kind::Impl)
+                                    })
+                                    .map(move |d| self.cand(f, d))
+                            })
+                            .collect();
+                        if own.is_empty() {
+                            o
+                        } else {
+                            Outcome::Found(own)
+                        }
+                    }
+                    (o, _) => o,
+                },
             },
         }
     }
