@@ -59,6 +59,7 @@ mod langs;
 mod load;
 mod lookup;
 mod modules;
+mod nodebase;
 mod paths;
 mod reexports;
 mod refs;

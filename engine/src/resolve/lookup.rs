@@ -639,13 +639,12 @@ impl Resolver<'_> {
                 if !self.named(b, |d| d.kind.is_container()).is_empty()
                     || seen.contains(b)
                     || is_builtin_base(b)
+                    || self.node_base_lacks(c, b, m)
                 {
                     continue;
                 }
                 if !traits.contains(b) {
-                    return Outcome::Unchecked(format!(
-                        "`{c}` inherits from `{b}`, which is not declared in the repository"
-                    ));
+                    return Outcome::Unchecked(self.outside_base_reason(c, b, m));
                 }
                 // A standard trait's methods are known: it excuses only those.
                 match RUST_STD_TRAIT_METHODS.get(b) {
