@@ -125,3 +125,80 @@ fn head_bound_to_module_by_import() {
         ],
     );
 }
+
+/// A head that is the stem of exactly one module file, not otherwise declared or bound:
+/// `suggestSimilar.editDistance` goes through lib/suggestSimilar.js, which does not export it.
+#[test]
+fn head_is_stem_of_one_module_file() {
+    let r = Repo::new();
+    r.write(
+        "lib/suggestSimilar.js",
+        "function editDistance(a, b) { return 0; }\n\nfunction suggestSimilar(word, candidates) { return editDistance(word, word); }\n\nexports.suggestSimilar = suggestSimilar;\n",
+    );
+    r.write(
+        "lib/command.js",
+        "const { suggestSimilar } = require('./suggestSimilar.js');\n\nexports.run = function run() { return suggestSimilar('a', []); };\n",
+    );
+    expect(
+        &r,
+        &[
+            (
+                "suggestSimilar.suggestSimilar",
+                "VERIFIED lib/suggestSimilar.js",
+            ),
+            ("suggestSimilar.editDistance", "MISSING"),
+        ],
+    );
+}
+
+/// The stem reading is not the only one: a value of that name written in code elsewhere (a local
+/// variable), a module exporting a value probity cannot type, or an exported value of the
+/// module's name keep the member UNCHECKABLE.
+#[test]
+fn head_stem_other_readings_stay_uncheckable() {
+    let r = Repo::new();
+    r.write("lib/server.js", "exports.start = function start() {};\n");
+    r.write(
+        "lib/main.js",
+        "function main(http) {\n  const server = http.createServer();\n  server.listen(80);\n}\nexports.main = main;\n",
+    );
+    r.write(
+        "lib/store.js",
+        "function createStore() { return { get() {} }; }\n\nmodule.exports = createStore();\n",
+    );
+    r.write(
+        "src/notifyManager.ts",
+        "function createNotifyManager() { return { batch() {} }; }\nexport const notifyManager = createNotifyManager();\n",
+    );
+    r.write(
+        "src/query.ts",
+        "import { notifyManager } from './notifyManager';\nnotifyManager.batch();\n",
+    );
+    expect(
+        &r,
+        &[
+            ("server.listen", "UNCHECKABLE"),
+            ("store.get", "UNCHECKABLE"),
+            ("store.set", "UNCHECKABLE"),
+            ("notifyManager.flush", "UNCHECKABLE"),
+            ("server.stop", "UNCHECKABLE"),
+        ],
+    );
+}
+
+/// A local variable or parameter named like the module, in the module itself, is a value.
+#[test]
+fn head_stem_local_in_module_stays_uncheckable() {
+    let r = Repo::new();
+    r.write(
+        "src/server.ts",
+        "export function start() {\n  const server = makeServer();\n  server.listen();\n}\n",
+    );
+    expect(
+        &r,
+        &[
+            ("server.listen", "UNCHECKABLE"),
+            ("server.stop", "UNCHECKABLE"),
+        ],
+    );
+}

@@ -64,6 +64,7 @@ mod paths;
 mod reexports;
 mod refs;
 mod rounds;
+mod stemhead;
 mod suggest;
 mod verdict;
 

@@ -397,7 +397,7 @@ impl Resolver<'_> {
             // bound to a module by an import (`import * as server from './server'`).
             if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
             {
-                if let Some(a) = self.via_alias(segs) {
+                if let Some(a) = self.via_alias(segs).or_else(|| self.stem_head(segs, &o)) {
                     return a;
                 }
                 return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
