@@ -202,3 +202,23 @@ fn head_stem_local_in_module_stays_uncheckable() {
         ],
     );
 }
+
+/// The head written only in comments, strings and template-literal text elsewhere
+/// (`` `[mobx] out of bounds` ``) is no value: the module reading decides.
+#[test]
+fn head_stem_in_template_text_only() {
+    let r = Repo::new();
+    r.write("src/mobx.ts", "export { autorun } from './autorun';\n");
+    r.write("src/autorun.ts", "export function autorun() {}\n");
+    r.write(
+        "src/array.ts",
+        "// see mobx docs\nexport function read(i: number) {\n  throw new Error(`[mobx] out of bounds ${i}`);\n}\n",
+    );
+    expect(
+        &r,
+        &[
+            ("mobx.autorun", "VERIFIED src/autorun.ts"),
+            ("mobx.runReactions", "MISSING"),
+        ],
+    );
+}

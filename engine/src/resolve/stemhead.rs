@@ -88,13 +88,30 @@ impl Resolver<'_> {
 }
 
 /// Whether `word` occurs in JS/TS `text` as an identifier outside comments and string literals
-/// (template literals count as code: they may interpolate it).
+/// (the text of a template literal is a string, its `${...}` interpolations are code).
 fn code_word(text: &str, word: &str) -> bool {
     let b = text.as_bytes();
     let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    // Open template literals (`` ` ``) and the braces of their interpolations (`{`).
+    let mut stack: Vec<u8> = Vec::new();
     let (mut i, mut quote) = (0, None::<u8>);
     while i < b.len() {
         let c = b[i];
+        if stack.last() == Some(&b'`') {
+            match c {
+                b'\\' => i += 1,
+                b'`' => {
+                    stack.pop();
+                }
+                b'$' if b.get(i + 1) == Some(&b'{') => {
+                    stack.push(b'{');
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
         match quote {
             Some(q) if c == q => quote = None,
             Some(_) if c == b'\\' => i += 1,
@@ -108,6 +125,10 @@ fn code_word(text: &str, word: &str) -> bool {
                 continue;
             }
             None if matches!(c, b'"' | b'\'') => quote = Some(c),
+            None if c == b'`' || (c == b'{' && !stack.is_empty()) => stack.push(c),
+            None if c == b'}' && stack.last() == Some(&b'{') => {
+                stack.pop();
+            }
             None if is_w(c) && (i == 0 || !is_w(b[i - 1])) => {
                 let s = i;
                 while i < b.len() && is_w(b[i]) {
@@ -123,4 +144,21 @@ fn code_word(text: &str, word: &str) -> bool {
         i += 1;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_word;
+
+    #[test]
+    fn code_words_skip_comments_strings_and_template_text() {
+        assert!(!code_word(
+            "// mobx\n/* mobx */ 'mobx' \"mobx\" `[mobx] x`",
+            "mobx"
+        ));
+        assert!(code_word("`a ${mobx.x} b`", "mobx"));
+        assert!(code_word("`a ${ {k: 1}.k } b` + mobx", "mobx"));
+        assert!(!code_word("$mobx + mobxy", "mobx"));
+        assert!(code_word("const s = 'a'; mobx()", "mobx"));
+    }
 }
