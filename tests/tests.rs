@@ -5,6 +5,7 @@ mod drift;
 mod drift_accuracy;
 mod drift_chains;
 mod drift_extract;
+mod drift_heads;
 mod drift_js;
 mod drift_node;
 mod drift_plans;

@@ -59,10 +59,12 @@ mod langs;
 mod load;
 mod lookup;
 mod modules;
+mod nodebase;
 mod paths;
 mod reexports;
 mod refs;
 mod rounds;
+mod stemhead;
 mod suggest;
 mod verdict;
 

@@ -397,7 +397,7 @@ impl Resolver<'_> {
             // bound to a module by an import (`import * as server from './server'`).
             if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
             {
-                if let Some(a) = self.via_alias(segs) {
+                if let Some(a) = self.via_alias(segs).or_else(|| self.stem_head(segs, &o)) {
                     return a;
                 }
                 return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
@@ -639,13 +639,12 @@ impl Resolver<'_> {
                 if !self.named(b, |d| d.kind.is_container()).is_empty()
                     || seen.contains(b)
                     || is_builtin_base(b)
+                    || self.node_base_lacks(c, b, m)
                 {
                     continue;
                 }
                 if !traits.contains(b) {
-                    return Outcome::Unchecked(format!(
-                        "`{c}` inherits from `{b}`, which is not declared in the repository"
-                    ));
+                    return Outcome::Unchecked(self.outside_base_reason(c, b, m));
                 }
                 // A standard trait's methods are known: it excuses only those.
                 match RUST_STD_TRAIT_METHODS.get(b) {

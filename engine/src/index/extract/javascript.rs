@@ -83,9 +83,23 @@ impl Ctx<'_> {
             }
             "variable_declarator" => {
                 // `const x = require('./y')`, `const { a, b: c } = require('./y')`.
-                let Some(v) = node.child_by_field_name("value") else {
+                let Some(mut v) = node.child_by_field_name("value") else {
                     return;
                 };
+                // `const E = require('events').EventEmitter`: an import of `EventEmitter`.
+                let mut member = None;
+                if v.kind() == "member_expression"
+                    && let (Some(o), Some(p)) = (
+                        v.child_by_field_name("object"),
+                        v.child_by_field_name("property"),
+                    )
+                    && o.kind() == "call_expression"
+                    && o.child_by_field_name("function")
+                        .is_some_and(|f| self.t(f) == "require")
+                {
+                    member = Some(self.t(p).to_owned());
+                    v = o;
+                }
                 let Some(args) = v.child_by_field_name("arguments") else {
                     return;
                 };
@@ -99,9 +113,9 @@ impl Ctx<'_> {
                 match n.kind() {
                     "identifier" => {
                         let b = self.t(n).to_owned();
-                        self.import_decl(n, &b, &from, None, false);
+                        self.import_decl(n, &b, &from, member.as_deref(), false);
                     }
-                    "object_pattern" => {
+                    "object_pattern" if member.is_none() => {
                         let mut w = n.walk();
                         for p in n.named_children(&mut w) {
                             match p.kind() {

@@ -1,0 +1,74 @@
+//! JS/TS classes extending a Node.js built-in class (`class Command extends EventEmitter` with
+//! `EventEmitter` from `node:events`): the built-in's members (`grammars/javascript/
+//! node-members.txt`) are Node's, any other member is decided from the repository alone.
+
+use super::{Resolver, is_js, langs::family_of};
+use crate::index::names::{NODE_BUILTINS, NODE_MEMBERS};
+use crate::index::{Decl, Kind};
+
+impl Resolver<'_> {
+    /// The listed Node class (canonical key of [`NODE_MEMBERS`]) that the base `b` of the
+    /// JS/TS class `c` names: every top-level import of `b` in the repository comes from the
+    /// same Node built-in module (`require('node:events').EventEmitter`, `import { EventEmitter }
+    /// from 'events'`), or, with no import of `b` at all, `b` is a listed bare class (`Error`).
+    fn node_base(&self, c: &str, b: &str) -> Option<String> {
+        let classes = self.named(c, |d| d.kind == Kind::Class && d.container.is_none());
+        if classes.is_empty() || !classes.iter().all(|(p, _)| is_js(family_of(p))) {
+            return None;
+        }
+        let imports = self.named(b, |d| d.kind == Kind::Import && d.container.is_none());
+        let key_of = |d: &Decl| -> Option<String> {
+            let from = d.from.as_deref()?;
+            let from = from.strip_prefix("node:").unwrap_or(from);
+            if !NODE_BUILTINS.contains(from) {
+                return None;
+            }
+            Some(match d.imported.as_deref() {
+                Some(o) if !matches!(o, "*" | "default") => format!("{from}.{o}"),
+                _ => from.to_owned(),
+            })
+        };
+        let mut keys = imports.iter().map(|(_, d)| key_of(d));
+        let key = match keys.next() {
+            None => b.to_owned(),
+            Some(first) => {
+                let first = first?;
+                if !keys.all(|k| k.as_deref() == Some(first.as_str())) {
+                    return None;
+                }
+                first
+            }
+        };
+        NODE_MEMBERS
+            .is_class(&key)
+            .then(|| NODE_MEMBERS.canonical(&key).to_owned())
+    }
+
+    /// Whether the base `b` of `c` is a Node built-in class that lacks `m`: it adds nothing
+    /// for `m`, so the lookup goes on without it.
+    pub(super) fn node_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
+        self.node_base(c, b)
+            .is_some_and(|k| NODE_MEMBERS.provider(&k, m).is_none())
+    }
+
+    /// Why `m` of `c` is undecided for its base `b` declared outside the repository: provided
+    /// by a Node built-in class, or the base is unknown.
+    pub(super) fn outside_base_reason(&self, c: &str, b: &str, m: &str) -> String {
+        match self
+            .node_base(c, b)
+            .and_then(|k| NODE_MEMBERS.provider(&k, m).map(|by| (k, by)))
+        {
+            Some((k, by)) => {
+                let via = if by == k {
+                    String::new()
+                } else {
+                    format!(", inherited from `{by}`")
+                };
+                format!(
+                    "external: `{c}.{m}` is provided by Node's `{k}`{via} (`{c}` extends `{b}`)"
+                )
+            }
+            None => format!("`{c}` inherits from `{b}`, which is not declared in the repository"),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! `utils.acceptParams`, `suggestSimilar.editDistance`: a JS/TS head that is the stem of exactly
+//! one module file of the repository and is, wherever code writes it, either that module's own
+//! function or an import of that module. Then the module reading is the only one: a name the
+//! module does not export is MISSING (the value reading, a member of a value probity cannot
+//! type, does not apply).
+
+use super::verdict::Outcome;
+use super::{Resolver, is_js, langs::family_of};
+use crate::index::Kind;
+
+/// Members every function has (a function head's value reading holds them).
+const FUNCTION_MEMBERS: &[&str] = &[
+    "call",
+    "apply",
+    "bind",
+    "name",
+    "length",
+    "prototype",
+    "toString",
+];
+
+impl Resolver<'_> {
+    /// `head.m` where the module reading (file `head.js` / `head.ts`) found `m` absent: MISSING
+    /// when no other reading of `head` can hold `m`, else `None` (the usual value reading).
+    pub(super) fn stem_head(&self, segs: &[String], o: &Outcome) -> Option<Outcome> {
+        let ([head, m], Outcome::Missing { consulted, .. }) = (segs, o) else {
+            return None;
+        };
+        let (1, files) = self.module_prefix(segs, false)? else {
+            return None;
+        };
+        let [f] = files.as_slice() else {
+            return None;
+        };
+        if !is_js(family_of(f)) || FUNCTION_MEMBERS.contains(&m.as_str()) {
+            return None;
+        }
+        // Every top-level declaration of `head`: the module's own function or class (without
+        // members of its own), or an import binding the module (or its `head`).
+        let binds_module = |p: &str, from: Option<&str>, imported: Option<&str>| {
+            from.is_some_and(|from| self.module_for_import(p, from) == [f.clone()])
+                && imported.is_none_or(|i| matches!(i, "*" | "default") || i == head)
+        };
+        let decls = self.named(head, |d| d.container.is_none());
+        let ok = decls.iter().all(|(p, d)| match d.kind {
+            Kind::Import => binds_module(p, d.from.as_deref(), d.imported.as_deref()),
+            Kind::Function | Kind::Class => *p == f.as_str(),
+            _ => false,
+        });
+        if !ok || self.has_members(head) {
+            return None;
+        }
+        // Code writing `head` (outside comments and strings) must be in a file binding it as
+        // above (the module's own function, an import of the module): elsewhere, even in the
+        // module itself, it is a local variable or parameter that may hold any value.
+        let binders: Vec<&str> = decls.iter().map(|(p, _)| *p).collect();
+        let post = self.postings();
+        for (id, _) in post.exact(head) {
+            let p = post.files[id].as_str();
+            if binders.contains(&p) {
+                continue;
+            }
+            let text = std::fs::read_to_string(self.root.join(p)).ok()?;
+            if code_word(&text, head) {
+                return None;
+            }
+        }
+        let mut consulted = consulted.clone();
+        if !consulted.contains(f) {
+            consulted.push(f.clone());
+        }
+        Some(Outcome::Missing {
+            suggestions: vec![],
+            scope: vec![],
+            consulted,
+        })
+    }
+
+    /// Whether some declaration has `c` as its container (members by assignment, mixins).
+    fn has_members(&self, c: &str) -> bool {
+        let post = self.postings();
+        post.exact(c).any(|(id, _)| {
+            self.files
+                .get(post.files[id].as_str())
+                .is_some_and(|fi| fi.decls.iter().any(|d| d.container.as_deref() == Some(c)))
+        })
+    }
+}
+
+/// Whether `word` occurs in JS/TS `text` as an identifier outside comments and string literals
+/// (the text of a template literal is a string, its `${...}` interpolations are code).
+fn code_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    // Open template literals (`` ` ``) and the braces of their interpolations (`{`).
+    let mut stack: Vec<u8> = Vec::new();
+    let (mut i, mut quote) = (0, None::<u8>);
+    while i < b.len() {
+        let c = b[i];
+        if stack.last() == Some(&b'`') {
+            match c {
+                b'\\' => i += 1,
+                b'`' => {
+                    stack.pop();
+                }
+                b'$' if b.get(i + 1) == Some(&b'{') => {
+                    stack.push(b'{');
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => i += 1,
+            Some(_) => {}
+            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
+                continue;
+            }
+            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
+                continue;
+            }
+            None if matches!(c, b'"' | b'\'') => quote = Some(c),
+            None if c == b'`' || (c == b'{' && !stack.is_empty()) => stack.push(c),
+            None if c == b'}' && stack.last() == Some(&b'{') => {
+                stack.pop();
+            }
+            None if is_w(c) && (i == 0 || !is_w(b[i - 1])) => {
+                let s = i;
+                while i < b.len() && is_w(b[i]) {
+                    i += 1;
+                }
+                if &text[s..i] == word {
+                    return true;
+                }
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_word;
+
+    #[test]
+    fn code_words_skip_comments_strings_and_template_text() {
+        assert!(!code_word(
+            "// mobx\n/* mobx */ 'mobx' \"mobx\" `[mobx] x`",
+            "mobx"
+        ));
+        assert!(code_word("`a ${mobx.x} b`", "mobx"));
+        assert!(code_word("`a ${ {k: 1}.k } b` + mobx", "mobx"));
+        assert!(!code_word("$mobx + mobxy", "mobx"));
+        assert!(code_word("const s = 'a'; mobx()", "mobx"));
+    }
+}
