@@ -78,8 +78,30 @@ impl Resolver<'_> {
 /// quoted literal of that line, or, on a line of option code, a literal is exactly `bare`
 /// (`"name"`).
 fn literal_line(text: &[u8], dashed: &str, bare: &str) -> Option<usize> {
+    // Only lines holding `bare` can match (`dashed` holds it too): visit just those, found with
+    // one substring search over the file, instead of splitting and scanning every line.
+    let (mut line_no, mut counted_to, mut next_line) = (1usize, 0usize, 0usize);
+    for hit in memchr::memmem::find_iter(text, bare.as_bytes()) {
+        if hit < next_line {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &text[..hit]).map_or(0, |k| k + 1);
+        let end = memchr::memchr(b'\n', &text[hit..]).map_or(text.len(), |k| hit + k);
+        line_no += memchr::memchr_iter(b'\n', &text[counted_to..start]).count();
+        counted_to = start;
+        next_line = end + 1;
+        if line_matches(&text[start..end], dashed, bare) {
+            return Some(line_no);
+        }
+    }
+    None
+}
+
+/// Whether one line (not a comment line) holds `dashed` inside a quoted literal, or, on a line
+/// of option code, a literal that is exactly `bare`.
+fn line_matches(line: &[u8], dashed: &str, bare: &str) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+    {
         let code = line.trim_ascii_start();
         let attr = code.starts_with(b"#[") || code.starts_with(b"#![");
         if !attr
@@ -89,7 +111,7 @@ fn literal_line(text: &[u8], dashed: &str, bare: &str) -> Option<usize> {
         {
             // A comment line (`//! opts.optflag("h", "help", ..)` in a doc example), not a Rust
             // attribute (`#[arg(long = "no-color")]`).
-            continue;
+            return false;
         }
         // A bare literal (`"test"`) is a flag's only on a line of option code (`optflag`,
         // `hasFlag`, `add_argument`, `option`), not any string that happens to be the word.
@@ -108,20 +130,20 @@ fn literal_line(text: &[u8], dashed: &str, bare: &str) -> Option<usize> {
             for pair in quotes.chunks_exact(2) {
                 let lit = &line[pair[0] + 1..pair[1]];
                 if optionish && lit == bare.as_bytes() {
-                    return Some(i + 1);
+                    return true;
                 }
                 let mut from = 0;
                 while let Some(k) = memchr::memmem::find(&lit[from..], dashed.as_bytes()) {
                     let (s, e) = (from + k, from + k + dashed.len());
                     if (s == 0 || !word(lit[s - 1])) && (e == lit.len() || !word(lit[e])) {
-                        return Some(i + 1);
+                        return true;
                     }
                     from = e;
                 }
             }
         }
     }
-    None
+    false
 }
 
 #[cfg(test)]
@@ -134,6 +156,9 @@ mod tests {
         assert_eq!(literal_line(t, "--test", "test"), Some(2));
         assert_eq!(literal_line(b"f('-h, --help')", "--help", "help"), Some(1));
         assert_eq!(literal_line(b"f('--helpful')", "--help", "help"), None);
+        // Lines holding the word but no literal of it are passed over; numbering stays right.
+        let t = b"// help\nlet help = 1;\n\nx(\"a\")\nf('-h, --help')\n";
+        assert_eq!(literal_line(t, "--help", "help"), Some(5));
         assert_eq!(
             literal_line(b"// --help in a comment", "--help", "help"),
             None
