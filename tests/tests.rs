@@ -9,6 +9,7 @@ mod drift_heads;
 mod drift_js;
 mod drift_node;
 mod drift_plans;
+mod drift_pybases;
 mod drift_real;
 mod e2e;
 mod golden;

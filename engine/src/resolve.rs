@@ -61,6 +61,7 @@ mod lookup;
 mod modules;
 mod nodebase;
 mod paths;
+mod pybase;
 mod reexports;
 mod refs;
 mod rounds;

@@ -111,6 +111,9 @@ pub static PY_TOOL_FLAGS: Table = table!("python/tool-flags.txt");
 pub static JS_TOOL_FLAGS: Table = table!("javascript/tool-flags.txt");
 /// Top-level modules of the Python standard library.
 pub static PY_STDLIB: NameList = list!("python/stdlib.txt");
+/// Classes of the Python standard library commonly subclassed (`enum.Enum`, `dict`) and the
+/// members a subclass inherits from them.
+pub static PY_STDLIB_MEMBERS: Table = table!("python/stdlib-class-members.txt");
 /// Python built-in types.
 pub static PY_BUILTINS: NameList = list!("python/builtins.txt");
 /// Node.js built-in modules (JavaScript and TypeScript).

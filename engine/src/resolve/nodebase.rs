@@ -44,16 +44,22 @@ impl Resolver<'_> {
             .then(|| NODE_MEMBERS.canonical(&key).to_owned())
     }
 
-    /// Whether the base `b` of `c` is a Node built-in class that lacks `m`: it adds nothing
+    /// Whether the base `b` of `c` is a Node built-in class (or a listed Python standard
+    /// class, `pybase`) that lacks `m`: it adds nothing
     /// for `m`, so the lookup goes on without it.
     pub(super) fn node_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
-        self.node_base(c, b)
-            .is_some_and(|k| NODE_MEMBERS.provider(&k, m).is_none())
+        self.py_base_lacks(c, b, m)
+            || self
+                .node_base(c, b)
+                .is_some_and(|k| NODE_MEMBERS.provider(&k, m).is_none())
     }
 
     /// Why `m` of `c` is undecided for its base `b` declared outside the repository: provided
-    /// by a Node built-in class, or the base is unknown.
+    /// by a Node built-in class or a Python standard class (`pybase`), or the base is unknown.
     pub(super) fn outside_base_reason(&self, c: &str, b: &str, m: &str) -> String {
+        if let Some(r) = self.py_base_reason(c, b, m) {
+            return r;
+        }
         match self
             .node_base(c, b)
             .and_then(|k| NODE_MEMBERS.provider(&k, m).map(|by| (k, by)))

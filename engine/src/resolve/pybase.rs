@@ -1,0 +1,86 @@
+//! Python classes built on a standard-library class (`class Color(Enum)` with `Enum` from
+//! `enum`, `class Zone(datetime.tzinfo)`, `class Oops(ValueError)`): the base's listed members
+//! (`grammars/python/stdlib-class-members.txt`) are Python's, any other member is decided from the
+//! repository alone.
+
+use super::Resolver;
+use super::langs::family_of;
+use crate::index::Kind;
+use crate::index::names::{PY_STDLIB, PY_STDLIB_MEMBERS};
+use crate::lang::Family;
+
+impl Resolver<'_> {
+    /// The listed standard-library class (a key of [`PY_STDLIB_MEMBERS`]) that the base `b` of
+    /// the Python class `c` names, after the imports of each file declaring `c`: `Enum` from
+    /// `from enum import Enum`, `enum.Enum` after `import enum`, or a bare built-in (`dict`)
+    /// that the file does not import. Every declaration of `c` must name the same class.
+    fn py_base(&self, c: &str, b: &str) -> Option<String> {
+        let classes = self.named(c, |d| d.kind == Kind::Class && d.container.is_none());
+        let mut keys = classes.iter().map(|(p, d)| {
+            if family_of(p) != Some(Family::Python) {
+                return None;
+            }
+            let sig = d.signature.as_deref()?;
+            let written = sig
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .split(',')
+                .map(|s| s.split('[').next().unwrap_or(s).trim())
+                .find(|s| s.rsplit('.').next() == Some(b))?;
+            let (head, rest) = match written.split_once('.') {
+                Some((h, r)) => (h, Some(r)),
+                None => (written, None),
+            };
+            let import = self.files.get(*p).and_then(|fi| {
+                fi.decls
+                    .iter()
+                    .find(|d| d.kind == Kind::Import && d.container.is_none() && d.name == head)
+            });
+            let module = match (import, rest) {
+                // `from enum import Enum` / `from collections import abc` + `abc.Sequence`.
+                (Some(i), _) => match i.imported.as_deref() {
+                    Some("*") => return None,
+                    Some(o) => format!("{}.{o}", i.from.as_deref()?),
+                    // `import collections.abc` binds `collections`; `import enum as e`, `enum`.
+                    None => match i.from.as_deref()? {
+                        f if f.starts_with(&format!("{head}.")) => head.to_owned(),
+                        f => f.to_owned(),
+                    },
+                },
+                // `enum.Enum` without an import of `enum` seen: a standard module as written.
+                (None, Some(_)) if PY_STDLIB.contains(head) => head.to_owned(),
+                (None, Some(_)) => return None,
+                // A bare name nothing imports: a built-in (`dict`, `ValueError`).
+                (None, None) => return Some(b.to_owned()),
+            };
+            Some(match rest {
+                Some(r) => format!("{module}.{r}"),
+                None => module,
+            })
+        });
+        let first = keys.next()??;
+        if !keys.all(|k| k.as_deref() == Some(first.as_str())) {
+            return None;
+        }
+        PY_STDLIB_MEMBERS.get(&first).map(|_| first)
+    }
+
+    /// Whether the base `b` of the Python class `c` is a listed standard-library class that
+    /// lacks `m`: it adds nothing for `m`, so the lookup goes on without it.
+    pub(super) fn py_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
+        self.py_base(c, b)
+            .and_then(|k| PY_STDLIB_MEMBERS.get(&k))
+            .is_some_and(|ms| !ms.contains(m))
+    }
+
+    /// The reason `m` of `c` is undecided when its base `b` is a listed standard-library class
+    /// providing `m`; `None` otherwise.
+    pub(super) fn py_base_reason(&self, c: &str, b: &str, m: &str) -> Option<String> {
+        let k = self.py_base(c, b)?;
+        PY_STDLIB_MEMBERS.get(&k)?.contains(m).then(|| {
+            format!(
+                "external: `{c}.{m}` is provided by Python's `{k}` (Python standard library; `{c}` inherits from `{b}`)"
+            )
+        })
+    }
+}

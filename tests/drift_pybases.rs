@@ -1,0 +1,119 @@
+//! Drift guard on Python classes built on standard-library classes (`enum.Enum`, `tzinfo`,
+//! `collections.abc.Sequence`, builtins): the base's listed members are Python's (UNCHECKABLE,
+//! external), any other member is decided from the repository alone.
+
+use serde_json::Value;
+
+use crate::util::{Repo, probity};
+
+fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
+    let c = tempfile::tempdir().unwrap();
+    let mut cmd = probity();
+    cmd.arg("resolve")
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .arg("--");
+    cmd.args(refs);
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["results"].as_array().unwrap().clone()
+}
+
+/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`;
+/// the reason of an UNCHECKABLE must contain the text after it.
+#[track_caller]
+fn expect(r: &Repo, want: &[(&str, &str)]) {
+    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
+    let got = resolve_all(r, &refs);
+    let mut bad = Vec::new();
+    for ((reference, w), v) in want.iter().zip(&got) {
+        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
+        let ok = v["verdict"] == verdict
+            && match verdict {
+                "VERIFIED" => v["location"]
+                    .as_str()
+                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
+                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
+                _ => true,
+            };
+        if !ok {
+            bad.push(format!("{reference}: want {w}, got {v}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Subclasses of listed standard-library classes: the base provides exactly its listed members.
+#[test]
+fn python_stdlib_bases_are_known() {
+    let r = Repo::new();
+    r.write(
+        "pkg/colors.py",
+        "import enum\nfrom enum import Enum\nfrom datetime import tzinfo\n\
+         from collections.abc import Sequence\nfrom somewhere import Widget\n\n\
+         class Color(Enum):\n    RED = 1\n    GREEN = 2\n\n\
+         class Shade(enum.IntEnum):\n    DARK = 1\n\n\
+         class Zone(tzinfo):\n    def utcoffset(self, dt):\n        return None\n\n\
+         class Row(Sequence):\n    def __getitem__(self, i):\n        return i\n\n    \
+         def __len__(self):\n        return 0\n\n\
+         class Oops(ValueError):\n    pass\n\n\
+         class Knob(Widget):\n    pass\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Color.RED", "VERIFIED pkg/colors.py"),
+            ("Color.BLUE", "MISSING"),
+            (
+                "Color.value",
+                "UNCHECKABLE external: `Color.value` is provided by Python's `enum.Enum`",
+            ),
+            ("Color.name", "UNCHECKABLE Python standard library"),
+            ("Shade.value", "UNCHECKABLE `enum.IntEnum`"),
+            ("Shade.bright", "MISSING"),
+            ("Zone.utcoffset", "VERIFIED pkg/colors.py"),
+            ("Zone.dst", "UNCHECKABLE `datetime.tzinfo`"),
+            ("Zone.normalize", "MISSING"),
+            ("Row.count", "UNCHECKABLE `collections.abc.Sequence`"),
+            ("Row.count_of", "MISSING"),
+            ("Oops.args", "UNCHECKABLE `ValueError`"),
+            ("Oops.explain", "MISSING"),
+            (
+                "Knob.spin",
+                "UNCHECKABLE inherits from `Widget`, which is not declared",
+            ),
+        ],
+    );
+}
+
+/// The base is named through the file's imports (`import enum as e`, `import collections.abc`)
+/// and mixed bases (`str, Enum`) each provide their own listed members.
+#[test]
+fn python_stdlib_bases_through_imports() {
+    let r = Repo::new();
+    r.write(
+        "pkg/modes.py",
+        "import enum as e\nimport collections.abc\n\n\
+         class Mode(str, e.Enum):\n    FAST = 'fast'\n\n\
+         class Table(collections.abc.Mapping):\n    pass\n",
+    );
+    expect(
+        &r,
+        &[
+            ("Mode.FAST", "VERIFIED pkg/modes.py"),
+            ("Mode.upper", "UNCHECKABLE Python's `str`"),
+            ("Mode.value", "UNCHECKABLE Python's `enum.Enum`"),
+            ("Mode.slow", "MISSING"),
+            ("Table.items", "UNCHECKABLE `collections.abc.Mapping`"),
+            ("Table.rows", "MISSING"),
+        ],
+    );
+}
