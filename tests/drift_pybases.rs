@@ -64,6 +64,8 @@ fn python_stdlib_bases_are_known() {
          class Zone(tzinfo):\n    def utcoffset(self, dt):\n        return None\n\n\
          class Row(Sequence):\n    def __getitem__(self, i):\n        return i\n\n    \
          def __len__(self):\n        return 0\n\n\
+         class _Base(tzinfo):\n    pass\n\n\
+         class Local(_Base):\n    pass\n\n\
          class Oops(ValueError):\n    pass\n\n\
          class Knob(Widget):\n    pass\n",
     );
@@ -82,6 +84,8 @@ fn python_stdlib_bases_are_known() {
             ("Zone.utcoffset", "VERIFIED pkg/colors.py"),
             ("Zone.dst", "UNCHECKABLE `datetime.tzinfo`"),
             ("Zone.normalize", "MISSING"),
+            ("Local.tzname", "UNCHECKABLE `datetime.tzinfo`"),
+            ("Local.localize", "MISSING"),
             ("Row.count", "UNCHECKABLE `collections.abc.Sequence`"),
             ("Row.count_of", "MISSING"),
             ("Oops.args", "UNCHECKABLE `ValueError`"),

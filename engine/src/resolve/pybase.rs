@@ -5,17 +5,20 @@
 
 use super::Resolver;
 use super::langs::family_of;
-use crate::index::Kind;
+use super::lookup::bases_of;
+use std::collections::HashSet;
+
 use crate::index::names::{PY_STDLIB, PY_STDLIB_MEMBERS};
+use crate::index::{Decl, Kind};
 use crate::lang::Family;
 
 impl Resolver<'_> {
     /// The listed standard-library class (a key of [`PY_STDLIB_MEMBERS`]) that the base `b` of
-    /// the Python class `c` names, after the imports of each file declaring `c`: `Enum` from
-    /// `from enum import Enum`, `enum.Enum` after `import enum`, or a bare built-in (`dict`)
-    /// that the file does not import. Every declaration of `c` must name the same class.
+    /// the Python class `c` (or of its nearest ancestor writing `b`) names, after the imports
+    /// of the file declaring it: `Enum` from `from enum import Enum`, `enum.Enum` after
+    /// `import enum`, or a bare built-in (`dict`) that the file does not import. Every such declaration must name the same class.
     fn py_base(&self, c: &str, b: &str) -> Option<String> {
-        let classes = self.named(c, |d| d.kind == Kind::Class && d.container.is_none());
+        let classes = self.declaring_base(c, b);
         let mut keys = classes.iter().map(|(p, d)| {
             if family_of(p) != Some(Family::Python) {
                 return None;
@@ -63,6 +66,31 @@ impl Resolver<'_> {
             return None;
         }
         PY_STDLIB_MEMBERS.get(&first).map(|_| first)
+    }
+
+    /// The classes of `c`'s ancestry in the repository (`c` itself first) whose declarations
+    /// write `b` among their bases (`tzlocal(_tzinfo)`, `_tzinfo(tzinfo)`: `_tzinfo`), nearest first.
+    fn declaring_base(&self, c: &str, b: &str) -> Vec<(&str, &Decl)> {
+        let mut seen = HashSet::new();
+        let mut queue = vec![c.to_owned()];
+        for _ in 0..16 {
+            let mut next = Vec::new();
+            let mut found = Vec::new();
+            for n in queue.iter().filter(|n| seen.insert((*n).clone())) {
+                for (p, d) in self.named(n, |d| d.kind == Kind::Class && d.container.is_none()) {
+                    let bases = bases_of(d);
+                    if bases.iter().any(|x| x == b) {
+                        found.push((p, d));
+                    }
+                    next.extend(bases);
+                }
+            }
+            if !found.is_empty() || next.is_empty() {
+                return found;
+            }
+            queue = next;
+        }
+        Vec::new()
     }
 
     /// Whether the base `b` of the Python class `c` is a listed standard-library class that
