@@ -4,29 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--")
-        .args(refs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
+use crate::util::{Repo, drift_plan, resolve_all};
 
 #[track_caller]
 fn verdict(v: &Value, want: &str) {
@@ -94,32 +72,13 @@ fn function_local_import_is_no_module_binding() {
     verdict(&v[3], "VERIFIED");
 }
 
-fn drift(r: &Repo, plan: &str) -> Vec<Value> {
-    r.write("PLAN.md", plan);
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("drift")
-        .arg("--plan")
-        .arg(r.path().join("PLAN.md"))
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    v["results"].as_array().unwrap().clone()
-}
-
 /// A comment marker in fenced code is no path; a path that names the root itself is never
 /// VERIFIED with an empty location.
 #[test]
 fn comment_marker_in_fence_is_no_path() {
     let r = Repo::new();
     r.write("src/util.js", "export function load() {}\n");
-    let v = drift(
+    let v = drift_plan(
         &r,
         "# Plan\n\n```js\n// note\nload();\n```\n\nEdit `src/util.js`.\n",
     );

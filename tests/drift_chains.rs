@@ -5,29 +5,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--")
-        .args(refs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
+use crate::util::{Repo, drift_plan, resolve_all};
 
 #[track_caller]
 fn verdict(v: &Value, want: &str) {
@@ -129,25 +107,6 @@ fn slash_token_outside_the_tree() {
     verdict(&v[3], "MISSING");
 }
 
-fn drift(r: &Repo, plan: &str) -> Vec<Value> {
-    r.write("PLAN.md", plan);
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("drift")
-        .arg("--plan")
-        .arg(r.path().join("PLAN.md"))
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    v["results"].as_array().unwrap().clone()
-}
-
 fn result<'a>(v: &'a [Value], r: &str) -> Option<&'a Value> {
     v.iter().find(|x| x["ref"] == r)
 }
@@ -158,7 +117,7 @@ fn result<'a>(v: &'a [Value], r: &str) -> Option<&'a Value> {
 fn plan_example_declarations() {
     let r = ts_repo();
     let plan = "# Plan\n\nAdd `--port` and `--verbose`; keep `--nope-flag`.\nThen `state$.pipe` and `other$.pipe`.\n\n```ts\nprogram.option('-p, --port <n>')\n  .option(\"--verbose\")\nconst state$ = new Subject();\n```\n";
-    let v = drift(&r, plan);
+    let v = drift_plan(&r, plan);
     for (name, line) in [("--port", 7), ("--verbose", 8), ("state$.pipe", 9)] {
         let x = result(&v, name).unwrap_or_else(|| panic!("{name} not cited: {v:#?}"));
         uncheckable(x, &format!("plan's own example code (line {line})"));
@@ -173,7 +132,7 @@ fn plan_example_declarations() {
 fn headers_named_in_prose() {
     let r = ts_repo();
     let plan = "# Plan\n\nNormalize the `Accept` list and `Reactionx` too.\nThis parses the Accept header.\n";
-    let v = drift(&r, plan);
+    let v = drift_plan(&r, plan);
     assert!(result(&v, "Accept").is_none(), "{v:#?}");
     verdict(result(&v, "Reactionx").unwrap(), "MISSING");
 }

@@ -2,54 +2,7 @@
 //! somewhere in the repository) and classes extending a Node built-in class
 //! (`class Command extends EventEmitter`).
 
-use serde_json::Value;
-
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let mut cmd = probity();
-    cmd.arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--");
-    cmd.args(refs);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
-
-/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`;
-/// the reason of an UNCHECKABLE must contain the text after it.
-#[track_caller]
-fn expect(r: &Repo, want: &[(&str, &str)]) {
-    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
-    let got = resolve_all(r, &refs);
-    let mut bad = Vec::new();
-    for ((reference, w), v) in want.iter().zip(&got) {
-        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
-        let ok = v["verdict"] == verdict
-            && match verdict {
-                "VERIFIED" => v["location"]
-                    .as_str()
-                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
-                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
-                _ => true,
-            };
-        if !ok {
-            bad.push(format!("{reference}: want {w}, got {v}"));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use crate::util::{Repo, expect_verdicts};
 
 /// `class Command extends EventEmitter` with `EventEmitter` from `node:events`: a member
 /// EventEmitter has is external; any other member absent from the class is MISSING.
@@ -64,7 +17,7 @@ fn class_extending_node_builtin() {
         "lib/emitter.js",
         "import { EventEmitter } from 'events';\n\nexport class Bus extends EventEmitter {\n  send() {}\n}\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Command.addOption", "VERIFIED lib/command.js"),
@@ -94,7 +47,7 @@ fn head_bound_to_module_by_require() {
         "lib/response.js",
         "var utils = require('./utils.js');\n\nexports.send = function send() { return utils.etag; };\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("utils.etag", "VERIFIED lib/utils.js"),
@@ -117,7 +70,7 @@ fn head_bound_to_module_by_import() {
         "src/query.ts",
         "import * as notify from './notify';\n\nexport function run() { notify.batch(); }\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("notify.batch", "VERIFIED src/notify.ts"),
@@ -139,7 +92,7 @@ fn head_is_stem_of_one_module_file() {
         "lib/command.js",
         "const { suggestSimilar } = require('./suggestSimilar.js');\n\nexports.run = function run() { return suggestSimilar('a', []); };\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             (
@@ -174,7 +127,7 @@ fn head_stem_other_readings_stay_uncheckable() {
         "src/query.ts",
         "import { notifyManager } from './notifyManager';\nnotifyManager.batch();\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("server.listen", "UNCHECKABLE"),
@@ -194,7 +147,7 @@ fn head_stem_local_in_module_stays_uncheckable() {
         "src/server.ts",
         "export function start() {\n  const server = makeServer();\n  server.listen();\n}\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("server.listen", "UNCHECKABLE"),
@@ -214,7 +167,7 @@ fn head_stem_in_template_text_only() {
         "src/array.ts",
         "// see mobx docs\nexport function read(i: number) {\n  throw new Error(`[mobx] out of bounds ${i}`);\n}\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("mobx.autorun", "VERIFIED src/autorun.ts"),

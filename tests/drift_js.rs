@@ -1,54 +1,7 @@
 //! Drift guard on JavaScript / TypeScript declarations the index used to miss (issue 10):
 //! members made by assignment and mixins, CommonJS privacy, TypeScript members.
 
-use serde_json::Value;
-
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let mut cmd = probity();
-    cmd.arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--");
-    cmd.args(refs);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
-
-/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`,
-/// `AMBIGUOUS`; the reason of an UNCHECKABLE must contain the text after it.
-#[track_caller]
-fn expect(r: &Repo, want: &[(&str, &str)]) {
-    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
-    let got = resolve_all(r, &refs);
-    let mut bad = Vec::new();
-    for ((reference, w), v) in want.iter().zip(&got) {
-        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
-        let ok = v["verdict"] == verdict
-            && match verdict {
-                "VERIFIED" => v["location"]
-                    .as_str()
-                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
-                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
-                _ => true,
-            };
-        if !ok {
-            bad.push(format!("{reference}: want {w}, got {v}"));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use crate::util::{Repo, expect_verdicts};
 
 /// `Route.prototype.check = function`, `Foo.prototype = { ... }`, `Foo.create = ...`,
 /// `Object.defineProperty(Foo.prototype, 'x', ...)`: members of the constructor.
@@ -70,7 +23,7 @@ fn prototype_and_static_members_by_assignment() {
          Layer.prototype = {\n  match(path) { return true; },\n  handle: function (req) {},\n  name: 'x',\n};\n\
          module.exports = Layer;\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Route.check", "VERIFIED lib/router/route.js:6"),
@@ -105,7 +58,7 @@ fn object_members_by_assignment() {
          \x20 options.verbose = true;\n\
          }\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("server.mount", "VERIFIED src/app.js:2"),
@@ -147,7 +100,7 @@ fn commonjs_exports_by_assignment() {
         "index.js",
         "const misc = require('./lib/misc');\nconst obj = require('./lib/obj');\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("misc.etag", "VERIFIED lib/misc.js:1"),
@@ -193,7 +146,7 @@ fn mixins() {
          Child.prototype.own = function () {};\n\
          module.exports = { Emitter, Child };\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("app.init", "VERIFIED lib/application.js:2"),
@@ -231,7 +184,7 @@ fn commonjs_private_is_not_exported() {
         "main.js",
         "const lib = require('./lib');\nimport * as es from './lib/es.mjs';\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("lib.Router", "VERIFIED lib/index.js:5"),
@@ -273,7 +226,7 @@ fn typescript_members() {
          export const Colors = { red: 1, blue() {} } as const;\n\
          const Frozen = Object.freeze({ cold: true });\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Box._value", "VERIFIED src/box.ts:2"),
@@ -322,7 +275,7 @@ fn objects_initialized_with_values() {
          const child = Object.create(proto);\n\
          child.own = 2;\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("server.timeout", "VERIFIED src/main.js:6"),
@@ -371,7 +324,7 @@ fn instance_members_by_this_assignment() {
          }\n\
          (function () {\n  View.registry = {};\n})();\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Route.path", "VERIFIED lib/route.js:2"),
@@ -415,7 +368,7 @@ fn commonjs_reexports_and_values() {
         "main.js",
         "const pkg = require('./pkg');\nimport C from './pkg/lib/core';\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("pkg.Core", "VERIFIED pkg/lib/core.js:2"),
@@ -443,7 +396,7 @@ fn typing_beside_its_implementation() {
         "lib/ajv.js",
         "module.exports = Ajv;\nfunction Ajv() {}\nAjv.prototype.validate = function (data) {};\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Ajv.validate", "VERIFIED lib/ajv.js:3"),
@@ -474,7 +427,7 @@ fn commonjs_dynamic_values() {
         "main.js",
         "const log = require('./lib/log');\nconst log2 = require('./lib/log2');\nconst log3 = require('./lib/log3');\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             (

@@ -2,54 +2,7 @@
 //! (mixins of `EventEmitter.prototype`, `Object.create(http.ServerResponse.prototype)`) and
 //! package.json `"imports"` subpaths (`#internal`).
 
-use serde_json::Value;
-
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let mut cmd = probity();
-    cmd.arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--");
-    cmd.args(refs);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
-
-/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`;
-/// the reason of an UNCHECKABLE must contain the text after it.
-#[track_caller]
-fn expect(r: &Repo, want: &[(&str, &str)]) {
-    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
-    let got = resolve_all(r, &refs);
-    let mut bad = Vec::new();
-    for ((reference, w), v) in want.iter().zip(&got) {
-        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
-        let ok = v["verdict"] == verdict
-            && match verdict {
-                "VERIFIED" => v["location"]
-                    .as_str()
-                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
-                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
-                _ => true,
-            };
-        if !ok {
-            bad.push(format!("{reference}: want {w}, got {v}"));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use crate::util::{Repo, expect_verdicts};
 
 /// A mixin or prototype from a Node built-in class is followed: its (inherited) members are
 /// Node's, any other member of the target is decided from the repository alone.
@@ -81,7 +34,7 @@ fn node_builtin_prototypes_are_known() {
          module.exports = res;\n\
          res.json = function json(obj) {};\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("app.init", "VERIFIED lib/application.js:2"),
@@ -114,7 +67,7 @@ fn node_builtin_mixin_keeps_unindexed_members_uncheckable() {
          defineGetter(req, 'hostname', function hostname() {});\n\
          function defineGetter(obj, name, getter) {}\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("req.hostname", "UNCHECKABLE"),
@@ -157,7 +110,7 @@ fn package_json_imports_subpaths() {
          import * as strings from '#util/strings';\n\
          import other from '#nowhere';\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             (

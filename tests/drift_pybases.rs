@@ -2,54 +2,7 @@
 //! `collections.abc.Sequence`, builtins): the base's listed members are Python's (UNCHECKABLE,
 //! external), any other member is decided from the repository alone.
 
-use serde_json::Value;
-
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let mut cmd = probity();
-    cmd.arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--");
-    cmd.args(refs);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
-
-/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`;
-/// the reason of an UNCHECKABLE must contain the text after it.
-#[track_caller]
-fn expect(r: &Repo, want: &[(&str, &str)]) {
-    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
-    let got = resolve_all(r, &refs);
-    let mut bad = Vec::new();
-    for ((reference, w), v) in want.iter().zip(&got) {
-        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
-        let ok = v["verdict"] == verdict
-            && match verdict {
-                "VERIFIED" => v["location"]
-                    .as_str()
-                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
-                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
-                _ => true,
-            };
-        if !ok {
-            bad.push(format!("{reference}: want {w}, got {v}"));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use crate::util::{Repo, expect_verdicts};
 
 /// Subclasses of listed standard-library classes: the base provides exactly its listed members.
 #[test]
@@ -69,7 +22,7 @@ fn python_stdlib_bases_are_known() {
          class Oops(ValueError):\n    pass\n\n\
          class Knob(Widget):\n    pass\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Color.RED", "VERIFIED pkg/colors.py"),
@@ -109,7 +62,7 @@ fn python_stdlib_bases_through_imports() {
          class Mode(str, e.Enum):\n    FAST = 'fast'\n\n\
          class Table(collections.abc.Mapping):\n    pass\n",
     );
-    expect(
+    expect_verdicts(
         &r,
         &[
             ("Mode.FAST", "VERIFIED pkg/modes.py"),

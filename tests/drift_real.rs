@@ -4,29 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
-
-fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("resolve")
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .arg("--")
-        .args(refs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code() == Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
-}
+use crate::util::{Repo, drift_plan, resolve_all};
 
 #[track_caller]
 fn verified(v: &Value, location: &str) {
@@ -262,26 +240,6 @@ fn reasons_are_true_and_missing_says_what_was_searched() {
     assert!(searched(&v[5]).is_empty(), "{:#}", v[5]);
 }
 
-/// `probity drift --json` over `plan` in `r`: the results by reference.
-fn drift(r: &Repo, plan: &str) -> Vec<Value> {
-    r.write("PLAN.md", plan);
-    let c = tempfile::tempdir().unwrap();
-    let out = probity()
-        .arg("drift")
-        .arg("--plan")
-        .arg(r.path().join("PLAN.md"))
-        .arg("--root")
-        .arg(r.path())
-        .arg("--cache-dir")
-        .arg(c.path())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    v["results"].as_array().unwrap().clone()
-}
-
 /// The result for reference `r`, which the plan must cite.
 #[track_caller]
 fn of<'a>(v: &'a [Value], r: &str) -> &'a Value {
@@ -326,7 +284,7 @@ fn names_that_are_not_source_declarations() {
     verified(&v[3], "package.json:5:5");
     assert_eq!(v[3]["kind"], "npm_script");
     missing(&v[4]);
-    let v = drift(
+    let v = drift_plan(
         &r,
         "# Plan\n\nBuild with `cargo build --features fast_hash` and `npm install --save-dev typescript`.\n\
          Run `npm run lint_all`; serve `GET /api/users` with the `Authorization` header.\n\

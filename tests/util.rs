@@ -462,3 +462,70 @@ pub fn tsc() -> PathBuf {
     );
     PathBuf::from("tsc")
 }
+
+/// `probity resolve --json REFS` on `r` (a fresh cache); the `results` array.
+pub fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<serde_json::Value> {
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("resolve")
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .arg("--")
+        .args(refs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["results"].as_array().unwrap().clone()
+}
+
+/// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`,
+/// `AMBIGUOUS`; the reason of an UNCHECKABLE must contain the text after it.
+#[track_caller]
+pub fn expect_verdicts(r: &Repo, want: &[(&str, &str)]) {
+    let refs: Vec<&str> = want.iter().map(|(r, _)| *r).collect();
+    let got = resolve_all(r, &refs);
+    let mut bad = Vec::new();
+    for ((reference, w), v) in want.iter().zip(&got) {
+        let (verdict, rest) = w.split_once(' ').unwrap_or((w, ""));
+        let ok = v["verdict"] == verdict
+            && match verdict {
+                "VERIFIED" => v["location"]
+                    .as_str()
+                    .is_some_and(|l| l.starts_with(&format!("{rest}:"))),
+                "UNCHECKABLE" => v["reason"].as_str().is_some_and(|s| s.contains(rest)),
+                _ => true,
+            };
+        if !ok {
+            bad.push(format!("{reference}: want {w}, got {v}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// `probity drift --json` over `plan` (written as `PLAN.md` in `r`, a fresh cache): the results.
+pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
+    r.write("PLAN.md", plan);
+    let c = tempfile::tempdir().unwrap();
+    let out = probity()
+        .arg("drift")
+        .arg("--plan")
+        .arg(r.path().join("PLAN.md"))
+        .arg("--root")
+        .arg(r.path())
+        .arg("--cache-dir")
+        .arg(c.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    v["results"].as_array().unwrap().clone()
+}
