@@ -55,6 +55,7 @@ mod jsexports;
 mod jsmembers;
 mod jsmodules;
 mod jsonc;
+mod jstext;
 mod langs;
 mod load;
 mod lookup;

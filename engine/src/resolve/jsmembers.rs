@@ -235,7 +235,7 @@ impl Resolver<'_> {
             let post = self.postings();
             let in_code = |f: &str| {
                 std::fs::read_to_string(self.root.join(f))
-                    .map_or(true, |t| word_outside_comments(&t, m))
+                    .map_or(true, |t| super::jstext::has_word(&t, m, true))
             };
             if let Some(f) = consulted.iter().find(|f| post.holds(f, m) && in_code(f)) {
                 return Some(Outcome::Unchecked(format!(
@@ -316,44 +316,6 @@ impl Resolver<'_> {
                     || e.renamed.iter().any(|(_, l)| *l == d.name)
             })
     }
-}
-
-/// Whether `word` occurs as a whole word in JS source `text` outside its comments (string
-/// contents count: `defineGetter(req, 'hostname')`).
-fn word_outside_comments(text: &str, word: &str) -> bool {
-    let b = text.as_bytes();
-    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
-    let (mut i, mut quote) = (0, None::<u8>);
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) if c == b'\\' => i += 1,
-            Some(_) => {}
-            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
-                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
-                continue;
-            }
-            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
-                continue;
-            }
-            None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
-            None => {}
-        }
-        if is_w(c) && (i == 0 || !is_w(b[i - 1])) {
-            let s = i;
-            while i < b.len() && is_w(b[i]) {
-                i += 1;
-            }
-            if &text[s..i] == word {
-                return true;
-            }
-            continue;
-        }
-        i += 1;
-    }
-    false
 }
 
 /// Why a member of `c` may come from the mixin `d` of file `p`.

@@ -61,7 +61,7 @@ impl Resolver<'_> {
                 continue;
             }
             let text = std::fs::read_to_string(self.root.join(p)).ok()?;
-            if code_word(&text, head) {
+            if super::jstext::has_word(&text, head, false) {
                 return None;
             }
         }
@@ -84,81 +84,5 @@ impl Resolver<'_> {
                 .get(post.files[id].as_str())
                 .is_some_and(|fi| fi.decls.iter().any(|d| d.container.as_deref() == Some(c)))
         })
-    }
-}
-
-/// Whether `word` occurs in JS/TS `text` as an identifier outside comments and string literals
-/// (the text of a template literal is a string, its `${...}` interpolations are code).
-fn code_word(text: &str, word: &str) -> bool {
-    let b = text.as_bytes();
-    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
-    // Open template literals (`` ` ``) and the braces of their interpolations (`{`).
-    let mut stack: Vec<u8> = Vec::new();
-    let (mut i, mut quote) = (0, None::<u8>);
-    while i < b.len() {
-        let c = b[i];
-        if stack.last() == Some(&b'`') {
-            match c {
-                b'\\' => i += 1,
-                b'`' => {
-                    stack.pop();
-                }
-                b'$' if b.get(i + 1) == Some(&b'{') => {
-                    stack.push(b'{');
-                    i += 1;
-                }
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) if c == b'\\' => i += 1,
-            Some(_) => {}
-            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
-                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
-                continue;
-            }
-            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
-                continue;
-            }
-            None if matches!(c, b'"' | b'\'') => quote = Some(c),
-            None if c == b'`' || (c == b'{' && !stack.is_empty()) => stack.push(c),
-            None if c == b'}' && stack.last() == Some(&b'{') => {
-                stack.pop();
-            }
-            None if is_w(c) && (i == 0 || !is_w(b[i - 1])) => {
-                let s = i;
-                while i < b.len() && is_w(b[i]) {
-                    i += 1;
-                }
-                if &text[s..i] == word {
-                    return true;
-                }
-                continue;
-            }
-            None => {}
-        }
-        i += 1;
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::code_word;
-
-    #[test]
-    fn code_words_skip_comments_strings_and_template_text() {
-        assert!(!code_word(
-            "// mobx\n/* mobx */ 'mobx' \"mobx\" `[mobx] x`",
-            "mobx"
-        ));
-        assert!(code_word("`a ${mobx.x} b`", "mobx"));
-        assert!(code_word("`a ${ {k: 1}.k } b` + mobx", "mobx"));
-        assert!(!code_word("$mobx + mobxy", "mobx"));
-        assert!(code_word("const s = 'a'; mobx()", "mobx"));
     }
 }

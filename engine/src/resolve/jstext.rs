@@ -1,0 +1,88 @@
+//! A small JavaScript / TypeScript lexer for one question: does a word occur in a file's text,
+//! and where (code, or the text of a string or template literal)? Comments never count; the
+//! `${...}` interpolations of a template literal are code. Used where the resolver must know
+//! whether a name is written anywhere a declaration or a use could hide (jsmembers, stemhead).
+
+/// Whether `word` occurs as a whole identifier in JS/TS `text` outside comments; inside string
+/// and template-literal text only when `strings_count`.
+pub(super) fn has_word(text: &str, word: &str, strings_count: bool) -> bool {
+    let b = text.as_bytes();
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    // Open template literals (`` ` ``) and the braces of their interpolations (`{`).
+    let mut stack: Vec<u8> = Vec::new();
+    let (mut i, mut quote) = (0, None::<u8>);
+    while i < b.len() {
+        let c = b[i];
+        let in_template = stack.last() == Some(&b'`');
+        if in_template && c == b'$' && b.get(i + 1) == Some(&b'{') {
+            stack.push(b'{');
+            i += 2;
+            continue;
+        }
+        if is_w(c) && (i == 0 || !is_w(b[i - 1])) {
+            let s = i;
+            while i < b.len() && is_w(b[i]) {
+                i += 1;
+            }
+            let in_text = in_template || quote.is_some();
+            if (strings_count || !in_text) && &text[s..i] == word {
+                return true;
+            }
+            continue;
+        }
+        if in_template {
+            match c {
+                b'\\' => i += 1,
+                b'`' => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => i += 1,
+            Some(_) => {}
+            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |e| i + e);
+                continue;
+            }
+            None if c == b'/' && b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 4 + e);
+                continue;
+            }
+            None if matches!(c, b'"' | b'\'') => quote = Some(c),
+            None if c == b'`' || (c == b'{' && !stack.is_empty()) => stack.push(c),
+            None if c == b'}' && stack.last() == Some(&b'{') => {
+                stack.pop();
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_word;
+
+    #[test]
+    fn words_outside_comments_in_code_or_text() {
+        let src = "// mobx\n/* mobx */ 'mobx' \"mobx\" `[mobx] x`";
+        assert!(!has_word(src, "mobx", false));
+        assert!(
+            has_word(src, "mobx", true),
+            "string contents count when asked"
+        );
+        assert!(!has_word("// hostname\n/* hostname */", "hostname", true));
+        assert!(has_word("defineGetter(req, 'hostname')", "hostname", true));
+        assert!(has_word("`a ${mobx.x} b`", "mobx", false));
+        assert!(has_word("`a ${ {k: 1}.k } b` + mobx", "mobx", false));
+        assert!(!has_word("mobxy + xmobx", "mobx", true), "whole words only");
+        assert!(!has_word("$mobx + mobxy", "mobx", false));
+        assert!(has_word("const s = 'a'; mobx()", "mobx", false));
+    }
+}
