@@ -2178,3 +2178,53 @@ fn reexport_chains_are_followed_up_to_three_hops() {
     let v = one(&r, "crate::api::open");
     verified(&v, "src/disk.rs:1:8", "function");
 }
+
+/// Every refusal of the drift-guard commands carries its reason code (`--json`, exit 2).
+#[test]
+fn drift_usage_refusals_carry_reason_codes() {
+    let r = fixture();
+    let refused = |args: &[&str]| -> String {
+        let out = probity()
+            .current_dir(r.path())
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["status"], "refused", "{args:?}: {v}");
+        v["reason"].as_str().unwrap_or("<none>").to_owned()
+    };
+    r.write("BAD.md", b"use `Worker.run` \xff\n".as_slice());
+    assert_eq!(
+        refused(&["drift", "--no-cache", "--plan", "BAD.md"]),
+        "not_utf8"
+    );
+    let many: String = (0..5_001).map(|i| format!("- `mod{i}.f{i}`\n")).collect();
+    r.write("MANY.md", many.as_bytes());
+    assert_eq!(
+        refused(&["drift", "--no-cache", "--plan", "MANY.md"]),
+        "plan_too_large"
+    );
+    r.write("BIG.md", vec![b'x'; 4 * 1024 * 1024 + 1].as_slice());
+    assert_eq!(
+        refused(&["drift", "--no-cache", "--plan", "BIG.md"]),
+        "plan_too_large"
+    );
+    assert_eq!(refused(&["drift", "--plan", "NOPE.md"]), "file_not_found");
+    r.write("OK.md", b"use `Worker.run`\n".as_slice());
+    assert_eq!(
+        refused(&["drift", "--plan", "OK.md", "--root", "OK.md"]),
+        "not_a_directory"
+    );
+    assert_eq!(
+        refused(&["drift", "--plan", "OK.md", "--fail-on", "loud"]),
+        "invalid_argument"
+    );
+    r.write("refs.json", b"[1, 2]".as_slice());
+    assert_eq!(
+        refused(&["resolve", "--refs", "refs.json"]),
+        "invalid_argument"
+    );
+    assert_eq!(refused(&["index", "--root", "OK.md"]), "not_a_directory");
+}
