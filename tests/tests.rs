@@ -4,6 +4,7 @@ mod cli;
 mod drift;
 mod drift_accuracy;
 mod drift_chains;
+mod drift_deptraits;
 mod drift_extract;
 mod drift_heads;
 mod drift_js;

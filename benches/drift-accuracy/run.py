@@ -93,6 +93,10 @@ def fetch_crate(name, version, cache):
         shutil.rmtree(dest)
     shutil.copytree(found[0], dest, symlinks=True)
     shutil.rmtree(proj, ignore_errors=True)
+    # As a developer of the crate has it: a Cargo.lock and every dependency unpacked (optional
+    # and dev ones included), so that traits of dependencies can be read (docs/drift.md).
+    run(["cargo", "generate-lockfile", "--manifest-path", str(dest / "Cargo.toml")])
+    run(["cargo", "fetch", "--manifest-path", str(dest / "Cargo.toml")])
     return dest
 
 

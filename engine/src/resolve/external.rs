@@ -46,6 +46,9 @@ pub(super) struct Deps {
     /// `package.json` `name` → the packages of that name in the repository (workspace packages
     /// and the root package).
     pub(super) packages: BTreeMap<String, Vec<Package>>,
+    /// Registry dependencies as declared: crate name as written in code → each declaration
+    /// (package name, version requirement, manifest). Read by [`super::cratesrc`].
+    pub(super) cargo_specs: BTreeMap<String, Vec<CargoSpec>>,
     /// The first `Cargo.toml` that could not be parsed, and why.
     pub(super) broken_cargo: Option<String>,
     /// The first `package.json` that could not be parsed, and why.
@@ -54,6 +57,18 @@ pub(super) struct Deps {
     /// and npm scripts (`scripts`), name → where (`path:line:column`) and what (`cargo_feature`,
     /// `npm_script`).
     pub(super) manifest_names: BTreeMap<String, Vec<(String, &'static str)>>,
+}
+
+/// A registry dependency of a `Cargo.toml`: `name = "1.2"` or `name = { version = "1.2",
+/// package = "real-name" }`.
+#[derive(Clone, Debug)]
+pub(super) struct CargoSpec {
+    /// The package's name on the registry (`package = ...`, else the key).
+    pub package: String,
+    /// The version requirement as written (`"*"` when none is).
+    pub req: String,
+    /// The `Cargo.toml` declaring it.
+    pub manifest: String,
 }
 
 /// `path:line:column` of key `key` in the table `[table]` of a TOML text (a line `key =` or
@@ -332,8 +347,8 @@ impl Resolver<'_> {
                             let Some(t) = scope.get(k).and_then(|t| t.as_table()) else {
                                 continue;
                             };
-                            for (name, spec) in t {
-                                let name = name.replace('-', "_");
+                            for (raw, spec) in t {
+                                let name = raw.replace('-', "_");
                                 match spec.get("path").and_then(|x| x.as_str()) {
                                     Some(path) if escapes(path) => {
                                         outside.entry((name, true)).or_insert_with(|| {
@@ -347,6 +362,25 @@ impl Resolver<'_> {
                                         local.insert(name);
                                     }
                                     None => {
+                                        let package = spec
+                                            .get("package")
+                                            .and_then(|x| x.as_str())
+                                            .unwrap_or(raw)
+                                            .to_owned();
+                                        let req = spec
+                                            .as_str()
+                                            .or_else(|| {
+                                                spec.get("version").and_then(|x| x.as_str())
+                                            })
+                                            .unwrap_or("*")
+                                            .to_owned();
+                                        deps.cargo_specs.entry(name.clone()).or_default().push(
+                                            CargoSpec {
+                                                package,
+                                                req,
+                                                manifest: p.clone(),
+                                            },
+                                        );
                                         deps.cargo.entry(name).or_insert_with(|| {
                                             format!("dependency declared in {p}")
                                         });

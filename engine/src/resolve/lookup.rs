@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use super::cratesrc::DepTrait;
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
 use super::is_js;
 use super::langs::family_of;
@@ -654,11 +655,12 @@ impl Resolver<'_> {
                         ));
                     }
                     Some(_) => {}
-                    None => {
-                        return Outcome::Unchecked(format!(
-                            "`{c}` implements `{b}`, which is not declared in the repository"
-                        ));
-                    }
+                    None => match self.dependency_trait(c, b, m) {
+                        DepTrait::Lacks => {}
+                        DepTrait::Provides(why) | DepTrait::Unknown(why) => {
+                            return Outcome::Unchecked(why);
+                        }
+                    },
                 }
             }
             queue = next;

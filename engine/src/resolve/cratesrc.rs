@@ -1,0 +1,303 @@
+//! Traits of dependency crates, read from their sources where Cargo unpacked them
+//! (`$CARGO_HOME/registry/src/*/<package>-<version>/`), so that `impl Arbitrary for IndexMap`
+//! with `use arbitrary::Arbitrary` gives `IndexMap` exactly the members `arbitrary`'s trait
+//! declares. The version is the one `Cargo.lock` pins, else the highest unpacked one the
+//! manifest's requirement allows (what a fresh `cargo` resolve picks). When the source is not
+//! there (never fetched, a git or vendored dependency, a glob or qualified import of the trait,
+//! a supertrait or macro probity does not follow), the trait stays an unknown base: absence of
+//! a member is UNCHECKABLE, as without this module.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::Resolver;
+use super::depscan::{
+    TraitSrc, depends_on, extension_members, lock_file, read_trait, registry_src, scan_cached,
+    unpacked_versions,
+};
+use super::external::CargoSpec;
+use crate::index::Kind;
+
+/// What the dependency traits named like an unknown base say about one member.
+pub(super) enum DepTrait {
+    /// Some trait provides the member: the UNCHECKABLE reason (it is outside the repository).
+    Provides(String),
+    /// Every trait of that name the implementing files import was read, and none declares it.
+    Lacks,
+    /// Not every trait could be read: the UNCHECKABLE reason, saying why.
+    Unknown(String),
+}
+
+/// Where the trait named by an `impl` may come from: a crate and the trait's name there.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Source {
+    krate: String,
+    name: String,
+    /// Only through a glob import (`use krate::prelude::*`).
+    glob: bool,
+}
+
+/// Trait sources read in this process: (crate source dir, trait name) → what was found.
+type Memo = Mutex<HashMap<(PathBuf, String), Arc<Result<Option<TraitSrc>, String>>>>;
+
+fn memo() -> &'static Memo {
+    static M: OnceLock<Memo> = OnceLock::new();
+    M.get_or_init(Default::default)
+}
+
+impl Resolver<'_> {
+    /// What the trait(s) `b` that `c` implements (not declared in the repository) say about the
+    /// member `m`, from the dependency sources of the `use` declarations naming `b` in the files
+    /// holding those `impl` blocks.
+    pub(super) fn dependency_trait(&self, c: &str, b: &str, m: &str) -> DepTrait {
+        match self.dependency_trait_of(c, b, m) {
+            DepTrait::Unknown(why) => DepTrait::Unknown(format!(
+                "`{c}` implements `{b}`, which is not declared in the repository{why}"
+            )),
+            other => other,
+        }
+    }
+
+    /// [`Resolver::dependency_trait`], with only the parenthesized why in `Unknown`.
+    fn dependency_trait_of(&self, c: &str, b: &str, m: &str) -> DepTrait {
+        let impls = self.named(c, |d| {
+            d.kind == Kind::Impl && d.trait_name.as_deref() == Some(b)
+        });
+        let files: Vec<&str> = {
+            let mut f: Vec<&str> = impls.iter().map(|(p, _)| *p).collect();
+            f.dedup();
+            f
+        };
+        if files.is_empty() {
+            return DepTrait::Unknown(String::new());
+        }
+        let mut sources: Vec<Source> = Vec::new();
+        for p in &files {
+            let Some(fi) = self.files.get(*p) else {
+                return DepTrait::Unknown(String::new());
+            };
+            let krate_of = |from: &str| {
+                let f = from.trim_start_matches("::");
+                f.split("::").next().unwrap_or(f).to_owned()
+            };
+            let named: Vec<Source> = fi
+                .decls
+                .iter()
+                .filter(|d| d.kind == Kind::Import && d.name == b)
+                .filter_map(|d| {
+                    Some(Source {
+                        krate: krate_of(d.from.as_deref()?),
+                        name: d.imported.clone()?,
+                        glob: false,
+                    })
+                })
+                .collect();
+            // Else the trait came in through a glob (`use rayon::prelude::*`): from one of the
+            // globbed crates, or, when a glob names a module of the repository or the standard
+            // library (`use super::*`), from any registry dependency of the repository.
+            let deps = &self.deps().cargo_specs;
+            let mut crates: Vec<String> = fi
+                .decls
+                .iter()
+                .filter(|d| d.kind == Kind::Import && d.name == "*")
+                .filter_map(|d| d.from.as_deref().map(krate_of))
+                .collect();
+            if crates.iter().any(|k| !deps.contains_key(k)) {
+                crates = deps.keys().cloned().collect();
+            }
+            let globs: Vec<Source> = crates
+                .into_iter()
+                .map(|krate| Source {
+                    krate,
+                    name: b.to_owned(),
+                    glob: true,
+                })
+                .collect();
+            if named.is_empty() && globs.is_empty() {
+                return DepTrait::Unknown(format!(" (no `use` in {p} names its crate)"));
+            }
+            sources.extend(if named.is_empty() { globs } else { named });
+        }
+        sources.sort();
+        sources.dedup();
+        let mut read = Vec::new();
+        for s in &sources {
+            match self.dependency_trait_src(&s.krate, &s.name) {
+                Ok(Some(t)) => read.push((&s.krate, &s.name, t)),
+                // A glob of a crate that never writes the name does not bring it in.
+                Ok(None) if s.glob => {}
+                Ok(None) => {
+                    return DepTrait::Unknown(format!(
+                        " (the source of `{}` declares no `trait {}`)",
+                        s.krate, s.name
+                    ));
+                }
+                Err(why) => return DepTrait::Unknown(format!(" ({why})")),
+            }
+        }
+        if read.is_empty() {
+            return DepTrait::Unknown(format!(
+                " (no dependency that {} may glob-import declares it)",
+                files.join(", ")
+            ));
+        }
+        if let Some((krate, name, t)) = read.iter().find(|(_, _, t)| t.members.contains(m)) {
+            return DepTrait::Provides(format!(
+                "external: `{c}` implements `{krate}::{name}` of the dependency {} (declared at \
+                 {}), which provides `{m}`",
+                t.crate_id, t.at
+            ));
+        }
+        // Extension traits other dependencies implement for every implementor of `b` (only a
+        // crate depending on the trait's crate can).
+        let homes: Vec<&str> = read.iter().map(|(_, _, t)| t.package.as_str()).collect();
+        let deps = &self.deps().cargo_specs;
+        for (krate, specs) in deps {
+            if specs.iter().any(|s| homes.contains(&s.package.as_str())) {
+                continue;
+            }
+            let dirs = match self.crate_source_dirs(krate, specs) {
+                Ok(d) => d,
+                Err(why) => {
+                    return DepTrait::Unknown(format!(
+                        " (its dependencies may extend `{b}`, and {why})"
+                    ));
+                }
+            };
+            for (dir, label) in dirs {
+                if !depends_on(&dir, &homes) {
+                    continue;
+                }
+                let cell = scan_cached(&dir, b);
+                let ext = match cell.get().expect("initialized") {
+                    Ok(scan) => extension_members(&dir, &label, b, scan),
+                    Err(why) => Err(why.clone()),
+                };
+                match ext {
+                    Ok(ms) if ms.contains(m) => {
+                        return DepTrait::Provides(format!(
+                            "external: `{c}` implements `{b}`, which the dependency {label} \
+                             extends with `{m}`"
+                        ));
+                    }
+                    Ok(_) => {}
+                    Err(why) => return DepTrait::Unknown(format!(" ({why})")),
+                }
+            }
+        }
+        DepTrait::Lacks
+    }
+
+    /// The trait `name` of the dependency crate `krate` (as written in code), read from its
+    /// unpacked source.
+    /// `None` when the crate's source never writes the name (not even in a re-export).
+    fn dependency_trait_src(&self, krate: &str, name: &str) -> Result<Option<TraitSrc>, String> {
+        if matches!(krate, "crate" | "self" | "super" | "std" | "core" | "alloc") {
+            return Err(format!("`{krate}::{name}` is not a dependency's trait"));
+        }
+        let specs = self
+            .deps()
+            .cargo_specs
+            .get(krate)
+            .ok_or_else(|| format!("`{krate}` is not a registry dependency of a Cargo.toml"))?;
+        let dirs = self.crate_source_dirs(krate, specs)?;
+        let package = specs[0].package.as_str();
+        let mut out: Option<TraitSrc> = None;
+        for (dir, label) in dirs {
+            let key = (dir.clone(), name.to_owned());
+            let got = {
+                let cached = memo().lock().ok().and_then(|m| m.get(&key).cloned());
+                match cached {
+                    Some(g) => g,
+                    None => {
+                        let g = Arc::new(read_trait(&dir, package, &label, name));
+                        if let Ok(mut m) = memo().lock() {
+                            m.insert(key, g.clone());
+                        }
+                        g
+                    }
+                }
+            };
+            let Some(t) = got.as_ref().clone()? else {
+                continue;
+            };
+            match &mut out {
+                // Several locked versions: a member of any counts.
+                Some(o) => o.members.extend(t.members),
+                None => out = Some(t),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The unpacked source folders of the dependency `krate`: the versions `Cargo.lock` pins
+    /// (each must be unpacked), else the highest unpacked version the requirement allows.
+    fn crate_source_dirs(
+        &self,
+        krate: &str,
+        specs: &[CargoSpec],
+    ) -> Result<Vec<(PathBuf, String)>, String> {
+        let packages: Vec<&str> = {
+            let mut p: Vec<&str> = specs.iter().map(|s| s.package.as_str()).collect();
+            p.sort();
+            p.dedup();
+            p
+        };
+        let [package] = packages[..] else {
+            return Err(format!(
+                "`{krate}` names several packages ({})",
+                packages.join(", ")
+            ));
+        };
+        let unpacked = unpacked_versions(package);
+        if unpacked.is_empty() {
+            return Err(format!(
+                "the source of the dependency `{package}` (declared in {}) is not unpacked under \
+                 {}",
+                specs[0].manifest,
+                registry_src().display()
+            ));
+        }
+        let locked = self.locked_versions(package);
+        if !locked.is_empty() {
+            return locked
+                .iter()
+                .map(|v| {
+                    unpacked
+                        .get(v)
+                        .map(|d| (d.clone(), format!("`{package}` {v}")))
+                        .ok_or_else(|| {
+                            format!("`{package}` {v} (pinned by Cargo.lock) is not unpacked")
+                        })
+                })
+                .collect();
+        }
+        let reqs: Vec<semver::VersionReq> = specs
+            .iter()
+            .map(|s| semver::VersionReq::parse(&s.req))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("a version requirement of `{package}` could not be read ({e})"))?;
+        unpacked
+            .iter()
+            .rev()
+            .find(|(v, _)| reqs.iter().all(|r| r.matches(v)))
+            .map(|(v, d)| vec![(d.clone(), format!("`{package}` {v}"))])
+            .ok_or_else(|| format!("no unpacked version of `{package}` matches its requirement"))
+    }
+
+    /// Versions of registry package `package` pinned by the repository's `Cargo.lock` files.
+    fn locked_versions(&self, package: &str) -> Vec<semver::Version> {
+        let mut out = Vec::new();
+        for p in self.paths.iter().filter(|p| {
+            p.rsplit('/').next() == Some("Cargo.lock") && !p.split('/').any(|s| s == "target")
+        }) {
+            if let Some(vs) = lock_file(&self.root.join(p)).get(package) {
+                out.extend(vs.iter().cloned());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
