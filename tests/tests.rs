@@ -20,5 +20,6 @@ mod regressions;
 mod rules;
 mod session;
 mod toolchains;
+mod trace;
 mod util;
 mod verify;
