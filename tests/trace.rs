@@ -452,3 +452,23 @@ fn bad_ceiling_values_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn human_output_escapes_control_characters_from_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("esc.jsonl");
+    std::fs::write(
+        &p,
+        "{\"type\":\"item.completed\",\"item\":{\"id\":\"a\",\"type\":\"command_execution\",\"command\":\"echo \\u001b[2Jgone\",\"exit_code\":0}}\n",
+    )
+    .unwrap();
+    let out = probity()
+        .args(["trace", "inspect"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!out.stdout.contains(&0x1b), "raw escape printed");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("echo \\u{1b}[2Jgone"), "{text}");
+}

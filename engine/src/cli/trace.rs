@@ -87,8 +87,22 @@ fn inspect_cmd(a: InspectArgs) -> ExitCode {
     ExitCode::from(report.exit_code())
 }
 
-fn or_dash(v: &Option<String>) -> &str {
-    v.as_deref().unwrap_or("-")
+/// Text from the trace, with control characters escaped so that it cannot drive the terminal.
+fn safe(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        })
+        .collect()
+}
+
+fn or_dash(v: &Option<String>) -> String {
+    v.as_deref().map_or_else(|| "-".to_owned(), safe)
 }
 
 fn num(v: Option<u64>) -> String {
@@ -105,7 +119,7 @@ fn human(path: &std::path::Path, r: &Report) {
         or_dash(&c.target)
     );
     if let Some(p) = &c.prompt {
-        println!("  prompt: {p}");
+        println!("  prompt: {}", safe(p));
     }
     println!(
         "  {} lines, turns: {} started, {} completed, {} failed",
@@ -121,7 +135,7 @@ fn human(path: &std::path::Path, r: &Report) {
         } else {
             ""
         };
-        println!("    {t}: {n}{unknown}");
+        println!("    {}: {n}{unknown}", safe(t));
     }
     for cmd in &r.commands {
         let exit = cmd
@@ -129,7 +143,7 @@ fn human(path: &std::path::Path, r: &Report) {
             .map_or_else(|| "no exit code".to_owned(), |c| format!("exit {c}"));
         println!(
             "  command: {} ({exit}, {})",
-            cmd.command,
+            safe(&cmd.command),
             or_dash(&cmd.status)
         );
     }
@@ -137,7 +151,7 @@ fn human(path: &std::path::Path, r: &Report) {
         println!(
             "  file: {} {} ({})",
             or_dash(&f.kind),
-            f.path,
+            safe(&f.path),
             or_dash(&f.status)
         );
     }
@@ -154,10 +168,10 @@ fn human(path: &std::path::Path, r: &Report) {
         println!("  final message: {cut:?}{more}");
     }
     for (t, n) in &r.other_events {
-        println!("  other event: {t}: {n}");
+        println!("  other event: {}: {n}", safe(t));
     }
     for e in &r.errors {
-        println!("  line {}: {}: {}", e.line, e.event, e.message);
+        println!("  line {}: {}: {}", e.line, e.event, safe(&e.message));
     }
     for m in &r.malformed {
         println!("  line {}: malformed: {}", m.line, m.error);
@@ -167,7 +181,7 @@ fn human(path: &std::path::Path, r: &Report) {
     }
     for ch in &r.checks {
         let what = match (&ch.limit, &ch.text) {
-            (Some(l), _) => format!("{} {} <= {l}", ch.check, num(ch.value)),
+            (Some(l), _) => format!("{} {} (ceiling {l})", ch.check, num(ch.value)),
             (_, Some(t)) => format!("{} {t:?}", ch.check),
             _ => ch.check.to_owned(),
         };

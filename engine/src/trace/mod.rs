@@ -1,8 +1,8 @@
 //! Trace inspection: read an already-recorded Codex `codex exec --json` trace (JSON Lines),
 //! count what the agent did, and check what the caller asked for. It never runs an agent or a
 //! model, and a passing trace is not a claim that the agent was right: every report says that
-//! semantic review is still required. See: ../shared/reference/adr-0045-trace-inspection.md,
-//! issue 16, docs/trace.md.
+//! semantic review is still required. See: ADR 0045 ("Inspect Agent Traces Without Making
+//! Them Release Gates"), issue 16, docs/trace.md.
 //!
 //! The trace is untrusted input read within hard bounds ([`MAX_LINE_BYTES`],
 //! [`MAX_TRACE_LINES`], [`MAX_TRACE_BYTES`]): a bound crossed is a refusal, and a line over the
