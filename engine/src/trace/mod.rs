@@ -91,7 +91,7 @@ pub fn inspect(path: &Path, opts: &Options) -> Result<Report> {
 
 /// Inspect a trace read from `input` (see [`inspect`]).
 pub fn inspect_reader(input: impl BufRead, opts: &Options) -> Result<Report> {
-    let mut lines = read::Lines::new(input);
+    let mut lines = read::Lines::new(input, read::Limits::default());
     let mut t = report::Tally::default();
     while let Some((n, bytes)) = lines.next_line()? {
         t.lines = n;
