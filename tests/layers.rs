@@ -23,7 +23,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "pure placement",
         &["marker", "probe", "capture", "strip", "place"],
     ),
-    ("i/o", &["fsio", "ledger", "events", "sink", "runner"]),
+    (
+        "i/o",
+        &["fsio", "ledger", "events", "sink", "runner", "trace"],
+    ),
     ("operations", &["ops", "session", "scan"]),
 ];
 

@@ -21,5 +21,6 @@ mod regressions;
 mod rules;
 mod session;
 mod toolchains;
+mod trace;
 mod util;
 mod verify;

@@ -9,7 +9,7 @@
 //! | 1 foundations | [`reason`], [`error`], [`protocol`], [`source`], `edit` |
 //! | 2 language | [`lang`], [`parse`] |
 //! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
-//! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner` |
+//! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
 //! | 5 operations | [`ops`], [`session`], [`scan`] |
 //! | drift half | [`index`], [`resolve`], [`drift`] |
 //!
@@ -26,6 +26,7 @@
 //! | [`session::init`], [`session::run()`], [`session::compare()`], [`session::cleanup()`], [`session::gate()`], [`session::render`], [`session::sync_file`] | a Runtime Evidence session |
 //! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
 //! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
+//! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
@@ -91,6 +92,7 @@ pub(crate) mod fsio;
 pub mod ledger;
 pub(crate) mod runner;
 pub(crate) mod sink;
+pub mod trace;
 
 // Layer 5: operations.
 pub mod ops;

@@ -181,6 +181,28 @@ reasons! {
     CommandFailed = "command_failed",
     /// No run with this id in the ledger.
     RunNotFound = "run_not_found",
+
+    // --- trace inspection (`probity trace inspect`, docs/trace.md) ---
+    /// A line of the trace is longer than `trace::MAX_LINE_BYTES`; it is not read any further.
+    TraceLineTooLong = "trace_line_too_long",
+    /// The trace has more bytes or lines than `trace::MAX_TRACE_BYTES` / `trace::MAX_TRACE_LINES`.
+    TraceTooLarge = "trace_too_large",
+    /// A line of the trace is not a JSON event object of the published shape (listed by number).
+    TraceMalformedLine = "trace_malformed_line",
+    /// The trace has no `turn.completed` event.
+    TraceTurnIncomplete = "trace_turn_incomplete",
+    /// The trace has a `turn.failed` or a top-level `error` event.
+    TraceTurnFailed = "trace_turn_failed",
+    /// The trace has no completed `agent_message` item, so there is no final message.
+    TraceNoAgentMessage = "trace_no_agent_message",
+    /// A count (actions, input or output tokens) is over the ceiling asked for.
+    TraceCeilingExceeded = "trace_ceiling_exceeded",
+    /// A token ceiling was asked for, but a completed turn has no usage for it (or none completed).
+    TraceUsageMissing = "trace_usage_missing",
+    /// A `--require` literal is not in the final agent message.
+    TraceRequiredTextMissing = "trace_required_text_missing",
+    /// A `--forbid` literal is in the final agent message.
+    TraceForbiddenTextPresent = "trace_forbidden_text_present",
 }
 
 impl std::fmt::Display for Reason {

@@ -9,6 +9,7 @@ mod drift;
 mod languages;
 mod place;
 mod session;
+mod trace;
 mod verify;
 
 use std::io::Write;
@@ -23,6 +24,7 @@ use probity::{Error, repo_root};
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
 use place::{PlaceArgs, StripArgs};
 use session::{CompareArgs, GateArgs, RunArgs, SessionArgs, SessionCommand};
+use trace::TraceCommand;
 use verify::VerifyArgs;
 
 /// JSON output version of every command.
@@ -70,6 +72,9 @@ enum Command {
     Index(IndexArgs),
     /// Check every symbol a plan cites against the repository (drift guard).
     Drift(DriftArgs),
+    /// Inspect a recorded agent trace (`codex exec --json`); never runs an agent.
+    #[command(subcommand)]
+    Trace(TraceCommand),
 }
 
 fn print_json(value: &serde_json::Value) {
@@ -129,5 +134,6 @@ pub fn main() -> ExitCode {
         Command::Resolve(a) => drift::resolve_cmd(a),
         Command::Index(a) => drift::index_cmd(a),
         Command::Drift(a) => drift::drift_cmd(a),
+        Command::Trace(c) => trace::trace_cmd(c),
     }
 }
