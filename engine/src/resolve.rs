@@ -49,6 +49,8 @@ use crate::lang::Family;
 use crate::reason::Reason;
 
 mod aliases;
+mod cratesrc;
+mod depscan;
 mod external;
 mod flags;
 mod jsexports;
