@@ -587,6 +587,38 @@ mod tests {
         }
     }
 
+    /// Every match at every node of `text`'s tree, as (node start, capture name, captured node's
+    /// byte range) lists, each node's matches sorted (tree-sitter reports the matches of one
+    /// node in the order they complete).
+    fn all_matches(g: &Grammar, text: &str, m: &Matcher<'_>) -> Vec<Vec<(String, usize, usize)>> {
+        let tree = crate::parse::parse(g, text).unwrap();
+        let mut out = Vec::new();
+        let mut walk = tree.walk();
+        'walk: loop {
+            let mut here = Vec::new();
+            m.run(walk.node(), text, &mut here);
+            let mut here: Vec<Vec<(String, usize, usize)>> = here
+                .iter()
+                .map(|m| {
+                    let caps = m.captures.iter();
+                    caps.map(|(c, n)| (c.to_string(), n.start_byte(), n.end_byte()))
+                        .collect()
+                })
+                .collect();
+            here.sort();
+            out.extend(here);
+            if walk.goto_first_child() {
+                continue;
+            }
+            while !walk.goto_next_sibling() {
+                if !walk.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        out
+    }
+
     /// The walk that runs the patterns only at their roots (gated by literals) finds exactly what
     /// running them at every node finds, and the in-house matcher finds exactly what
     /// tree-sitter's own `Query` over the same `definitions.scm` finds, on every source file of
@@ -625,6 +657,12 @@ mod tests {
             let ts = extract_using(l, g, &text, None, &query);
             assert_eq!(fast, full, "{}", p.display());
             assert_eq!(fast, ts, "{}: in-house matcher vs tree-sitter", p.display());
+            assert_eq!(
+                all_matches(g, &text, &ours),
+                all_matches(g, &text, &query),
+                "{}: matches of the in-house matcher vs tree-sitter",
+                p.display()
+            );
             if !fast.0.is_empty() {
                 langs.insert(g.name);
             }

@@ -136,9 +136,15 @@ impl Patterns {
         let Some(list) = self.by_kind.get(usize::from(node.kind_id())) else {
             return;
         };
+        let mut cx = Cx {
+            text,
+            predicates: &[],
+            cursor: node.walk(),
+        };
         for &i in list {
             let pat = &self.patterns[i];
-            let mut found = match_step(&pat.root, node);
+            cx.predicates = &pat.predicates;
+            let mut found = match_step(&pat.root, node, &mut cx);
             let mut seen: Vec<Caps<'t>> = Vec::with_capacity(found.len());
             for caps in found.drain(..) {
                 if seen.contains(&caps) || !pat.predicates.iter().all(|p| p.holds(&caps, text)) {
@@ -182,7 +188,7 @@ impl Pattern {
 
 impl Predicate {
     /// tree-sitter's text predicates: a capture absent from the match satisfies them.
-    fn holds(&self, caps: &Caps<'_>, text: &[u8]) -> bool {
+    fn holds(&self, caps: &[(u16, Node<'_>)], text: &[u8]) -> bool {
         let node_text = |c: u16| {
             caps.iter()
                 .find(|(id, _)| *id == c)
@@ -212,8 +218,40 @@ impl Predicate {
     }
 }
 
+/// What matching one pattern at one node carries along.
+struct Cx<'a, 't> {
+    text: &'a [u8],
+    predicates: &'a [Predicate],
+    /// Reused to list children (a cursor allocates).
+    cursor: tree_sitter::TreeCursor<'t>,
+}
+
+impl Cx<'_, '_> {
+    /// Whether capturing `node` as `cap` keeps every predicate that compares `cap` alone to
+    /// literals true. tree-sitter requires these of every node a capture holds, so checking
+    /// each node as it is captured only prunes matches that would be dropped at the end.
+    fn capture_ok(&self, cap: u16, node: Node<'_>) -> bool {
+        self.predicates.iter().all(|p| match p {
+            Predicate::Eq {
+                cap: c,
+                arg: Arg::Text(_),
+                ..
+            }
+            | Predicate::AnyOf { cap: c, .. }
+                if *c == cap =>
+            {
+                p.holds(&[(cap, node)], self.text)
+            }
+            _ => true,
+        })
+    }
+}
+
 /// Every way `step` matches `node` (its field already checked): one capture list each.
-fn match_step<'t>(step: &Step, node: Node<'t>) -> Vec<Caps<'t>> {
+fn match_step<'t>(step: &Step, node: Node<'t>, cx: &mut Cx<'_, 't>) -> Vec<Caps<'t>> {
+    if !step.captures.iter().all(|&c| cx.capture_ok(c, node)) {
+        return Vec::new();
+    }
     let own = |mut inner: Caps<'t>| {
         if !step.captures.is_empty() {
             let mut caps: Caps<'t> = step.captures.iter().map(|&c| (c, node)).collect();
@@ -223,11 +261,13 @@ fn match_step<'t>(step: &Step, node: Node<'t>) -> Vec<Caps<'t>> {
         inner
     };
     match &step.what {
-        What::Alt(alts) => alts
-            .iter()
-            .flat_map(|a| match_step(a, node))
-            .map(own)
-            .collect(),
+        What::Alt(alts) => {
+            let mut out = Vec::new();
+            for a in alts {
+                out.extend(match_step(a, node, cx).into_iter().map(own));
+            }
+            out
+        }
         What::Node { kind, children } => {
             let kind_ok = match kind {
                 Some(k) => node.kind_id() == *k,
@@ -240,16 +280,16 @@ fn match_step<'t>(step: &Step, node: Node<'t>) -> Vec<Caps<'t>> {
                 return vec![own(Vec::new())];
             }
             let mut kids = Vec::new();
-            let mut cursor = node.walk();
-            if cursor.goto_first_child() {
+            cx.cursor.reset(node);
+            if cx.cursor.goto_first_child() {
                 loop {
-                    kids.push((cursor.node(), cursor.field_id()));
-                    if !cursor.goto_next_sibling() {
+                    kids.push((cx.cursor.node(), cx.cursor.field_id()));
+                    if !cx.cursor.goto_next_sibling() {
                         break;
                     }
                 }
             }
-            match_children(&kids, children)
+            match_children(&kids, children, cx)
                 .into_iter()
                 .map(own)
                 .collect()
@@ -258,16 +298,20 @@ fn match_step<'t>(step: &Step, node: Node<'t>) -> Vec<Caps<'t>> {
 }
 
 /// Every way the child steps `steps` match `kids` in order (not necessarily adjacent).
-fn match_children<'t>(kids: &[(Node<'t>, Option<NonZeroU16>)], steps: &[Step]) -> Vec<Caps<'t>> {
+fn match_children<'t>(
+    kids: &[(Node<'t>, Option<NonZeroU16>)],
+    steps: &[Step],
+    cx: &mut Cx<'_, 't>,
+) -> Vec<Caps<'t>> {
     let Some((step, rest)) = steps.split_first() else {
         return vec![Vec::new()];
     };
     let mut out = Vec::new();
     for (i, &(kid, field)) in kids.iter().enumerate() {
         if step.field.is_none() || step.field == field {
-            let heads = match_step(step, kid);
+            let heads = match_step(step, kid, cx);
             if !heads.is_empty() {
-                let tails = match_children(&kids[i + 1..], rest);
+                let tails = match_children(&kids[i + 1..], rest, cx);
                 for head in &heads {
                     for tail in &tails {
                         let mut caps = head.clone();
