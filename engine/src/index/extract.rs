@@ -7,10 +7,10 @@
 
 use std::collections::HashSet;
 
-use tree_sitter::{Node, QueryCursor, StreamingIterator};
+use tree_sitter::Node;
 
 use super::{Decl, Kind, MAX_SIGNATURE};
-use crate::lang::{Family, Grammar, Language};
+use crate::lang::{Family, Grammar, Language, Match};
 
 mod javascript;
 mod jsmembers;
@@ -71,25 +71,59 @@ fn norm_ws(s: &str) -> String {
 
 /// The declarations of `text` and the number of ERROR/MISSING nodes.
 pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
-    let roots = grammar
-        .definition_roots()
-        .map(|r| r.for_text(text.as_bytes()));
-    extract_using(lang, grammar, text, roots.as_deref())
+    let roots = grammar.definition_roots().for_text(text.as_bytes());
+    let matcher = Matcher::Patterns(grammar.definitions());
+    extract_using(lang, grammar, text, Some(&roots), &matcher)
 }
 
-/// [`extract`], running the query only at nodes of the `roots` kinds (all of them when `None`).
-fn extract_using(
+/// What finds the matches of the definitions patterns at a node.
+enum Matcher<'q> {
+    /// The in-house matcher.
+    Patterns(&'q crate::lang::Patterns),
+    /// tree-sitter's own query engine (what the in-house matcher is checked against).
+    #[cfg(test)]
+    Query(&'q tree_sitter::Query),
+}
+
+impl<'q> Matcher<'q> {
+    /// The matches of patterns rooted at `node`, appended to `out`.
+    fn run<'t>(&self, node: Node<'t>, text: &str, out: &mut Vec<Match<'q, 't>>) {
+        match self {
+            Matcher::Patterns(p) => p.matches_at(node, text.as_bytes(), out),
+            #[cfg(test)]
+            Matcher::Query(q) => {
+                use tree_sitter::StreamingIterator;
+                let names = q.capture_names();
+                let mut cursor = tree_sitter::QueryCursor::new();
+                cursor.set_max_start_depth(Some(0));
+                let mut ms = cursor.matches(q, node, text.as_bytes());
+                while let Some(m) = ms.next() {
+                    out.push(Match {
+                        captures: m
+                            .captures()
+                            .iter()
+                            .map(|c| (names[c.index as usize], c.node))
+                            .collect(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// [`extract`], running the `matcher` (the matches of the definitions patterns rooted at a node,
+/// appended to a list) only at nodes of the `roots` kinds (at every node when `None`).
+fn extract_using<'q>(
     lang: &'static Language,
     grammar: &Grammar,
     text: &str,
     roots: Option<&[bool]>,
+    matcher: &Matcher<'q>,
 ) -> (Vec<Decl>, usize) {
     let Some(tree) = crate::parse::parse(grammar, text) else {
         return (Vec::new(), 1);
     };
     let errors = crate::parse::error_count(&tree);
-    let q = grammar.definitions();
-    let names = q.capture_names();
     let mut ctx = Ctx {
         family: lang.family(),
         text,
@@ -99,61 +133,27 @@ fn extract_using(
         line_heads: None,
         pending: Vec::new(),
     };
-    let mut cursor = QueryCursor::new();
-    let mut each = |node: Node, cursor: &mut QueryCursor| {
-        let mut matches = cursor.matches(q, node, text.as_bytes());
-        while let Some(m) = matches.next() {
-            let mut def: Option<(Node, Kind)> = None;
-            let mut name: Option<Node> = None;
-            for c in m.captures() {
-                let cap = names[c.index as usize];
-                if let Some(k) = cap.strip_prefix("def.") {
-                    if let Some(kind) = Kind::from_capture(k) {
-                        def = Some((c.node, kind));
-                    }
-                } else {
-                    match cap {
-                        "name" => name = Some(c.node),
-                        "import" => ctx.import(c.node),
-                        "export" => ctx.export(c.node),
-                        "cjs" => ctx.cjs(c.node),
-                        "jscall" => ctx.js_call(c.node),
-                        "param" => ctx.param_prop(c.node),
-                        "flag" => ctx.flag(c.node),
-                        "impl" => ctx.rust_impl(c.node),
-                        "all" => ctx.dunder_all(c.node),
-                        _ => {}
-                    }
-                }
-            }
-            if let (Some((d, kind)), Some(n)) = (def, name) {
-                ctx.def(d, n, kind);
+    let mut matches = Vec::new();
+    // One walk of the tree; the patterns run only at nodes one can start at, and only the
+    // patterns starting there.
+    let mut walk = tree.walk();
+    'walk: loop {
+        let node = walk.node();
+        if roots.is_none_or(|r| r.get(usize::from(node.kind_id())) == Some(&true)) {
+            matches.clear();
+            matcher.run(node, text, &mut matches);
+            for m in &matches {
+                ctx.on_match(m);
             }
         }
-    };
-    match roots {
-        // One walk of the tree; the query runs only at nodes a pattern can start at, and only
-        // for patterns starting there. The query cursor's own traversal computes field and
-        // supertype status for every node of the tree, which costs about half a parse.
-        Some(roots) => {
-            cursor.set_max_start_depth(Some(0));
-            let mut walk = tree.walk();
-            'walk: loop {
-                let node = walk.node();
-                if roots.get(usize::from(node.kind_id())) == Some(&true) {
-                    each(node, &mut cursor);
-                }
-                if walk.goto_first_child() {
-                    continue;
-                }
-                while !walk.goto_next_sibling() {
-                    if !walk.goto_parent() {
-                        break 'walk;
-                    }
-                }
+        if walk.goto_first_child() {
+            continue;
+        }
+        while !walk.goto_next_sibling() {
+            if !walk.goto_parent() {
+                break 'walk;
             }
         }
-        None => each(tree.root_node(), &mut cursor),
     }
     let Ctx {
         decls,
@@ -239,6 +239,37 @@ const FUNCTION_KINDS: &[&str] = &[
     "function_item",
     "closure_expression",
 ];
+
+impl Ctx<'_> {
+    /// One match of the definitions patterns: each capture to its handler.
+    fn on_match(&mut self, m: &Match<'_, '_>) {
+        let mut def: Option<(Node, Kind)> = None;
+        let mut name: Option<Node> = None;
+        for &(cap, node) in &m.captures {
+            if let Some(k) = cap.strip_prefix("def.") {
+                if let Some(kind) = Kind::from_capture(k) {
+                    def = Some((node, kind));
+                }
+            } else {
+                match cap {
+                    "name" => name = Some(node),
+                    "import" => self.import(node),
+                    "export" => self.export(node),
+                    "cjs" => self.cjs(node),
+                    "jscall" => self.js_call(node),
+                    "param" => self.param_prop(node),
+                    "flag" => self.flag(node),
+                    "impl" => self.rust_impl(node),
+                    "all" => self.dunder_all(node),
+                    _ => {}
+                }
+            }
+        }
+        if let (Some((d, kind)), Some(n)) = (def, name) {
+            self.def(d, n, kind);
+        }
+    }
+}
 
 impl Ctx<'_> {
     fn t(&self, n: Node) -> &str {
@@ -556,30 +587,82 @@ mod tests {
         }
     }
 
-    /// The walk that runs the query only at pattern roots finds exactly what one query pass over
-    /// the whole tree finds, on every source file of the corpus and of the engine itself.
+    /// Every match at every node of `text`'s tree, as (node start, capture name, captured node's
+    /// byte range) lists, each node's matches sorted (tree-sitter reports the matches of one
+    /// node in the order they complete).
+    fn all_matches(g: &Grammar, text: &str, m: &Matcher<'_>) -> Vec<Vec<(String, usize, usize)>> {
+        let tree = crate::parse::parse(g, text).unwrap();
+        let mut out = Vec::new();
+        let mut walk = tree.walk();
+        'walk: loop {
+            let mut here = Vec::new();
+            m.run(walk.node(), text, &mut here);
+            let mut here: Vec<Vec<(String, usize, usize)>> = here
+                .iter()
+                .map(|m| {
+                    let caps = m.captures.iter();
+                    caps.map(|(c, n)| (c.to_string(), n.start_byte(), n.end_byte()))
+                        .collect()
+                })
+                .collect();
+            here.sort();
+            out.extend(here);
+            if walk.goto_first_child() {
+                continue;
+            }
+            while !walk.goto_next_sibling() {
+                if !walk.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        out
+    }
+
+    /// The walk that runs the patterns only at their roots (gated by literals) finds exactly what
+    /// running them at every node finds, and the in-house matcher finds exactly what
+    /// tree-sitter's own `Query` over the same `definitions.scm` finds, on every source file of
+    /// the corpus and of the engine itself.
     #[test]
-    fn root_dispatch_matches_a_full_query_pass() {
+    fn root_dispatch_and_matcher_agree_with_a_tree_sitter_query_pass() {
         let top = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
         sources(&top.join("corpus"), &mut files);
         sources(&top.join("engine"), &mut files);
+        if let Ok(extra) = std::env::var("PROBITY_MATCHER_EXTRA") {
+            for dir in extra.split(':') {
+                sources(Path::new(dir), &mut files);
+            }
+        }
         assert!(files.len() > 200, "corpus found: {}", files.len());
+        let queries: std::collections::HashMap<&str, tree_sitter::Query> = lang::languages()
+            .iter()
+            .flat_map(|l| l.grammars.iter().map(move |g| (l, g)))
+            .map(|(l, g)| {
+                let q = tree_sitter::Query::new(&g.ts, l.entry.definitions_query);
+                (g.name, q.expect("compiles"))
+            })
+            .collect();
         let mut langs = HashSet::new();
         for p in files {
             let Ok(text) = std::fs::read_to_string(&p) else {
                 continue;
             };
             let (l, g) = lang::for_path(&p).unwrap();
-            let roots = g.definition_roots().map(|r| r.for_text(text.as_bytes()));
-            assert!(
-                roots.is_some(),
-                "{}: every pattern has a named root",
-                g.name
-            );
-            let fast = extract_using(l, g, &text, roots.as_deref());
-            let full = extract_using(l, g, &text, None);
+            let ours = Matcher::Patterns(g.definitions());
+            let query = Matcher::Query(&queries[g.name]);
+            let roots = g.definition_roots().for_text(text.as_bytes());
+            let fast = extract_using(l, g, &text, Some(&roots), &ours);
+            let full = extract_using(l, g, &text, None, &ours);
+            let ts = extract_using(l, g, &text, None, &query);
             assert_eq!(fast, full, "{}", p.display());
+            assert_eq!(fast, ts, "{}: in-house matcher vs tree-sitter", p.display());
+            assert_eq!(
+                all_matches(g, &text, &ours),
+                all_matches(g, &text, &query),
+                "{}: matches of the in-house matcher vs tree-sitter",
+                p.display()
+            );
             if !fast.0.is_empty() {
                 langs.insert(g.name);
             }

@@ -15,6 +15,12 @@ use tree_sitter::Query;
 use crate::error::Error;
 use crate::reason::Reason;
 
+mod pattern;
+mod roots;
+
+pub use pattern::{Match, Patterns};
+pub use roots::Roots;
+
 /// One registry row: the embedded data files of a language and its tree-sitter grammars.
 pub struct Entry {
     /// Language id; also the folder name under `grammars/` and `queries/`.
@@ -67,10 +73,10 @@ macro_rules! language {
     ($id:literal, $family:expr, $( $grammar:literal => $lang:expr ),+ $(,)?) => {
         Entry {
             id: $id,
-            spec: include_str!(concat!("../../grammars/", $id, "/language.toml")),
-            template: include_str!(concat!("../../grammars/", $id, "/probe.tmpl")),
-            placement_query: include_str!(concat!("../../queries/", $id, "/placement.scm")),
-            definitions_query: include_str!(concat!("../../queries/", $id, "/definitions.scm")),
+            spec: include_str!(concat!("../../../grammars/", $id, "/language.toml")),
+            template: include_str!(concat!("../../../grammars/", $id, "/probe.tmpl")),
+            placement_query: include_str!(concat!("../../../queries/", $id, "/placement.scm")),
+            definitions_query: include_str!(concat!("../../../queries/", $id, "/definitions.scm")),
             grammars: &[$( ($grammar, $lang) ),+],
             family: $family,
         }
@@ -143,8 +149,7 @@ pub struct Grammar {
     placement_src: &'static str,
     definitions_src: &'static str,
     placement: OnceLock<Query>,
-    definitions: OnceLock<Query>,
-    definition_roots: OnceLock<Option<Roots>>,
+    definitions: OnceLock<Patterns>,
 }
 
 impl Grammar {
@@ -168,33 +173,42 @@ impl Grammar {
         self.query(&self.placement, "placement.scm", self.placement_src)
     }
 
-    /// `queries/<lang>/definitions.scm`, compiled against this grammar.
+    /// `queries/<lang>/definitions.scm`, parsed for this grammar's in-house matcher
+    /// ([`Patterns`]: a tree-sitter `Query` costs 4-21 ms to compile, more than indexing a small
+    /// package takes).
     ///
     /// # Panics
-    /// If the embedded query does not compile, which the registry test rules out.
-    pub fn definitions(&self) -> &Query {
-        self.query(&self.definitions, "definitions.scm", self.definitions_src)
+    /// If the embedded query does not parse, which the registry test rules out.
+    pub fn definitions(&self) -> &Patterns {
+        self.definitions.get_or_init(|| {
+            self.parse_definitions()
+                .expect("embedded queries compile (registry test)")
+        })
     }
 
-    /// The node kinds the patterns of the definitions query start at ([`Roots`]), or `None`
-    /// when some pattern can start at any node (its root is a wildcard, an alternation or an
-    /// anonymous node). Read from the query source at each pattern's start byte.
-    pub fn definition_roots(&self) -> Option<&Roots> {
-        self.definition_roots
-            .get_or_init(|| pattern_roots(&self.ts, self.definitions(), self.definitions_src))
-            .as_ref()
+    fn parse_definitions(&self) -> Result<Patterns, Error> {
+        Patterns::parse(&self.ts, self.definitions_src).map_err(|e| {
+            data_error(format!(
+                "queries/{}/definitions.scm ({}): {e}",
+                self.id, self.name
+            ))
+        })
+    }
+
+    /// The node kinds the patterns of the definitions query start at ([`Roots`]).
+    pub fn definition_roots(&self) -> &Roots {
+        self.definitions().roots()
     }
 
     /// Compile both queries now, reporting the first that fails.
     fn check(&self) -> Result<(), Error> {
-        for (cell, file, src) in [
-            (&self.placement, "placement.scm", self.placement_src),
-            (&self.definitions, "definitions.scm", self.definitions_src),
-        ] {
-            if cell.get().is_none() {
-                let q = self.compile_query(file, src)?;
-                let _ = cell.set(q);
-            }
+        if self.placement.get().is_none() {
+            let q = self.compile_query("placement.scm", self.placement_src)?;
+            let _ = self.placement.set(q);
+        }
+        if self.definitions.get().is_none() {
+            let p = self.parse_definitions()?;
+            let _ = self.definitions.set(p);
         }
         Ok(())
     }
@@ -285,7 +299,6 @@ fn compile(entry: &'static Entry) -> Result<Language, Error> {
             definitions_src: entry.definitions_query,
             placement: OnceLock::new(),
             definitions: OnceLock::new(),
-            definition_roots: OnceLock::new(),
         });
     }
     for (ext, grammar) in &spec.extensions {
@@ -301,173 +314,6 @@ fn compile(entry: &'static Entry) -> Result<Language, Error> {
         spec,
         grammars,
     })
-}
-
-/// Where the patterns of a query start: node kinds as tables indexed by kind id
-/// (`Node::kind_id`). A pattern with an `#eq?` / `#any-of?` predicate against string literals can
-/// only match in a file that contains one of those literals, so its root kinds count only for
-/// such files ([`Roots::for_text`]): `(call ... (#any-of? @m "add_argument" ...))` does not make
-/// every call of every file a query start.
-#[derive(Debug)]
-pub struct Roots {
-    /// Kinds with a pattern that has no literal predicate.
-    always: Vec<bool>,
-    /// Per gated pattern: its root kinds and the literals one of which a file must contain.
-    gated: Vec<(Vec<usize>, Vec<String>)>,
-}
-
-impl Roots {
-    /// The root kinds for a file of this text.
-    pub fn for_text(&self, text: &[u8]) -> std::borrow::Cow<'_, [bool]> {
-        let mut table = std::borrow::Cow::Borrowed(&self.always[..]);
-        for (kinds, literals) in &self.gated {
-            if kinds.iter().all(|&k| table[k]) {
-                continue;
-            }
-            if literals.iter().any(|l| contains_token(text, l.as_bytes())) {
-                let t = table.to_mut();
-                for &k in kinds {
-                    t[k] = true;
-                }
-            }
-        }
-        table
-    }
-}
-
-/// Whether `text` contains `lit` as a whole token: an occurrence not extended by an identifier
-/// character on a side where `lit` itself starts or ends with one. A captured node's text equals
-/// the literal, and a token the lexer produced is never part of a longer identifier, so a file
-/// where every occurrence is (`options`, `optional` for `option`) cannot match.
-fn contains_token(text: &[u8], lit: &[u8]) -> bool {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    let (Some(&first), Some(&last)) = (lit.first(), lit.last()) else {
-        return false;
-    };
-    memchr::memmem::find_iter(text, lit).any(|at| {
-        let before = at.checked_sub(1).map(|i| text[i]);
-        let after = text.get(at + lit.len()).copied();
-        let glued_before = ident(first) && before.is_some_and(ident);
-        let glued_after = ident(last) && after.is_some_and(ident);
-        !glued_before && !glued_after
-    })
-}
-
-/// The query source without `;` comments (outside string literals).
-fn without_comments(src: &str) -> String {
-    let mut out = String::with_capacity(src.len());
-    let (mut in_str, mut comment, mut escaped) = (false, false, false);
-    for c in src.chars() {
-        if comment {
-            if c == '\n' {
-                comment = false;
-                out.push(c);
-            }
-            continue;
-        }
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-        } else if c == '"' {
-            in_str = true;
-        } else if c == ';' {
-            comment = true;
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The literals of the first `(#eq? @c "x")` / `(#any-of? @c "x" "y" ...)` predicate of a
-/// pattern's source whose arguments after the capture are all string literals.
-fn literal_gate(pattern: &str) -> Option<Vec<String>> {
-    let clean = without_comments(pattern);
-    for pred in ["(#eq?", "(#any-of?"] {
-        for (at, _) in clean.match_indices(pred) {
-            let mut rest = clean[at + pred.len()..].trim_start();
-            // The capture compared.
-            let Some(cap) = rest.strip_prefix('@') else {
-                continue;
-            };
-            rest = cap.trim_start_matches(|c: char| c.is_alphanumeric() || "_.-".contains(c));
-            let mut literals = Vec::new();
-            loop {
-                rest = rest.trim_start();
-                if rest.starts_with(')') {
-                    break;
-                }
-                let Some(body) = rest.strip_prefix('"') else {
-                    literals.clear();
-                    break;
-                };
-                let end = body.find('"')?;
-                let lit = &body[..end];
-                if lit.is_empty() || lit.contains('\\') {
-                    literals.clear();
-                    break;
-                }
-                literals.push(lit.to_owned());
-                rest = &body[end + 1..];
-            }
-            if !literals.is_empty() {
-                return Some(literals);
-            }
-        }
-    }
-    None
-}
-
-/// See [`Grammar::definition_roots`].
-fn pattern_roots(ts: &tree_sitter::Language, q: &Query, src: &str) -> Option<Roots> {
-    let count = ts.node_kind_count();
-    let ids_of = |name: &str| -> Vec<usize> {
-        (0..count)
-            .filter(|&id| {
-                let id16 = id as u16;
-                ts.node_kind_is_named(id16) && ts.node_kind_for_id(id16) == Some(name)
-            })
-            .collect()
-    };
-    let mut roots = Roots {
-        always: vec![false; count],
-        gated: Vec::new(),
-    };
-    for i in 0..q.pattern_count() {
-        let start = q.start_byte_for_pattern(i);
-        let end = if i + 1 < q.pattern_count() {
-            q.start_byte_for_pattern(i + 1)
-        } else {
-            src.len()
-        };
-        let text = src.get(start..end.max(start))?;
-        let rest = text.strip_prefix('(')?;
-        let name: &str = &rest[..rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len())];
-        if name.is_empty() || name == "_" {
-            return None;
-        }
-        // Every root must name a real kind, or the table would silently drop a pattern.
-        let ids = ids_of(name);
-        if ids.is_empty() {
-            return None;
-        }
-        match literal_gate(text) {
-            Some(literals) => roots.gated.push((ids, literals)),
-            None => {
-                for id in ids {
-                    roots.always[id] = true;
-                }
-            }
-        }
-    }
-    Some(roots)
 }
 
 /// Every registry row, its queries left to compile on first use.
@@ -511,28 +357,97 @@ pub fn by_id(id: &str) -> Option<&'static Language> {
 mod roots_tests {
     use super::*;
 
+    fn python() -> &'static Grammar {
+        by_id("python").unwrap().grammar("python").unwrap()
+    }
+
+    /// The root kinds of `src` (Python grammar) that count for a file of `text`.
+    fn starts(src: &str, text: &str) -> Vec<String> {
+        let g = python();
+        let p = Patterns::parse(&g.ts, src).expect("parses");
+        let table = p.roots().for_text(text.as_bytes());
+        (0..table.len())
+            .filter(|&k| table[k])
+            .map(|k| g.ts.node_kind_for_id(k as u16).unwrap().to_owned())
+            .collect()
+    }
+
     #[test]
     fn literal_gates_are_read_from_predicates() {
-        assert_eq!(
-            literal_gate(r#"(call (#any-of? @_m "add_argument" "option")) @x"#),
-            Some(vec!["add_argument".to_owned(), "option".to_owned()])
-        );
-        assert_eq!(
-            literal_gate(r#"(a (#eq? @x "self"))"#),
-            Some(vec!["self".to_owned()])
-        );
+        let any = r#"(call function: (identifier) @_m (#any-of? @_m "add_argument" "option")) @x"#;
+        assert!(starts(any, "f(1)").is_empty());
+        assert_eq!(starts(any, "p.option(1)"), ["call"]);
+        assert_eq!(starts(any, "add_argument"), ["call"]);
+        // A literal inside a longer identifier does not open the gate.
+        assert!(starts(any, "options = 1").is_empty());
+        let eq = r#"(attribute object: (identifier) @x (#eq? @x "self"))"#;
+        assert!(starts(eq, "x.y").is_empty());
+        assert_eq!(starts(eq, "self.y"), ["attribute"]);
         // Capture against capture, negations, comments and empty literals gate nothing.
-        assert_eq!(literal_gate("(a (#eq? @x @y))"), None);
-        assert_eq!(literal_gate(r#"(a (#not-eq? @x "y"))"#), None);
-        assert_eq!(literal_gate("(a) ; (#eq? @x \"y\")\n"), None);
-        assert_eq!(literal_gate(r#"(a (#eq? @x ""))"#), None);
+        for src in [
+            "(attribute object: (identifier) @x attribute: (identifier) @y (#eq? @x @y))",
+            r#"(attribute object: (identifier) @x (#not-eq? @x "y"))"#,
+            "(attribute) ; (#eq? @x \"y\")\n",
+            r#"(attribute object: (identifier) @x (#eq? @x ""))"#,
+        ] {
+            assert_eq!(starts(src, "a.b"), ["attribute"], "{src}");
+        }
+    }
+
+    /// Syntax outside the subset the matcher implements is refused when the grammar loads,
+    /// naming the construct, as is an unknown node kind or field.
+    #[test]
+    fn unsupported_pattern_syntax_is_invalid_language_data() {
+        let g = python();
+        for (src, says) in [
+            ("(block (identifier)* @x)", "quantifier `*`"),
+            ("(block (identifier)+)", "quantifier `+`"),
+            ("(call arguments: (argument_list)?)", "quantifier `?`"),
+            (
+                r#"(call function: (identifier) @x (#match? @x "^a"))"#,
+                "predicate `#match?`",
+            ),
+            (r#"((identifier) @x (#eq? @x "a"))"#, "grouped patterns"),
+            ("(call !arguments)", "negated fields"),
+            (r#"(call "(")"#, "anonymous node patterns"),
+            ("(call (identifier) . (identifier))", "anchor"),
+            ("(no_such_kind)", "unknown node kind `no_such_kind`"),
+            (
+                "(call no_such_field: (identifier))",
+                "unknown field `no_such_field`",
+            ),
+            ("(_) @x", "must start with a node kind"),
+            ("(call (ERROR))", "`(ERROR)` patterns"),
+            (
+                r#"(call function: (identifier) @x (#eq? @y "a"))"#,
+                "unknown capture `@y`",
+            ),
+        ] {
+            let err = Patterns::parse(&g.ts, src).expect_err(src);
+            assert!(err.contains(says), "{src}: {err}");
+        }
+        let grammar = Grammar {
+            name: "python",
+            ts: g.ts.clone(),
+            id: "python",
+            placement_src: g.placement_src,
+            definitions_src: "(function_definition name: (identifier)* @name) @def.function\n",
+            placement: OnceLock::new(),
+            definitions: OnceLock::new(),
+        };
+        let err = grammar.check().expect_err("a quantifier is refused");
+        assert_eq!(err.reason, Reason::InvalidLanguageData);
+        assert!(
+            err.to_string()
+                .contains("queries/python/definitions.scm (python): line 1: quantifier `*`"),
+            "{err}"
+        );
     }
 
     #[test]
     fn gated_root_kinds_count_only_for_files_with_a_literal() {
-        let py = by_id("python").unwrap();
-        let g = py.grammar("python").unwrap();
-        let roots = g.definition_roots().expect("python roots");
+        let g = python();
+        let roots = g.definition_roots();
         let call = (0..g.ts.node_kind_count())
             .find(|&id| {
                 g.ts.node_kind_is_named(id as u16)
