@@ -396,6 +396,12 @@ impl Resolver<'_> {
                 if let Some(a) = self.via_alias(segs).or_else(|| self.stem_head(segs, &o)) {
                     return a;
                 }
+                // A value the module declares, of a type probity knows (`export const
+                // focusManager = new FocusManager()` in `focusManager.ts`).
+                let n = segs.len();
+                if let Some(a) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
+                    return a;
+                }
                 return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
             }
             return o;

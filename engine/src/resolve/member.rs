@@ -45,13 +45,21 @@ impl Resolver<'_> {
                 let containers =
                     self.named(&cn, |d| d.kind.is_container() && d.container.is_none());
                 consulted.extend(containers.iter().map(|(p, _)| (*p).to_owned()));
-                for (_, d) in &containers {
+                for (p, d) in &containers {
                     if d.macro_members && found.is_empty() {
                         return Outcome::Unchecked(format!(
                             "`{cn}` has attribute macros or non-standard derives that may generate `{m}`"
                         ));
                     }
                     next.extend(bases_of(d));
+                    if d.kind == Kind::Interface {
+                        // `interface A extends B, C<T>`: read from the declaration's text; a
+                        // header probity cannot read is a base it cannot see.
+                        next.extend(
+                            self.interface_bases(p, d)
+                                .unwrap_or_else(|| vec![format!("{cn}'s bases")]),
+                        );
+                    }
                 }
                 // Rust `impl` blocks of the type: the traits it implements (their default
                 // methods are its members, searched as bases), and macros generating members.
@@ -136,6 +144,47 @@ impl Resolver<'_> {
             scope,
             consulted,
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
+    /// ns.C<T> {`), read from the text after its name up to its body; `None` when unreadable.
+    fn interface_bases(&self, p: &str, d: &Decl) -> Option<Vec<String>> {
+        let text = std::fs::read_to_string(self.root.join(p)).ok()?;
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(d.line.saturating_sub(1))
+            .map(str::len)
+            .sum::<usize>()
+            + d.column.saturating_sub(1);
+        let rest = text.get(start..)?;
+        let head = &rest[..rest.find('{')?];
+        let Some((_, ext)) = head.split_once(" extends ") else {
+            return Some(Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut depth = 0usize;
+        let mut part = String::new();
+        for ch in ext.chars().chain(std::iter::once(',')) {
+            match ch {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    let b = part.trim();
+                    let b = b.rsplit('.').next().unwrap_or(b).trim();
+                    if !is_ident(b) {
+                        return None;
+                    }
+                    out.push(b.to_owned());
+                    part.clear();
+                }
+                _ if depth == 0 => part.push(ch),
+                _ => {}
+            }
+        }
+        // A body cut short by a `{` inside the header (`extends B<{ a: T }>`).
+        (depth == 0).then_some(out)
     }
 }
 

@@ -1,0 +1,148 @@
+//! Drift guard on JS/TS module-level values whose type the code states (issue 10): TypeScript
+//! annotations (`declare const x: T`, `const x: A & B = ...`), `new C()`, a repository function
+//! returning object literals, and a `.d.ts` typing the value of a JavaScript module.
+
+use crate::util::{Repo, expect_verdicts};
+
+/// `declare const x: T`, `export const x: A & { ... }`: the members of each part; a part
+/// probity cannot analyze keeps absence UNCHECKABLE.
+#[test]
+fn annotated_values_have_the_members_of_their_type() {
+    let r = Repo::new();
+    r.write(
+        "src/types.ts",
+        "export interface Styles {\n  red: string;\n  bold(): void;\n}\n\
+         export interface Convert extends Base {\n  hexToRgb(h: string): number[];\n}\n\
+         export interface Base {\n  reset: string;\n}\n\
+         declare const styles: {\n  readonly modifier: Styles;\n  codes: number;\n} & Styles & Convert;\n\
+         export default styles;\n\
+         export const loose: Styles & Partial<Convert> = make();\n\
+         export const single: Styles = make();\n\
+         export const callable: Callable = make();\n\
+         export interface Callable {\n  (text: string): string;\n  level: number;\n}\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("styles.red", "VERIFIED src/types.ts:2"),
+            ("styles.modifier", "VERIFIED src/types.ts:12"),
+            ("styles.codes", "VERIFIED src/types.ts:13"),
+            ("styles.hexToRgb", "VERIFIED src/types.ts:6"),
+            ("styles.reset", "VERIFIED src/types.ts:9"),
+            ("styles.rgbToHex", "MISSING"),
+            ("styles.assembleStyles", "MISSING"),
+            ("single.bold", "VERIFIED src/types.ts:3"),
+            ("single.blue", "MISSING"),
+            ("loose.red", "VERIFIED src/types.ts:2"),
+            ("loose.blue", "UNCHECKABLE Partial<Convert>"),
+            ("callable.level", "VERIFIED src/types.ts:21"),
+            ("callable.enabled", "MISSING"),
+            ("callable.bind", "UNCHECKABLE"),
+            ("callable.toString", "UNCHECKABLE"),
+        ],
+    );
+}
+
+/// A JavaScript module's value typed by the `.d.ts` beside it: the declared type decides when
+/// it is in the repository; a type probity cannot find keeps absence UNCHECKABLE.
+#[test]
+fn a_declaration_file_types_the_value_of_a_javascript_module() {
+    let r = Repo::new();
+    r.write(
+        "source/index.js",
+        "function chalkFactory(options) { return options; }\n\
+         function createChalk(options) {\n  return chalkFactory(options);\n}\n\
+         const chalk = createChalk();\n\
+         const other = createChalk();\n\
+         export { other };\n\
+         export default chalk;\n",
+    );
+    r.write(
+        "source/index.d.ts",
+        "export interface ChalkInstance {\n  (...text: unknown[]): string;\n  level: number;\n  readonly red: this;\n}\n\
+         declare const chalk: ChalkInstance;\n\
+         export const other: Elsewhere;\n\
+         export default chalk;\n",
+    );
+    let searched = crate::util::resolve_all(&r, &["chalk.link"]);
+    assert_eq!(searched[0]["verdict"], "MISSING", "{}", searched[0]);
+    let files = searched[0]["searched"]["files"].to_string();
+    assert!(files.contains("source/index.d.ts"), "{files}");
+    expect_verdicts(
+        &r,
+        &[
+            ("chalk.red", "VERIFIED source/index.d.ts:4"),
+            ("chalk.level", "VERIFIED source/index.d.ts:3"),
+            ("chalk.link", "MISSING"),
+            ("chalk.enabled", "MISSING"),
+            ("chalk.call", "UNCHECKABLE"),
+            ("other.nothing", "UNCHECKABLE Elsewhere"),
+        ],
+    );
+}
+
+/// `const x = new C()`, also in a file named like the value (`focusManager.ts`): the instance
+/// members of `C`, inherited ones included; an ES private field `#online` is not `online`.
+#[test]
+fn an_instance_has_the_members_of_its_class() {
+    let r = Repo::new();
+    r.write(
+        "src/subscribable.ts",
+        "export class Subscribable {\n  subscribe(l: () => void) {}\n}\n",
+    );
+    r.write(
+        "src/focusManager.ts",
+        "import { Subscribable } from './subscribable'\n\
+         export class FocusManager extends Subscribable {\n  #focused = true\n  setFocused(f: boolean) {}\n}\n\
+         export const focusManager = new FocusManager()\n",
+    );
+    r.write(
+        "src/query.ts",
+        "import { focusManager } from './focusManager'\nfocusManager.setFocused(true)\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("focusManager.setFocused", "VERIFIED src/focusManager.ts:4"),
+            ("focusManager.subscribe", "VERIFIED src/subscribable.ts:2"),
+            ("focusManager.setFocus", "MISSING"),
+            ("focusManager.focused", "MISSING"),
+        ],
+    );
+}
+
+/// `const x = f()` with `f` a function of the module whose returns are all object literals or
+/// `new C`: the members of those; any other return keeps the value untyped.
+#[test]
+fn a_value_made_by_a_factory_has_the_members_it_returns() {
+    let r = Repo::new();
+    r.write(
+        "src/notifyManager.ts",
+        "export function createNotifyManager() {\n\
+         \x20 const flush = () => {}\n\
+         \x20 const schedule = (cb: () => void) => { flush() }\n\
+         \x20 return {\n    batch: <T>(cb: () => T): T => cb(),\n    schedule,\n  } as const\n\
+         }\n\
+         export const notifyManager = createNotifyManager()\n\
+         const makeBox = () => ({ open() {} })\n\
+         export const box = makeBox()\n\
+         function pick(x: boolean) {\n  if (x) {\n    return { a: 1 }\n  }\n  return other()\n}\n\
+         export const picked = pick(true)\n",
+    );
+    r.write(
+        "src/use.ts",
+        "import { notifyManager, box, picked } from './notifyManager'\n\
+         notifyManager.batch(() => 1)\nbox.open()\npicked.a\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("notifyManager.batch", "VERIFIED src/notifyManager.ts:5"),
+            ("notifyManager.schedule", "VERIFIED src/notifyManager.ts:6"),
+            ("notifyManager.flush", "MISSING"),
+            ("box.open", "VERIFIED src/notifyManager.ts:10"),
+            ("box.close", "MISSING"),
+            ("picked.b", "UNCHECKABLE"),
+        ],
+    );
+}
