@@ -146,3 +146,32 @@ fn a_value_made_by_a_factory_has_the_members_it_returns() {
         ],
     );
 }
+
+/// A module alias (`var Router = require('./router')`) is a value elsewhere only where code
+/// writes it: a file naming it only in comments and strings binds nothing.
+#[test]
+fn a_module_alias_named_only_in_comments_and_strings_elsewhere_is_the_module() {
+    let r = Repo::new();
+    r.write(
+        "lib/router/index.js",
+        "// Initialize a new `Router`.\n\
+         var proto = module.exports = function (options) { return {}; };\n\
+         proto.use = function use(fn) {\n  throw new TypeError('Router.use() requires a function');\n};\n",
+    );
+    r.write(
+        "lib/app.js",
+        "var Router = require('./router');\nexports.make = function () { return new Router(); };\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Router.use", "VERIFIED lib/router/index.js:3"),
+            ("Router.timeout", "MISSING"),
+        ],
+    );
+    r.write(
+        "lib/other.js",
+        "function f(Router) { return Router.timeout; }\nf();\n",
+    );
+    expect_verdicts(&r, &[("Router.timeout", "UNCHECKABLE other file(s)")]);
+}
