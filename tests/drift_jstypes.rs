@@ -175,3 +175,50 @@ fn a_module_alias_named_only_in_comments_and_strings_elsewhere_is_the_module() {
     );
     expect_verdicts(&r, &[("Router.timeout", "UNCHECKABLE other file(s)")]);
 }
+
+/// The plan's own example code binding a name to the repository's own package
+/// (`const mypkg = require('mypkg')`, `import mypkg from 'mypkg'`, the root `package.json`
+/// name) cites the package: a name absent from what its entry module exports is MISSING. A
+/// value the example derives from it by a call (`const app = mypkg()`) stays UNCHECKABLE, as
+/// does a name bound to another package.
+#[test]
+fn plan_example_requiring_the_repository_package_cites_it() {
+    let r = Repo::new();
+    r.write(
+        "package.json",
+        "{\"name\": \"mypkg\", \"main\": \"index.js\"}\n",
+    );
+    r.write("index.js", "module.exports = require('./lib/core');\n");
+    r.write(
+        "lib/core.js",
+        "exports = module.exports = create;\n\
+         function create() { var app = {}; return app; }\n\
+         exports.application = {};\n",
+    );
+    let plan = "# Plan\n\nUse `mypkg.application`, not `mypkg.Application`; `app.handle` and \
+                `other.thing` too.\n\n```js\nconst mypkg = require('mypkg')\nconst app = mypkg()\n\
+                import other from 'other'\n```\n";
+    let got = crate::util::drift_plan(&r, plan);
+    let verdict = |name: &str| {
+        got.iter()
+            .find(|v| v["ref"] == name)
+            .unwrap_or_else(|| panic!("{name} not in {got:?}"))["verdict"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(verdict("mypkg.application"), "VERIFIED");
+    assert_eq!(verdict("mypkg.Application"), "MISSING");
+    assert_eq!(verdict("app.handle"), "UNCHECKABLE");
+    // Another package's name keeps the example rule.
+    r.write(
+        "package.json",
+        "{\"name\": \"notmypkg\", \"main\": \"index.js\"}\n",
+    );
+    let got = crate::util::drift_plan(&r, plan);
+    let v = got
+        .iter()
+        .find(|v| v["ref"] == "mypkg.Application")
+        .unwrap();
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v}");
+}
