@@ -222,3 +222,39 @@ fn plan_example_requiring_the_repository_package_cites_it() {
         .unwrap();
     assert_eq!(v["verdict"], "UNCHECKABLE", "{v}");
 }
+
+/// A value mixing in a Node built-in's prototype (`mixin(app, EventEmitter.prototype)`) has
+/// exactly that class's members (`grammars/javascript/node-members.txt`) plus its own: a member
+/// of the built-in is UNCHECKABLE (external), a name in none of them is MISSING.
+#[test]
+fn a_value_mixing_in_a_node_prototype_has_exactly_its_members() {
+    let r = Repo::new();
+    r.write(
+        "lib/express.js",
+        "var EventEmitter = require('events').EventEmitter;\n\
+         var mixin = require('merge-descriptors');\n\
+         var proto = require('./application');\n\
+         exports = module.exports = createApplication;\n\
+         function createApplication() {\n\
+         \x20 var app = function (req, res) { app.handle(req, res); };\n\
+         \x20 mixin(app, EventEmitter.prototype, false);\n\
+         \x20 mixin(app, proto, false);\n\
+         \x20 return app;\n\
+         }\n",
+    );
+    r.write(
+        "lib/application.js",
+        "var app = exports = module.exports = {};\n\
+         app.handle = function handle(req, res) {};\n\
+         app.lazyrouter = function lazyrouter() {};\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("app.lazyrouter", "VERIFIED lib/application.js:3"),
+            ("app.emit", "UNCHECKABLE events.EventEmitter"),
+            ("app.lazyRouter", "MISSING"),
+            ("app.configure", "MISSING"),
+        ],
+    );
+}
