@@ -258,3 +258,42 @@ fn a_value_mixing_in_a_node_prototype_has_exactly_its_members() {
         ],
     );
 }
+
+/// A file probity could not analyze (syntax errors) blocks a MISSING member of class `C` only
+/// when it could declare one: a file naming `C` only in the lists of its `import`/`export ...
+/// from` statements (a re-export) cannot.
+#[test]
+fn an_unanalyzed_reexporting_file_does_not_block_a_missing_member() {
+    let r = Repo::new();
+    r.write(
+        "src/core/reaction.ts",
+        "export class Reaction {\n  track(fn: () => void) {}\n}\n",
+    );
+    r.write(
+        "src/api/extras.ts",
+        "export function getDebugName(x: unknown) { return '' }\n",
+    );
+    r.write(
+        "src/mobx.ts",
+        "import { getDebugName } from './api/extras'\n\
+         export {\n  Reaction,\n  getDebugName,\n} from './internal'\n\
+         if (typeof x === 'object' {\n  x.inject({ getDebugName })\n}\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Reaction.track", "VERIFIED src/core/reaction.ts:2"),
+            ("Reaction.getDebugName", "MISSING"),
+        ],
+    );
+    // A file that also writes the class's name elsewhere may declare a member of it.
+    r.write(
+        "src/mobx.ts",
+        "export { Reaction } from './internal'\n\
+         Reaction.prototype.getDebugName = function ( {\n",
+    );
+    expect_verdicts(
+        &r,
+        &[("Reaction.getDebugName", "UNCHECKABLE syntax errors")],
+    );
+}
