@@ -297,3 +297,28 @@ fn an_unanalyzed_reexporting_file_does_not_block_a_missing_member() {
         &[("Reaction.getDebugName", "UNCHECKABLE syntax errors")],
     );
 }
+
+/// `interface A extends B, ns.C<T>`: the members of `B` and `C` are members of `A` (they were
+/// MISSING); a header probity cannot read keeps absence UNCHECKABLE.
+#[test]
+fn an_interface_has_the_members_of_the_interfaces_it_extends() {
+    let r = Repo::new();
+    r.write(
+        "src/types.ts",
+        "export interface Base {\n  reset: string;\n}\n\
+         export interface Gen<T> {\n  value: T;\n}\n\
+         export interface Convert extends Base, Gen<number> {\n  hexToRgb(h: string): number[];\n}\n\
+         export interface Odd extends Gen<{ a: number }> {\n  odd: boolean;\n}\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Convert.hexToRgb", "VERIFIED src/types.ts:8"),
+            ("Convert.reset", "VERIFIED src/types.ts:2"),
+            ("Convert.value", "VERIFIED src/types.ts:5"),
+            ("Convert.nothing", "MISSING"),
+            ("Odd.odd", "VERIFIED src/types.ts:11"),
+            ("Odd.nothing", "UNCHECKABLE"),
+        ],
+    );
+}

@@ -147,10 +147,41 @@ impl Resolver<'_> {
     }
 }
 
+/// The bases read by [`Resolver::interface_bases`]: (file, line, column, the file's length and
+/// modification time) → bases.
+type BasesKey = (
+    std::path::PathBuf,
+    usize,
+    usize,
+    Option<(u64, Option<std::time::SystemTime>)>,
+);
+type BasesCache = std::collections::HashMap<BasesKey, Option<Vec<String>>>;
+
+thread_local! {
+    /// The interface headers already read on this thread: `member` asks again for every
+    /// member name.
+    static INTERFACE_BASES: std::cell::RefCell<BasesCache> = std::cell::RefCell::default();
+}
+
 impl Resolver<'_> {
     /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
     /// ns.C<T> {`), read from the text after its name up to its body; `None` when unreadable.
     fn interface_bases(&self, p: &str, d: &Decl) -> Option<Vec<String>> {
+        // The file as it is now (a library caller may resolve again after an edit).
+        let path = self.root.join(p);
+        let stamp = std::fs::metadata(&path)
+            .ok()
+            .map(|m| (m.len(), m.modified().ok()));
+        let key = (path, d.line, d.column, stamp);
+        if let Some(b) = INTERFACE_BASES.with(|c| c.borrow().get(&key).cloned()) {
+            return b;
+        }
+        let b = self.read_interface_bases(p, d);
+        INTERFACE_BASES.with(|c| c.borrow_mut().insert(key, b.clone()));
+        b
+    }
+
+    fn read_interface_bases(&self, p: &str, d: &Decl) -> Option<Vec<String>> {
         let text = std::fs::read_to_string(self.root.join(p)).ok()?;
         let start: usize = text
             .split_inclusive('\n')
