@@ -127,12 +127,14 @@ fn a_value_made_by_a_factory_has_the_members_it_returns() {
          const makeBox = () => ({ open() {} })\n\
          export const box = makeBox()\n\
          function pick(x: boolean) {\n  if (x) {\n    return { a: 1 }\n  }\n  return other()\n}\n\
-         export const picked = pick(true)\n",
+         export const picked = pick(true)\n\
+         async function load() {\n  return { rows: 1 }\n}\n\
+         export const loading = load()\n",
     );
     r.write(
         "src/use.ts",
-        "import { notifyManager, box, picked } from './notifyManager'\n\
-         notifyManager.batch(() => 1)\nbox.open()\npicked.a\n",
+        "import { notifyManager, box, picked, loading } from './notifyManager'\n\
+         notifyManager.batch(() => 1)\nbox.open()\npicked.a\nloading.then()\n",
     );
     expect_verdicts(
         &r,
@@ -143,6 +145,8 @@ fn a_value_made_by_a_factory_has_the_members_it_returns() {
             ("box.open", "VERIFIED src/notifyManager.ts:10"),
             ("box.close", "MISSING"),
             ("picked.b", "UNCHECKABLE"),
+            // A promise, not the object its `return` names.
+            ("loading.then", "UNCHECKABLE"),
         ],
     );
 }

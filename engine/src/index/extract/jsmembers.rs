@@ -222,16 +222,18 @@ impl Ctx<'_> {
         }
     }
 
-    /// `const name = f(...)` with `f` a function declared at the top of this module whose
-    /// returns are all object literals or `new C(...)` (no bare `return`): `name` gets the
-    /// literals' members and mixins of the classes. `false` (nothing recorded): `f` is no such
-    /// function.
+    /// `const name = f(...)` with `f` a function (not `async`) declared at the top of this
+    /// module whose returns are all object literals or `new C(...)` (no bare `return`): `name`
+    /// gets the literals' members and mixins of the classes. `false` (nothing recorded): `f`
+    /// is no such function.
     fn factory_value(&mut self, name: &str, f: &str, def: Node) -> bool {
         let mut top = def;
         while let Some(p) = top.parent() {
             top = p;
         }
-        let Some(func) = top_function(self, top, f) else {
+        // An `async` function returns a promise, whatever its `return`s.
+        let Some(func) = top_function(self, top, f).filter(|f| !self.t(*f).starts_with("async"))
+        else {
             return false;
         };
         let mut rets = Vec::new();
