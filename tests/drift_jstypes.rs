@@ -312,7 +312,9 @@ fn an_interface_has_the_members_of_the_interfaces_it_extends() {
         "export interface Base {\n  reset: string;\n}\n\
          export interface Gen<T> {\n  value: T;\n}\n\
          export interface Convert extends Base, Gen<number> {\n  hexToRgb(h: string): number[];\n}\n\
-         export interface Odd extends Gen<{ a: number }> {\n  odd: boolean;\n}\n",
+         export interface Odd extends Gen<{ a: number }> {\n  odd: boolean;\n}\n\
+         export interface Dict {\n  size: number;\n  [key: string]: number;\n}\n\
+         declare const dict: Dict;\n",
     );
     expect_verdicts(
         &r,
@@ -323,6 +325,9 @@ fn an_interface_has_the_members_of_the_interfaces_it_extends() {
             ("Convert.nothing", "MISSING"),
             ("Odd.odd", "VERIFIED src/types.ts:11"),
             ("Odd.nothing", "UNCHECKABLE"),
+            ("Dict.size", "VERIFIED src/types.ts:14"),
+            ("Dict.anything", "UNCHECKABLE index signature"),
+            ("dict.anything", "UNCHECKABLE index signature"),
         ],
     );
 }

@@ -55,10 +55,15 @@ impl Resolver<'_> {
                     if d.kind == Kind::Interface {
                         // `interface A extends B, C<T>`: read from the declaration's text; a
                         // header probity cannot read is a base it cannot see.
-                        next.extend(
-                            self.interface_bases(p, d)
-                                .unwrap_or_else(|| vec![format!("{cn}'s bases")]),
-                        );
+                        let (bases, indexed) = self.interface_bases(p, d);
+                        if indexed && found.is_empty() {
+                            return Outcome::Unchecked(format!(
+                                "`{cn}` has an index signature (`[key: K]: T`) at {p}:{}: any \
+                                 name may be a member",
+                                d.line
+                            ));
+                        }
+                        next.extend(bases.unwrap_or_else(|| vec![format!("{cn}'s bases")]));
                     }
                 }
                 // Rust `impl` blocks of the type: the traits it implements (their default
@@ -155,7 +160,7 @@ type BasesKey = (
     usize,
     Option<(u64, Option<std::time::SystemTime>)>,
 );
-type BasesCache = std::collections::HashMap<BasesKey, Option<Vec<String>>>;
+type BasesCache = std::collections::HashMap<BasesKey, (Option<Vec<String>>, bool)>;
 
 thread_local! {
     /// The interface headers already read on this thread: `member` asks again for every
@@ -165,8 +170,9 @@ thread_local! {
 
 impl Resolver<'_> {
     /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
-    /// ns.C<T> {`), read from the text after its name up to its body; `None` when unreadable.
-    fn interface_bases(&self, p: &str, d: &Decl) -> Option<Vec<String>> {
+    /// ns.C<T> {`), read from the text after its name up to its body (`None` when unreadable),
+    /// and whether its body has an index signature.
+    fn interface_bases(&self, p: &str, d: &Decl) -> (Option<Vec<String>>, bool) {
         // The file as it is now (a library caller may resolve again after an edit).
         let path = self.root.join(p);
         let stamp = std::fs::metadata(&path)
@@ -176,47 +182,85 @@ impl Resolver<'_> {
         if let Some(b) = INTERFACE_BASES.with(|c| c.borrow().get(&key).cloned()) {
             return b;
         }
-        let b = self.read_interface_bases(p, d);
-        INTERFACE_BASES.with(|c| c.borrow_mut().insert(key, b.clone()));
-        b
-    }
-
-    fn read_interface_bases(&self, p: &str, d: &Decl) -> Option<Vec<String>> {
-        let text = std::fs::read_to_string(self.root.join(p)).ok()?;
+        let text = std::fs::read_to_string(self.root.join(p)).unwrap_or_default();
         let start: usize = text
             .split_inclusive('\n')
             .take(d.line.saturating_sub(1))
             .map(str::len)
             .sum::<usize>()
             + d.column.saturating_sub(1);
-        let rest = text.get(start..)?;
-        let head = &rest[..rest.find('{')?];
-        let Some((_, ext)) = head.split_once(" extends ") else {
-            return Some(Vec::new());
-        };
-        let mut out = Vec::new();
-        let mut depth = 0usize;
-        let mut part = String::new();
-        for ch in ext.chars().chain(std::iter::once(',')) {
-            match ch {
-                '<' | '(' | '[' => depth += 1,
-                '>' | ')' | ']' => depth = depth.saturating_sub(1),
-                ',' if depth == 0 => {
-                    let b = part.trim();
-                    let b = b.rsplit('.').next().unwrap_or(b).trim();
-                    if !is_ident(b) {
-                        return None;
-                    }
-                    out.push(b.to_owned());
-                    part.clear();
-                }
-                _ if depth == 0 => part.push(ch),
-                _ => {}
-            }
-        }
-        // A body cut short by a `{` inside the header (`extends B<{ a: T }>`).
-        (depth == 0).then_some(out)
+        let rest = text.get(start..).unwrap_or("");
+        let b = (header_bases(rest), body_has_index_signature(rest));
+        INTERFACE_BASES.with(|c| c.borrow_mut().insert(key, b.clone()));
+        b
     }
+}
+
+/// Whether the body of the interface declared at the start of `rest` has an index signature
+/// (`[key: string]: T`) among its members.
+fn body_has_index_signature(rest: &str) -> bool {
+    let Some(open) = rest.find('{') else {
+        return false;
+    };
+    let b = rest.as_bytes();
+    let mut depth = 0usize;
+    let mut prev = b'{';
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            b'[' if depth == 1 && matches!(prev, b'{' | b';' | b',' | b'\n') => {
+                let after = rest[i + 1..].trim_start();
+                let end = after
+                    .find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
+                    .unwrap_or(after.len());
+                if end > 0 && after[end..].trim_start().starts_with(':') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        if !c.is_ascii_whitespace() || c == b'\n' {
+            prev = c;
+        }
+    }
+    false
+}
+
+/// The bases in the header of the interface declared at the start of `rest` (`A extends B,
+/// ns.C<T> {`); `None` when unreadable.
+fn header_bases(rest: &str) -> Option<Vec<String>> {
+    let head = &rest[..rest.find('{')?];
+    let Some((_, ext)) = head.split_once(" extends ") else {
+        return Some(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut part = String::new();
+    for ch in ext.chars().chain(std::iter::once(',')) {
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                let b = part.trim();
+                let b = b.rsplit('.').next().unwrap_or(b).trim();
+                if !is_ident(b) {
+                    return None;
+                }
+                out.push(b.to_owned());
+                part.clear();
+            }
+            _ if depth == 0 => part.push(ch),
+            _ => {}
+        }
+    }
+    // A body cut short by a `{` inside the header (`extends B<{ a: T }>`).
+    (depth == 0).then_some(out)
 }
 
 /// Bases that add no members a plan would cite.
