@@ -8,6 +8,7 @@ mod drift_deptraits;
 mod drift_extract;
 mod drift_heads;
 mod drift_js;
+mod drift_jstypes;
 mod drift_node;
 mod drift_plans;
 mod drift_pybases;

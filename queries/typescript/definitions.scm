@@ -20,6 +20,11 @@
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (export_statement (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+; `declare const x: T` (its type gives it members, see jsmembers.rs).
+(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(export_statement (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(export_statement (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
 
 (import_statement) @import
 (variable_declarator

@@ -148,6 +148,7 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
     };
     let mut results = Vec::new();
     let mut skipped = Vec::new();
+    let own = own_package_name(root);
     for (order, ((mut r, c), skip)) in res.into_iter().zip(ex.refs).zip(skips).enumerate() {
         if let Some((artifact, artifact_line)) = skip {
             let reason = if artifact == c.reference {
@@ -167,8 +168,14 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
             });
             continue;
         }
+        // The example binds the head to the repository's own package, which the resolver
+        // reads the name as: its MISSING stands.
+        let own_package = c.example_module.as_deref().is_some_and(|m| {
+            own.as_deref() == Some(m) && c.reference.split(['.', ':']).next() == Some(m)
+        });
         if let Some(l) = c.example_line
             && r.verdict == Verdict::Missing
+            && !own_package
         {
             // A name of the plan's own example code, not of the repository: absent from the
             // repository proves nothing.
@@ -274,4 +281,11 @@ pub fn tally(results: &[Resolution]) -> BTreeMap<&'static str, usize> {
         *m.entry(r.verdict.as_str()).or_insert(0) += 1;
     }
     m
+}
+
+/// The `name` of the repository's own `package.json` (at `root`), if any.
+fn own_package_name(root: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("name")?.as_str().map(str::to_owned)
 }

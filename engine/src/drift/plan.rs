@@ -35,6 +35,9 @@ pub struct Cited {
     /// The line of the plan's own fenced code that declares it (a flag in an option call, a
     /// variable its head names): a name of the plan's example, not of the repository.
     pub example_line: Option<usize>,
+    /// The module the plan's example code binds the head to (`const x = require('pkg')`,
+    /// `import x from 'pkg'`): `pkg`.
+    pub example_module: Option<String>,
 }
 
 /// The references of a plan.
@@ -61,6 +64,7 @@ impl Extracted {
                     occurrences: Vec::new(),
                     artifact_line: None,
                     example_line: None,
+                    example_module: None,
                 });
                 self.refs.len() - 1
             }
@@ -462,6 +466,31 @@ fn example_decls(line: &str) -> Vec<String> {
     out
 }
 
+/// A name an example line binds to a module: `const x = require('m')`, `import x from 'm'`,
+/// `import * as x from 'm'` → `(x, m)`.
+fn example_import(line: &str) -> Option<(String, String)> {
+    let t = line.trim().trim_end_matches(';');
+    let quoted = |s: &str| -> Option<String> {
+        let s = s.trim();
+        let q = s.chars().next().filter(|c| "'\"".contains(*c))?;
+        let inner = s[1..].strip_suffix(q)?;
+        (!inner.is_empty() && !inner.contains(q)).then(|| inner.to_owned())
+    };
+    if let Some(rest) = t.strip_prefix("import ") {
+        let (name, from) = rest.split_once(" from ")?;
+        let name = name.trim();
+        let name = name.strip_prefix("* as ").unwrap_or(name).trim();
+        return is_ident(name).then(|| Some((name.to_owned(), quoted(from)?)))?;
+    }
+    let rest = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))?;
+    let (name, value) = rest.split_once('=')?;
+    let name = name.trim();
+    let arg = value.trim().strip_prefix("require(")?.strip_suffix(')')?;
+    is_ident(name).then(|| Some((name.to_owned(), quoted(arg)?)))?
+}
+
 /// The names prose calls an HTTP header outside code spans (`parses the Accept header`,
 /// `the Content-Type headers`): a capitalized word between an article and `header`/`headers`
 /// (not `the Response headers`, which names where headers live).
@@ -498,12 +527,15 @@ pub fn extract(plan: &str) -> Extracted {
     // What the plan's own example code declares (name → first line), and the header names of
     // its prose.
     let mut example: Vec<(String, usize)> = Vec::new();
+    // The names it binds to a module (name → module specifier).
+    let mut example_modules: Vec<(String, String)> = Vec::new();
     let mut headers: Vec<String> = Vec::new();
     for (i, line) in plan.lines().enumerate() {
         let n = i + 1;
         let trimmed = line.trim_start();
         if fence.is_some() {
             example.extend(example_decls(line).into_iter().map(|d| (d, n)));
+            example_modules.extend(example_import(line));
         } else {
             headers.extend(prose_headers(&line.replace('`', " ")));
         }
@@ -586,6 +618,10 @@ pub fn extract(plan: &str) -> Extracted {
             c.reference.split(['.', ':']).next().unwrap_or("")
         };
         c.example_line = example.iter().find(|(d, _)| d == head).map(|(_, l)| *l);
+        c.example_module = example_modules
+            .iter()
+            .find(|(d, _)| d == head)
+            .map(|(_, m)| m.clone());
     }
     out
 }

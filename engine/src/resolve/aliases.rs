@@ -206,9 +206,16 @@ impl Resolver<'_> {
         }
         let post = self.postings();
         let importers: HashSet<&str> = imports.iter().map(|(p, _)| *p).collect();
+        // A JS/TS file writing `head` only in comments and strings binds no value of that name.
+        let in_code = |f: &str| {
+            !super::is_js(super::langs::family_of(f))
+                || std::fs::read_to_string(self.root.join(f))
+                    .map_or(true, |t| super::jstext::has_word(&t, &segs[0], false))
+        };
         let elsewhere = post
             .exact(&segs[0])
-            .filter(|&(f, _)| !importers.contains(post.files[f].as_str()))
+            .map(|(f, _)| post.files[f].as_str())
+            .filter(|f| !importers.contains(f) && in_code(f))
             .count();
         let n = segs.len();
         if value_like && elsewhere > 0 {

@@ -179,9 +179,12 @@ fn js_exports(text: &str) -> JsExports {
                 })
             ) && !matches!(tok(k + 4), "{" | "require" | "module" | "exports")
         });
-        // `var app = exports = module.exports = {}`: the object is `app`, whose members are
-        // assigned by name (`app.init = ...`).
-        if let Some(k) = at.filter(|&k| tok(k + 4) == "{" && k >= 2 && tok(k - 1) == "=") {
+        // `var app = exports = module.exports = {}`, `var proto = module.exports =
+        // function (options) {...}`: the object or function is `app` / `proto`, whose members
+        // are assigned by name (`app.init = ...`).
+        if let Some(k) =
+            at.filter(|&k| matches!(tok(k + 4), "{" | "function") && k >= 2 && tok(k - 1) == "=")
+        {
             let mut j = k - 2;
             if tok(j) == "exports" && j >= 2 && tok(j - 1) == "=" {
                 j -= 2;

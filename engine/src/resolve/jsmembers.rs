@@ -152,8 +152,42 @@ impl Resolver<'_> {
         let mut found = Vec::new();
         // A mixin of a Node built-in class's members that lacks `m`: it adds nothing for `m`.
         let mut node_mixed = false;
+        // The files of the classes and types followed (what a MISSING searched).
+        let mut searched: Vec<String> = Vec::new();
+        // JS modules whose `.d.ts` twin declares `c` of a type probity can follow: there the
+        // declared type wins over what the code seems to copy into `c`.
+        let typed: Vec<&str> = mixins
+            .iter()
+            .filter(|(p, d)| {
+                is_type_mixin(d)
+                    && d.imported
+                        .as_deref()
+                        .is_some_and(|s| self.type_in_reach(p, s))
+            })
+            .filter_map(|(p, _)| dts_stem(p))
+            .collect();
         for (p, d) in &mixins {
+            if !is_type_mixin(d) && js_stem(p).is_some_and(|s| typed.contains(&s)) {
+                continue;
+            }
             let src = d.imported.as_deref().filter(|s| *s != c && depth > 0);
+            if is_type_mixin(d) {
+                // A declared type (`x: T`): a class or interface this file declares or imports
+                // from a module of the repository; any other type is one probity cannot follow.
+                match src.filter(|s| self.type_in_reach(p, s)) {
+                    Some(s) => match self.member(s, m) {
+                        Outcome::Found(c) => found.extend(c),
+                        Outcome::Unchecked(why) => {
+                            unfollowed.get_or_insert(why);
+                        }
+                        Outcome::Missing { consulted, .. } => searched.extend(consulted),
+                    },
+                    None => {
+                        unfollowed.get_or_insert_with(|| mixin_reason(c, p, d));
+                    }
+                }
+                continue;
+            }
             let followable = src.is_some_and(|s| {
                 !self.js_object_files(s).is_empty()
                     || !self.named(s, |d| d.kind.is_container()).is_empty()
@@ -164,13 +198,15 @@ impl Resolver<'_> {
                     Outcome::Unchecked(why) => {
                         unfollowed.get_or_insert(why);
                     }
-                    Outcome::Missing { .. } => match self.js_object_member_at(s, m, depth - 1) {
-                        Some(Outcome::Found(c)) => found.extend(c),
-                        Some(Outcome::Unchecked(why)) => {
-                            unfollowed.get_or_insert(why);
+                    Outcome::Missing { consulted, .. } => {
+                        match self.js_object_member_at(s, m, depth - 1) {
+                            Some(Outcome::Found(c)) => found.extend(c),
+                            Some(Outcome::Unchecked(why)) => {
+                                unfollowed.get_or_insert(why);
+                            }
+                            _ => searched.extend(consulted),
                         }
-                        _ => {}
-                    },
+                    }
                 },
                 None => match (self.node_class_of(p, d), src) {
                     (Some(k), _) => match NODE_MEMBERS.provider(&k, m) {
@@ -227,7 +263,16 @@ impl Resolver<'_> {
         }
         let mut consulted: Vec<String> = files.iter().map(|p| (*p).to_owned()).collect();
         consulted.extend(mixins.iter().map(|(p, _)| (*p).to_owned()));
+        consulted.extend(searched);
+        consulted.sort_unstable();
         consulted.dedup();
+        // Members every object or function has are never provably absent.
+        if OBJECT_MEMBERS.contains(&m) {
+            return Some(Outcome::Unchecked(format!(
+                "`{m}` may be a member every JavaScript object or function has \
+                 (`Object.prototype`, `Function.prototype`), which `{c}` may be"
+            )));
+        }
         // Members the index does not record (`app[method] = ...`, `defineGetter(req, 'x')`,
         // `this.x = ...` in a method of an object): where `c` is built on a Node class, a word
         // `m` in a file giving `c` members keeps it from being provably absent.
@@ -318,8 +363,76 @@ impl Resolver<'_> {
     }
 }
 
+/// Members of `Object.prototype` and `Function.prototype`.
+const OBJECT_MEMBERS: &[&str] = &[
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "constructor",
+    "__proto__",
+    "call",
+    "apply",
+    "bind",
+    "name",
+    "length",
+    "prototype",
+    "arguments",
+    "caller",
+];
+
+/// `x` for `x.d.ts` (`.d.mts`, `.d.cts`).
+fn dts_stem(p: &str) -> Option<&str> {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .find_map(|s| p.strip_suffix(s))
+}
+
+/// `x` for a JavaScript module `x.js` (`.mjs`, `.cjs`, `.jsx`).
+fn js_stem(p: &str) -> Option<&str> {
+    [".js", ".mjs", ".cjs", ".jsx"]
+        .iter()
+        .find_map(|s| p.strip_suffix(s))
+}
+
+/// Whether the member import `d` is a declared type (`const x: T`, see
+/// `index/extract/jsmembers.rs`), not a mixin call.
+fn is_type_mixin(d: &Decl) -> bool {
+    d.signature.as_deref().is_some_and(|s| s.starts_with(": "))
+}
+
+impl Resolver<'_> {
+    /// Whether type `t`, written in file `p`, is a class or interface `p` declares at its top
+    /// level or imports from a module of the repository (a relative path).
+    fn type_in_reach(&self, p: &str, t: &str) -> bool {
+        let Some(fi) = self.files.get(p) else {
+            return false;
+        };
+        let declared = fi
+            .decls
+            .iter()
+            .any(|d| d.name == t && d.container.is_none() && d.kind.is_container());
+        let imported = fi.decls.iter().any(|d| {
+            d.name == t
+                && d.kind == Kind::Import
+                && d.container.is_none()
+                && d.from.as_deref().is_some_and(|f| f.starts_with('.'))
+        });
+        (declared || imported) && !self.named(t, |d| d.kind.is_container()).is_empty()
+    }
+}
+
 /// Why a member of `c` may come from the mixin `d` of file `p`.
 fn mixin_reason(c: &str, p: &str, d: &Decl) -> String {
+    if let Some(t) = d.signature.as_deref().and_then(|s| s.strip_prefix(": ")) {
+        return format!(
+            "`{c}` is declared of type `{t}` at {p}:{}, which probity cannot follow (not a class \
+             or interface declared in or imported into that file from the repository)",
+            d.line
+        );
+    }
     format!(
         "`{c}` gets members from `{}` at {p}:{}, which probity cannot follow",
         d.signature.as_deref().unwrap_or("a mixin"),

@@ -65,9 +65,71 @@ pub(super) fn has_word(text: &str, word: &str, strings_count: bool) -> bool {
     false
 }
 
+/// Whether `word` occurs in JS/TS `text` outside comments and outside the `{ ... }` lists of
+/// `import { ... } from` / `export { ... } from` statements (string text counts); an entry
+/// renaming it (`word as other`) counts.
+pub(super) fn writes_outside_lists(text: &str, word: &str) -> bool {
+    let mut rest = String::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(open) = text[i..].find('{').map(|o| i + o) {
+        let before = text[..open].trim_end();
+        let before = before.strip_suffix("type").map_or(before, str::trim_end);
+        let close = text[open..].find('}').map(|c| open + c);
+        let list = (before.ends_with("import") || before.ends_with("export"))
+            .then_some(close)
+            .flatten()
+            .filter(|&c| text[c + 1..].trim_start().starts_with("from"));
+        match list {
+            Some(c) => {
+                let inner = &text[open + 1..c];
+                let renamed = inner.split(',').any(|e| {
+                    let mut w = e.split_whitespace();
+                    w.next() == Some(word) && w.next() == Some("as")
+                });
+                if renamed {
+                    return true;
+                }
+                rest.push_str(&text[i..open]);
+                rest.push_str("{}");
+                i = c + 1;
+            }
+            None => {
+                rest.push_str(&text[i..=open]);
+                i = open + 1;
+            }
+        }
+    }
+    rest.push_str(&text[i..]);
+    has_word(&rest, word, true)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::has_word;
+    use super::{has_word, writes_outside_lists};
+
+    #[test]
+    fn words_outside_import_and_export_lists() {
+        let src =
+            "import { a, Reaction } from './x'\nexport {\n  Reaction,\n  b\n} from './internal'\n";
+        assert!(!writes_outside_lists(src, "Reaction"));
+        assert!(writes_outside_lists(
+            &format!("{src}Reaction.prototype.m = 1\n"),
+            "Reaction"
+        ));
+        assert!(writes_outside_lists(
+            "import { Reaction as R } from './x'",
+            "Reaction"
+        ));
+        assert!(writes_outside_lists(
+            "import Reaction from './x'",
+            "Reaction"
+        ));
+        assert!(writes_outside_lists("export { Reaction }\n", "Reaction"));
+        assert!(!writes_outside_lists(
+            "// Reaction\nexport { x } from 'y'",
+            "Reaction"
+        ));
+    }
 
     #[test]
     fn words_outside_comments_in_code_or_text() {

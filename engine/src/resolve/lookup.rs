@@ -1,19 +1,14 @@
 //! The rule of each kind of reference, over the loaded declarations: files, flags, bare names
-//! (and the imports binding them), macros, decorators, qualified references, members of
-//! containers through their bases, and members of values probity cannot type.
+//! (and the imports binding them), macros, decorators and qualified references (members of
+//! containers are in `member`, members of values probity cannot type in `receiver`).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
-use super::cratesrc::DepTrait;
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
-use super::is_js;
-use super::langs::family_of;
 use super::modules::module_cand;
 use super::reexports::{Chase, MAX_HOPS};
-use super::refs::is_ident;
 use super::verdict::Outcome;
 use super::{Candidate, Resolver};
-use crate::index::names::RUST_STD_TRAIT_METHODS;
 use crate::index::{Decl, Kind};
 
 impl Resolver<'_> {
@@ -401,6 +396,12 @@ impl Resolver<'_> {
                 if let Some(a) = self.via_alias(segs).or_else(|| self.stem_head(segs, &o)) {
                     return a;
                 }
+                // A value the module declares, of a type probity knows (`export const
+                // focusManager = new FocusManager()` in `focusManager.ts`).
+                let n = segs.len();
+                if let Some(a) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
+                    return a;
+                }
                 return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
             }
             return o;
@@ -448,251 +449,4 @@ impl Resolver<'_> {
         }
         o
     }
-
-    /// Whether `segs` (`value.member`, `a.b.member`) is a member access on a value probity cannot
-    /// type: a `.` reference (not a Rust `::` path) with no module prefix in the repository (or
-    /// one naming JS/TS files only, which code cannot name by a bare identifier) and no external
-    /// head, whose receiver is not a declared class or type, whose head is written like
-    /// a value (lower case, `_` or `$`: capitalized heads are type names, and an undeclared type
-    /// stays MISSING) and occurs as a word in some source file of the repository (a local
-    /// variable, a parameter, an attribute; a head written nowhere is an invented module or
-    /// object and stays MISSING).
-    pub(super) fn receiver_applies(&self, segs: &[String], rust: bool) -> bool {
-        let n = segs.len();
-        !rust
-            && n >= 2
-            && segs[0]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_lowercase() || c == '_' || c == '$')
-            && self
-                .named(&segs[n - 2], |d| d.kind.is_container())
-                .is_empty()
-            && self.external_head(segs, rust).is_none()
-            && builtin_type(&segs[0], rust).is_none()
-            && self
-                .module_prefix(segs, rust)
-                .is_none_or(|(_, files)| files.iter().all(|f| is_js(family_of(f))))
-            && self.word_in_repo(&segs[0])
-    }
-
-    /// `member` on a value of unknown type: every member of that name of any class or type in
-    /// the repository (one → VERIFIED, several → AMBIGUOUS, as for a bare name); none →
-    /// UNCHECKABLE (the value may be of a type from outside the repository).
-    /// `why`: why `recv` may be such a value, in place of the usual "not a module, class or
-    /// import" clause.
-    pub(super) fn receiver_member(&self, recv: &[String], m: &str, why: Option<String>) -> Outcome {
-        let c = self.named(m, |d| {
-            d.container.is_some() && !matches!(d.kind, Kind::Import | Kind::CliFlag | Kind::Impl)
-        });
-        // A member of an object literal bound to another name (`supportsColor.stderr` for
-        // `chalk.stderr`) is no member of this value: an object is one value, not a type.
-        // Unless the value is imported (`Router = require('./router')` may be that object
-        // under another name).
-        let imported =
-            recv.len() == 1 && !self.named(&recv[0], |d| d.kind == Kind::Import).is_empty();
-        let (c, objects): (Vec<_>, Vec<_>) = c.into_iter().partition(|(_, d)| {
-            let cn = d.container.as_deref().unwrap_or("");
-            imported || recv.last().is_some_and(|r| r == cn) || !self.object_only(cn)
-        });
-        if !c.is_empty() {
-            return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
-        }
-        let why = why.unwrap_or_else(|| {
-            format!(
-                "`{}` is a value probity cannot type (not a module, class or import in the \
-                 repository)",
-                recv.join(".")
-            )
-        });
-        let mut names: Vec<&str> = objects
-            .iter()
-            .filter_map(|(_, d)| d.container.as_deref())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        let others = if names.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (only the object(s) {} of other names have one)",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        Outcome::Unchecked(format!(
-            "{why} and no class or type in the repository declares a member `{m}`{others}"
-        ))
-    }
-
-    /// Whether every declaration named `c` is a value binding (a variable or constant holding
-    /// an object literal, or an import of one): an object, not a class, type or constructor.
-    fn object_only(&self, c: &str) -> bool {
-        let ds = self.named(c, |d| d.container.is_none());
-        !ds.is_empty()
-            && ds
-                .iter()
-                .all(|(_, d)| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import))
-    }
-
-    /// Whether `w` occurs as an identifier word in some source file of the repository (comments
-    /// and strings included).
-    fn word_in_repo(&self, w: &str) -> bool {
-        self.postings().exact(w).next().is_some()
-    }
-
-    /// `Container.member` / `Type::method` / `Trait::method`, following base classes.
-    pub(super) fn member(&self, c: &str, m: &str) -> Outcome {
-        let mut seen = HashSet::new();
-        let mut queue = vec![c.to_owned()];
-        let mut scope = Vec::new();
-        // The files declaring the container and its bases.
-        let mut consulted = Vec::new();
-        let mut depth = 0;
-        // The traits of `impl Trait for` blocks met (bases of a Rust type).
-        let mut traits = HashSet::new();
-        while !queue.is_empty() && depth < 6 {
-            let mut next = Vec::new();
-            let mut found = Vec::new();
-            for cn in queue.drain(..) {
-                if !seen.insert(cn.clone()) {
-                    continue;
-                }
-                found.extend(
-                    self.named(m, |d| {
-                        d.container.as_deref() == Some(cn.as_str()) && d.kind != Kind::CliFlag
-                    })
-                    .iter()
-                    .map(|(p, d)| self.cand(p, d)),
-                );
-                if depth == 0 && found.is_empty() {
-                    // `Trait::method` for a trait outside the repository: its impls.
-                    found.extend(
-                        self.named(m, |d| d.trait_name.as_deref() == Some(cn.as_str()))
-                            .iter()
-                            .map(|(p, d)| self.cand(p, d)),
-                    );
-                }
-                let containers =
-                    self.named(&cn, |d| d.kind.is_container() && d.container.is_none());
-                consulted.extend(containers.iter().map(|(p, _)| (*p).to_owned()));
-                for (_, d) in &containers {
-                    if d.macro_members && found.is_empty() {
-                        return Outcome::Unchecked(format!(
-                            "`{cn}` has attribute macros or non-standard derives that may generate `{m}`"
-                        ));
-                    }
-                    next.extend(bases_of(d));
-                }
-                // Rust `impl` blocks of the type: the traits it implements (their default
-                // methods are its members, searched as bases), and macros generating members.
-                let impls = self.named(&cn, |d| d.kind == Kind::Impl);
-                traits.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
-                next.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
-                if found.is_empty()
-                    && let Some((p, d)) = impls.iter().find(|(_, d)| d.macro_members)
-                {
-                    return Outcome::Unchecked(format!(
-                        "`{cn}` has members generated by `{}` at {p}:{}",
-                        d.signature.as_deref().unwrap_or("a macro"),
-                        d.line
-                    ));
-                }
-                if depth == 0 {
-                    for (p, _) in &containers {
-                        if let Some(fi) = self.files.get(*p) {
-                            scope.extend(
-                                fi.decls
-                                    .iter()
-                                    .filter(|d| d.container.as_deref() == Some(cn.as_str()))
-                                    .map(|d| d.name.clone()),
-                            );
-                            if found.is_empty()
-                                && let Some(g) = fi.decls.iter().find(|d| {
-                                    d.container.as_deref() == Some(cn.as_str())
-                                        && (d.name == "__getattr__" || d.name == "__getattribute__")
-                                })
-                            {
-                                return Outcome::Unchecked(format!(
-                                    "`{cn}` defines {} at {p}:{} (dynamic attributes)",
-                                    g.name, g.line
-                                ));
-                            }
-                        }
-                    }
-                    if containers.is_empty() && found.is_empty() {
-                        return Outcome::Missing {
-                            suggestions: vec![],
-                            scope,
-                            consulted,
-                        };
-                    }
-                }
-            }
-            if !found.is_empty() {
-                return Outcome::Found(found);
-            }
-            // Bases probity cannot see (outside the repository) make absence unprovable.
-            for b in &next {
-                if !self.named(b, |d| d.kind.is_container()).is_empty()
-                    || seen.contains(b)
-                    || is_builtin_base(b)
-                    || self.node_base_lacks(c, b, m)
-                {
-                    continue;
-                }
-                if !traits.contains(b) {
-                    return Outcome::Unchecked(self.outside_base_reason(c, b, m));
-                }
-                // A standard trait's methods are known: it excuses only those.
-                match RUST_STD_TRAIT_METHODS.get(b) {
-                    Some(ms) if ms.contains(m) => {
-                        return Outcome::Unchecked(format!(
-                            "external: `{c}` implements the standard trait `{b}`, which provides `{m}` (Rust standard library)"
-                        ));
-                    }
-                    Some(_) => {}
-                    None => match self.dependency_trait(c, b, m) {
-                        DepTrait::Lacks => {}
-                        DepTrait::Provides(why) | DepTrait::Unknown(why) => {
-                            return Outcome::Unchecked(why);
-                        }
-                    },
-                }
-            }
-            queue = next;
-            depth += 1;
-        }
-        Outcome::Missing {
-            suggestions: vec![],
-            scope,
-            consulted,
-        }
-    }
-}
-
-/// Bases that add no members a plan would cite.
-fn is_builtin_base(b: &str) -> bool {
-    matches!(b, "object" | "Object" | "ABC" | "Protocol" | "Generic")
-}
-
-/// Base class names written in a class declaration's signature.
-pub(super) fn bases_of(d: &Decl) -> Vec<String> {
-    let Some(s) = d.signature.as_deref().filter(|_| d.kind == Kind::Class) else {
-        return Vec::new();
-    };
-    let s = s.trim_start_matches('(').trim_end_matches(')');
-    let s = s.replace("extends ", ",").replace("implements ", ",");
-    s.split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && !p.contains('='))
-        .map(|p| {
-            let p = p.split(['[', '<', '(']).next().unwrap_or(p);
-            p.rsplit('.').next().unwrap_or(p).trim().to_owned()
-        })
-        .filter(|p| is_ident(p))
-        .collect()
 }

@@ -5,7 +5,7 @@
 
 use super::Resolver;
 use super::langs::family_of;
-use super::lookup::bases_of;
+use super::member::bases_of;
 use std::collections::HashSet;
 
 use crate::index::names::{PY_STDLIB, PY_STDLIB_MEMBERS};

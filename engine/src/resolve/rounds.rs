@@ -12,7 +12,7 @@ use super::aliases::Alias;
 use super::is_js;
 use super::langs::family_of;
 use super::load::ToLoad;
-use super::lookup::bases_of;
+use super::member::bases_of;
 use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
 use super::verdict::Outcome;

@@ -5,7 +5,8 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::Ordering;
 
-use super::langs::lang_of;
+use super::is_js;
+use super::langs::{family_of, lang_of};
 use super::refs::{Ref, is_file_ext, parts_of};
 use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
 use crate::index::{self, Kind};
@@ -143,7 +144,7 @@ impl Resolver<'_> {
             } => {
                 // MISSING only if every file that could hold the name was analyzed.
                 if let Some(p) = r.primary()
-                    && let Some(why) = self.unanalyzed_for(&p)
+                    && let Some(why) = self.unanalyzed_for(&p, self.member_of_class(r))
                 {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
@@ -200,13 +201,46 @@ impl Resolver<'_> {
         }
     }
 
-    fn unanalyzed_for(&self, name: &str) -> Option<String> {
+    /// `C` for a JS/TS reference `C.m` whose head is a class or interface declared in the
+    /// repository and bound to no module by an import (only a file writing `C` can give it a
+    /// member).
+    fn member_of_class<'r>(&self, r: &'r Ref) -> Option<&'r str> {
+        let Ref::Qualified { segs, rust: false } = r else {
+            return None;
+        };
+        let [c, _] = segs.as_slice() else {
+            return None;
+        };
+        (!self.aliases.contains_key(c)
+            && !self
+                .named(c, |d| d.kind.is_container() && d.container.is_none())
+                .is_empty())
+        .then_some(c.as_str())
+    }
+
+    /// Why `name` may be declared in a file probity could not analyze. With `class` (the
+    /// reference is a member of that class), a JS/TS file that does not write the class's name
+    /// outside comments and the lists of its `import`/`export ... from` statements cannot
+    /// declare a member of it (a file re-exporting `Reaction` gives it no member).
+    fn unanalyzed_for(&self, name: &str, class: Option<&str>) -> Option<String> {
+        let could_hold = |path: &str| -> bool {
+            let Some(c) = class.filter(|_| is_js(family_of(path))) else {
+                return true;
+            };
+            let stem = path.rsplit('/').next().unwrap_or(path);
+            if stem.split('.').next() == Some(c) {
+                return true;
+            }
+            std::fs::read_to_string(self.root.join(path))
+                .map_or(true, |t| super::jstext::writes_outside_lists(&t, c))
+        };
         let hits: Vec<String> = self
             .unanalyzed
             .iter()
             .filter(|u| {
                 u.names.contains(name) || (u.any_word && self.postings().holds(&u.path, name))
             })
+            .filter(|u| could_hold(&u.path))
             .map(|u| format!("{} ({})", u.path, u.reason))
             .collect();
         if hits.is_empty() {

@@ -1,6 +1,8 @@
 //! JavaScript / TypeScript extraction: ES `import` / `export` clauses, `require(...)` bindings
 //! and CommonJS `module.exports` / `exports.x` assignments (other assignments to members are
-//! `jsmembers`'). Pure; called only from `super`.
+//! `jsmembers`'), and the declared types of module-level values (`const x: A & B`, recorded as
+//! members and member imports of `x`, as `jsmembers` records mixins). Pure; called only from
+//! `super`.
 
 use tree_sitter::Node;
 
@@ -304,4 +306,167 @@ impl Ctx<'_> {
             self.js_assigned(l, r);
         }
     }
+
+    /// `name` is declared of type `t` (`at`, the annotation): the members of an object type
+    /// (`{ a: T; m(): U }`) are its own; a named class or interface (`T`, `T<U>`) is a mixin of
+    /// it (a member import whose `imported` is the type's name); each part of an intersection
+    /// (`A & B`) adds its members; any other type (a union, a function type, `typeof x`,
+    /// `ns.T`) is a mixin probity cannot follow. An index signature (`[k: string]: T`) is one
+    /// too: any name may be a member.
+    pub(super) fn typed_value(&mut self, name: &str, t: Node, at: Node) {
+        match t.kind() {
+            "intersection_type" | "parenthesized_type" => {
+                let mut w = t.walk();
+                let parts: Vec<Node> = t.named_children(&mut w).collect();
+                for p in parts {
+                    self.typed_value(name, p, p);
+                }
+            }
+            "object_type" => {
+                let mut w = t.walk();
+                let kids: Vec<Node> = t.named_children(&mut w).collect();
+                for k in kids {
+                    match k.kind() {
+                        "property_signature" | "method_signature" => {
+                            let Some(key) = k.child_by_field_name("name") else {
+                                continue;
+                            };
+                            let n = strip_quotes(self.t(key)).to_owned();
+                            if !is_name(&n) {
+                                continue;
+                            }
+                            let mut d = self.new_decl(Kind::Field, n.clone(), key);
+                            if k.kind() == "method_signature" {
+                                d.kind = Kind::Method;
+                            }
+                            d.signature = k
+                                .child_by_field_name("type")
+                                .or_else(|| k.child_by_field_name("parameters"))
+                                .map(|x| norm_ws(self.t(x).trim_start_matches(':').trim()));
+                            d.qualified = format!("{name}.{n}");
+                            d.container = Some(name.to_owned());
+                            d.exported = true;
+                            self.push(d);
+                        }
+                        "index_signature" => self.type_mixin(name, None, k),
+                        // Call and construct signatures add the members every function has,
+                        // which the resolver never claims absent.
+                        _ => {}
+                    }
+                }
+            }
+            "type_identifier" => {
+                let n = self.t(t).to_owned();
+                self.type_mixin(name, Some(n), at);
+            }
+            "generic_type" => {
+                let n = t
+                    .child_by_field_name("name")
+                    .filter(|n| n.kind() == "type_identifier")
+                    .map(|n| self.t(n).to_owned());
+                self.type_mixin(name, n, at);
+            }
+            _ => self.type_mixin(name, None, at),
+        }
+    }
+
+    /// A mixin of declared type `ty` (none: a type probity cannot follow) into `target`.
+    fn type_mixin(&mut self, target: &str, ty: Option<String>, at: Node) {
+        let mut d = self.new_decl(Kind::Import, "*".to_owned(), at);
+        d.qualified = format!("{target}.*");
+        d.container = Some(target.to_owned());
+        d.imported = ty;
+        d.signature = Some(format!(": {}", norm_ws(self.t(at))));
+        self.push(d);
+    }
+}
+
+/// The function `f` declared at the top of module `top` (`function f`, `const f = () => ...`,
+/// either exported): its function node.
+pub(super) fn top_function<'t>(cx: &Ctx, top: Node<'t>, f: &str) -> Option<Node<'t>> {
+    let mut w = top.walk();
+    let stmts: Vec<Node<'t>> = top.named_children(&mut w).collect();
+    for s in stmts {
+        let s = match s.kind() {
+            "export_statement" => match s.child_by_field_name("declaration") {
+                Some(d) => d,
+                None => continue,
+            },
+            _ => s,
+        };
+        match s.kind() {
+            "function_declaration"
+                if s.child_by_field_name("name").is_some_and(|n| cx.t(n) == f) =>
+            {
+                return Some(s);
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                let mut w2 = s.walk();
+                let decls: Vec<Node<'t>> = s.named_children(&mut w2).collect();
+                for d in decls {
+                    if d.kind() == "variable_declarator"
+                        && d.child_by_field_name("name").is_some_and(|n| cx.t(n) == f)
+                    {
+                        return d.child_by_field_name("value").filter(|v| {
+                            matches!(v.kind(), "arrow_function" | "function_expression")
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The values of the `return` statements under `n`, not inside nested functions or classes
+/// (`None` for a bare `return`); `false` when a `yield` makes it a generator's.
+pub(super) fn returns<'t>(n: Node<'t>, out: &mut Vec<Option<Node<'t>>>) -> bool {
+    let mut w = n.walk();
+    let kids: Vec<Node<'t>> = n.named_children(&mut w).collect();
+    for k in kids {
+        match k.kind() {
+            "return_statement" => out.push(k.named_child(0)),
+            "yield_expression" => return false,
+            "function_declaration"
+            | "function_expression"
+            | "arrow_function"
+            | "function"
+            | "generator_function_declaration"
+            | "generator_function"
+            | "class"
+            | "class_declaration"
+            | "method_definition" => {}
+            _ => {
+                if !returns(k, out) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// A returned value without what does not change it: parentheses, `as`, `satisfies`.
+pub(super) fn unwrap_value(mut v: Node) -> Node {
+    while matches!(
+        v.kind(),
+        "parenthesized_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+    ) {
+        match v.named_child(0) {
+            Some(i) => v = i,
+            None => break,
+        }
+    }
+    v
+}
+
+pub(super) fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }

@@ -11,6 +11,7 @@
 
 use tree_sitter::Node;
 
+use super::javascript::{is_name, returns, top_function, unwrap_value};
 use super::{Ctx, norm_ws, strip_quotes};
 use crate::index::{Decl, Kind};
 
@@ -38,13 +39,6 @@ enum Target {
     Module,
     /// The object or constructor of this name (`X`, `X.prototype`).
     Object(String),
-}
-
-fn is_name(s: &str) -> bool {
-    !s.is_empty()
-        && !s.starts_with(|c: char| c.is_ascii_digit())
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 impl Ctx<'_> {
@@ -159,6 +153,15 @@ impl Ctx<'_> {
         if d.container.is_some() || def.kind() != "variable_declarator" {
             return;
         }
+        // `const x: T = ...`, `declare const x: A & B`: the declared type wins over the value.
+        if let Some(t) = def
+            .child_by_field_name("type")
+            .filter(|t| t.kind() == "type_annotation")
+            .and_then(|t| t.named_child(0))
+        {
+            self.typed_value(&d.name, t, t);
+            return;
+        }
         let Some(mut v) = def.child_by_field_name("value") else {
             return;
         };
@@ -198,22 +201,79 @@ impl Ctx<'_> {
                 }
             }
             "call_expression" => {
-                let callee = v.child_by_field_name("function").map_or("", |f| self.t(f));
+                let callee = v
+                    .child_by_field_name("function")
+                    .map_or(String::new(), |f| self.t(f).to_owned());
                 let first = v
                     .child_by_field_name("arguments")
                     .and_then(|a| a.named_child(0));
-                match callee {
+                match callee.as_str() {
                     "require" => {}
                     "Object.create" => {
                         if let Some(src) = first.filter(|a| a.kind() != "null") {
                             self.mixin(&name, src, v);
                         }
                     }
+                    f if is_name(f) && self.factory_value(&name, f, def) => {}
                     _ => self.dynamic_value(&name, v),
                 }
             }
             _ => self.dynamic_value(&name, v),
         }
+    }
+
+    /// `const name = f(...)` with `f` a function (not `async`) declared at the top of this
+    /// module whose returns are all object literals or `new C(...)` (no bare `return`): `name`
+    /// gets the literals' members and mixins of the classes. `false` (nothing recorded): `f`
+    /// is no such function.
+    fn factory_value(&mut self, name: &str, f: &str, def: Node) -> bool {
+        let mut top = def;
+        while let Some(p) = top.parent() {
+            top = p;
+        }
+        // An `async` function returns a promise, whatever its `return`s.
+        let Some(func) = top_function(self, top, f).filter(|f| !self.t(*f).starts_with("async"))
+        else {
+            return false;
+        };
+        let mut rets = Vec::new();
+        match func.child_by_field_name("body") {
+            Some(b) if b.kind() == "statement_block" => {
+                if !returns(b, &mut rets) {
+                    return false;
+                }
+            }
+            Some(e) => rets.push(Some(e)),
+            None => return false,
+        }
+        let mut values = Vec::new();
+        for r in rets {
+            let Some(v) = r.map(unwrap_value) else {
+                return false;
+            };
+            let ok = match v.kind() {
+                "object" => true,
+                "new_expression" => v
+                    .child_by_field_name("constructor")
+                    .is_some_and(|c| c.kind() == "identifier"),
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+            values.push(v);
+        }
+        if values.is_empty() {
+            return false;
+        }
+        for v in values {
+            if v.kind() == "object" {
+                self.object_members(&Target::Object(name.to_owned()), v);
+            } else if let Some(c) = v.child_by_field_name("constructor") {
+                self.mixin(name, c, v);
+            }
+        }
+        true
     }
 
     /// `name` is initialized with `v`, whose members probity cannot know: a mixin it cannot
