@@ -95,9 +95,11 @@ fn comment_marker_in_fence_is_no_path() {
     verdict(&v[2], "VERIFIED");
 }
 
-/// A flag declared without a literal option call (getopts' `optflag("t", "test", ..)`, click's
-/// `param_decls = ("--version",)`, `hasFlag('no-color')`) is UNCHECKABLE with where its text
-/// is; a flag whose text is nowhere stays MISSING.
+/// A flag declared without a literal option call (getopts' `optflag("t", "test", ..)`,
+/// `hasFlag('no-color')`) is UNCHECKABLE with where its text is; a string of the code that is a
+/// whole option spec (click's `param_decls = ("--version",)`, commander's default `'-h,
+/// --help'`) declares it (VERIFIED there), but not the same text inside a docstring's example;
+/// a flag whose text is nowhere stays MISSING.
 #[test]
 fn flag_text_in_a_string_literal_is_not_missing() {
     let r = Repo::new();
@@ -108,6 +110,14 @@ fn flag_text_in_a_string_literal_is_not_missing() {
     r.write(
         "pkg/core.py",
         "class VersionOption:\n    param_decls = (\"--version\",)\n    help_option_names = [\"--help\"]\n",
+    );
+    r.write(
+        "pkg/doc.py",
+        "def f():\n    \"\"\"Use it like this:\n\n        @click.option(\"--name\")\n    \"\"\"\n",
+    );
+    r.write(
+        "lib/command.js",
+        "function helpOption(flags) {\n  flags = flags ?? '-p, --port <n>';\n  log('use --portal');\n}\n",
     );
     r.write(
         "lib/supports.js",
@@ -122,14 +132,23 @@ fn flag_text_in_a_string_literal_is_not_missing() {
             "--no-color",
             "--tset",
             "--no-colour",
+            "--name",
+            "--port",
+            "--portal",
         ],
     );
     unchecked(&v[0], "src/lib.rs:2");
-    unchecked(&v[1], "pkg/core.py:2");
-    unchecked(&v[2], "pkg/core.py:3");
+    verdict(&v[1], "VERIFIED");
+    assert_eq!(v[1]["location"], "pkg/core.py:2:20", "{:#}", v[1]);
+    verdict(&v[2], "VERIFIED");
+    assert_eq!(v[2]["location"], "pkg/core.py:3:26", "{:#}", v[2]);
     unchecked(&v[3], "lib/supports.js:2");
     verdict(&v[4], "MISSING");
     verdict(&v[5], "MISSING");
+    unchecked(&v[6], "pkg/doc.py:4");
+    verdict(&v[7], "VERIFIED");
+    assert_eq!(v[7]["location"], "lib/command.js:2:20", "{:#}", v[7]);
+    unchecked(&v[8], "lib/command.js:3");
 }
 
 /// A well-known flag of the ecosystem's tool (`--features` of cargo) that the repository does

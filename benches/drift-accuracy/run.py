@@ -235,7 +235,7 @@ def compare(report, labels):
 
 
 def pct(n, d):
-    return "-" if d == 0 else f"{100.0 * n / d:.0f}%"
+    return "-" if d == 0 else f"{100.0 * n / d:.1f}%"
 
 
 COLUMNS = ["real", "invented", "invented→VERIFIED", "real→MISSING", "correct real",

@@ -44,10 +44,35 @@ impl Resolver<'_> {
         })
     }
 
-    /// `path:line` of the first string literal of a source file holding the flag `f`: `--name`
-    /// inside a literal (`'-h, --help'`), or the whole literal `name` (`"test"`, `'no-color'`).
-    fn flag_literal(&self, f: &str) -> Option<String> {
+    /// The first string literal of a source file that is a whole option spec naming the flag
+    /// `f` (`'-h, --help'`, `"--help"`, `'-p, --port <n>'`: a declaration written as data, such
+    /// as commander's default help flags or click's `help_option_names = ["--help"]`):
+    /// (`path:line:column`, the literal).
+    pub(super) fn flag_spec_literal(&self, f: &str) -> Option<(String, String)> {
         let bare = f.trim_start_matches('-');
+        let dashed = format!("--{bare}");
+        self.flag_files(bare).into_iter().find_map(|rel| {
+            self.read.fetch_add(1, Ordering::Relaxed);
+            let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
+            let found = spec_literals(&text, &dashed);
+            if found.is_empty() {
+                return None;
+            }
+            // Confirmed on the tree: the literal is a whole string of the code, not text inside a
+            // docstring or comment (a docstring's example `@click.option("--name")`).
+            let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel.as_str()))?;
+            let text = std::str::from_utf8(&text).ok()?;
+            // A file with syntax errors is not analyzed (its absence rules apply instead).
+            let tree = crate::parse::parse(grammar, text).filter(|t| !t.root_node().has_error())?;
+            found.into_iter().find_map(|(line, col, at, lit)| {
+                whole_string_at(tree.root_node(), text, at, &lit)
+                    .then(|| (format!("{rel}:{line}:{col}"), lit))
+            })
+        })
+    }
+
+    /// Source files (not generated) holding every word of the flag `bare`, from the word index.
+    fn flag_files(&self, bare: &str) -> Vec<String> {
         let words = parts_of(bare);
         let post = self.postings();
         let mut files: Option<BTreeSet<usize>> = None;
@@ -58,20 +83,124 @@ impl Resolver<'_> {
                 Some(prev) => prev.intersection(&got).copied().collect(),
             });
         }
-        let dashed = format!("--{bare}");
         files
             .unwrap_or_default()
             .into_iter()
-            .map(|id| &post.files[id])
+            .map(|id| post.files[id].to_string())
             // Generated files have their own reason (see `generated_for`).
             .filter(|rel| lang_of(rel).is_some() && !self.is_generated(rel))
-            .find_map(|rel| {
-                self.read.fetch_add(1, Ordering::Relaxed);
-                let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
-                let line = literal_line(&text, &dashed, bare)?;
-                Some(format!("{rel}:{line}"))
-            })
+            .collect()
     }
+
+    /// `path:line` of the first string literal of a source file holding the flag `f`: `--name`
+    /// inside a literal (`'-h, --help'`), or the whole literal `name` (`"test"`, `'no-color'`).
+    fn flag_literal(&self, f: &str) -> Option<String> {
+        let bare = f.trim_start_matches('-');
+        let dashed = format!("--{bare}");
+        self.flag_files(bare).into_iter().find_map(|rel| {
+            self.read.fetch_add(1, Ordering::Relaxed);
+            let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
+            let line = literal_line(&text, &dashed, bare)?;
+            Some(format!("{rel}:{line}"))
+        })
+    }
+}
+
+/// Whether the innermost string node of the tree holding byte `at` has exactly `lit` between its
+/// quotes.
+fn whole_string_at(root: tree_sitter::Node, text: &str, at: usize, lit: &str) -> bool {
+    let Some(mut n) = root.descendant_for_byte_range(at, at + lit.len().max(1)) else {
+        return false;
+    };
+    loop {
+        let k = n.kind();
+        if k == "comment" || k.ends_with("_comment") {
+            return false;
+        }
+        if matches!(
+            k,
+            "string" | "string_literal" | "raw_string_literal" | "template_string"
+        ) {
+            let t = text.get(n.byte_range()).unwrap_or("");
+            let inner = t
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .trim_matches(['"', '\'', '`', '#']);
+            return inner == lit;
+        }
+        match n.parent() {
+            Some(p) => n = p,
+            None => return false,
+        }
+    }
+}
+
+/// Every quoted literal of `text` (not on a comment line) that is a whole option spec with
+/// `dashed` as one of its flags: tokens split at `,`, `|` and spaces, each a flag (`-x`,
+/// `--name`) or an argument placeholder (`<n>`, `[file...]`). (line, byte column, byte offset,
+/// literal), in text order.
+fn spec_literals(text: &[u8], dashed: &str) -> Vec<(usize, usize, usize, String)> {
+    let mut out = Vec::new();
+    let is_spec = |lit: &str| {
+        let mut named = false;
+        let ok = lit
+            .split([',', '|', ' ', '\t'])
+            .filter(|t| !t.is_empty())
+            .all(|t| {
+                if t == dashed {
+                    named = true;
+                    return true;
+                }
+                let flag = t.starts_with('-')
+                    && t.len() > 1
+                    && t[1..]
+                        .trim_start_matches('-')
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                let placeholder = (t.starts_with('<') && t.ends_with('>'))
+                    || (t.starts_with('[') && t.ends_with(']'));
+                flag || placeholder
+            });
+        ok && named
+    };
+    let mut line_no = 0usize;
+    let mut offset = 0usize;
+    for line in text.split(|&b| b == b'\n') {
+        line_no += 1;
+        let line_start = offset;
+        offset += line.len() + 1;
+        if memchr::memmem::find(line, dashed.as_bytes()).is_none() || comment_line(line) {
+            continue;
+        }
+        for q in [b'"', b'\'', b'`'] {
+            let quotes: Vec<usize> = line
+                .iter()
+                .enumerate()
+                .filter(|&(j, &b)| b == q && (j == 0 || line[j - 1] != b'\\'))
+                .map(|(j, _)| j)
+                .collect();
+            for pair in quotes.chunks_exact(2) {
+                let Ok(lit) = std::str::from_utf8(&line[pair[0] + 1..pair[1]]) else {
+                    continue;
+                };
+                if is_spec(lit) {
+                    let col = pair[0] + 1;
+                    out.push((line_no, col, line_start + col, lit.to_owned()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A comment line (`//! opts.optflag("h", "help", ..)` in a doc example), not a Rust attribute
+/// (`#[arg(long = "no-color")]`).
+fn comment_line(line: &[u8]) -> bool {
+    let code = line.trim_ascii_start();
+    let attr = code.starts_with(b"#[") || code.starts_with(b"#![");
+    !attr
+        && [&b"//"[..], b"#", b"*", b"/*"]
+            .iter()
+            .any(|c| code.starts_with(c))
 }
 
 /// The first line of `text`, not a comment line, where `dashed` (`--name`) stands inside a
@@ -103,14 +232,7 @@ fn line_matches(line: &[u8], dashed: &str, bare: &str) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     {
         let code = line.trim_ascii_start();
-        let attr = code.starts_with(b"#[") || code.starts_with(b"#![");
-        if !attr
-            && [&b"//"[..], b"#", b"*", b"/*"]
-                .iter()
-                .any(|c| code.starts_with(c))
-        {
-            // A comment line (`//! opts.optflag("h", "help", ..)` in a doc example), not a Rust
-            // attribute (`#[arg(long = "no-color")]`).
+        if comment_line(line) {
             return false;
         }
         // A bare literal (`"test"`) is a flag's only on a line of option code (`optflag`,
@@ -148,7 +270,23 @@ fn line_matches(line: &[u8], dashed: &str, bare: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::literal_line;
+    use super::{literal_line, spec_literals};
+
+    #[test]
+    fn whole_option_specs() {
+        let at = |t: &[u8]| {
+            spec_literals(t, "--help")
+                .first()
+                .map(|(l, c, _, _)| (*l, *c))
+        };
+        assert_eq!(at(b"flags = flags ?? '-h, --help';"), Some((1, 18)));
+        assert_eq!(at(b"x\nnames = [\"--help\"]"), Some((2, 10)));
+        assert_eq!(at(b"o('-H, --help [topic]', 'show')"), Some((1, 3)));
+        assert_eq!(at(b"f('Use --help to see more')"), None);
+        assert_eq!(at(b"f('--help=all')"), None);
+        assert_eq!(at(b"f('--helpful')"), None);
+        assert_eq!(at(b"# names = ['--help']"), None);
+    }
 
     #[test]
     fn flag_in_a_literal() {

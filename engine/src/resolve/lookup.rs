@@ -80,6 +80,15 @@ impl Resolver<'_> {
     pub(super) fn flag(&self, f: &str) -> Outcome {
         let c = self.named(f, |d| d.kind == Kind::CliFlag);
         if c.is_empty() {
+            if let Some((location, lit)) = self.flag_spec_literal(f) {
+                return Outcome::Found(vec![Candidate {
+                    location,
+                    kind: "cli_flag".into(),
+                    qualified: f.to_owned(),
+                    exported: true,
+                    signature: Some(format!("{lit:?}")),
+                }]);
+            }
             if let Some(why) = self.undeclared_flag(f) {
                 return Outcome::Unchecked(why);
             }
