@@ -9,8 +9,12 @@ For every package of benches/drift-accuracy/packages/ (fetched and cached by run
 Goals (issue 10): cold <= 1.0x ctags, warm <= 1.0x two rg runs, memory < 150 MB.
 
 Usage: python3 benches/drift-accuracy/speed.py [--probity BIN] [--runs N] [--only ID] [--markdown]
+                                                [--instructions]
 Needs ctags (universal-ctags), rg, GNU time at /usr/bin/time. Standard library only.
 Times are the best of N runs (default 5), wall clock, ms resolution.
+--instructions: instead, count the instructions (valgrind --tool=callgrind, needs valgrind) of one
+cold `probity drift --threads 1` and of one `ctags -R --languages=<lang>` per package: the same
+binary and input give the same count whatever else runs on the machine.
 """
 
 import argparse
@@ -43,6 +47,17 @@ def timed(cmd, tmp):
     return secs, kb
 
 
+def instructions(cmd, tmp):
+    """Instructions (callgrind `Ir`) one run of `cmd` executes, every thread included."""
+    out = os.path.join(tmp, "cg.out")
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r"Collected : (\d+)", r.stderr) or re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
+    if not m:
+        raise SystemExit(f"speed.py: no instruction count from valgrind for {cmd[0]}")
+    return int(m.group(1).replace(",", ""))
+
+
 def best(n, fn):
     runs = [fn() for _ in range(n)]
     return min(r[0] for r in runs), max(r[1] for r in runs)
@@ -66,6 +81,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--only")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--instructions", action="store_true")
     a = ap.parse_args()
     for tool in ("ctags", "rg"):
         if not shutil.which(tool):
@@ -82,6 +98,15 @@ def main():
             cache = os.path.join(tmp, "cache-" + folder.name)
             drift = [a.probity, "drift", "--json", "--plan", str(plan), "--root", str(root),
                      "--cache-dir", cache]
+
+            ctags = ["ctags", "-R", f"--languages={CTAGS_LANG[pkg['language']]}", "-f",
+                     os.path.join(tmp, "tags"), str(root)]
+            if a.instructions:
+                shutil.rmtree(cache, ignore_errors=True)
+                p_i = instructions(drift + ["--threads", "1"], tmp)
+                k_i = instructions(ctags, tmp)
+                rows.append((folder.name, pkg["language"], p_i, k_i))
+                continue
 
             def cold():
                 shutil.rmtree(cache, ignore_errors=True)
@@ -104,13 +129,23 @@ def main():
             r_s, _ = best(a.runs, rg2)
             rows.append((folder.name, pkg["language"], len(report.get("results", [])),
                          c_s, k_s, w_s, r_s, max(c_kb, w_kb) // 1024))
+    if a.instructions:
+        head = ["package", "language", "cold drift Ir", "ctags Ir", "cold/ctags"]
+        lines = [[n, l, f"{p / 1e6:.1f}M", f"{k / 1e6:.1f}M", f"{p / k:.2f}x"]
+                 for n, l, p, k in rows]
+        return emit(head, lines, a.markdown)
     head = ["package", "language", "refs", "cold s", "ctags s", "cold/ctags", "warm s",
             "2x rg s", "warm/rg", "peak MB"]
     lines = []
     for name, lang, refs, c, k, w, r, mb in rows:
         lines.append([name, lang, str(refs), f"{c:.3f}", f"{k:.3f}", f"{c / k:.2f}x",
                       f"{w:.3f}", f"{r:.3f}", f"{w / r:.2f}x", str(mb)])
-    if a.markdown:
+    return emit(head, lines, a.markdown)
+
+
+def emit(head, lines, markdown):
+    """Print a table, aligned text or markdown."""
+    if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + "|")
         for l in lines:

@@ -259,7 +259,8 @@ impl Resolver<'_> {
                 registry_src().display()
             ));
         }
-        let locked = self.locked_versions(package);
+        let manifests: Vec<&str> = specs.iter().map(|s| s.manifest.as_str()).collect();
+        let locked = self.locked_versions(package, &manifests);
         if !locked.is_empty() {
             return locked
                 .iter()
@@ -286,14 +287,29 @@ impl Resolver<'_> {
             .ok_or_else(|| format!("no unpacked version of `{package}` matches its requirement"))
     }
 
-    /// Versions of registry package `package` pinned by the repository's `Cargo.lock` files.
-    fn locked_versions(&self, package: &str) -> Vec<semver::Version> {
+    /// Versions of registry package `package` pinned by the `Cargo.lock` governing each of
+    /// `manifests` (the nearest one in the manifest's folder or above it, within the root).
+    fn locked_versions(&self, package: &str, manifests: &[&str]) -> Vec<semver::Version> {
         let mut out = Vec::new();
-        for p in self.paths.iter().filter(|p| {
-            p.rsplit('/').next() == Some("Cargo.lock") && !p.split('/').any(|s| s == "target")
-        }) {
-            if let Some(vs) = lock_file(&self.root.join(p)).get(package) {
-                out.extend(vs.iter().cloned());
+        for m in manifests {
+            let mut dir = m.rsplit_once('/').map_or("", |(d, _)| d);
+            let lock = loop {
+                let candidate = if dir.is_empty() {
+                    "Cargo.lock".to_owned()
+                } else {
+                    format!("{dir}/Cargo.lock")
+                };
+                if self.path_set.contains(&candidate) {
+                    break Some(candidate);
+                }
+                if dir.is_empty() {
+                    break None;
+                }
+                dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+            };
+            if let Some(vs) = lock.and_then(|l| lock_file(&self.root.join(l)).get(package).cloned())
+            {
+                out.extend(vs);
             }
         }
         out.sort();

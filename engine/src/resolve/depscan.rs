@@ -133,8 +133,9 @@ fn registry_listing() -> &'static HashMap<String, BTreeMap<semver::Version, Path
 pub(super) struct CrateScan {
     /// The members of every `trait name` it declares (`None`: it declares none), and where.
     decl: Option<(HashSet<String>, String)>,
-    /// A `pub use` writes the name (it may hand on a trait declared elsewhere).
-    reexported: bool,
+    /// The files that write the name (where a `pub use` may hand on a trait declared elsewhere:
+    /// read again by [`read_trait`] only when the crate declares none).
+    mentions: Vec<PathBuf>,
     /// Traits it implements for every type bounded by `name` (`impl<T: Name> Ext for T`).
     blanket: Vec<String>,
 }
@@ -195,50 +196,33 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             if !has_word_seq(&text, name) {
                 continue;
             }
-            // Parsed only where the text may hold what is looked for.
-            let declares = has_word_seq(&text, &format!("trait {name}"));
-            let generic_impl = impl_headers_with(&text, name);
-            if !declares && !generic_impl {
-                // Read again for `pub use` only if the crate turns out not to declare it.
-                mentions.push(p);
-                continue;
-            }
+            // Read again for `pub use` only if the crate turns out not to declare it.
+            mentions.push(p.clone());
+            out.blanket.extend(blanket_traits(&text, name));
+            // Only each declaration's own text is parsed, not the (often large) file.
             let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
-            let facts = file_facts(&p, &text, grammar)
-                .ok_or_else(|| format!("{crate_id}/{rel} could not be parsed"))?;
-            out.reexported |= facts.pub_uses.iter().any(|u| has_word_seq(u, name));
-            out.blanket.extend(
-                facts
-                    .blankets
-                    .iter()
-                    .filter(|(_, head)| has_word_seq(head, name))
-                    .map(|(ext, _)| ext.clone()),
-            );
-            for (_, members, line) in facts.traits.iter().filter(|(n, _, _)| n == name) {
-                let members = members
-                    .clone()
-                    .map_err(|why| format!("`{name}` at {crate_id}/{rel}: {why}"))?;
-                let at = format!("{crate_id}/{rel}:{line}");
-                match &mut out.decl {
-                    Some((m, _)) => m.extend(members),
-                    None => out.decl = Some((members, at)),
+            for (line, snippet) in trait_snippets(&text, name) {
+                let tree = crate::parse::parse(grammar, snippet)
+                    .ok_or_else(|| format!("{crate_id}/{rel} could not be parsed"))?;
+                let root = tree.root_node();
+                let mut w = root.walk();
+                let traits: Vec<Node> = root
+                    .named_children(&mut w)
+                    .filter(|n| n.kind() == "trait_item")
+                    .collect();
+                for t in traits {
+                    let members = trait_members(t, snippet)
+                        .map_err(|why| format!("`{name}` at {crate_id}/{rel}:{line}: {why}"))?;
+                    let at = format!("{crate_id}/{rel}:{line}");
+                    match &mut out.decl {
+                        Some((m, _)) => m.extend(members),
+                        None => out.decl = Some((members, at)),
+                    }
                 }
             }
         }
     }
-    if out.decl.is_none() && !out.reexported {
-        for p in mentions {
-            let Ok(text) = std::fs::read_to_string(&p) else {
-                continue;
-            };
-            if file_facts(&p, &text, grammar)
-                .is_none_or(|f| f.pub_uses.iter().any(|u| has_word_seq(u, name)))
-            {
-                out.reexported = true;
-                break;
-            }
-        }
-    }
+    out.mentions = mentions;
     out.blanket.sort();
     out.blanket.dedup();
     Ok(out)
@@ -262,7 +246,21 @@ pub(super) fn read_trait(
         .as_ref()
         .map_err(Clone::clone)?;
     let Some((members, at)) = &scan.decl else {
-        if scan.reexported {
+        let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
+            .ok_or_else(|| "no Rust grammar".to_owned())?;
+        let reexported = scan.mentions.iter().any(|p| {
+            let Ok(text) = std::fs::read_to_string(p) else {
+                return false;
+            };
+            // A `pub use` starts on a line holding both words.
+            let maybe = text
+                .lines()
+                .any(|l| l.contains("use ") && l.trim_start().starts_with("pub"));
+            maybe
+                && crate::parse::parse(grammar, &text)
+                    .is_none_or(|t| pub_use_of(t.root_node(), &text, name))
+        });
+        if reexported {
             return Err(format!(
                 "{label} re-exports a `{name}` declared elsewhere (not followed)"
             ));
@@ -306,193 +304,241 @@ pub(super) fn extension_members(
     Ok(out)
 }
 
-/// Traits implemented in the tree for every type bounded by `name`: `impl<T: name> Ext for T`,
-/// `impl<T> Ext for T where &T: name` (the impl's type is one of its own type parameters and
-/// its generics or where clause write `name`).
-fn blanket_impls(root: Node, text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+/// A non-private `use` declaration of the tree writes the word `name`.
+fn pub_use_of(root: Node, text: &str, name: &str) -> bool {
     let mut w = root.walk();
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        if n.kind() != "impl_item" {
-            stack.extend(n.named_children(&mut w));
-            continue;
-        }
-        let (Some(tr), Some(ty)) = (
-            n.child_by_field_name("trait"),
-            n.child_by_field_name("type"),
-        ) else {
-            continue;
-        };
-        // The implementing type without references and lifetimes: `&'a mut I` is `I`.
-        let mut ty = ty;
-        while ty.kind() == "reference_type" {
-            match ty.child_by_field_name("type") {
-                Some(t) => ty = t,
-                None => break,
+        if n.kind() == "use_declaration" {
+            let public = n
+                .named_children(&mut w)
+                .any(|c| c.kind() == "visibility_modifier");
+            if public
+                && text
+                    .get(n.byte_range())
+                    .is_some_and(|t| has_word_seq(t, name))
+            {
+                return true;
             }
-        }
-        let ty_text = text.get(ty.byte_range()).unwrap_or("");
-        let is_param = ty.kind() == "type_identifier"
-            && n.child_by_field_name("type_parameters").is_some_and(|p| {
-                text.get(p.byte_range())
-                    .is_some_and(|t| has_word_seq(t, ty_text))
-            });
-        if !is_param {
             continue;
         }
-        let head_end = n
-            .child_by_field_name("body")
-            .map_or(n.end_byte(), |b| b.start_byte());
-        let head = text.get(n.start_byte()..head_end).unwrap_or("");
-        let t = text.get(tr.byte_range()).unwrap_or("");
-        let base = t.split('<').next().unwrap_or(t);
-        let base = base.rsplit("::").next().unwrap_or(base).trim();
-        out.push((base.to_owned(), head.to_owned()));
+        stack.extend(n.named_children(&mut w));
+    }
+    false
+}
+
+/// The text of each `trait name` item of `text` (from its line's start to its closing brace),
+/// with its 1-based line: a declaration outside comments, found by text and delimited by a
+/// lexer that skips strings, characters and comments.
+fn trait_snippets<'t>(text: &'t str, name: &str) -> Vec<(usize, &'t str)> {
+    let needle = format!("trait {name}");
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    for i in memchr::memmem::find_iter(b, needle.as_bytes()) {
+        let end = i + needle.len();
+        if (i > 0 && word(b[i - 1])) || b.get(end).is_some_and(|&c| word(c)) {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &b[..i]).map_or(0, |k| k + 1);
+        let before = text[start..i].trim();
+        // Item position: nothing but visibility and qualifiers before it on its line.
+        let item = before
+            .split_whitespace()
+            .all(|t| t.starts_with("pub") || matches!(t, "unsafe" | "auto"));
+        if !item {
+            continue;
+        }
+        if let Some(close) = body_end(b, end) {
+            let line = memchr::memchr_iter(b'\n', &b[..start]).count() + 1;
+            out.push((line, &text[start..=close]));
+        }
     }
     out
 }
 
-/// What one parsed file of a dependency declares that [`scan_crate`] asks about.
-#[derive(Debug, Default)]
-struct FileFacts {
-    /// Every trait: name, members (or why they cannot be known), line.
-    traits: Vec<(String, Result<HashSet<String>, String>, usize)>,
-    /// Impls for one of their own type parameters: (trait implemented, header text).
-    blankets: Vec<(String, String)>,
-    /// The text of every non-private `use` declaration.
-    pub_uses: Vec<String>,
-}
-
-/// The [`FileFacts`] of a dependency source file, parsed once per process (registry sources
-/// are immutable, one folder per version). `None` when it cannot be parsed.
-fn file_facts(path: &Path, text: &str, grammar: &crate::lang::Grammar) -> Option<Arc<FileFacts>> {
-    type Memo = Mutex<HashMap<PathBuf, Arc<OnceLock<Option<Arc<FileFacts>>>>>>;
-    static M: OnceLock<Memo> = OnceLock::new();
-    let cell = match M.get_or_init(Default::default).lock() {
-        Ok(mut m) => m.entry(path.to_path_buf()).or_default().clone(),
-        Err(_) => Arc::default(),
-    };
-    cell.get_or_init(|| {
-        let tree = crate::parse::parse(grammar, text)?;
-        let root = tree.root_node();
-        let mut f = FileFacts {
-            blankets: blanket_impls(root, text),
-            ..FileFacts::default()
-        };
-        let mut w = root.walk();
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "use_declaration" => {
-                    let public = n
-                        .named_children(&mut w)
-                        .any(|c| c.kind() == "visibility_modifier");
-                    if public {
-                        f.pub_uses
-                            .push(text.get(n.byte_range()).unwrap_or("").to_owned());
-                    }
-                }
-                "trait_item" => {
-                    if let Some(name) = n
-                        .child_by_field_name("name")
-                        .and_then(|x| text.get(x.byte_range()))
-                    {
-                        f.traits.push((
-                            name.to_owned(),
-                            trait_members(n, text),
-                            n.start_position().row + 1,
-                        ));
-                    }
-                    stack.extend(n.named_children(&mut w));
-                }
-                _ => stack.extend(n.named_children(&mut w)),
+/// The byte of the `}` closing the first `{` after `from` (a `;` before it: no body), skipping
+/// comments, strings, raw strings and character literals.
+fn body_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
             }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut nest = 1;
+                i += 2;
+                while i < b.len() && nest > 0 {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        nest += 1;
+                        i += 1;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        nest -= 1;
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'#') | Some(b'"'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    let close: Vec<u8> = std::iter::once(b'"')
+                        .chain(std::iter::repeat_n(b'#', hashes))
+                        .collect();
+                    let body = i + 2 + hashes;
+                    i = memchr::memmem::find(&b[body..], &close).map_or(b.len(), |k| body + k)
+                        + close.len();
+                    continue;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A character literal (`'{'`, `'\''`), not a lifetime (`'a`).
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i += 2;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b';' if depth == 0 => return None,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
         }
-        Some(Arc::new(f))
-    })
-    .clone()
+        i += 1;
+    }
+    None
 }
 
 /// The crate at `dir` declares one of `packages` as a (normal, not dev or build) dependency
 /// in its `Cargo.toml` (`true` when the manifest cannot be read, so that nothing is skipped unseen).
 pub(super) fn depends_on(dir: &Path, packages: &[&str]) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
-        return true;
-    };
-    let Ok(v) = toml::from_str::<toml::Value>(&text) else {
-        return true;
-    };
-    let mut scopes = vec![&v];
-    if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
-        scopes.extend(t.values());
+    match normal_dependencies(dir).as_ref() {
+        Some(deps) => packages.iter().any(|p| deps.contains(*p)),
+        None => true,
     }
-    scopes.iter().any(|scope| {
-        scope
-            .get("dependencies")
-            .and_then(|t| t.as_table())
-            .into_iter()
-            .flatten()
-            .any(|(key, spec)| {
-                let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(key);
-                packages.contains(&package)
-            })
-    })
 }
 
-/// Some `impl<..> Trait for T` header of `text` (up to its `{`) writes the word `name` and
-/// implements for one of its own type parameters (what [`blanket_impls`] then confirms on the
-/// tree). A text test, so that only such files are parsed; it errs on the side of parsing.
-fn impl_headers_with(text: &str, name: &str) -> bool {
-    memchr::memmem::find_iter(text.as_bytes(), b"impl<").any(|i| {
-        let rest = &text[i..];
-        let end = rest.find('{').unwrap_or(rest.len());
-        let header = &rest[..end];
-        if !has_word_seq(header, name) {
-            return false;
+/// The packages the crate at `dir` depends on (normal dependencies, any target), read once per
+/// process (registry sources are immutable); `None` when its `Cargo.toml` cannot be read.
+fn normal_dependencies(dir: &Path) -> Arc<Option<HashSet<String>>> {
+    type Memo = Mutex<HashMap<PathBuf, Arc<Option<HashSet<String>>>>>;
+    static M: OnceLock<Memo> = OnceLock::new();
+    let m = M.get_or_init(Default::default);
+    if let Some(d) = m.lock().ok().and_then(|m| m.get(dir).cloned()) {
+        return d;
+    }
+    let read = || -> Option<HashSet<String>> {
+        let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+        let v = toml::from_str::<toml::Value>(&text).ok()?;
+        let mut scopes = vec![&v];
+        if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
+            scopes.extend(t.values());
         }
-        // The generics: `<` .. its matching `>` (a `->` inside is no bracket).
-        let b = header.as_bytes();
-        let mut depth = 0i32;
-        let mut close = None;
-        for (j, &c) in b.iter().enumerate().skip(4) {
-            match c {
-                b'<' => depth += 1,
-                b'>' if j > 0 && b[j - 1] == b'-' => {}
-                b'>' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(j);
-                        break;
-                    }
+        Some(
+            scopes
+                .iter()
+                .filter_map(|scope| scope.get("dependencies").and_then(|t| t.as_table()))
+                .flatten()
+                .map(|(key, spec)| {
+                    spec.get("package")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or(key)
+                        .to_owned()
+                })
+                .collect(),
+        )
+    };
+    let d = Arc::new(read());
+    if let Ok(mut m) = m.lock() {
+        m.insert(dir.to_path_buf(), d.clone());
+    }
+    d
+}
+
+/// The traits `text` implements for every type bounded by `name`: each `impl<..> Ext for T`
+/// header (up to its `{`) that writes the word `name` and whose `T` is one of its own type
+/// parameters (`impl<T: IntoParallelIterator> Ext for T`, `impl<'a, I> Ext for &'a I where ..`).
+fn blanket_traits(text: &str, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in memchr::memmem::find_iter(text.as_bytes(), b"impl<") {
+        if let Some(t) = blanket_at(text, i, name) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// [`blanket_traits`] for the header at byte `i`.
+fn blanket_at(text: &str, i: usize, name: &str) -> Option<String> {
+    // Not `fooimpl<`.
+    if i > 0 && (text.as_bytes()[i - 1].is_ascii_alphanumeric() || text.as_bytes()[i - 1] == b'_') {
+        return None;
+    }
+    let rest = &text[i..];
+    let end = rest.find('{').unwrap_or(rest.len());
+    let header = &rest[..end];
+    if !has_word_seq(header, name) {
+        return None;
+    }
+    // The generics: `<` .. its matching `>` (a `->` inside is no bracket).
+    let b = header.as_bytes();
+    let mut depth = 0i32;
+    let mut close = None;
+    for (j, &c) in b.iter().enumerate().skip(4) {
+        match c {
+            b'<' => depth += 1,
+            b'>' if b[j - 1] == b'-' => {}
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(j);
+                    break;
                 }
-                _ => {}
             }
+            _ => {}
         }
-        let Some(close) = close else { return true };
-        let generics = &header[5..close];
-        let Some(k) = header[close..].find(" for ") else {
-            return false;
-        };
-        // `impl<T: Name> Name for &T` extends nothing.
-        let tr = header[close + 1..close + k].trim();
-        let tr = tr.split('<').next().unwrap_or(tr);
-        if tr.rsplit("::").next().unwrap_or(tr).trim() == name {
-            return false;
-        }
-        let ty = header[close + k + 5..].trim_start();
-        let ty = ty.trim_start_matches('&').trim_start();
-        let ty = match ty.strip_prefix('\'') {
-            Some(l) => l.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_'),
-            None => ty,
-        };
-        let ty = ty.trim_start().trim_start_matches("mut ").trim_start();
-        let word: String = ty
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        !word.is_empty() && has_word_seq(generics, &word)
-    })
+    }
+    let close = close?;
+    let generics = &header[5..close];
+    let k = header[close..].find(" for ")?;
+    // `impl<T: Name> Name for &T` extends nothing.
+    let tr = header[close + 1..close + k].trim();
+    let tr = tr.split('<').next().unwrap_or(tr);
+    let tr = tr.rsplit("::").next().unwrap_or(tr).trim();
+    if tr == name || tr.is_empty() {
+        return None;
+    }
+    let ty = header[close + k + 5..].trim_start();
+    let ty = ty.trim_start_matches('&').trim_start();
+    let ty = match ty.strip_prefix('\'') {
+        Some(l) => l.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_'),
+        None => ty,
+    };
+    let ty = ty.trim_start().trim_start_matches("mut ").trim_start();
+    let word: String = ty
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let rest_ty = &ty[word.len()..];
+    // The whole type is the parameter (`T`), not a type built from it (`Vec<T>`).
+    let whole = rest_ty.trim_start().is_empty() || rest_ty.trim_start().starts_with("where");
+    (!word.is_empty() && whole && has_word_seq(generics, &word)).then(|| tr.to_owned())
 }
 
 /// `text` holds `needle` (`trait Name`) with word boundaries at both ends.

@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 
 use super::Resolver;
+use super::cratesrc::DepTrait;
 use super::refs::is_ident;
 use super::verdict::Outcome;
-use super::cratesrc::DepTrait;
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 use crate::index::{Decl, Kind};
 
