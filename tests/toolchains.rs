@@ -177,6 +177,7 @@ fn place_at(repo: &Repo, rel: &str, line: usize, spec: &Spec) -> Placed {
 
 /// `probity strip` of the whole ledger: exit 0, `clean`, and `rel` is `original` byte for byte.
 fn strip_all(repo: &Repo, rel: &str, original: &[u8]) {
+    remove_runtime_root(repo.path());
     let out = probity()
         .current_dir(repo.path())
         .arg("strip")
@@ -215,11 +216,44 @@ struct Run {
     ended_ms: u64,
 }
 
-/// Run `cmd` to completion with the probe environment set as `sink` says. Panics unless it exits 0.
+/// The shared probe runtime for the ledger `<dir>/.planning/debug/test.evidence.json`, written by
+/// `probity env` (docs/probes.md): the value of `GSD_DEBUG_PROBE_RUNTIME`.
+fn runtime_for(dir: &Path) -> String {
+    let ledger = dir.join(".planning/debug/test.evidence.json");
+    let out = probity()
+        .arg("env")
+        .arg("--ledger")
+        .arg(&ledger)
+        .arg("--json")
+        .output()
+        .expect("run probity env");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("env --json output");
+    assert_eq!(v["status"], "ok", "probity env: {v}");
+    v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .expect("the runtime export")
+        .to_owned()
+}
+
+/// Remove the capture root `probity env` made for the repository's ledger, if any.
+fn remove_runtime_root(dir: &Path) {
+    let ledger = dir.join(".planning/debug/test.evidence.json");
+    let Ok(bytes) = std::fs::read(&ledger) else {
+        return;
+    };
+    let v: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    if let Some(root) = v["artifact_root"]["canonical_path"].as_str() {
+        let _ = std::fs::remove_dir_all(root);
+    }
+}
+
+/// Run `cmd` to completion with the probe environment set as `sink` says (with a sink, the
+/// shared runtime from `probity env` too). Panics unless it exits 0.
 fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
     cmd.env_remove("GSD_DEBUG_PROBE_SINK")
         .env_remove("GSD_DEBUG_PROBE_RUN")
         .env_remove("GSD_DEBUG_PROBE_PHASE")
+        .env_remove("GSD_DEBUG_PROBE_RUNTIME")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
@@ -231,6 +265,10 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
             cmd.env("GSD_DEBUG_PROBE_SINK", "");
         }
         Sink::At(path) => {
+            let dir = path.parent().expect("the sink is in the repository");
+            if dir.join(".planning/debug/test.evidence.json").exists() {
+                cmd.env("GSD_DEBUG_PROBE_RUNTIME", runtime_for(dir));
+            }
             cmd.env("GSD_DEBUG_PROBE_SINK", path)
                 .env("GSD_DEBUG_PROBE_RUN", RUN_ID)
                 .env("GSD_DEBUG_PROBE_PHASE", PHASE);

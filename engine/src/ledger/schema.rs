@@ -294,6 +294,9 @@ open_enum! {
     ArtifactKind {
         /// A run's event sink.
         Sink = "sink",
+        /// The shared probe runtime (`.py`, `.cjs`) a run or `probity env` wrote for the
+        /// blocks to load (docs/probes.md).
+        Runtime = "runtime",
     }
 }
 
