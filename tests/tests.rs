@@ -14,6 +14,7 @@ mod drift_real;
 mod e2e;
 mod golden;
 mod layers;
+mod probe_compact;
 mod properties;
 mod registry;
 mod regressions;

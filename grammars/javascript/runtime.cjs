@@ -6,6 +6,7 @@
 "use strict";
 (() => {
     const g = globalThis;
+    const name = "{{RUNTIME_MODULE}}";
     // Blocks find the runtime through the module cache (require of this file), or, when the
     // program removed `process`, under this registry symbol (never a name of the global object).
     const key = typeof g.Symbol === "function" && typeof g.Symbol.for === "function"
@@ -33,9 +34,46 @@
     const maxEvents = {{MAX_EVENTS}}, maxLine = {{MAX_LINE_BYTES}}, maxChars = {{MAX_VALUE_CHARS}};
     // probe key -> the fixed part of its events (JSON object without its closing brace).
     const probes = {{PROBES}};
-    // Events written per probe in this realm. JavaScript runs one hit at a time per realm, so
-    // the ordinal and its write are never interleaved within it.
-    const counts = new MapC();
+    // Events written per probe in this process: one counter per probe of the table in memory
+    // shared by the main thread and every worker (handed to workers started after the first
+    // hit through worker_threads' environment data), and a lock (cell 0) held only around an
+    // ordinal and its one write, so that each probe's ordinals are 1, 2, 3 ... in the sink's
+    // order across threads. A hit that cannot take the lock within a few milliseconds is
+    // dropped without spending an ordinal.
+    const index = new MapC();
+    keysOf(probes).forEach((k, i) => index.set(k, i + 1));
+    const Atomics_ = g.Atomics, SAB = g.SharedArrayBuffer, Int32 = g.Int32Array;
+    const cellsBytes = 4 * (index.size + 1);
+    let shared = null;
+    let wt = null;
+    try {
+        wt = require("worker_threads");
+        shared = wt.getEnvironmentData(name);
+    } catch (err) {
+        shared = null;
+    }
+    if (!(shared instanceof SAB) || shared.byteLength !== cellsBytes) {
+        shared = new SAB(cellsBytes);
+        try {
+            wt.setEnvironmentData(name, shared);
+        } catch (err) {
+            // no worker_threads: counters stay per realm
+        }
+    }
+    const cells = new Int32(shared);
+    const lock = () => {
+        for (let i = 0; i < 50; i++) {
+            if (Atomics_.compareExchange(cells, 0, 0, 1) === 0) {
+                return true;
+            }
+            Atomics_.wait(cells, 0, 1, 1);
+        }
+        return false;
+    };
+    const unlock = () => {
+        Atomics_.store(cells, 0, 0);
+        Atomics_.notify(cells, 0, 1);
+    };
     const hex = (u) => "\\u" + ("000" + u.toString(16)).slice(-4);
     const cut = (s) => (s.length <= maxChars ? s
         : s.slice(0, (s.charCodeAt(maxChars - 1) & 0xfc00) === 0xd800 ? maxChars - 1 : maxChars));
@@ -131,9 +169,9 @@
     const hit = (key, thunk) => {
         try {
             const head = probes[key];
+            const cell = index.get(key);
             const sink = sinkFile();
-            const n = (counts.get(key) || 0) + 1;
-            if (typeof head !== "string" || sink === null || n > maxEvents) {
+            if (typeof head !== "string" || sink === null || Atomics_.load(cells, cell) >= maxEvents) {
                 return;
             }
             let data;
@@ -149,28 +187,35 @@
                     && typeof thrown.name === "string" ? thrown.name : typeof thrown;
                 data = "{\"_capture_error\":" + esc(tname) + "}";
             }
-            // A capture may have run a probe of its own (a getter): take the ordinal now.
-            const m = (counts.get(key) || 0) + 1;
-            if (m > maxEvents) {
+            const run = envJson("GSD_DEBUG_PROBE_RUN"), phase = envJson("GSD_DEBUG_PROBE_PHASE");
+            if (!lock()) {
                 return;
             }
-            const line = "GSDDBG1 " + head + ",\"run_id\":" + envJson("GSD_DEBUG_PROBE_RUN")
-                + ",\"phase\":" + envJson("GSD_DEBUG_PROBE_PHASE") + ",\"ordinal\":" + m + ",\"data\":";
-            const tail = ",\"timestamp\":" + now() + ",\"pid\":" + pid + "}";
-            if (line.length + data.length + tail.length > maxLine) {
-                data = "{\"_truncated\":true}";
-            }
-            if (line.length + data.length + tail.length > maxLine) {
-                return;
-            }
-            const out = line + data + tail + "\n";
-            const fd = openSync(sink, flags);
             try {
-                if (writeSync(fd, out) === out.length) {
-                    counts.set(key, m);
+                const n = Atomics_.load(cells, cell) + 1;
+                if (n > maxEvents) {
+                    return;
+                }
+                const line = "GSDDBG1 " + head + ",\"run_id\":" + run + ",\"phase\":" + phase
+                    + ",\"ordinal\":" + n + ",\"data\":";
+                const tail = ",\"timestamp\":" + now() + ",\"pid\":" + pid + "}";
+                if (line.length + data.length + tail.length > maxLine) {
+                    data = "{\"_truncated\":true}";
+                }
+                if (line.length + data.length + tail.length > maxLine) {
+                    return;
+                }
+                const out = line + data + tail + "\n";
+                const fd = openSync(sink, flags);
+                try {
+                    if (writeSync(fd, out) === out.length) {
+                        Atomics_.store(cells, cell, n);
+                    }
+                } finally {
+                    closeSync(fd);
                 }
             } finally {
-                closeSync(fd);
+                unlock();
             }
         } catch (err) {
             return;

@@ -13,11 +13,15 @@ def _setup():
     import _thread
 
     # Everything the runtime needs is taken here, once: later changes the program makes to
-    # os, time, json or sys do not reach it.
+    # os, time, json or sys do not reach it. File and process calls come from the C module
+    # under os (posix, nt), which programs do not patch when they patch os.
+    builtin = type(len)
+    native = sys.modules.get(os.name) or os
     environ = os.environ
-    getpid, o_open, o_write, o_close, o_stat = os.getpid, os.open, os.write, os.close, os.stat
+    getpid, o_open, o_write, o_close, o_stat = (
+        native.getpid, native.open, native.write, native.close, native.stat)
     s_isreg = __import__("stat").S_ISREG
-    time_ns = time.time_ns
+    time_ns = time.time_ns if type(time.time_ns) is builtin else (lambda: 0)
     get_ident = _thread.get_ident
     flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     max_events, max_line, max_chars = {{MAX_EVENTS}}, {{MAX_LINE_BYTES}}, {{MAX_VALUE_CHARS}}

@@ -7,10 +7,9 @@ export function printHelp(out: { write(s: string): void }): number {
   // gsd-debug-probe:start golden-run p1
   // prettier-ignore
   try {
-    const gsd$g: any = globalThis, gsd$p: any = gsd$g.process;
-    const gsd$e: any = gsd$p && gsd$p.env.GSD_DEBUG_PROBE_RUNTIME;
-    const gsd$rt: any = !gsd$e ? gsd$g[Symbol.for("GSDDBG1_rt1")] : gsd$p.getBuiltinModule
-      ? gsd$p.getBuiltinModule("module").createRequire("/")(gsd$e + ".cjs")
+    const gsd$p: any = (globalThis as any).process, gsd$e = gsd$p?.env.GSD_DEBUG_PROBE_RUNTIME;
+    const gsd$rt: any = !gsd$e ? (globalThis as any)[Symbol.for("GSDDBG1_rt1")]
+      : gsd$p.getBuiltinModule ? gsd$p.getBuiltinModule("module").createRequire("/")(gsd$e + ".cjs")
       : gsd$p.mainModule.require(gsd$e + ".cjs");
     if (gsd$rt) gsd$rt.hit("gsd-debug-probe/golden-run/p1", () => [
     ]);
