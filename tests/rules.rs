@@ -1935,14 +1935,25 @@ fn marker_index(lines: &[Vec<u8>], what: &str) -> usize {
 /// must give for it.
 type Damage = (&'static str, fn(&mut Lines, &str), Reason);
 
+/// Insert the line `<c> mine` (with the marker line's ending) before the line holding `marker`.
+fn comment_before(l: &mut Lines, marker: &str, c: &str) {
+    let i = marker_index(l, marker);
+    let eol: &[u8] = if l[i].ends_with(b"\r\n") {
+        b"\r\n"
+    } else {
+        b"\n"
+    };
+    let mut line = format!("{c} mine").into_bytes();
+    line.extend_from_slice(eol);
+    l.insert(i, line);
+}
+
 const DAMAGE: &[Damage] = &[
-    // Indentation is part of the block: a space turned into a tab changes its hash.
+    // A token added to the body (a comment line) changes its bytes and its tokens. (A change of
+    // whitespace only is a reformatting: the block's tokens still match and it is removed.)
     (
-        "one indentation byte",
-        |l, _| {
-            let i = marker_index(l, END);
-            l[i][0] = b'\t';
-        },
+        "a comment line added to the body",
+        |l, c| comment_before(l, END, c),
         Reason::BlockHashMismatch,
     ),
     // So does any byte of the body: a digit turned into another digit keeps the syntax.
@@ -2184,10 +2195,7 @@ fn strip_refuses_a_nested_marker_and_touches_no_sibling() {
     strip_fails(
         &two(),
         rel,
-        |l| {
-            let i = marker_index(l, "gsd-debug-probe:end s p1");
-            l[i][0] = b'\t';
-        },
+        |l| comment_before(l, "gsd-debug-probe:end s p1", "#"),
         &[
             ("p1", Reason::BlockHashMismatch),
             ("p2", Reason::SiblingFailed),
@@ -2362,8 +2370,7 @@ fn planned_entries_are_reconciled() {
     let repo = placed(rel, src);
     set_status(&repo, "p", "planned");
     let mut lines = lines_of(&repo.read(rel));
-    let i = marker_index(&lines, "gsd-debug-probe:end s p");
-    lines[i][0] = b'\t';
+    comment_before(&mut lines, "gsd-debug-probe:end s p", "#");
     repo.write(rel, lines.concat());
     let (code, json) = repo.strip(&[]);
     assert_eq!(

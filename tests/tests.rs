@@ -12,6 +12,7 @@ mod drift_plans;
 mod drift_pybases;
 mod drift_real;
 mod e2e;
+mod formatters;
 mod golden;
 mod layers;
 mod probe_compact;
