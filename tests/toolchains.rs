@@ -896,8 +896,8 @@ fn javascript_case(rel: &str) {
     );
     assert_js_events(&events(&sink, &live, &placed));
 
-    // Without `process.getBuiltinModule`: CommonJS falls back to `require("fs")`; an ES module
-    // has no way to reach `fs` and stays inert (and evaluates no capture).
+    // Without `process.getBuiltinModule`: CommonJS loads the runtime with `require`; an ES module
+    // has no way to load it and stays inert (and evaluates no capture).
     let sink2 = new_sink(&repo, "js-require.sink");
     let live2 = run(make_with(true), Sink::At(&sink2));
     assert_eq!(live2.stdout, unprobed.stdout);

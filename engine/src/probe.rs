@@ -2,8 +2,10 @@
 //!
 //! Everything here is validated before any file is read. Rendering is pure: it turns a
 //! [`ProbeIdentity`], the language's template and the anchor line's indentation and line ending
-//! into the exact block bytes whose SHA-256 is ledgered. See: contracts.md §2 and §7,
-//! grammars/README.md for the template contract.
+//! into the exact block bytes whose SHA-256 is ledgered. It also renders the shared probe
+//! runtime (Python, JavaScript) that the compact blocks of those languages call
+//! ([`runtime_source`]). See: contracts.md §2 and §7, grammars/README.md for the template
+//! contract, docs/probes.md for the design.
 
 use serde::{Deserialize, Serialize};
 
