@@ -283,31 +283,25 @@ pub const RUNTIME_MODULE: &str = "GSDDBG1_rt1";
 /// The runtime's version, written into its file name and its source.
 pub const RUNTIME_VERSION: &str = "1";
 
-/// The static JSON as Rust raw string literals of at most about 72 characters each, braces
-/// doubled (they are part of a `format!` string), joined by `,` and a line break so that each
-/// piece is a line of its own in the template's `concat!`.
-fn raw_format_pieces(json: &str) -> Vec<String> {
-    let text = json.replace('{', "{{").replace('}', "}}");
-    let mut hashes = String::from("#");
-    while text.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
+/// The static JSON as Rust string literals of at most about 78 characters each (`\\` and `"`
+/// escaped, braces doubled: they are part of a `format!` string), one per line of the
+/// template's `concat!`. Not raw strings: a raw string in the inserted text makes
+/// tree-sitter-rust's incremental re-parse redo much of the rest of the file.
+fn format_pieces(json: &str) -> Vec<String> {
+    let text = literal_escape(json).replace('{', "{{").replace('}', "}}");
     let mut pieces = vec![String::new()];
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         let mut unit = c.to_string();
-        if (c == '{' || c == '}') && chars.peek() == Some(&c) {
+        if c == '\\' || ((c == '{' || c == '}') && chars.peek() == Some(&c)) {
             unit.extend(chars.next());
         }
-        if pieces.last().is_some_and(|l| l.len() + unit.len() > 72) {
+        if pieces.last().is_some_and(|l| l.len() + unit.len() > 78) {
             pieces.push(String::new());
         }
         pieces.last_mut().expect("never empty").push_str(&unit);
     }
-    pieces
-        .into_iter()
-        .map(|p| format!("r{hashes}\"{p}\"{hashes}"))
-        .collect()
+    pieces.into_iter().map(|p| format!("\"{p}\"")).collect()
 }
 
 /// Render the complete block (start marker, body, end marker) for a language.
@@ -346,7 +340,7 @@ pub fn render_block(
         out.push_str(eol);
     };
     push_line(&mut out, &format!("{c} {}", identity.marker_start()));
-    let pieces = raw_format_pieces(&static_json);
+    let pieces = format_pieces(&static_json);
     for line in lang.entry.template.lines() {
         let line = line
             .replace("{{STATIC_JSON}}", &static_lit)

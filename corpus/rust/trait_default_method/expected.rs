@@ -13,14 +13,13 @@ pub trait Describe {
             let gsd_data = || [GsdStr::new(),
             ].concat();
             use ::std::{env, fmt, string::String as GsdStr, time::{SystemTime, UNIX_EPOCH}};
-            // Values with Debug are written with {:?}, others as their type name (autoref trick).
-            struct GsdW<'a, T: ?Sized>(&'a T); struct GsdCut(GsdStr, usize);
+            struct GsdW<'a, T: ?Sized>(&'a T); // Debug values with {:?}, others as their type name
+            struct GsdCut(GsdStr, usize); // JSON-escapes what is written, keeps at most .1 characters
             trait GsdDbg { fn gsd(&self) -> GsdStr; } trait GsdAny { fn gsd(&self) -> GsdStr; }
             impl<T: fmt::Debug + ?Sized> GsdDbg for &GsdW<'_, T> {
                 fn gsd(&self) -> GsdStr { gsd_cut(format_args!("{:?}", self.0), 96 + 1) } }
             impl<T: ?Sized> GsdAny for GsdW<'_, T> { fn gsd(&self) -> GsdStr {
                 gsd_cut(format_args!("\"<{}>", ::std::any::type_name::<T>()), 96 + 1) } }
-            // JSON-escapes what is written into it and stops after `.1` characters.
             impl fmt::Write for GsdCut { fn write_str(&mut self, s: &str) -> fmt::Result {
                 for c in s.chars().take(self.1) { match c {
                     '"' | '\\' => { self.0.push('\\'); self.0.push(c) }
@@ -40,19 +39,20 @@ pub trait Describe {
             let gsd_sink = env::var_os("GSD_DEBUG_PROBE_SINK").unwrap_or_default();
             if ::std::path::Path::new(&gsd_sink).is_file() && *gsd_n() < 100 {
                 let gsd_data = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(gsd_data))
-                    .unwrap_or_else(|_| r#","_capture_error":"panic""#.into());
+                    .unwrap_or_else(|_| ",\"_capture_error\":\"panic\"".into());
                 let mut n = gsd_n();
                 let env = |k| env::var(k)
                     .map_or("null".into(), |v| gsd_v(gsd_cut(format_args!("{:?}", v), 1024)));
                 let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
                 let line = |d: &str| format!(concat!("GSDDBG1 ",
-                    r#"{{"hypothesis_ids":["h1"],"location":"input.rs:9","message":"checkpoint""#,
-                    r#","probe_id":"p1","schema_version":1,"session_id":"golden-run""#,
-                    r#","run_id":{},"phase":{},"ordinal":{},"data":{{{}}},"timestamp":{},"pid":{}}}"#),
+                    "{{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:9\",\"message\":\"checkp",
+                    "oint\",\"probe_id\":\"p1\",\"schema_version\":1,\"session_id\":\"golden-run\"",
+                    ",\"run_id\":{},\"phase\":{},\"ordinal\":{},",
+                    "\"data\":{{{}}},\"timestamp\":{},\"pid\":{}}}"),
                     env("GSD_DEBUG_PROBE_RUN"), env("GSD_DEBUG_PROBE_PHASE"), *n + 1, d, ms,
                     ::std::process::id());
                 let line = Some(line(&gsd_data[1.min(gsd_data.len())..]))
-                    .filter(|l| l.len() <= 1024).unwrap_or_else(|| line(r#""_truncated":true"#));
+                    .filter(|l| l.len() <= 1024).unwrap_or_else(|| line("\"_truncated\":true"));
                 let file = ::std::fs::OpenOptions::new().append(true).open(&gsd_sink);
                 if let (true, Ok(mut f)) = (line.len() <= 1024 && *n < 100, file) {
                     if ::std::io::Write::write(&mut f, (line + "\n").as_bytes()).is_ok() { *n += 1; } }
