@@ -393,3 +393,80 @@ fn blocks_without_the_runtime_variable_do_nothing() {
     assert!(std::fs::read(&sink).unwrap().is_empty());
     assert!(!Path::new(&repo.path().join("__pycache__")).exists());
 }
+
+/// `probity run` writes the runtime into the capture root, names it in
+/// `GSD_DEBUG_PROBE_RUNTIME`, records both files as `runtime` artifacts and removes them when the
+/// run ends; the probes' events reach the run's record.
+#[test]
+fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
+    let repo = Repo::new();
+    repo.write(
+        "app.py",
+        "def f(x):\n    y = x * 2\n    return y\n\nprint(f(21))\n",
+    );
+    let cli = |args: &[&str]| -> Value {
+        let out = probity()
+            .current_dir(repo.path())
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    let v = cli(&["session", "init", "--slug", "rt"]);
+    assert_eq!(v["status"].as_str().unwrap_or("ok"), "ok", "{v}");
+    let v = cli(&[
+        "place",
+        "app.py",
+        "--line",
+        "3",
+        "--slug",
+        "rt",
+        "--probe",
+        "p1",
+        "--hypothesis",
+        "h1",
+        "--message",
+        "state",
+        "--capture",
+        "y=y",
+    ]);
+    assert_eq!(v["status"], "placed", "{v}");
+    let out = probity()
+        .current_dir(repo.path())
+        .args([
+            "run", "--slug", "rt", "--phase", "baseline", "--json", "--", "python3", "app.py",
+        ])
+        .env_remove("GSD_DEBUG_PROBE_RUNTIME")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["run"]["observations"]["p1"]["verdict"], "observed",
+        "the block found the runtime of the run: {v}"
+    );
+    let ledger: Value = serde_json::from_slice(
+        &std::fs::read(repo.path().join(".planning/debug/rt.evidence.json")).unwrap(),
+    )
+    .unwrap();
+    let runtimes: Vec<&Value> = ledger["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["kind"] == "runtime")
+        .collect();
+    let names: Vec<&str> = runtimes
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["run-1-runtime.py", "run-1-runtime.cjs"], "{ledger}");
+    let root = Path::new(ledger["artifact_root"]["canonical_path"].as_str().unwrap());
+    for a in &runtimes {
+        assert_eq!(a["status"], "removed", "{a}");
+        assert!(!root.join(a["name"].as_str().unwrap()).exists());
+    }
+    let v = cli(&["cleanup", "--slug", "rt"]);
+    assert_eq!(v["state"], "clean", "{v}");
+    assert!(!root.exists());
+}
