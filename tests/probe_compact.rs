@@ -470,3 +470,21 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
     assert_eq!(v["state"], "clean", "{v}");
     assert!(!root.exists());
 }
+
+/// `probity env` on a ledger that does not exist creates nothing and says so.
+#[test]
+fn env_without_a_ledger_is_refused() {
+    let repo = Repo::new();
+    let missing = repo.path().join("none.evidence.json");
+    let out = probity()
+        .arg("env")
+        .arg("--ledger")
+        .arg(&missing)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["reason"], "file_not_found", "{v}");
+    assert!(!missing.exists(), "no ledger is created");
+}

@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::run::record_runtime;
 use crate::error::Error;
 use crate::ledger::{self, LOCK_WAIT, Ledger};
+use crate::reason::Reason;
 use crate::runner::RUNTIME_ENV;
 use crate::sink;
 
@@ -30,6 +31,16 @@ pub struct EnvReport {
 
 /// Write a fresh runtime for the ledger at `path` and say how to use it.
 pub fn env(path: &Path) -> Result<EnvReport, Error> {
+    if !path.is_file() {
+        return Err(Error::new(
+            Reason::FileNotFound,
+            format!(
+                "{}: no ledger here; place a probe first (`probity place … --ledger FILE`) or \
+                 start a session (`probity session init --slug S`)",
+                path.display()
+            ),
+        ));
+    }
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = Ledger::load(path)?;
     let root = match ledger.artifact_root.clone() {
