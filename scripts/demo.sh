@@ -124,6 +124,7 @@ echo "\$ eval \"\$(probity env --ledger .planning/debug/demo-cart.evidence.json)
 eval "$("$probity" env --ledger "$ledger")"
 GSD_DEBUG_PROBE_SINK="$sink" GSD_DEBUG_PROBE_RUN=run-1 GSD_DEBUG_PROBE_PHASE=baseline run \
     | tee "$work/out.sink"
+rm -r "$(dirname "$GSD_DEBUG_PROBE_RUNTIME")"   # the folder `probity env` made for the runtime
 cmp -s "$work/out.original" "$work/out.sink" || fail "the program's output changed"
 
 step "captured events ($sink)"

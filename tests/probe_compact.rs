@@ -115,8 +115,9 @@ fn place(repo: &Repo, rel: &str, needle: &str, probe: &str, caps: &[&str]) {
     );
 }
 
-/// `probity env` for the repository's ledger: the runtime path to export.
-fn runtime(repo: &Repo) -> String {
+/// `probity env` for the repository's ledger: the runtime path to export and the folder that
+/// holds it (the ledger has no session: the folder is the caller's to remove).
+fn runtime(repo: &Repo) -> (String, String) {
     let out = probity()
         .arg("env")
         .arg("--ledger")
@@ -126,35 +127,30 @@ fn runtime(repo: &Repo) -> String {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).expect("env --json");
     assert_eq!(v["status"], "ok", "{v}");
-    v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-/// Remove the capture root `probity env` made (the test's temp repository goes by itself).
-fn remove_root(repo: &Repo) {
-    let v: Value = serde_json::from_slice(&std::fs::read(repo.ledger()).unwrap()).unwrap();
-    if let Some(root) = v["artifact_root"]["canonical_path"].as_str() {
-        let _ = std::fs::remove_dir_all(root);
-    }
+    assert_eq!(v["recorded"], false, "{v}");
+    let root = v["root"].as_str().unwrap().to_owned();
+    let runtime = v["exports"]["GSD_DEBUG_PROBE_RUNTIME"].as_str().unwrap();
+    assert!(runtime.starts_with(&root), "{v}");
+    (runtime.to_owned(), root)
 }
 
 /// Run `program args` in the repository with a fresh sink and the runtime; return the sink.
 fn run_live(repo: &Repo, program: &str, args: &[&str]) -> Vec<u8> {
     let sink = repo.path().join("live.sink");
     std::fs::write(&sink, b"").unwrap();
+    let (runtime, root) = runtime(repo);
     let out = Command::new(program)
         .args(args)
         .current_dir(repo.path())
         .env("GSD_DEBUG_PROBE_SINK", &sink)
         .env("GSD_DEBUG_PROBE_RUN", "run-1")
         .env("GSD_DEBUG_PROBE_PHASE", "baseline")
-        .env("GSD_DEBUG_PROBE_RUNTIME", runtime(repo))
+        .env("GSD_DEBUG_PROBE_RUNTIME", runtime)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("`{program}` is required by this test: {e}"));
+    std::fs::remove_dir_all(&root).unwrap();
     assert!(
         out.status.success(),
         "{program} {args:?}: {}{}",
@@ -245,7 +241,6 @@ fn python_probes_hit_from_eight_threads_write_increasing_ordinals() {
         "160 hits from 8 threads: 100 events, ordinals in order"
     );
     assert_observed(&sink, &["p-thr"], "p-thr", 100);
-    remove_root(&repo);
 }
 
 const JS_WORKERS: &str = r#"const { Worker, isMainThread, workerData } = require("worker_threads");
@@ -287,7 +282,6 @@ fn javascript_probes_in_worker_threads_share_one_ordered_sequence() {
         "1 + 4 workers x 10 + 5 hits, one sequence for the process"
     );
     assert_observed(&sink, &["p-wrk"], "p-wrk", 46);
-    remove_root(&repo);
 }
 
 const PY_HOSTILE: &str = r#"import json
@@ -328,7 +322,6 @@ fn python_probes_survive_a_program_that_patches_time_json_and_os() {
     let sink = run_live(&repo, "python3", &["h.py"]);
     assert_eq!(ordinals(&sink, "p-hos"), one_to(6), "every hit written");
     assert_observed(&sink, &["p-hos"], "p-hos", 6);
-    remove_root(&repo);
 }
 
 const JS_HOSTILE: &str = r#""use strict";
@@ -367,7 +360,6 @@ fn javascript_probes_survive_a_program_that_deletes_date_json_process_and_symbol
             "a real clock without Date: {e}"
         );
     }
-    remove_root(&repo);
 }
 
 /// Inert: without the runtime variable nothing is loaded, written or evaluated.
@@ -487,4 +479,61 @@ fn env_without_a_ledger_is_refused() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["reason"], "file_not_found", "{v}");
     assert!(!missing.exists(), "no ledger is created");
+}
+
+/// `probity env` on a session ledger records its files in the session's capture root, and
+/// `probity cleanup` removes them.
+#[test]
+fn env_on_a_session_records_its_files_and_cleanup_removes_them() {
+    let repo = Repo::new();
+    repo.write("app.py", "def f(x):\n    y = x * 2\n    return y\n");
+    let cli = |args: &[&str]| -> Value {
+        let out = probity()
+            .current_dir(repo.path())
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    cli(&["session", "init", "--slug", "se"]);
+    let v = cli(&[
+        "place",
+        "app.py",
+        "--line",
+        "3",
+        "--slug",
+        "se",
+        "--probe",
+        "p1",
+        "--hypothesis",
+        "h1",
+    ]);
+    assert_eq!(v["status"], "placed", "{v}");
+    let v = cli(&["env", "--slug", "se"]);
+    assert_eq!(
+        (v["status"].as_str(), v["recorded"].as_bool()),
+        (Some("ok"), Some(true)),
+        "{v}"
+    );
+    assert_eq!(v["probes"], 1, "{v}");
+    let root = Path::new(v["root"].as_str().unwrap()).to_path_buf();
+    for name in ["env-1-runtime.py", "env-1-runtime.cjs"] {
+        assert!(root.join(name).is_file(), "{name}");
+    }
+    let ledger: Value =
+        serde_json::from_slice(&repo.read(".planning/debug/se.evidence.json")).unwrap();
+    assert_eq!(
+        ledger["artifacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["kind"] == "runtime" && a["status"] == "present")
+            .count(),
+        2,
+        "{ledger}"
+    );
+    let v = cli(&["cleanup", "--slug", "se"]);
+    assert_eq!(v["state"], "clean", "{v}");
+    assert!(!root.exists(), "cleanup removed the runtime and the root");
 }

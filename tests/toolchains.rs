@@ -177,7 +177,6 @@ fn place_at(repo: &Repo, rel: &str, line: usize, spec: &Spec) -> Placed {
 
 /// `probity strip` of the whole ledger: exit 0, `clean`, and `rel` is `original` byte for byte.
 fn strip_all(repo: &Repo, rel: &str, original: &[u8]) {
-    remove_runtime_root(repo.path());
     let out = probity()
         .current_dir(repo.path())
         .arg("strip")
@@ -217,8 +216,9 @@ struct Run {
 }
 
 /// The shared probe runtime for the ledger `<dir>/.planning/debug/test.evidence.json`, written by
-/// `probity env` (docs/probes.md): the value of `GSD_DEBUG_PROBE_RUNTIME`.
-fn runtime_for(dir: &Path) -> String {
+/// `probity env` (docs/probes.md): the value of `GSD_DEBUG_PROBE_RUNTIME`, and the folder that
+/// holds it (the ledger has no session, so the folder is the caller's to remove).
+fn runtime_for(dir: &Path) -> (String, PathBuf) {
     let ledger = dir.join(".planning/debug/test.evidence.json");
     let out = probity()
         .arg("env")
@@ -229,22 +229,12 @@ fn runtime_for(dir: &Path) -> String {
         .expect("run probity env");
     let v: Value = serde_json::from_slice(&out.stdout).expect("env --json output");
     assert_eq!(v["status"], "ok", "probity env: {v}");
-    v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+    assert_eq!(v["recorded"], false, "a ledger without a session: {v}");
+    let runtime = v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
         .as_str()
         .expect("the runtime export")
-        .to_owned()
-}
-
-/// Remove the capture root `probity env` made for the repository's ledger, if any.
-fn remove_runtime_root(dir: &Path) {
-    let ledger = dir.join(".planning/debug/test.evidence.json");
-    let Ok(bytes) = std::fs::read(&ledger) else {
-        return;
-    };
-    let v: Value = serde_json::from_slice(&bytes).unwrap_or_default();
-    if let Some(root) = v["artifact_root"]["canonical_path"].as_str() {
-        let _ = std::fs::remove_dir_all(root);
-    }
+        .to_owned();
+    (runtime, PathBuf::from(v["root"].as_str().expect("root")))
 }
 
 /// Run `cmd` to completion with the probe environment set as `sink` says (with a sink, the
@@ -259,6 +249,7 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    let mut runtime_root = None;
     match sink {
         Sink::Unset => {}
         Sink::Empty => {
@@ -267,7 +258,9 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
         Sink::At(path) => {
             let dir = path.parent().expect("the sink is in the repository");
             if dir.join(".planning/debug/test.evidence.json").exists() {
-                cmd.env("GSD_DEBUG_PROBE_RUNTIME", runtime_for(dir));
+                let (runtime, root) = runtime_for(dir);
+                cmd.env("GSD_DEBUG_PROBE_RUNTIME", runtime);
+                runtime_root = Some(root);
             }
             cmd.env("GSD_DEBUG_PROBE_SINK", path)
                 .env("GSD_DEBUG_PROBE_RUN", RUN_ID)
@@ -281,6 +274,9 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
     let pid = child.id();
     let out = child.wait_with_output().expect("wait for program");
     let ended_ms = now_ms();
+    if let Some(root) = runtime_root {
+        std::fs::remove_dir_all(root).expect("remove the runtime folder");
+    }
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(

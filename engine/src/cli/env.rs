@@ -49,11 +49,20 @@ pub(super) fn env_cmd(a: EnvArgs) -> ExitCode {
                 "ledger": path.display().to_string(),
                 "exports": exports,
                 "probes": r.probes,
+                "root": r.root,
                 "artifacts": r.artifacts,
+                "recorded": r.recorded,
             });
             emit("env", a.json, v, || {
                 for (k, v) in &r.exports {
                     println!("export {k}={}", sh_quote(v));
+                }
+                if !r.recorded {
+                    println!(
+                        "# the runtime is in {} (a ledger without a session records no files): \
+                         remove that folder when done",
+                        r.root
+                    );
                 }
             });
             ExitCode::SUCCESS
