@@ -804,6 +804,7 @@ fn prepare(input: Input) -> Prepared {
         slug: identity.slug.clone(),
         probe: identity.probe.clone(),
         expected_sha256: placement.block_sha256.clone(),
+        expected_token_sha256: None,
     }];
     let plan = strip::strip(language, grammar, &placed, &targets);
     assert_eq!(

@@ -118,8 +118,13 @@ echo "(same output as before the probes)"
 step "run with GSD_DEBUG_PROBE_SINK, GSD_DEBUG_PROBE_RUN=run-1, GSD_DEBUG_PROBE_PHASE=baseline"
 sink="$work/sink.log"
 : > "$sink"
+# The Python and JavaScript blocks call a shared runtime; `probity env` writes it and prints the
+# export that names it (docs/probes.md).
+echo "\$ eval \"\$(probity env --ledger .planning/debug/demo-cart.evidence.json)\""
+eval "$("$probity" env --ledger "$ledger")"
 GSD_DEBUG_PROBE_SINK="$sink" GSD_DEBUG_PROBE_RUN=run-1 GSD_DEBUG_PROBE_PHASE=baseline run \
     | tee "$work/out.sink"
+rm -r "$(dirname "$GSD_DEBUG_PROBE_RUNTIME")"   # the folder `probity env` made for the runtime
 cmp -s "$work/out.original" "$work/out.sink" || fail "the program's output changed"
 
 step "captured events ($sink)"

@@ -281,7 +281,7 @@ fn cleanup_failed_exits_1_with_a_reason_per_probe() {
     assert_eq!(repo.place("m.py", "p", &["--line", "4"]).0, 0);
     let damaged = String::from_utf8(repo.read("m.py")).unwrap().replace(
         "    # gsd-debug-probe:end s p",
-        "\t# gsd-debug-probe:end s p",
+        "    # an edit inside the block\n    # gsd-debug-probe:end s p",
     );
     repo.write("m.py", &damaged);
     let (code, v) = repo.strip(&[]);

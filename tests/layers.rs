@@ -51,6 +51,8 @@ const SAME_LAYER: &[(&str, &str)] = &[
     ("ledger", "fsio"),
     ("sink", "ledger"),
     ("events", "ledger"),
+    ("runner", "sink"),
+    ("runner", "ledger"),
     ("session", "ops"),
     ("resolve", "index"),
     ("drift", "resolve"),

@@ -24,15 +24,18 @@ fn registry_matches_grammar_and_query_folders() {
 fn every_template_has_its_required_placeholders() {
     for lang in probity::lang::languages() {
         let t = lang.entry.template;
-        for needle in [
-            "{{STATIC_JSON}}",
-            "{{PROBE_KEY}}",
-            "{{MAX_EVENTS}}",
-            "{{CAPTURE_NAME}}",
-            "{{CAPTURE_EXPR}}",
-        ] {
+        for needle in ["{{PROBE_KEY}}", "{{CAPTURE_NAME}}", "{{CAPTURE_EXPR}}"] {
             assert!(t.contains(needle), "{}: template lacks {needle}", lang.id());
         }
+        // A block either calls the shared runtime (which holds the identity and the limits) or
+        // carries them itself (Rust).
+        let calls_runtime = t.contains("{{RUNTIME_MODULE}}");
+        let self_contained = t.contains("{{STATIC_JSON_FMT}}") && t.contains("{{MAX_EVENTS}}");
+        assert!(
+            calls_runtime || self_contained,
+            "{}: template neither calls the runtime nor carries the identity and limits",
+            lang.id()
+        );
         assert!(
             !t.contains('\t'),
             "{}: template indents with tabs",

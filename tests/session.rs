@@ -1241,8 +1241,14 @@ fn hostile_capture_root_renamed() {
         .collect();
     assert_eq!(
         reasons,
-        ["cleanup_failed", "artifact_remaining", "artifact_remaining"],
-        "{g}"
+        [
+            "cleanup_failed",
+            "artifact_remaining",
+            "artifact_remaining",
+            "artifact_remaining",
+            "artifact_remaining"
+        ],
+        "the sink, the run's two runtime files (.py, .cjs) and the root: {g}"
     );
 
     std::fs::rename(&moved, &root).unwrap();

@@ -215,22 +215,53 @@ struct Run {
     ended_ms: u64,
 }
 
-/// Run `cmd` to completion with the probe environment set as `sink` says. Panics unless it exits 0.
+/// The shared probe runtime for the ledger `<dir>/.planning/debug/test.evidence.json`, written by
+/// `probity env` (docs/probes.md): the value of `GSD_DEBUG_PROBE_RUNTIME`, and the folder that
+/// holds it (the ledger has no session, so the folder is the caller's to remove).
+fn runtime_for(dir: &Path) -> (String, PathBuf) {
+    let ledger = dir.join(".planning/debug/test.evidence.json");
+    let out = probity()
+        .arg("env")
+        .arg("--ledger")
+        .arg(&ledger)
+        .arg("--json")
+        .output()
+        .expect("run probity env");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("env --json output");
+    assert_eq!(v["status"], "ok", "probity env: {v}");
+    assert_eq!(v["recorded"], false, "a ledger without a session: {v}");
+    let runtime = v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .expect("the runtime export")
+        .to_owned();
+    (runtime, PathBuf::from(v["root"].as_str().expect("root")))
+}
+
+/// Run `cmd` to completion with the probe environment set as `sink` says (with a sink, the
+/// shared runtime from `probity env` too). Panics unless it exits 0.
 fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
     cmd.env_remove("GSD_DEBUG_PROBE_SINK")
         .env_remove("GSD_DEBUG_PROBE_RUN")
         .env_remove("GSD_DEBUG_PROBE_PHASE")
+        .env_remove("GSD_DEBUG_PROBE_RUNTIME")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    let mut runtime_root = None;
     match sink {
         Sink::Unset => {}
         Sink::Empty => {
             cmd.env("GSD_DEBUG_PROBE_SINK", "");
         }
         Sink::At(path) => {
+            let dir = path.parent().expect("the sink is in the repository");
+            if dir.join(".planning/debug/test.evidence.json").exists() {
+                let (runtime, root) = runtime_for(dir);
+                cmd.env("GSD_DEBUG_PROBE_RUNTIME", runtime);
+                runtime_root = Some(root);
+            }
             cmd.env("GSD_DEBUG_PROBE_SINK", path)
                 .env("GSD_DEBUG_PROBE_RUN", RUN_ID)
                 .env("GSD_DEBUG_PROBE_PHASE", PHASE);
@@ -243,6 +274,9 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
     let pid = child.id();
     let out = child.wait_with_output().expect("wait for program");
     let ended_ms = now_ms();
+    if let Some(root) = runtime_root {
+        std::fs::remove_dir_all(root).expect("remove the runtime folder");
+    }
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -858,8 +892,8 @@ fn javascript_case(rel: &str) {
     );
     assert_js_events(&events(&sink, &live, &placed));
 
-    // Without `process.getBuiltinModule`: CommonJS falls back to `require("fs")`; an ES module
-    // has no way to reach `fs` and stays inert (and evaluates no capture).
+    // Without `process.getBuiltinModule`: CommonJS loads the runtime with `require`; an ES module
+    // has no way to load it and stays inert (and evaluates no capture).
     let sink2 = new_sink(&repo, "js-require.sink");
     let live2 = run(make_with(true), Sink::At(&sink2));
     assert_eq!(live2.stdout, unprobed.stdout);

@@ -120,6 +120,7 @@ pub fn strip_in(
             slug: (*s).to_owned(),
             probe: (*p).to_owned(),
             expected_sha256: (*h).to_owned(),
+            expected_token_sha256: None,
         })
         .collect();
     Ok(probity::strip::strip(lang, grammar, &source, &targets))

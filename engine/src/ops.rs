@@ -217,6 +217,7 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
         marker_start: Some(id.marker_start()),
         marker_end: Some(id.marker_end()),
         expected_block_sha256: Some(p.block_sha256.clone()),
+        expected_block_token_sha256: strip::token_sha256(language, grammar, &p.block),
         status: ProbeStatus::Planned,
         rest: serde_json::Map::new(),
     });
@@ -277,6 +278,7 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
             slug: entry.slug.clone(),
             probe: entry.id.clone(),
             expected_sha256: hash.clone(),
+            expected_token_sha256: entry.expected_block_token_sha256.clone(),
         };
         match strip::strip(language, grammar, &source, &[target])
             .outcomes
@@ -470,6 +472,7 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
                 slug: p.slug.clone(),
                 probe: p.id.clone(),
                 expected_sha256: p.expected_block_sha256.clone().unwrap_or_default(),
+                expected_token_sha256: p.expected_block_token_sha256.clone(),
             }
         })
         .collect();

@@ -2,8 +2,10 @@
 //!
 //! Everything here is validated before any file is read. Rendering is pure: it turns a
 //! [`ProbeIdentity`], the language's template and the anchor line's indentation and line ending
-//! into the exact block bytes whose SHA-256 is ledgered. See: contracts.md §2 and §7,
-//! grammars/README.md for the template contract.
+//! into the exact block bytes whose SHA-256 is ledgered. It also renders the shared probe
+//! runtime (Python, JavaScript) that the compact blocks of those languages call
+//! ([`runtime_source`]). See: contracts.md §2 and §7, grammars/README.md for the template
+//! contract, docs/probes.md for the design.
 
 use serde::{Deserialize, Serialize};
 
@@ -198,17 +200,108 @@ fn literal_escape(ascii: &str) -> String {
 
 /// The fixed part of every event of this probe, as a JSON object without its closing brace.
 pub fn static_json(identity: &ProbeIdentity, location: &str) -> String {
+    static_json_of(
+        &identity.slug,
+        &identity.probe,
+        &identity.hypotheses,
+        &identity.message,
+        location,
+    )
+}
+
+/// [`static_json`] from the fields a ledger entry keeps.
+pub fn static_json_of(
+    slug: &str,
+    probe: &str,
+    hypotheses: &[String],
+    message: &str,
+    location: &str,
+) -> String {
     let obj = serde_json::json!({
         "schema_version": 1,
-        "session_id": identity.slug,
-        "probe_id": identity.probe,
-        "hypothesis_ids": identity.hypotheses,
+        "session_id": slug,
+        "probe_id": probe,
+        "hypothesis_ids": hypotheses,
         "location": location,
-        "message": identity.message,
+        "message": message,
     });
     let mut s = ascii_json(&obj);
     s.pop(); // the closing brace: the probe appends run, phase, ordinal, data, timestamp, pid
     s
+}
+
+/// The languages whose blocks call a shared runtime file instead of carrying their own code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeKind {
+    /// `<stem>.py`, loaded by Python blocks with `runpy.run_path`.
+    Python,
+    /// `<stem>.cjs`, loaded by JavaScript and TypeScript blocks with `createRequire`.
+    JavaScript,
+}
+
+impl RuntimeKind {
+    /// Both kinds, in the order their files are written.
+    pub const ALL: [RuntimeKind; 2] = [RuntimeKind::Python, RuntimeKind::JavaScript];
+
+    /// The file extension the blocks append to `GSD_DEBUG_PROBE_RUNTIME` (with its dot).
+    pub fn extension(self) -> &'static str {
+        match self {
+            RuntimeKind::Python => ".py",
+            RuntimeKind::JavaScript => ".cjs",
+        }
+    }
+
+    fn template(self) -> &'static str {
+        match self {
+            RuntimeKind::Python => include_str!("../../grammars/python/runtime.py"),
+            RuntimeKind::JavaScript => include_str!("../../grammars/javascript/runtime.cjs"),
+        }
+    }
+}
+
+/// The source of a runtime file that knows `probes`: `(probe key, static JSON)` pairs (see
+/// [`probe_key`], [`static_json_of`]). A block whose key is not in the table writes nothing.
+pub fn runtime_source(kind: RuntimeKind, probes: &[(String, String)]) -> String {
+    let table: serde_json::Map<String, serde_json::Value> = probes
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    kind.template()
+        .replace("{{PROBES}}", &ascii_json(&serde_json::Value::Object(table)))
+        .replace("{{RUNTIME_MODULE}}", RUNTIME_MODULE)
+        .replace("{{RUNTIME_VERSION}}", RUNTIME_VERSION)
+        .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
+        .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
+        .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string())
+}
+
+/// The name the shared runtime registers itself under (`sys.modules` in Python, a
+/// non-enumerable property of `globalThis` in JavaScript). It embeds the event prefix, so that
+/// a probe body left without its markers is found as residue by `probity verify`.
+pub const RUNTIME_MODULE: &str = "GSDDBG1_rt1";
+
+/// The runtime's version, written into its file name and its source.
+pub const RUNTIME_VERSION: &str = "1";
+
+/// The static JSON as Rust string literals of at most about 78 characters each (`\\` and `"`
+/// escaped, braces doubled: they are part of a `format!` string), one per line of the
+/// template's `concat!`. Not raw strings: a raw string in the inserted text makes
+/// tree-sitter-rust's incremental re-parse redo much of the rest of the file.
+fn format_pieces(json: &str) -> Vec<String> {
+    let text = literal_escape(json).replace('{', "{{").replace('}', "}}");
+    let mut pieces = vec![String::new()];
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut unit = c.to_string();
+        if c == '\\' || ((c == '{' || c == '}') && chars.peek() == Some(&c)) {
+            unit.extend(chars.next());
+        }
+        if pieces.last().is_some_and(|l| l.len() + unit.len() > 78) {
+            pieces.push(String::new());
+        }
+        pieces.last_mut().expect("never empty").push_str(&unit);
+    }
+    pieces.into_iter().map(|p| format!("\"{p}\"")).collect()
 }
 
 /// Render the complete block (start marker, body, end marker) for a language.
@@ -247,14 +340,29 @@ pub fn render_block(
         out.push_str(eol);
     };
     push_line(&mut out, &format!("{c} {}", identity.marker_start()));
+    let pieces = format_pieces(&static_json);
     for line in lang.entry.template.lines() {
         let line = line
             .replace("{{STATIC_JSON}}", &static_lit)
             .replace("{{PROBE_KEY}}", &key)
+            .replace("{{RUNTIME_MODULE}}", RUNTIME_MODULE)
             .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
             .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
             .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string());
-        if line.contains("{{CAPTURE_NAME}}") || line.contains("{{CAPTURE_EXPR}}") {
+        if line.contains("{{STATIC_JSON_FMT}}") {
+            let last = pieces.len() - 1;
+            for (i, piece) in pieces.iter().enumerate() {
+                let l = line.replace("{{STATIC_JSON_FMT}}", piece);
+                // The template's separator after the placeholder ends only the last piece.
+                let l = if i < last { format!("{piece},") } else { l };
+                let l = if i < last {
+                    line[..line.find("{{STATIC_JSON_FMT}}").unwrap_or(0)].to_owned() + &l
+                } else {
+                    l
+                };
+                push_line(&mut out, &l);
+            }
+        } else if line.contains("{{CAPTURE_NAME}}") || line.contains("{{CAPTURE_EXPR}}") {
             for cap in &identity.captures {
                 let l = line
                     .replace("{{CAPTURE_NAME}}", &cap.name)

@@ -4,6 +4,9 @@
 //! Output is kept only as a bounded tail, for display as untrusted data; it is never persisted.
 //! When the command ends, any process still in its group is killed too, so nothing writes into
 //! the sink after it is read.
+//!
+//! It also writes the shared probe runtime ([`write_runtime`]) the Python and JavaScript blocks
+//! of a run load, and names it in [`RUNTIME_ENV`] (docs/probes.md).
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -11,6 +14,69 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+
+use crate::error::Error;
+use crate::ledger::{ArtifactRoot, Identity};
+use crate::probe::{RuntimeKind, runtime_source};
+use crate::reason::Reason;
+use crate::sink;
+
+/// The variable naming the runtime's path without its extension: Python blocks load
+/// `$GSD_DEBUG_PROBE_RUNTIME.py`, JavaScript and TypeScript blocks `$GSD_DEBUG_PROBE_RUNTIME.cjs`.
+pub const RUNTIME_ENV: &str = "GSD_DEBUG_PROBE_RUNTIME";
+
+/// The runtime's table for a ledger's live source probes: `(probe key, static JSON)`.
+pub fn runtime_table(probes: &[crate::ledger::ProbeEntry]) -> Vec<(String, String)> {
+    probes
+        .iter()
+        .filter(|p| p.status != crate::ledger::ProbeStatus::Removed)
+        .filter_map(|p| {
+            let location = p.location.as_deref()?;
+            let head = crate::probe::static_json_of(
+                &p.slug,
+                &p.id,
+                &p.hypothesis_ids,
+                &p.message,
+                location,
+            );
+            Some((crate::probe::probe_key(&p.slug, &p.id), head))
+        })
+        .collect()
+}
+
+/// The file names of the runtime whose path without extension is `root/stem`, one per kind.
+pub fn runtime_names(stem: &str) -> Vec<(RuntimeKind, String)> {
+    RuntimeKind::ALL
+        .iter()
+        .map(|k| (*k, format!("{stem}{}", k.extension())))
+        .collect()
+}
+
+/// Create `root/name` exclusively (as a sink is: `O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) holding the
+/// runtime of `kind` for `probes` (`(probe key, static JSON)`), and return its identity. The
+/// caller records the artifact before calling.
+pub fn write_runtime(
+    root: &ArtifactRoot,
+    name: &str,
+    kind: RuntimeKind,
+    probes: &[(String, String)],
+) -> Result<Identity, Error> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let ident = sink::create_sink(root, name)?;
+    let path = sink::check_sink(root, name, &ident)?;
+    let io = |e: std::io::Error| Error::at(Reason::IoError, &path, e);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(io)?;
+    f.write_all(runtime_source(kind, probes).as_bytes())
+        .map_err(io)?;
+    f.sync_all().map_err(io)?;
+    sink::check_sink(root, name, &ident)?;
+    Ok(ident)
+}
 
 /// Bytes of stdout and of stderr kept (the tail).
 pub const OUTPUT_TAIL_BYTES: usize = 4096;

@@ -26,6 +26,9 @@ pub struct Target {
     pub probe: String,
     /// The ledgered `block_sha256`.
     pub expected_sha256: String,
+    /// The ledgered hash of the block's tokens ([`token_sha256`]); `None` for ledgers written
+    /// before it existed, whose blocks are then removed only when byte-identical.
+    pub expected_token_sha256: Option<String>,
 }
 
 /// What happened to one probe.
@@ -38,6 +41,10 @@ pub enum Outcome {
         line_start: usize,
         /// 1-based last line of the block.
         line_end: usize,
+        /// The block's bytes differed from the ledger's (a formatter changed its whitespace or
+        /// line breaks) but its tokens were exactly the ones placed.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        reformatted: bool,
     },
     /// Neither marker nor residue is present: nothing to clean.
     AlreadyAbsent,
@@ -142,6 +149,57 @@ fn locate(
     ))
 }
 
+/// SHA-256 of a block's token sequence: the text of every leaf of its syntax tree, in order,
+/// without the whitespace and line breaks between them (carriage returns and trailing blanks
+/// of a token are dropped too). Equal for a block a formatter only re-indented, re-wrapped or
+/// converted to other line endings; different for any change of a token.
+///
+/// The block is parsed on its own, with the grammar of its file, after removing its first
+/// line's indentation from every line that has it (Rust blocks inside a function body, the
+/// only place they can stand). `None` when the parser gives up.
+pub fn token_sha256(lang: &Language, grammar: &Grammar, block: &str) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let first = block.lines().next().unwrap_or("");
+    let indent = &first[..first.len() - first.trim_start().len()];
+    let mut text = String::with_capacity(block.len() + 32);
+    let rust = lang.family() == crate::lang::Family::Rust;
+    if rust {
+        text.push_str("fn gsd_token_scope() {\n");
+    }
+    for line in block.split_inclusive('\n') {
+        text.push_str(line.strip_prefix(indent).unwrap_or(line));
+    }
+    if rust {
+        text.push_str("\n}\n");
+    }
+    let tree = parse::parse(grammar, &text)?;
+    let mut hasher = Sha256::new();
+    let mut cursor = tree.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        if node.child_count() == 0 && !node.is_missing() && node.end_byte() > node.start_byte() {
+            let raw = &text[node.start_byte()..node.end_byte()];
+            let token: String = raw.chars().filter(|&c| c != '\r').collect();
+            let token = token.trim_end_matches([' ', '\t']);
+            hasher.update((token.len() as u64).to_le_bytes());
+            hasher.update(token.as_bytes());
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    Some(hex::encode(hasher.finalize()))
+}
+
 /// Plan the removal of `targets` from one file.
 pub fn strip(lang: &Language, grammar: &Grammar, source: &Source, targets: &[Target]) -> StripPlan {
     let Some(tree) = parse::parse(grammar, source.body()) else {
@@ -163,15 +221,25 @@ pub fn strip(lang: &Language, grammar: &Grammar, source: &Source, targets: &[Tar
             Ok(None) => outcomes.push(Outcome::AlreadyAbsent),
             Ok(Some(span)) => {
                 let actual = sha256_hex(&body[span.clone()]);
-                if !actual.eq_ignore_ascii_case(&t.expected_sha256) {
+                let exact = actual.eq_ignore_ascii_case(&t.expected_sha256);
+                let reformatted = !exact
+                    && t.expected_token_sha256.as_ref().is_some_and(|want| {
+                        std::str::from_utf8(&body[span.clone()])
+                            .ok()
+                            .and_then(|block| token_sha256(lang, grammar, block))
+                            .is_some_and(|got| got.eq_ignore_ascii_case(want))
+                    });
+                if !exact && !reformatted {
                     outcomes.push(Outcome::failed(
                         Reason::BlockHashMismatch,
-                        "the block was edited after it was placed",
+                        "the block was edited after it was placed: its bytes and its tokens \
+                         differ from the ledger's; remove it by hand or restore it",
                     ));
                 } else {
                     outcomes.push(Outcome::Removed {
                         line_start: source.line_of(span.start) + 1,
                         line_end: source.line_of(span.end.saturating_sub(1)) + 1,
+                        reformatted,
                     });
                     spans.push(span);
                 }

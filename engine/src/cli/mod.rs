@@ -6,6 +6,7 @@
 //! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input).
 
 mod drift;
+mod env;
 mod languages;
 mod place;
 mod session;
@@ -22,6 +23,7 @@ use serde_json::json;
 use probity::{Error, repo_root};
 
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
+use env::EnvArgs;
 use place::{PlaceArgs, StripArgs};
 use session::{CompareArgs, GateArgs, RunArgs, SessionArgs, SessionCommand};
 use trace::TraceCommand;
@@ -58,6 +60,8 @@ enum Command {
     Cleanup(SessionArgs),
     /// Exit 0 only when every session is clean or not_used.
     Gate(GateArgs),
+    /// Write the probe runtime for a ledger and print the exports a program run by hand needs.
+    Env(EnvArgs),
     /// Prove no probe block, marker or probe residue is left under one or more roots.
     Verify(VerifyArgs),
     /// List supported languages and the allowed --message labels.
@@ -129,6 +133,7 @@ pub fn main() -> ExitCode {
         Command::Compare(a) => session::compare_cmd(a),
         Command::Cleanup(a) => session::cleanup_cmd(a),
         Command::Gate(a) => session::gate_cmd(a),
+        Command::Env(a) => env::env_cmd(a),
         Command::Verify(a) => verify::verify_cmd(a),
         Command::Languages { json } => languages::languages(json),
         Command::Resolve(a) => drift::resolve_cmd(a),

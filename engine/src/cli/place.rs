@@ -179,9 +179,17 @@ pub(super) fn strip(a: StripArgs) -> ExitCode {
                         Outcome::Removed {
                             line_start,
                             line_end,
+                            reformatted,
                         } => println!(
-                            "removed {} ({}) from {} lines {line_start}-{line_end}",
-                            item.probe, item.slug, item.file
+                            "removed {} ({}) from {} lines {line_start}-{line_end}{}",
+                            item.probe,
+                            item.slug,
+                            item.file,
+                            if *reformatted {
+                                " (reformatted: whitespace changed, tokens as placed)"
+                            } else {
+                                ""
+                            }
                         ),
                         Outcome::AlreadyAbsent => {
                             println!(

@@ -125,6 +125,11 @@ pub struct ProbeEntry {
     pub marker_end: Option<String>,
     /// SHA-256 of the exact block bytes.
     pub expected_block_sha256: Option<String>,
+    /// SHA-256 of the block's token sequence (`strip::token_sha256`): a block a formatter
+    /// changed only in whitespace or line breaks is still removed. Absent in ledgers written
+    /// before it existed (their blocks are removed only when byte-identical).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_block_token_sha256: Option<String>,
     /// Lifecycle state.
     pub status: ProbeStatus,
     /// Fields of the entry this version does not know, kept verbatim.
@@ -294,6 +299,9 @@ open_enum! {
     ArtifactKind {
         /// A run's event sink.
         Sink = "sink",
+        /// The shared probe runtime (`.py`, `.cjs`) a run or `probity env` wrote for the
+        /// blocks to load (docs/probes.md).
+        Runtime = "runtime",
     }
 }
 

@@ -20,6 +20,7 @@
 mod artifacts;
 mod cleanup;
 mod compare;
+mod env;
 mod gate;
 mod markdown;
 mod run;
@@ -33,6 +34,7 @@ use crate::reason::Reason;
 
 pub use cleanup::cleanup;
 pub use compare::{CompareRow, compare};
+pub use env::{EnvReport, env};
 pub use gate::{GateItem, gate};
 pub use markdown::{render, sync_file, sync_text};
 pub use run::{RunReport, run};

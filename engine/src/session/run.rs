@@ -134,6 +134,8 @@ struct Planned {
     started_at: String,
     /// The capture root and the created sink's identity; none for `uninstrumented_verify`.
     sink: Option<(ArtifactRoot, Identity)>,
+    /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
+    runtime: Option<(String, Vec<String>)>,
 }
 
 /// Step 2: the capture root (checked, or created and saved before anything is made inside it),
@@ -190,6 +192,7 @@ fn record(
     }
     ledger.save(path)?;
     let mut sink = None;
+    let mut runtime = None;
     if let Some(r) = root {
         let ident = sink::create_sink(&r, &sink_name)?;
         if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == sink_id) {
@@ -197,6 +200,12 @@ fn record(
             a.status = ArtifactStatus::Present;
         }
         ledger.save(path)?;
+        runtime = Some(record_runtime(
+            ledger,
+            path,
+            &r,
+            &format!("{run_id}-runtime"),
+        )?);
         sink = Some((r, ident));
     }
     Ok(Planned {
@@ -206,7 +215,42 @@ fn record(
         reproduction_ref,
         started_at,
         sink,
+        runtime,
     })
+}
+
+/// The shared probe runtime of a run (or of `probity env`): each file recorded as a planned
+/// artifact and saved, then created exclusively and its identity saved. Returns the path the
+/// blocks are given (without extension) and the artifact ids.
+pub(super) fn record_runtime(
+    ledger: &mut Ledger,
+    path: &Path,
+    root: &ArtifactRoot,
+    stem: &str,
+) -> Result<(String, Vec<String>), Error> {
+    let names = runner::runtime_names(stem);
+    for (_, name) in &names {
+        ledger.artifacts.push(Artifact {
+            id: name.clone(),
+            kind: ArtifactKind::Runtime,
+            name: name.clone(),
+            identity: None,
+            status: ArtifactStatus::Planned,
+        });
+    }
+    ledger.save(path)?;
+    let table = runner::runtime_table(&ledger.probes);
+    for (kind, name) in &names {
+        let ident = runner::write_runtime(root, name, *kind, &table)?;
+        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == *name) {
+            a.identity = Some(ident);
+            a.status = ArtifactStatus::Present;
+        }
+    }
+    ledger.save(path)?;
+    let full = sink::child_path(Path::new(&root.canonical_path), stem)?;
+    let ids = names.into_iter().map(|(_, n)| n).collect();
+    Ok((full.to_string_lossy().into_owned(), ids))
 }
 
 /// Step 3: check the sink once more, then run the command with the probe environment (the sink
@@ -235,6 +279,10 @@ fn start(
             p.to_string_lossy().into_owned(),
         ));
         remove_env.clear();
+    }
+    match &planned.runtime {
+        Some((stem, _)) => env.push((runner::RUNTIME_ENV.to_owned(), stem.clone())),
+        None => remove_env.push(runner::RUNTIME_ENV),
     }
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
@@ -367,6 +415,9 @@ fn settle(
     ledger.active_run = None;
     if let Some((r, _)) = &planned.sink {
         remove_artifact(ledger, r, &planned.sink_id);
+        for id in planned.runtime.iter().flat_map(|(_, ids)| ids) {
+            remove_artifact(ledger, r, id);
+        }
     }
     ledger.save(path)?;
     let r = result.map_err(|e| Error::new(Reason::CommandFailed, format!("{}: {e}", argv[0])))?;

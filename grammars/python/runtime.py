@@ -1,0 +1,137 @@
+# probity probe runtime {{RUNTIME_VERSION}} for Python. Written by `probity run` / `probity env` into
+# the session's capture root and removed by `probity cleanup`; never part of a user's file.
+# A probe block loads it once per process (runpy.run_path) and calls hit(key, thunk).
+# See docs/probes.md.
+
+
+def _setup():
+    import os
+    import sys
+    import time
+    import types
+    import reprlib
+    import _thread
+
+    # Everything the runtime needs is taken here, once: later changes the program makes to
+    # os, time, json or sys do not reach it. File and process calls come from the C module
+    # under os (posix, nt), which programs do not patch when they patch os.
+    builtin = type(len)
+    native = sys.modules.get(os.name) or os
+    environ = os.environ
+    getpid, o_open, o_write, o_close, o_stat = (
+        native.getpid, native.open, native.write, native.close, native.stat)
+    s_isreg = __import__("stat").S_ISREG
+    time_ns = time.time_ns if type(time.time_ns) is builtin else (lambda: 0)
+    get_ident = _thread.get_ident
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    max_events, max_line, max_chars = {{MAX_EVENTS}}, {{MAX_LINE_BYTES}}, {{MAX_VALUE_CHARS}}
+    # probe key -> the fixed part of its events (JSON object without its closing brace).
+    probes = {{PROBES}}
+    rep = reprlib.Repr()
+    rep.maxstring = rep.maxother = rep.maxlong = max_chars
+    # The counters of this process: probe key -> events written. `lock` serializes only the
+    # ordinal and its one write (never held while program code runs); `owner` makes a hit from a
+    # signal handler that interrupted a write in the same thread skip instead of waiting.
+    state = {"pid": getpid(), "counts": {}, "owner": None, "lock": _thread.allocate_lock()}
+
+    def after_fork():
+        state["pid"], state["counts"], state["owner"] = getpid(), {}, None
+        state["lock"] = _thread.allocate_lock()
+
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=after_fork)
+
+    def esc(s):
+        out = []
+        for c in s:
+            o = ord(c)
+            if 32 <= o < 127 and o != 34 and o != 92:
+                out.append(c)
+            elif o > 65535:
+                out.append("\\u%04x\\u%04x" % (55232 + (o >> 10), 56320 | (o & 1023)))
+            else:
+                out.append("\\u%04x" % (65533 if 55296 <= o < 57344 else o))
+        return '"' + "".join(out) + '"'
+
+    def val(v):
+        try:
+            t = type(v)
+            if v is None:
+                return "null"
+            if t is bool:
+                return "true" if v else "false"
+            if t is int and v.bit_length() < 64:
+                return "%d" % v
+            if t is int:
+                n = v.bit_length()
+                return esc(("%d" % v if n < 4000 else "int of %d bits" % n)[:max_chars])
+            if t is float and v - v == 0:
+                return repr(v)
+            if t is str:
+                return esc(v[:max_chars])
+            return esc(rep.repr(v)[:max_chars])
+        except Exception:
+            return esc("<unrepresentable>")
+
+    def sink_file():
+        sink = environ.get("GSD_DEBUG_PROBE_SINK")
+        if not sink:
+            return None
+        try:
+            return sink if s_isreg(o_stat(sink).st_mode) else None
+        except OSError:
+            return None
+
+    def env_json(name):
+        v = environ.get(name)
+        return "null" if v is None else esc(v[:max_line])
+
+    def hit(key, thunk):
+        try:
+            head = probes.get(key)
+            sink = sink_file()
+            if head is None or sink is None or state["counts"].get(key, 0) >= max_events:
+                return
+            if state["owner"] == get_ident():
+                return
+            try:
+                data = "{" + ",".join(esc(k) + ":" + val(v) for k, v in thunk()) + "}"
+            except Exception as e:
+                data = '{"_capture_error":%s}' % esc(type(e).__name__)
+            run, phase = env_json("GSD_DEBUG_PROBE_RUN"), env_json("GSD_DEBUG_PROBE_PHASE")
+            lock = state["lock"]
+            with lock:
+                state["owner"] = get_ident()
+                try:
+                    if state["pid"] != getpid():
+                        after_fork()
+                    counts = state["counts"]
+                    n = counts.get(key, 0) + 1
+                    if n > max_events:
+                        return
+                    tail = ',"timestamp":%d,"pid":%d}' % (time_ns() // 1000000, getpid())
+                    line = '%s,"run_id":%s,"phase":%s,"ordinal":%d,"data":' % (head, run, phase, n)
+                    line = "GSDDBG1 " + line
+                    if len(line) + len(data) + len(tail) > max_line:
+                        data = '{"_truncated":true}'
+                    if len(line) + len(data) + len(tail) > max_line:
+                        return
+                    out = (line + data + tail + "\n").encode("ascii")
+                    fd = o_open(sink, flags)
+                    try:
+                        if o_write(fd, out) == len(out):
+                            counts[key] = n
+                    finally:
+                        o_close(fd)
+                finally:
+                    state["owner"] = None
+        except Exception:
+            pass
+
+    module = types.ModuleType("{{RUNTIME_MODULE}}")
+    module.hit = hit
+    module.version = "{{RUNTIME_VERSION}}"
+    sys.modules.setdefault("{{RUNTIME_MODULE}}", module)
+
+
+_setup()
