@@ -104,6 +104,9 @@ pub mod drift;
 pub mod index;
 pub mod resolve;
 
+// Fix acceptance: uses the drift half and the I/O layer.
+pub mod accept;
+
 pub use error::{Error, Result};
 pub use fsio::repo_root;
 pub use ops::{PlaceReport, PlaceRequest, StripReport, StripRequest, place_file, strip_ledger};

@@ -1,0 +1,410 @@
+//! Signal 4 of the guardrail: the test files that import a changed file, directly or through
+//! other files, up to a depth bound ([`adjacent_tests`]).
+//!
+//! The import graph is never built for the whole repository. Breadth first from the changed
+//! files: the words an importer of the files at depth `d` must hold (module name, package,
+//! crate) are looked up in the resolver's word index (the manifest's postings), and only those
+//! candidates are read (their import declarations from the index, through the per-file cache,
+//! plus the imports `adjacent_scan` finds in their text); an import counts when the drift
+//! guard's module resolution (`Resolver::module_for_import`: Python packages and relative
+//! imports, JS/TS relative paths and `index` files, tsconfig paths, workspace packages, Rust
+//! `crate::`/`self::`/`super::` paths and workspace crates) names a file at depth `d`. Rust adds
+//! `mod name;` (a parent module reaches its child) and integration tests (every `tests/*.rs`
+//! of a crate whose library is reached imports the crate by name).
+//!
+//! Test files are recognised by their language's conventions (`adjacent_scan`); a Rust file
+//! with a `#[cfg(test)]` item holds its own tests. The result is sorted (depth, then path) and
+//! never depends on thread scheduling.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::adjacent_git::changed_files;
+use super::adjacent_model::{
+    AdjacentReport, Changed, Outcome, SearchStats, TestFile, TestsOptions,
+};
+use super::adjacent_run::{plan_suites, run_suites};
+use super::adjacent_scan::{
+    Spec, has_cfg_test, import_names, js_text_specs, python_text_specs, test_path_language,
+};
+use crate::index::{self, Cache, Kind};
+use crate::lang::{self, Family};
+use crate::reason::Reason;
+use crate::resolve::Resolver;
+
+/// The depth bound when none is given.
+pub const DEFAULT_DEPTH: usize = 3;
+/// The largest depth bound accepted.
+pub const MAX_DEPTH: usize = 10;
+
+/// A file reached by the search: its depth and the file it imports on the way (none for a
+/// changed file), and how that step is taken when it is no import.
+#[derive(Debug, Clone)]
+struct Reached {
+    depth: usize,
+    parent: Option<String>,
+    via: Option<&'static str>,
+}
+
+fn family(rel: &str) -> Option<Family> {
+    lang::for_path(Path::new(rel)).map(|(l, _)| l.family())
+}
+
+/// The Rust crate of `rel`: the directory holding the nearest `Cargo.toml` with a `[package]`
+/// above it, and the crate's name as code writes it (`-` as `_`).
+fn crate_of(root: &Path, rel: &str) -> Option<(String, String)> {
+    let mut dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    loop {
+        let manifest = if dir.is_empty() {
+            root.join("Cargo.toml")
+        } else {
+            root.join(dir).join("Cargo.toml")
+        };
+        if let Ok(text) = std::fs::read_to_string(&manifest)
+            && let Ok(v) = text.parse::<toml::Table>()
+            && let Some(name) = v
+                .get("package")
+                .and_then(|p| p.get("name"))
+                .and_then(|n| n.as_str())
+        {
+            return Some((dir.to_owned(), name.replace('-', "_")));
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+    }
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+/// The name of the nearest `package.json` above `rel` whose entry (`main`, `module`, `types`,
+/// `exports`) names `rel`, or any when `rel` is an `index` file: its importers may write it.
+fn package_name_of(root: &Path, rel: &str) -> Option<String> {
+    let mut dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let is_index = rel
+        .rsplit('/')
+        .next()
+        .is_some_and(|n| n.starts_with("index."));
+    loop {
+        let path = root.join(join(dir, "package.json"));
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+        {
+            let name = v.get("name").and_then(|n| n.as_str())?;
+            let inner = rel.strip_prefix(dir).unwrap_or(rel).trim_start_matches('/');
+            let stem = inner.rsplit_once('.').map_or(inner, |(s, _)| s);
+            let entry = ["main", "module", "types", "exports", "source"]
+                .iter()
+                .any(|k| {
+                    v.get(*k).is_some_and(|e| {
+                        let t = e.to_string();
+                        t.contains(inner) || t.contains(&format!("{stem}."))
+                    })
+                });
+            return (is_index || entry).then(|| name.to_owned());
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+    }
+}
+
+/// The words an importer of `rel` must hold.
+fn names_for(root: &Path, rel: &str) -> Vec<String> {
+    let mut extra = Vec::new();
+    match family(rel) {
+        Some(Family::Rust) => {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            if matches!(name, "lib.rs" | "main.rs")
+                && let Some((_, krate)) = crate_of(root, rel)
+            {
+                extra.push(krate);
+            }
+        }
+        Some(Family::JavaScript) => extra.extend(package_name_of(root, rel)),
+        Some(Family::Python) | None => {}
+    }
+    import_names(rel, &extra)
+}
+
+/// The imports of `rel`: its index declarations (imports; Rust `mod` items as `self::name`) and
+/// what its text adds; `None` when it cannot be read.
+fn specs_of(root: &Path, rel: &str, cache: &Cache, parsed: &AtomicUsize) -> Option<Vec<Spec>> {
+    let (l, g) = lang::for_path(Path::new(rel))?;
+    let bytes = std::fs::read(root.join(rel)).ok()?;
+    let fi = index::index_bytes(rel, l, g, &bytes, cache, parsed);
+    let mut out: Vec<Spec> = fi
+        .decls
+        .iter()
+        .filter_map(|d| match d.kind {
+            Kind::Import => Some((d.from.clone()?, d.imported.clone())),
+            Kind::Module if l.family() == Family::Rust && d.container.is_none() => {
+                Some((format!("self::{}", d.name), None))
+            }
+            _ => None,
+        })
+        .collect();
+    let text = String::from_utf8_lossy(&bytes);
+    match l.family() {
+        Family::Python => out.extend(python_text_specs(&text)),
+        Family::JavaScript => out.extend(js_text_specs(&text)),
+        Family::Rust => {}
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// The repository files an import of `importer` may name: the module, and for `from m import n`
+/// / `use m::n` also the submodule `m.n`.
+fn targets(r: &Resolver, importer: &str, (from, imported): &Spec) -> Vec<String> {
+    let mut out = r.module_for_import(importer, from);
+    if let Some(n) = imported
+        .as_deref()
+        .filter(|n| !matches!(*n, "*" | "self" | "default"))
+    {
+        let sub = match family(importer) {
+            Some(Family::Python) if from.ends_with('.') => Some(format!("{from}{n}")),
+            Some(Family::Python) => Some(format!("{from}.{n}")),
+            Some(Family::Rust) => Some(format!("{from}::{n}")),
+            Some(Family::JavaScript) | None => None,
+        };
+        if let Some(sub) = sub {
+            out.extend(r.module_for_import(importer, &sub));
+        }
+    }
+    out
+}
+
+/// Whether a Rust file is part of its crate's library (under `src/` of a crate with a
+/// `src/lib.rs`, not a binary), with the crate's directory.
+fn rust_lib_crate(root: &Path, files: &HashSet<&str>, rel: &str) -> Option<String> {
+    let (dir, _) = crate_of(root, rel)?;
+    let src = join(&dir, "src");
+    let inner = rel.strip_prefix(&format!("{src}/"))?;
+    if inner == "main.rs" || inner.starts_with("bin/") || !files.contains(&*join(&src, "lib.rs")) {
+        return None;
+    }
+    Some(dir)
+}
+
+/// The integration tests of the crate at `dir`: `tests/*.rs` and `tests/*/main.rs`.
+fn integration_tests(files: &HashSet<&str>, dir: &str) -> Vec<String> {
+    let tests = join(dir, "tests/");
+    let mut out: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let inner = f.strip_prefix(&tests)?;
+            let one = inner.ends_with(".rs") && !inner.contains('/');
+            let main = inner.split('/').count() == 2 && inner.ends_with("/main.rs");
+            (one || main).then(|| (*f).to_owned())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The test files adjacent to the change of `opts.source` under `opts.root`, with the suites that
+/// run them (run when `opts.run`).
+pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<AdjacentReport> {
+    index::check_root(&opts.root)?;
+    if opts.depth == 0 || opts.depth > MAX_DEPTH {
+        return Err(crate::Error::new(
+            Reason::InvalidArgument,
+            format!("--depth {}: expected 1 to {MAX_DEPTH}", opts.depth),
+        ));
+    }
+    let root = opts.root.as_path();
+    let changed_paths = changed_files(root, &opts.source, opts.git_timeout)?;
+    let start = Instant::now();
+    let mut resolver = Resolver::new(root, cache);
+    let post = resolver.postings();
+    let files: HashSet<&str> = post.files.iter().map(String::as_str).collect();
+    let mut stats = SearchStats {
+        files_indexed: files.len(),
+        ..SearchStats::default()
+    };
+    let changed: Vec<Changed> = changed_paths
+        .iter()
+        .map(|p| Changed {
+            path: p.clone(),
+            exists: root.join(p).is_file(),
+            names: names_for(root, p),
+        })
+        .collect();
+    let mut reached: BTreeMap<String, Reached> = changed
+        .iter()
+        .map(|c| {
+            let r = Reached {
+                depth: 0,
+                parent: None,
+                via: None,
+            };
+            (c.path.clone(), r)
+        })
+        .collect();
+    let parsed = AtomicUsize::new(0);
+    let mut frontier: Vec<String> = changed.iter().map(|c| c.path.clone()).collect();
+    let mut crates_done: HashSet<String> = HashSet::new();
+    for depth in 0..opts.depth {
+        if frontier.is_empty() {
+            break;
+        }
+        let here: HashSet<&str> = frontier.iter().map(String::as_str).collect();
+        let mut next: BTreeMap<String, Reached> = BTreeMap::new();
+        // Rust integration tests of every crate whose library is reached.
+        for f in &frontier {
+            if family(f) != Some(Family::Rust) {
+                continue;
+            }
+            let Some(dir) = rust_lib_crate(root, &files, f) else {
+                continue;
+            };
+            if !crates_done.insert(dir.clone()) {
+                continue;
+            }
+            for t in integration_tests(&files, &dir) {
+                if !reached.contains_key(&t) {
+                    next.entry(t).or_insert(Reached {
+                        depth: depth + 1,
+                        parent: Some(f.clone()),
+                        via: Some("crate"),
+                    });
+                }
+            }
+        }
+        // Candidates: files holding a word an importer of the frontier must hold.
+        let mut cands: BTreeSet<&str> = BTreeSet::new();
+        for f in &frontier {
+            let names = changed
+                .iter()
+                .find(|c| &c.path == f)
+                .map_or_else(|| names_for(root, f), |c| c.names.clone());
+            for w in &names {
+                for (id, marks) in post.exact(w) {
+                    let p = post.files[id].as_str();
+                    // Python words carry marks: an importer holds the word in an import.
+                    let python = family(p) == Some(Family::Python);
+                    if python && marks & index::WORD_IMPORT == 0 {
+                        continue;
+                    }
+                    if family(p).is_some() && !reached.contains_key(p) {
+                        cands.insert(p);
+                    }
+                }
+            }
+            // A Python package's own modules import it relatively (`from . import x`).
+            if let Some(dir) = f.strip_suffix("__init__.py") {
+                for p in &files {
+                    if p.starts_with(dir) && p.ends_with(".py") && !reached.contains_key(*p) {
+                        cands.insert(p);
+                    }
+                }
+            }
+        }
+        stats.candidates += cands.len();
+        let cands: Vec<&str> = cands.into_iter().collect();
+        let found: Vec<(String, String)> = cands
+            .par_iter()
+            .filter_map(|c| {
+                let specs = specs_of(root, c, cache, &parsed)?;
+                let mut hit: Option<String> = None;
+                for s in &specs {
+                    for t in targets(&resolver, c, s) {
+                        if t != *c
+                            && here.contains(t.as_str())
+                            && hit.as_ref().is_none_or(|h| t < *h)
+                        {
+                            hit = Some(t);
+                        }
+                    }
+                }
+                Some(((*c).to_owned(), hit?))
+            })
+            .collect();
+        stats.candidates_read += cands.len();
+        for (c, parent) in found {
+            next.entry(c).or_insert(Reached {
+                depth: depth + 1,
+                parent: Some(parent),
+                via: None,
+            });
+        }
+        frontier = next.keys().cloned().collect();
+        reached.extend(next);
+    }
+    stats.files_reached = reached.len() - changed.len();
+    // Rust files with their own unit tests, among the reached ones.
+    let cfg_test: HashSet<&str> = reached
+        .keys()
+        .filter(|p| family(p) == Some(Family::Rust) && test_path_language(p).is_none())
+        .filter(|p| std::fs::read_to_string(root.join(p)).is_ok_and(|t| has_cfg_test(&t)))
+        .map(String::as_str)
+        .collect();
+    let mut tests: Vec<TestFile> = reached
+        .iter()
+        .filter_map(|(p, r)| {
+            let language = test_path_language(p)
+                .or_else(|| cfg_test.contains(p.as_str()).then_some("rust"))?;
+            if !root.join(p).is_file() {
+                return None;
+            }
+            let mut chain = vec![p.clone()];
+            let mut at = r;
+            while let Some(parent) = &at.parent {
+                chain.push(parent.clone());
+                at = &reached[parent];
+            }
+            let via = match r.via {
+                Some(v) => Some(v),
+                None if r.depth == 0 && cfg_test.contains(p.as_str()) => Some("self"),
+                None => None,
+            };
+            Some(TestFile {
+                path: p.clone(),
+                language,
+                depth: r.depth,
+                chain,
+                via,
+            })
+        })
+        .collect();
+    tests.sort_by(|a, b| (a.depth, &a.path).cmp(&(b.depth, &b.path)));
+    stats.files_parsed = parsed.load(Ordering::Relaxed);
+    stats.search_ms = start.elapsed().as_millis();
+    // Keep the word index for the next run (in the cache folder, never the user's tree).
+    resolver.save();
+    let (mut suites, unrunnable) = plan_suites(root, &tests);
+    let (result, reason) = if changed.is_empty() {
+        (Outcome::Skipped, Some(Reason::NoChangedFiles))
+    } else if tests.is_empty() {
+        (Outcome::Skipped, Some(Reason::NoAdjacentTests))
+    } else if opts.run {
+        let ok = run_suites(root, &mut suites, opts.timeout);
+        (if ok { Outcome::Pass } else { Outcome::Fail }, None)
+    } else {
+        (Outcome::Found, None)
+    };
+    Ok(AdjacentReport {
+        result,
+        reason,
+        depth: opts.depth,
+        changed,
+        tests,
+        suites,
+        unrunnable,
+        stats,
+    })
+}
