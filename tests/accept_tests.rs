@@ -137,6 +137,37 @@ fn python_direct_transitive_relative_and_unrelated() {
 }
 
 #[test]
+fn conftest_reaches_the_tests_below_it_and_helpers_are_not_run() {
+    let r = Repo::new();
+    r.write("app/db.py", "def connect():\n    return 1\n");
+    r.write(
+        "tests/conftest.py",
+        "import pytest\nfrom app.db import connect\n\n@pytest.fixture\ndef db():\n    return connect()\n",
+    );
+    r.write(
+        "tests/test_uses_fixture.py",
+        "def test_db(db):\n    assert db == 1\n",
+    );
+    r.write("tests/helpers.py", "from app.db import connect\n");
+    r.write(
+        "other/test_elsewhere.py",
+        "def test_x():\n    assert True\n",
+    );
+    let (_, v) = accept(r.path(), &["--files", "app/db.py"]);
+    assert_eq!(
+        found(&v),
+        [
+            (s("tests/conftest.py"), 1),
+            (s("tests/helpers.py"), 1),
+            (s("tests/test_uses_fixture.py"), 2)
+        ]
+    );
+    assert_eq!(test_of(&v, "tests/test_uses_fixture.py")["via"], "conftest");
+    assert_eq!(argvs(&v)[0][3..], [s("tests/test_uses_fixture.py")]);
+    assert_eq!(v["unrunnable"], serde_json::json!(["tests/helpers.py"]));
+}
+
+#[test]
 fn depth_bound_excludes_what_is_further() {
     let r = Repo::new();
     r.write("a.py", "X = 1\n");

@@ -29,7 +29,8 @@ use super::adjacent_model::{
 };
 use super::adjacent_run::{plan_suites, run_suites};
 use super::adjacent_scan::{
-    Spec, has_cfg_test, import_names, js_text_specs, python_text_specs, test_path_language,
+    Spec, has_cfg_test, import_names, is_pytest_file, js_text_specs, python_text_specs,
+    test_path_language,
 };
 use crate::index::{self, Cache, Kind};
 use crate::lang::{self, Family};
@@ -283,6 +284,25 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
                         via: Some("crate"),
                     });
                 }
+            }
+        }
+        // pytest loads a `conftest.py` for every test below its directory.
+        for f in &frontier {
+            let Some(dir) = f.strip_suffix("conftest.py") else {
+                continue;
+            };
+            let mut below: Vec<&str> = files
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with(dir) && is_pytest_file(p) && !reached.contains_key(*p))
+                .collect();
+            below.sort_unstable();
+            for t in below {
+                next.entry(t.to_owned()).or_insert(Reached {
+                    depth: depth + 1,
+                    parent: Some(f.clone()),
+                    via: Some("conftest"),
+                });
             }
         }
         // Candidates: files holding a word an importer of the frontier must hold.

@@ -62,7 +62,8 @@ pub struct TestFile {
     /// The files from this test to the changed file it reaches, each importing the next.
     pub chain: Vec<String>,
     /// How the last step is taken when it is no import: `crate` (a Rust integration test of the
-    /// crate whose library changed), `self` (a changed Rust file with its own `#[cfg(test)]`).
+    /// crate whose library is reached), `conftest` (a pytest test below a reached `conftest.py`),
+    /// `self` (a changed Rust file with its own `#[cfg(test)]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<&'static str>,
 }

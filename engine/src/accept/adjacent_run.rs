@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::adjacent_model::{Runner, Suite, SuiteStatus, TestFile};
+use super::adjacent_scan::{is_jest_file, is_pytest_file, is_spec_name};
 use crate::runner;
 
 /// Bytes of output kept per suite (stdout tail, then stderr tail).
@@ -93,11 +94,41 @@ fn nearest_with(root: &Path, rel: &str, name: &str) -> Option<String> {
     }
 }
 
-/// The JS runner a `package.json` names (dependencies or scripts).
-fn js_runner(root: &Path, pkg_dir: Option<&str>) -> Runner {
-    let Some(dir) = pkg_dir else {
-        return Runner::NodeTest;
+/// The JS runner of tests under `pkg_dir`: the one its `package.json` names (dependencies or
+/// scripts), else the one a config file there names (`vitest.config.*`, `jest.config.*`), else
+/// the one the tests import (`vitest`, `@jest/globals`), else `node --test`.
+fn js_runner(root: &Path, pkg_dir: Option<&str>, tests: &[&TestFile]) -> Runner {
+    let dir = pkg_dir.unwrap_or("");
+    let configured = |stem: &str| {
+        ["ts", "js", "mts", "mjs", "cjs", "cts", "json"]
+            .iter()
+            .any(|e| root.join(join(dir, &format!("{stem}.{e}"))).is_file())
     };
+    match pkg_runner(root, pkg_dir) {
+        Some(r) => r,
+        None if configured("vitest.config") => Runner::Vitest,
+        None if configured("jest.config") => Runner::Jest,
+        None => {
+            let texts: Vec<String> = tests.iter().map(|t| read(root, &t.path)).collect();
+            let imports = |m: &str| {
+                texts
+                    .iter()
+                    .any(|t| t.contains(&format!("'{m}'")) || t.contains(&format!("\"{m}\"")))
+            };
+            if imports("vitest") {
+                Runner::Vitest
+            } else if imports("@jest/globals") {
+                Runner::Jest
+            } else {
+                Runner::NodeTest
+            }
+        }
+    }
+}
+
+/// The runner a `package.json` names (dependencies or scripts).
+fn pkg_runner(root: &Path, pkg_dir: Option<&str>) -> Option<Runner> {
+    let dir = pkg_dir?;
     let v: serde_json::Value =
         serde_json::from_str(&read(root, &join(dir, "package.json"))).unwrap_or_default();
     let names = |k: &str| {
@@ -111,11 +142,11 @@ fn js_runner(root: &Path, pkg_dir: Option<&str>) -> Runner {
     let scripts = v.get("scripts").map(|s| s.to_string()).unwrap_or_default();
     let has = |n: &str| deps.iter().any(|d| d == n) || scripts.contains(n);
     if has("vitest") {
-        Runner::Vitest
+        Some(Runner::Vitest)
     } else if has("jest") {
-        Runner::Jest
+        Some(Runner::Jest)
     } else {
-        Runner::NodeTest
+        None
     }
 }
 
@@ -186,25 +217,21 @@ pub(super) fn plan_suites(root: &Path, tests: &[TestFile]) -> (Vec<Suite>, Vec<S
     let py: Vec<&TestFile> = tests.iter().filter(|t| t.language == "python").collect();
     if !py.is_empty() {
         if uses_pytest(root, &py) {
-            let mut args: Vec<String> = py
-                .iter()
-                .map(|t| match t.path.strip_suffix("conftest.py") {
-                    // A conftest is run through the tests of its directory.
-                    Some("") => s("."),
-                    Some(d) => d.trim_end_matches('/').to_owned(),
-                    None => t.path.clone(),
-                })
-                .collect();
-            args.sort();
-            args.dedup();
-            let mut argv = vec![python(), s("-m"), s("pytest")];
-            argv.extend(args);
-            suites.push(suite(
-                Runner::Pytest,
-                "",
-                argv,
-                py.iter().map(|t| t.path.clone()).collect(),
-            ));
+            // pytest runs what it collects; a `conftest.py` is loaded by the tests below it
+            // (adjacent through it), a helper module is run by nothing.
+            let (run, rest): (Vec<&TestFile>, Vec<&TestFile>) =
+                py.iter().partition(|t| is_pytest_file(&t.path));
+            unrunnable.extend(
+                rest.iter()
+                    .filter(|t| !t.path.ends_with("conftest.py"))
+                    .map(|t| t.path.clone()),
+            );
+            if !run.is_empty() {
+                let mut argv = vec![python(), s("-m"), s("pytest")];
+                argv.extend(run.iter().map(|t| t.path.clone()));
+                let files = run.iter().map(|t| t.path.clone()).collect();
+                suites.push(suite(Runner::Pytest, "", argv, files));
+            }
         } else {
             let mut mods = Vec::new();
             let mut files = Vec::new();
@@ -240,7 +267,19 @@ pub(super) fn plan_suites(root: &Path, tests: &[TestFile]) -> (Vec<Suite>, Vec<S
                 .unwrap_or(p)
                 .to_owned()
         };
-        let runner = js_runner(root, dir.as_deref());
+        let runner = js_runner(root, dir.as_deref(), &ts);
+        // jest and vitest run only what they collect (`*.test.*`, `*.spec.*`, and for jest
+        // `__tests__/`): helpers are run by nothing.
+        let (ts, rest): (Vec<&TestFile>, Vec<&TestFile>) =
+            ts.into_iter().partition(|t| match runner {
+                Runner::Vitest => is_spec_name(&t.path),
+                Runner::Jest => is_jest_file(&t.path),
+                _ => true,
+            });
+        unrunnable.extend(rest.iter().map(|t| t.path.clone()));
+        if ts.is_empty() {
+            continue;
+        }
         let mut argv = match runner {
             Runner::Vitest => vec![s("npx"), s("--no-install"), s("vitest"), s("run")],
             Runner::Jest => vec![

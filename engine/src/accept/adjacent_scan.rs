@@ -29,6 +29,24 @@ pub(super) fn test_path_language(rel: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether pytest collects `rel` by default (`test_*.py`, `*_test.py`).
+pub(super) fn is_pytest_file(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.strip_suffix(".py")
+        .is_some_and(|s| s.starts_with("test_") || s.ends_with("_test"))
+}
+
+/// Whether jest collects `rel` by default (`*.test.*`, `*.spec.*`, `__tests__/`).
+pub(super) fn is_jest_file(rel: &str) -> bool {
+    is_spec_name(rel) || rel.contains("__tests__/")
+}
+
+/// Whether `rel` is named as a test (`*.test.*`, `*.spec.*`): what vitest collects by default.
+pub(super) fn is_spec_name(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.contains(".test.") || name.contains(".spec.")
+}
+
 /// Whether Rust source holds a `#[cfg(test)]` item (its own unit tests).
 pub(super) fn has_cfg_test(text: &str) -> bool {
     text.contains("#[cfg(test)]")
