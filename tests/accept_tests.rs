@@ -336,6 +336,85 @@ fn rust_cfg_test_modules_and_integration_tests() {
 }
 
 #[test]
+fn rust_lib_path_and_test_targets_from_the_manifest() {
+    // The layout of a workspace root whose library lives elsewhere and whose tests are one
+    // binary with modules (`[lib] path`, `[[test]] path`, `autotests = false`).
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"tool\"\nversion = \"0.1.0\"\nedition = \"2021\"\nautotests = false\n\n[lib]\npath = \"engine/src/lib.rs\"\n\n[[test]]\nname = \"all\"\npath = \"tests/all.rs\"\n",
+    );
+    r.write("engine/src/lib.rs", "pub mod parse;\n");
+    r.write("engine/src/parse.rs", "pub fn parse() -> u8 { 1 }\n");
+    r.write("tests/all.rs", "mod parsing;\nmod other;\n");
+    r.write(
+        "tests/parsing.rs",
+        "use tool::parse::parse;\n#[test]\nfn p() { assert_eq!(parse(), 1); }\n",
+    );
+    r.write("tests/other.rs", "#[test]\nfn o() {}\n");
+    let (_, v) = accept(r.path(), &["--files", "engine/src/parse.rs"]);
+    assert_eq!(
+        found(&v),
+        [(s("tests/all.rs"), 1), (s("tests/parsing.rs"), 1)]
+    );
+    assert_eq!(test_of(&v, "tests/all.rs")["via"], "crate");
+    assert_eq!(
+        test_of(&v, "tests/parsing.rs")["chain"],
+        serde_json::json!(["tests/parsing.rs", "engine/src/parse.rs"])
+    );
+    // The whole target runs (it is adjacent as a whole).
+    assert_eq!(
+        argvs(&v),
+        [["cargo", "test", "-p", "tool", "--test", "all"].map(s)]
+    );
+    // A module of the target alone is run through a filter.
+    let (_, v) = accept(r.path(), &["--files", "tests/parsing.rs", "--depth", "1"]);
+    assert_eq!(
+        argvs(&v),
+        [[
+            "cargo",
+            "test",
+            "-p",
+            "tool",
+            "--test",
+            "all",
+            "--",
+            "parsing::"
+        ]
+        .map(s)]
+    );
+}
+
+#[test]
+fn vitest_detected_from_what_the_tests_import() {
+    let r = Repo::new();
+    r.write("package.json", r#"{"name": "published"}"#);
+    r.write("src/a.ts", "export const a = 1;\n");
+    r.write(
+        "src/__tests__/a.test.ts",
+        "import { test } from 'vitest';\nimport { a } from '../a';\ntest('a', () => {});\n",
+    );
+    r.write("src/__tests__/helpers.ts", "export { a } from '../a';\n");
+    let (_, v) = accept(r.path(), &["--files", "src/a.ts"]);
+    assert_eq!(v["suites"][0]["runner"], "vitest");
+    assert_eq!(
+        argvs(&v),
+        [[
+            "npx",
+            "--no-install",
+            "vitest",
+            "run",
+            "src/__tests__/a.test.ts"
+        ]
+        .map(s)]
+    );
+    assert_eq!(
+        v["unrunnable"],
+        serde_json::json!(["src/__tests__/helpers.ts"])
+    );
+}
+
+#[test]
 fn skipped_with_a_reason_when_no_test_reaches_the_change() {
     let r = Repo::new();
     r.write("lonely.py", "X = 1\n");

@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::adjacent_crates::crate_of;
 use super::adjacent_git::changed_files;
 use super::adjacent_model::{
     AdjacentReport, Changed, Outcome, SearchStats, TestFile, TestsOptions,
@@ -53,32 +54,6 @@ struct Reached {
 
 fn family(rel: &str) -> Option<Family> {
     lang::for_path(Path::new(rel)).map(|(l, _)| l.family())
-}
-
-/// The Rust crate of `rel`: the directory holding the nearest `Cargo.toml` with a `[package]`
-/// above it, and the crate's name as code writes it (`-` as `_`).
-fn crate_of(root: &Path, rel: &str) -> Option<(String, String)> {
-    let mut dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-    loop {
-        let manifest = if dir.is_empty() {
-            root.join("Cargo.toml")
-        } else {
-            root.join(dir).join("Cargo.toml")
-        };
-        if let Ok(text) = std::fs::read_to_string(&manifest)
-            && let Ok(v) = text.parse::<toml::Table>()
-            && let Some(name) = v
-                .get("package")
-                .and_then(|p| p.get("name"))
-                .and_then(|n| n.as_str())
-        {
-            return Some((dir.to_owned(), name.replace('-', "_")));
-        }
-        if dir.is_empty() {
-            return None;
-        }
-        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
-    }
 }
 
 fn join(dir: &str, rest: &str) -> String {
@@ -123,15 +98,15 @@ fn package_name_of(root: &Path, rel: &str) -> Option<String> {
 }
 
 /// The words an importer of `rel` must hold.
-fn names_for(root: &Path, rel: &str) -> Vec<String> {
+fn names_for(root: &Path, files: &HashSet<&str>, rel: &str) -> Vec<String> {
     let mut extra = Vec::new();
     match family(rel) {
         Some(Family::Rust) => {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            if matches!(name, "lib.rs" | "main.rs")
-                && let Some((_, krate)) = crate_of(root, rel)
+            // A library root is imported by the crate's name.
+            if let Some(c) = crate_of(root, files, rel)
+                && c.lib.as_deref() == Some(rel)
             {
-                extra.push(krate);
+                extra.push(c.code_name);
             }
         }
         Some(Family::JavaScript) => extra.extend(package_name_of(root, rel)),
@@ -189,34 +164,6 @@ fn targets(r: &Resolver, importer: &str, (from, imported): &Spec) -> Vec<String>
     out
 }
 
-/// Whether a Rust file is part of its crate's library (under `src/` of a crate with a
-/// `src/lib.rs`, not a binary), with the crate's directory.
-fn rust_lib_crate(root: &Path, files: &HashSet<&str>, rel: &str) -> Option<String> {
-    let (dir, _) = crate_of(root, rel)?;
-    let src = join(&dir, "src");
-    let inner = rel.strip_prefix(&format!("{src}/"))?;
-    if inner == "main.rs" || inner.starts_with("bin/") || !files.contains(&*join(&src, "lib.rs")) {
-        return None;
-    }
-    Some(dir)
-}
-
-/// The integration tests of the crate at `dir`: `tests/*.rs` and `tests/*/main.rs`.
-fn integration_tests(files: &HashSet<&str>, dir: &str) -> Vec<String> {
-    let tests = join(dir, "tests/");
-    let mut out: Vec<String> = files
-        .iter()
-        .filter_map(|f| {
-            let inner = f.strip_prefix(&tests)?;
-            let one = inner.ends_with(".rs") && !inner.contains('/');
-            let main = inner.split('/').count() == 2 && inner.ends_with("/main.rs");
-            (one || main).then(|| (*f).to_owned())
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 /// The test files adjacent to the change of `opts.source` under `opts.root`, with the suites that
 /// run them (run when `opts.run`).
 pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<AdjacentReport> {
@@ -232,6 +179,7 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
     let start = Instant::now();
     let mut resolver = Resolver::new(root, cache);
     let post = resolver.postings();
+    let all_files = post.files.clone();
     let files: HashSet<&str> = post.files.iter().map(String::as_str).collect();
     let mut stats = SearchStats {
         files_indexed: files.len(),
@@ -242,7 +190,7 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
         .map(|p| Changed {
             path: p.clone(),
             exists: root.join(p).is_file(),
-            names: names_for(root, p),
+            names: names_for(root, &files, p),
         })
         .collect();
     let mut reached: BTreeMap<String, Reached> = changed
@@ -270,13 +218,13 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
             if family(f) != Some(Family::Rust) {
                 continue;
             }
-            let Some(dir) = rust_lib_crate(root, &files, f) else {
+            let Some(c) = crate_of(root, &files, f).filter(|c| c.lib_module(f).is_some()) else {
                 continue;
             };
-            if !crates_done.insert(dir.clone()) {
+            if !crates_done.insert(c.dir.clone()) {
                 continue;
             }
-            for t in integration_tests(&files, &dir) {
+            for (_, t) in c.tests {
                 if !reached.contains_key(&t) {
                     next.entry(t).or_insert(Reached {
                         depth: depth + 1,
@@ -311,7 +259,7 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
             let names = changed
                 .iter()
                 .find(|c| &c.path == f)
-                .map_or_else(|| names_for(root, f), |c| c.names.clone());
+                .map_or_else(|| names_for(root, &files, f), |c| c.names.clone());
             for w in &names {
                 for (id, marks) in post.exact(w) {
                     let p = post.files[id].as_str();
@@ -406,7 +354,7 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
     stats.search_ms = start.elapsed().as_millis();
     // Keep the word index for the next run (in the cache folder, never the user's tree).
     resolver.save();
-    let (mut suites, unrunnable) = plan_suites(root, &tests);
+    let (mut suites, unrunnable) = plan_suites(root, &all_files, &tests);
     let (result, reason) = if changed.is_empty() {
         (Outcome::Skipped, Some(Reason::NoChangedFiles))
     } else if tests.is_empty() {

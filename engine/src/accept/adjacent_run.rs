@@ -8,10 +8,11 @@
 //! else `node --test`; Rust `cargo test -p CRATE` with `--test NAME` per integration test and
 //! `--lib -- module::path::` per unit-test module.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
+use super::adjacent_crates::{CrateInfo, crate_of};
 use super::adjacent_model::{Runner, Suite, SuiteStatus, TestFile};
 use super::adjacent_scan::{is_jest_file, is_pytest_file, is_spec_name};
 use crate::runner;
@@ -150,67 +151,55 @@ fn pkg_runner(root: &Path, pkg_dir: Option<&str>) -> Option<Runner> {
     }
 }
 
-/// A Rust crate: its directory and name (as in `Cargo.toml`).
-fn rust_crate(root: &Path, rel: &str) -> Option<(String, String)> {
-    let mut dir = parent(rel);
-    loop {
-        if let Ok(v) = read(root, &join(dir, "Cargo.toml")).parse::<toml::Table>()
-            && let Some(n) = v
-                .get("package")
-                .and_then(|p| p.get("name"))
-                .and_then(|n| n.as_str())
-        {
-            return Some((dir.to_owned(), n.to_owned()));
-        }
-        if dir.is_empty() {
-            return None;
-        }
-        dir = parent(dir);
-    }
-}
-
-/// What runs a Rust test file: an integration test by name, or a unit module path in the
-/// library (`None`: the whole library) or in the binaries.
+/// What runs a Rust test file: an integration test target (with a module filter for a module
+/// of that target), or a unit module path in the library or the binaries (`None`: the whole
+/// target).
 enum RustTarget {
-    Integration(String),
+    Integration(String, Option<String>),
     Lib(Option<String>),
     Bins(Option<String>),
 }
 
-fn rust_target(root: &Path, dir: &str, rel: &str) -> Option<RustTarget> {
-    let inner = rel.strip_prefix(&join(dir, ""))?;
-    if let Some(t) = inner.strip_prefix("tests/") {
-        let name = t
-            .strip_suffix("/main.rs")
-            .or_else(|| t.strip_suffix(".rs"))?;
-        return (!name.contains('/')).then(|| RustTarget::Integration(name.to_owned()));
+fn rust_target(c: &CrateInfo, rel: &str) -> Option<RustTarget> {
+    if let Some(n) = c.test_target(rel) {
+        return Some(RustTarget::Integration(n.to_owned(), None));
     }
-    let src = inner.strip_prefix("src/")?;
-    let has_lib = root.join(join(dir, "src/lib.rs")).is_file();
-    let module = src.strip_suffix(".rs")?;
-    let module = module.strip_suffix("/mod").unwrap_or(module);
-    if let Some(b) = module.strip_prefix("bin/") {
-        let sub = b.split_once('/').map(|(_, m)| m.replace('/', "::"));
-        return Some(RustTarget::Bins(sub));
+    // A module of a test target beside it (`tests/cli.rs` of `tests/tests.rs`).
+    let dir = parent(rel);
+    if dir.split('/').any(|d| d == "tests") {
+        let stem = rel.rsplit('/').next()?.strip_suffix(".rs")?;
+        let mut beside = c.tests.iter().filter(|(_, p)| parent(p) == dir);
+        if let (Some((n, _)), None) = (beside.next(), beside.next()) {
+            return Some(RustTarget::Integration(n.clone(), Some(stem.to_owned())));
+        }
+        return None;
     }
-    let path = match module {
-        "lib" | "main" => None,
-        m => Some(m.replace('/', "::")),
-    };
-    if has_lib && module != "main" {
-        Some(RustTarget::Lib(path))
-    } else {
-        Some(RustTarget::Bins(path))
+    if let Some(m) = c.lib_module(rel) {
+        return Some(RustTarget::Lib(m));
     }
+    c.bin_module(rel).map(RustTarget::Bins)
 }
 
 fn s(x: &str) -> String {
     x.to_owned()
 }
 
+/// A crate's tests by target: integration `(target, module filter, file)`, library and binary
+/// `(module filter, file)`.
+#[derive(Default)]
+struct RustTests {
+    integ: Vec<(String, Option<String>, String)>,
+    lib: Vec<(Option<String>, String)>,
+    bins: Vec<(Option<String>, String)>,
+}
+
 /// The suites that run exactly `tests` (sorted by runner, then directory), and the test files
-/// no suite covers.
-pub(super) fn plan_suites(root: &Path, tests: &[TestFile]) -> (Vec<Suite>, Vec<String>) {
+/// no suite covers. `all_files` are the repository's files (crate targets are checked in it).
+pub(super) fn plan_suites(
+    root: &Path,
+    all_files: &[String],
+    tests: &[TestFile],
+) -> (Vec<Suite>, Vec<String>) {
     let mut suites = Vec::new();
     let mut unrunnable = Vec::new();
     // Python: one suite at the root.
@@ -300,36 +289,53 @@ pub(super) fn plan_suites(root: &Path, tests: &[TestFile]) -> (Vec<Suite>, Vec<S
     }
     // Rust: per crate, one suite for its integration tests, one for its library's unit tests,
     // one for its binaries'.
-    type Targets = (
-        Vec<(String, String)>,
-        Vec<(Option<String>, String)>,
-        Vec<(Option<String>, String)>,
-    );
-    let mut rust: BTreeMap<(String, String), Targets> = BTreeMap::new();
+    let files: HashSet<&str> = all_files.iter().map(String::as_str).collect();
+    let mut rust: BTreeMap<String, (CrateInfo, RustTests)> = BTreeMap::new();
     for t in tests.iter().filter(|t| t.language == "rust") {
-        let Some((dir, name)) = rust_crate(root, &t.path) else {
+        let Some(c) = crate_of(root, &files, &t.path) else {
             unrunnable.push(t.path.clone());
             continue;
         };
-        let e = rust.entry((dir.clone(), name)).or_default();
-        match rust_target(root, &dir, &t.path) {
-            Some(RustTarget::Integration(n)) => e.0.push((n, t.path.clone())),
-            Some(RustTarget::Lib(m)) => e.1.push((m, t.path.clone())),
-            Some(RustTarget::Bins(m)) => e.2.push((m, t.path.clone())),
+        let target = rust_target(&c, &t.path);
+        let e = &mut rust
+            .entry(c.dir.clone())
+            .or_insert_with(|| (c, RustTests::default()))
+            .1;
+        match target {
+            Some(RustTarget::Integration(n, m)) => e.integ.push((n, m, t.path.clone())),
+            Some(RustTarget::Lib(m)) => e.lib.push((m, t.path.clone())),
+            Some(RustTarget::Bins(m)) => e.bins.push((m, t.path.clone())),
             None => unrunnable.push(t.path.clone()),
         }
     }
-    for ((dir, name), (integ, lib, bins)) in rust {
-        let base = || vec![s("cargo"), s("test"), s("-p"), name.clone()];
-        if !integ.is_empty() {
+    for (dir, (c, rt)) in rust {
+        let base = || vec![s("cargo"), s("test"), s("-p"), c.package.clone()];
+        if !rt.integ.is_empty() {
             let mut argv = base();
-            for (n, _) in &integ {
-                argv.extend([s("--test"), n.clone()]);
+            let mut targets: Vec<&String> = rt.integ.iter().map(|(n, _, _)| n).collect();
+            targets.sort();
+            targets.dedup();
+            for n in &targets {
+                argv.extend([s("--test"), (*n).clone()]);
             }
-            let files = integ.into_iter().map(|(_, f)| f).collect();
+            // Module filters only when every test is a module of one target.
+            let whole = rt.integ.iter().any(|(_, m, _)| m.is_none());
+            if !whole && targets.len() == 1 {
+                argv.push(s("--"));
+                let mut f: Vec<String> = rt
+                    .integ
+                    .iter()
+                    .flat_map(|(_, m, _)| m.clone())
+                    .map(|m| m + "::")
+                    .collect();
+                f.sort();
+                f.dedup();
+                argv.extend(f);
+            }
+            let files = rt.integ.into_iter().map(|(_, _, f)| f).collect();
             suites.push(suite(Runner::Cargo, &dir, argv, files));
         }
-        for (flag, units) in [("--lib", lib), ("--bins", bins)] {
+        for (flag, units) in [("--lib", rt.lib), ("--bins", rt.bins)] {
             if units.is_empty() {
                 continue;
             }
