@@ -386,6 +386,45 @@ fn rust_lib_path_and_test_targets_from_the_manifest() {
 }
 
 #[test]
+fn rust_unit_test_modules_under_a_tests_folder_of_src() {
+    // bitflags' layout: `#[cfg(test)] mod tests;` in lib.rs, test modules in `src/tests/`.
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"flags\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", "pub mod a;\n#[cfg(test)]\nmod tests;\n");
+    r.write("src/a.rs", "pub fn f() -> u8 { 1 }\n");
+    r.write("src/tests.rs", "mod one;\n");
+    r.write(
+        "src/tests/one.rs",
+        "use crate::a::f;\n#[test]\nfn t() { assert_eq!(f(), 1); }\n",
+    );
+    // Depth 1: the module alone, through a filter (depth 2 reaches lib.rs, whose own
+    // `#[cfg(test)]` makes the whole library adjacent).
+    let (_, v) = accept(r.path(), &["--files", "src/tests/one.rs", "--depth", "1"]);
+    assert_eq!(
+        argvs(&v),
+        [[
+            "cargo",
+            "test",
+            "-p",
+            "flags",
+            "--lib",
+            "--",
+            "tests::one::"
+        ]
+        .map(s)]
+    );
+    assert_eq!(v["unrunnable"], serde_json::json!([]));
+    let (_, v) = accept(r.path(), &["--files", "src/a.rs", "--depth", "1"]);
+    assert_eq!(
+        found(&v),
+        [(s("src/lib.rs"), 1), (s("src/tests/one.rs"), 1)]
+    );
+}
+
+#[test]
 fn vitest_detected_from_what_the_tests_import() {
     let r = Repo::new();
     r.write("package.json", r#"{"name": "published"}"#);

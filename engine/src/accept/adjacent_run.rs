@@ -164,6 +164,10 @@ fn rust_target(c: &CrateInfo, rel: &str) -> Option<RustTarget> {
     if let Some(n) = c.test_target(rel) {
         return Some(RustTarget::Integration(n.to_owned(), None));
     }
+    // A library module, even under a `tests` folder (`src/tests/parser.rs`).
+    if let Some(m) = c.lib_module(rel) {
+        return Some(RustTarget::Lib(m));
+    }
     // A module of a test target beside it (`tests/cli.rs` of `tests/tests.rs`).
     let dir = parent(rel);
     if dir.split('/').any(|d| d == "tests") {
@@ -173,9 +177,6 @@ fn rust_target(c: &CrateInfo, rel: &str) -> Option<RustTarget> {
             return Some(RustTarget::Integration(n.clone(), Some(stem.to_owned())));
         }
         return None;
-    }
-    if let Some(m) = c.lib_module(rel) {
-        return Some(RustTarget::Lib(m));
     }
     c.bin_module(rel).map(RustTarget::Bins)
 }
