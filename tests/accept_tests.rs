@@ -168,6 +168,24 @@ fn conftest_reaches_the_tests_below_it_and_helpers_are_not_run() {
 }
 
 #[test]
+fn files_given_from_a_subfolder_are_taken_from_there() {
+    let r = python_repo();
+    let mut cmd = crate::util::probity();
+    cmd.current_dir(r.path().join("pkg")).args([
+        "accept",
+        "tests",
+        "--no-cache",
+        "--json",
+        "--files",
+        "core.py",
+    ]);
+    let (code, v) = crate::util::run_json(&mut cmd);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["changed"][0]["path"], "pkg/core.py");
+    assert_eq!(found(&v)[0], (s("tests/test_direct.py"), 1));
+}
+
+#[test]
 fn depth_bound_excludes_what_is_further() {
     let r = Repo::new();
     r.write("a.py", "X = 1\n");
@@ -521,6 +539,11 @@ fn changed_files_from_git_worktree_staged_and_commit() {
     assert_eq!(found(&v), [(s("tests/test_relative.py"), 1)]);
     let (code, v) = accept(r.path(), &["--commit", "no-such-rev"]);
     assert_eq!((code, &v["reason"]), (2, &serde_json::json!("git_failed")));
+    let (code, v) = accept(r.path(), &["--files", "../outside.py"]);
+    assert_eq!(
+        (code, &v["reason"]),
+        (2, &serde_json::json!("outside_root"))
+    );
     let (code, v) = accept(r.path(), &["--files", "a.py", "--depth", "0"]);
     assert_eq!(
         (code, &v["reason"]),

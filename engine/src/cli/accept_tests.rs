@@ -57,7 +57,20 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
     } else if let Some(rev) = a.commit {
         ChangeSource::Commit(rev)
     } else if !a.files.is_empty() {
-        ChangeSource::Files(a.files)
+        // A path that exists from here is meant from here (it may be below the root); any other
+        // is relative to the root (or a deleted file).
+        let cwd = std::env::current_dir().ok();
+        let files = a
+            .files
+            .into_iter()
+            .map(|f| match &cwd {
+                Some(d) if std::path::Path::new(&f).is_relative() && d.join(&f).exists() => {
+                    d.join(&f).to_string_lossy().into_owned()
+                }
+                _ => f,
+            })
+            .collect();
+        ChangeSource::Files(files)
     } else {
         ChangeSource::Worktree
     };
