@@ -164,6 +164,196 @@ fn targets(r: &Resolver, importer: &str, (from, imported): &Spec) -> Vec<String>
     out
 }
 
+/// The state of one search: what the word index and the resolver know, and what is reached.
+struct Search<'a> {
+    root: &'a Path,
+    cache: &'a Cache,
+    resolver: &'a Resolver<'a>,
+    post: &'a index::Postings,
+    files: HashSet<&'a str>,
+    /// Every file reached so far (the changed ones at depth 0).
+    reached: BTreeMap<String, Reached>,
+    /// Crates whose integration tests were added.
+    crates_done: HashSet<String>,
+    parsed: AtomicUsize,
+    stats: SearchStats,
+}
+
+impl Search<'_> {
+    /// Add `t` at `depth` through `parent` unless it is reached already.
+    fn add(
+        &self,
+        next: &mut BTreeMap<String, Reached>,
+        t: String,
+        depth: usize,
+        parent: &str,
+        via: Option<&'static str>,
+    ) {
+        if !self.reached.contains_key(&t) {
+            next.entry(t).or_insert(Reached {
+                depth,
+                parent: Some(parent.to_owned()),
+                via,
+            });
+        }
+    }
+
+    /// The files one step from `frontier` (at `depth`), not reached before.
+    fn step(&mut self, depth: usize, frontier: &[String]) -> BTreeMap<String, Reached> {
+        let mut next = BTreeMap::new();
+        self.crate_tests(depth, frontier, &mut next);
+        self.conftest_tests(depth, frontier, &mut next);
+        self.importers(depth, frontier, &mut next);
+        next
+    }
+
+    /// Rust integration tests of every crate whose library is in `frontier`.
+    fn crate_tests(
+        &mut self,
+        depth: usize,
+        frontier: &[String],
+        next: &mut BTreeMap<String, Reached>,
+    ) {
+        for f in frontier.iter().filter(|f| family(f) == Some(Family::Rust)) {
+            let Some(c) = crate_of(self.root, &self.files, f).filter(|c| c.lib_module(f).is_some())
+            else {
+                continue;
+            };
+            if self.crates_done.insert(c.dir.clone()) {
+                for (_, t) in c.tests {
+                    self.add(next, t, depth + 1, f, Some("crate"));
+                }
+            }
+        }
+    }
+
+    /// pytest loads a `conftest.py` for every test below its directory.
+    fn conftest_tests(
+        &self,
+        depth: usize,
+        frontier: &[String],
+        next: &mut BTreeMap<String, Reached>,
+    ) {
+        for f in frontier {
+            let Some(dir) = f.strip_suffix("conftest.py") else {
+                continue;
+            };
+            let mut below: Vec<&str> = self
+                .files
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with(dir) && is_pytest_file(p))
+                .collect();
+            below.sort_unstable();
+            for t in below {
+                self.add(next, t.to_owned(), depth + 1, f, Some("conftest"));
+            }
+        }
+    }
+
+    /// The files that can import one of `frontier`: they hold a word its importers must hold.
+    fn candidates(&self, frontier: &[String]) -> BTreeSet<&str> {
+        let mut cands: BTreeSet<&str> = BTreeSet::new();
+        let fresh = |p: &str| family(p).is_some() && !self.reached.contains_key(p);
+        for f in frontier {
+            for w in names_for(self.root, &self.files, f) {
+                for (id, marks) in self.post.exact(&w) {
+                    let p = self.post.files[id].as_str();
+                    // Python words carry marks: an importer holds the word in an import.
+                    let python = family(p) == Some(Family::Python);
+                    if fresh(p) && !(python && marks & index::WORD_IMPORT == 0) {
+                        cands.insert(p);
+                    }
+                }
+            }
+            // A Python package's own modules import it relatively (`from . import x`).
+            if let Some(dir) = f.strip_suffix("__init__.py") {
+                cands.extend(
+                    self.files
+                        .iter()
+                        .filter(|p| p.starts_with(dir) && p.ends_with(".py") && fresh(p)),
+                );
+            }
+        }
+        cands
+    }
+
+    /// The candidates whose imports resolve to a file of `frontier`.
+    fn importers(
+        &mut self,
+        depth: usize,
+        frontier: &[String],
+        next: &mut BTreeMap<String, Reached>,
+    ) {
+        let here: HashSet<&str> = frontier.iter().map(String::as_str).collect();
+        let cands: Vec<&str> = self.candidates(frontier).into_iter().collect();
+        let n = cands.len();
+        let read = AtomicUsize::new(0);
+        let found: Vec<(String, String)> = cands
+            .par_iter()
+            .filter_map(|c| {
+                let specs = specs_of(self.root, c, self.cache, &self.parsed)?;
+                read.fetch_add(1, Ordering::Relaxed);
+                // The first file of the frontier it imports, by path (deterministic chains).
+                let hit = specs
+                    .iter()
+                    .flat_map(|s| targets(self.resolver, c, s))
+                    .filter(|t| t != c && here.contains(t.as_str()))
+                    .min()?;
+                Some(((*c).to_owned(), hit))
+            })
+            .collect();
+        self.stats.candidates += n;
+        self.stats.candidates_read += read.into_inner();
+        for (c, parent) in found {
+            self.add(next, c, depth + 1, &parent, None);
+        }
+    }
+
+    /// The reached files that are tests, each with its chain, by depth then path.
+    fn tests(&self) -> Vec<TestFile> {
+        // Rust files with their own unit tests, among the reached ones.
+        let cfg_test: HashSet<&str> = self
+            .reached
+            .keys()
+            .filter(|p| family(p) == Some(Family::Rust) && test_path_language(p).is_none())
+            .filter(|p| std::fs::read_to_string(self.root.join(p)).is_ok_and(|t| has_cfg_test(&t)))
+            .map(String::as_str)
+            .collect();
+        let mut tests: Vec<TestFile> = self
+            .reached
+            .iter()
+            .filter_map(|(p, r)| {
+                let language = test_path_language(p)
+                    .or_else(|| cfg_test.contains(p.as_str()).then_some("rust"))?;
+                if !self.root.join(p).is_file() {
+                    return None;
+                }
+                let mut chain = vec![p.clone()];
+                let mut at = r;
+                while let Some(parent) = &at.parent {
+                    chain.push(parent.clone());
+                    at = &self.reached[parent];
+                }
+                let via = match r.via {
+                    Some(v) => Some(v),
+                    None if r.depth == 0 && cfg_test.contains(p.as_str()) => Some("self"),
+                    None => None,
+                };
+                Some(TestFile {
+                    path: p.clone(),
+                    language,
+                    depth: r.depth,
+                    chain,
+                    via,
+                })
+            })
+            .collect();
+        tests.sort_by(|a, b| (a.depth, &a.path).cmp(&(b.depth, &b.path)));
+        tests
+    }
+}
+
 /// The test files adjacent to the change of `opts.source` under `opts.root`, with the suites that
 /// run them (run when `opts.run`).
 pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<AdjacentReport> {
@@ -178,180 +368,55 @@ pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<Adjac
     let changed_paths = changed_files(root, &opts.source, opts.git_timeout)?;
     let start = Instant::now();
     let mut resolver = Resolver::new(root, cache);
-    let post = resolver.postings();
-    let all_files = post.files.clone();
-    let files: HashSet<&str> = post.files.iter().map(String::as_str).collect();
-    let mut stats = SearchStats {
-        files_indexed: files.len(),
-        ..SearchStats::default()
-    };
-    let changed: Vec<Changed> = changed_paths
-        .iter()
-        .map(|p| Changed {
-            path: p.clone(),
-            exists: root.join(p).is_file(),
-            names: names_for(root, &files, p),
-        })
-        .collect();
-    let mut reached: BTreeMap<String, Reached> = changed
-        .iter()
-        .map(|c| {
-            let r = Reached {
-                depth: 0,
-                parent: None,
-                via: None,
-            };
-            (c.path.clone(), r)
-        })
-        .collect();
-    let parsed = AtomicUsize::new(0);
-    let mut frontier: Vec<String> = changed.iter().map(|c| c.path.clone()).collect();
-    let mut crates_done: HashSet<String> = HashSet::new();
-    for depth in 0..opts.depth {
-        if frontier.is_empty() {
-            break;
-        }
-        let here: HashSet<&str> = frontier.iter().map(String::as_str).collect();
-        let mut next: BTreeMap<String, Reached> = BTreeMap::new();
-        // Rust integration tests of every crate whose library is reached.
-        for f in &frontier {
-            if family(f) != Some(Family::Rust) {
-                continue;
-            }
-            let Some(c) = crate_of(root, &files, f).filter(|c| c.lib_module(f).is_some()) else {
-                continue;
-            };
-            if !crates_done.insert(c.dir.clone()) {
-                continue;
-            }
-            for (_, t) in c.tests {
-                if !reached.contains_key(&t) {
-                    next.entry(t).or_insert(Reached {
-                        depth: depth + 1,
-                        parent: Some(f.clone()),
-                        via: Some("crate"),
-                    });
-                }
-            }
-        }
-        // pytest loads a `conftest.py` for every test below its directory.
-        for f in &frontier {
-            let Some(dir) = f.strip_suffix("conftest.py") else {
-                continue;
-            };
-            let mut below: Vec<&str> = files
-                .iter()
-                .copied()
-                .filter(|p| p.starts_with(dir) && is_pytest_file(p) && !reached.contains_key(*p))
-                .collect();
-            below.sort_unstable();
-            for t in below {
-                next.entry(t.to_owned()).or_insert(Reached {
-                    depth: depth + 1,
-                    parent: Some(f.clone()),
-                    via: Some("conftest"),
-                });
-            }
-        }
-        // Candidates: files holding a word an importer of the frontier must hold.
-        let mut cands: BTreeSet<&str> = BTreeSet::new();
-        for f in &frontier {
-            let names = changed
-                .iter()
-                .find(|c| &c.path == f)
-                .map_or_else(|| names_for(root, &files, f), |c| c.names.clone());
-            for w in &names {
-                for (id, marks) in post.exact(w) {
-                    let p = post.files[id].as_str();
-                    // Python words carry marks: an importer holds the word in an import.
-                    let python = family(p) == Some(Family::Python);
-                    if python && marks & index::WORD_IMPORT == 0 {
-                        continue;
-                    }
-                    if family(p).is_some() && !reached.contains_key(p) {
-                        cands.insert(p);
-                    }
-                }
-            }
-            // A Python package's own modules import it relatively (`from . import x`).
-            if let Some(dir) = f.strip_suffix("__init__.py") {
-                for p in &files {
-                    if p.starts_with(dir) && p.ends_with(".py") && !reached.contains_key(*p) {
-                        cands.insert(p);
-                    }
-                }
-            }
-        }
-        stats.candidates += cands.len();
-        let cands: Vec<&str> = cands.into_iter().collect();
-        let found: Vec<(String, String)> = cands
-            .par_iter()
-            .filter_map(|c| {
-                let specs = specs_of(root, c, cache, &parsed)?;
-                let mut hit: Option<String> = None;
-                for s in &specs {
-                    for t in targets(&resolver, c, s) {
-                        if t != *c
-                            && here.contains(t.as_str())
-                            && hit.as_ref().is_none_or(|h| t < *h)
-                        {
-                            hit = Some(t);
-                        }
-                    }
-                }
-                Some(((*c).to_owned(), hit?))
+    let (changed, tests, stats, all_files) = {
+        let post = resolver.postings();
+        let files: HashSet<&str> = post.files.iter().map(String::as_str).collect();
+        let changed: Vec<Changed> = changed_paths
+            .iter()
+            .map(|p| Changed {
+                path: p.clone(),
+                exists: root.join(p).is_file(),
+                names: names_for(root, &files, p),
             })
             .collect();
-        stats.candidates_read += cands.len();
-        for (c, parent) in found {
-            next.entry(c).or_insert(Reached {
-                depth: depth + 1,
-                parent: Some(parent),
-                via: None,
-            });
+        let zero = Reached {
+            depth: 0,
+            parent: None,
+            via: None,
+        };
+        let mut search = Search {
+            root,
+            cache,
+            resolver: &resolver,
+            post,
+            stats: SearchStats {
+                files_indexed: files.len(),
+                ..SearchStats::default()
+            },
+            files,
+            reached: changed_paths
+                .iter()
+                .map(|p| (p.clone(), zero.clone()))
+                .collect(),
+            crates_done: HashSet::new(),
+            parsed: AtomicUsize::new(0),
+        };
+        let mut frontier = changed_paths.clone();
+        for depth in 0..opts.depth {
+            if frontier.is_empty() {
+                break;
+            }
+            let next = search.step(depth, &frontier);
+            frontier = next.keys().cloned().collect();
+            search.reached.extend(next);
         }
-        frontier = next.keys().cloned().collect();
-        reached.extend(next);
-    }
-    stats.files_reached = reached.len() - changed.len();
-    // Rust files with their own unit tests, among the reached ones.
-    let cfg_test: HashSet<&str> = reached
-        .keys()
-        .filter(|p| family(p) == Some(Family::Rust) && test_path_language(p).is_none())
-        .filter(|p| std::fs::read_to_string(root.join(p)).is_ok_and(|t| has_cfg_test(&t)))
-        .map(String::as_str)
-        .collect();
-    let mut tests: Vec<TestFile> = reached
-        .iter()
-        .filter_map(|(p, r)| {
-            let language = test_path_language(p)
-                .or_else(|| cfg_test.contains(p.as_str()).then_some("rust"))?;
-            if !root.join(p).is_file() {
-                return None;
-            }
-            let mut chain = vec![p.clone()];
-            let mut at = r;
-            while let Some(parent) = &at.parent {
-                chain.push(parent.clone());
-                at = &reached[parent];
-            }
-            let via = match r.via {
-                Some(v) => Some(v),
-                None if r.depth == 0 && cfg_test.contains(p.as_str()) => Some("self"),
-                None => None,
-            };
-            Some(TestFile {
-                path: p.clone(),
-                language,
-                depth: r.depth,
-                chain,
-                via,
-            })
-        })
-        .collect();
-    tests.sort_by(|a, b| (a.depth, &a.path).cmp(&(b.depth, &b.path)));
-    stats.files_parsed = parsed.load(Ordering::Relaxed);
-    stats.search_ms = start.elapsed().as_millis();
+        let tests = search.tests();
+        let mut stats = search.stats;
+        stats.files_reached = search.reached.len() - changed.len();
+        stats.files_parsed = search.parsed.load(Ordering::Relaxed);
+        stats.search_ms = start.elapsed().as_millis();
+        (changed, tests, stats, post.files.clone())
+    };
     // Keep the word index for the next run (in the cache folder, never the user's tree).
     resolver.save();
     let (mut suites, unrunnable) = plan_suites(root, &all_files, &tests);
