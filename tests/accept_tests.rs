@@ -476,11 +476,15 @@ fn skipped_with_a_reason_when_no_test_reaches_the_change() {
     let r = Repo::new();
     r.write("lonely.py", "X = 1\n");
     r.write("tests/test_x.py", "def test_x():\n    assert True\n");
-    let (code, v) = accept(r.path(), &["--files", "lonely.py"]);
+    r.write("lonely.md", "# not code\n");
+    let (code, v) = accept(r.path(), &["--files", "lonely.py", "lonely.md"]);
     assert_eq!(code, 0, "skipped is logged, not a failure: {v}");
     assert_eq!(v["result"], "skipped");
     assert_eq!(v["reason"], "no_adjacent_tests");
     assert_eq!(v["tests"], serde_json::json!([]));
+    // A file in no registry language is listed but not searched for.
+    assert_eq!(v["changed"][0]["names"], serde_json::json!([]));
+    assert_eq!(v["changed"][0]["path"], "lonely.md");
 }
 
 fn git(dir: &Path, args: &[&str]) {

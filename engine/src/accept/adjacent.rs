@@ -97,10 +97,12 @@ fn package_name_of(root: &Path, rel: &str) -> Option<String> {
     }
 }
 
-/// The words an importer of `rel` must hold.
+/// The words an importer of `rel` must hold (none for a file in no registry language: no
+/// import resolves to one).
 fn names_for(root: &Path, files: &HashSet<&str>, rel: &str) -> Vec<String> {
     let mut extra = Vec::new();
     match family(rel) {
+        None => return Vec::new(),
         Some(Family::Rust) => {
             // A library root is imported by the crate's name.
             if let Some(c) = crate_of(root, files, rel)
@@ -110,7 +112,7 @@ fn names_for(root: &Path, files: &HashSet<&str>, rel: &str) -> Vec<String> {
             }
         }
         Some(Family::JavaScript) => extra.extend(package_name_of(root, rel)),
-        Some(Family::Python) | None => {}
+        Some(Family::Python) => {}
     }
     import_names(rel, &extra)
 }
