@@ -296,6 +296,42 @@ fn tsconfig_path_alias_and_jest() {
     );
 }
 
+#[test]
+fn js_workspace_package_through_its_entry() {
+    let r = Repo::new();
+    r.write(
+        "package.json",
+        r#"{"private": true, "workspaces": ["packages/*", "apps/*"]}"#,
+    );
+    r.write(
+        "packages/ui/package.json",
+        r#"{"name": "@acme/ui", "main": "src/index.ts"}"#,
+    );
+    r.write(
+        "packages/ui/src/index.ts",
+        "export { Button } from './button';\n",
+    );
+    r.write("packages/ui/src/button.ts", "export class Button {}\n");
+    r.write("apps/web/package.json", r#"{"name": "web"}"#);
+    r.write(
+        "apps/web/test/app.test.js",
+        "const { test } = require('node:test');\nconst { Button } = require('@acme/ui');\ntest('b', () => new Button());\n",
+    );
+    let (_, v) = accept(r.path(), &["--files", "packages/ui/src/button.ts"]);
+    assert_eq!(found(&v), [(s("apps/web/test/app.test.js"), 2)]);
+    assert_eq!(
+        test_of(&v, "apps/web/test/app.test.js")["chain"],
+        serde_json::json!([
+            "apps/web/test/app.test.js",
+            "packages/ui/src/index.ts",
+            "packages/ui/src/button.ts"
+        ])
+    );
+    // Run from the test's own package.
+    assert_eq!(v["suites"][0]["cwd"], "apps/web");
+    assert_eq!(argvs(&v), [["node", "--test", "test/app.test.js"].map(s)]);
+}
+
 fn rust_repo() -> Repo {
     let r = Repo::new();
     r.write(
