@@ -12,6 +12,7 @@
 //! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
 //! | 5 operations | [`ops`], [`session`], [`scan`] |
 //! | drift half | [`index`], [`resolve`], [`drift`] |
+//! | 6 acceptance (uses both halves) | [`accept`] |
 //!
 //! # The library API
 //!
@@ -27,6 +28,7 @@
 //! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
 //! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
+//! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
@@ -103,6 +105,9 @@ pub mod session;
 pub mod drift;
 pub mod index;
 pub mod resolve;
+
+// Fix acceptance: uses the drift half and the I/O layer.
+pub mod accept;
 
 pub use error::{Error, Result};
 pub use fsio::repo_root;

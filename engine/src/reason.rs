@@ -203,6 +203,14 @@ reasons! {
     TraceRequiredTextMissing = "trace_required_text_missing",
     /// A `--forbid` literal is in the final agent message.
     TraceForbiddenTextPresent = "trace_forbidden_text_present",
+
+    // --- fix acceptance: adjacent tests (`probity accept tests`, docs/accept-tests.md) ---
+    /// Skipped: the change names no file (an empty diff, or no `--files`).
+    NoChangedFiles = "no_changed_files",
+    /// Skipped: no test file reaches a changed file through imports within the depth bound.
+    NoAdjacentTests = "no_adjacent_tests",
+    /// `git` could not list the changed files (not a repository, an unknown revision, timed out).
+    GitFailed = "git_failed",
 }
 
 impl std::fmt::Display for Reason {

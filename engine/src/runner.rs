@@ -161,10 +161,25 @@ pub fn run(
     timeout: Duration,
     on_spawn: &mut dyn FnMut(u32),
 ) -> std::io::Result<RunResult> {
+    run_in(None, argv, env, remove_env, timeout, on_spawn)
+}
+
+/// [`run`] in the working directory `cwd` (`None`: this process's).
+pub fn run_in(
+    cwd: Option<&std::path::Path>,
+    argv: &[String],
+    env: &[(String, String)],
+    remove_env: &[&str],
+    timeout: Duration,
+    on_spawn: &mut dyn FnMut(u32),
+) -> std::io::Result<RunResult> {
     let (prog, args) = argv
         .split_first()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command"))?;
     let mut cmd = Command::new(prog);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
     cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

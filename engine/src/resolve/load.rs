@@ -155,7 +155,7 @@ impl<'c> Resolver<'c> {
     }
 
     /// The word index of `sums` (built on first use unless the manifest had it).
-    pub(super) fn postings(&self) -> &index::Postings {
+    pub(crate) fn postings(&self) -> &index::Postings {
         self.postings.get_or_init(|| {
             let lists: Vec<(&str, &str)> = self
                 .sums

@@ -274,7 +274,7 @@ impl Resolver<'_> {
     }
 
     /// The files an import in `importer` refers to (empty: outside the repository).
-    pub(super) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
+    pub(crate) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
         let dir = parent_dir(importer);
         match family_of(importer) {
             Some(Family::Python) => {
