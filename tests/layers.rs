@@ -50,6 +50,7 @@ const SAME_LAYER: &[(&str, &str)] = &[
     ("place", "probe"),
     ("ledger", "fsio"),
     ("sink", "ledger"),
+    ("sink", "fsio"),
     ("events", "ledger"),
     ("session", "ops"),
     ("resolve", "index"),

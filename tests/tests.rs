@@ -14,6 +14,7 @@ mod drift_pybases;
 mod drift_real;
 mod e2e;
 mod golden;
+mod hostile_fs;
 mod layers;
 mod properties;
 mod registry;

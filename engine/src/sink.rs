@@ -11,9 +11,12 @@
 //! [`crate::ledger::Identity`]); this module does the file-system work on them and never writes
 //! the ledger.
 
+use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
@@ -141,29 +144,145 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
     Ok(buf)
 }
 
+/// `name` as a C string for the `*at` calls.
+fn c_name(path: &Path, name: &std::ffi::OsStr) -> Result<CString, Error> {
+    CString::new(name.as_bytes()).map_err(|_| fail(Reason::IdentityMismatch, path, "NUL in name"))
+}
+
+/// `lstat` of `name` relative to the open directory `dir` (`fstatat`, `AT_SYMLINK_NOFOLLOW`);
+/// `None` when it does not exist.
+fn stat_at(dir: &File, path: &Path, name: &CString) -> Result<Option<libc::stat>, Error> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.
+    let rc = unsafe {
+        libc::fstatat(
+            dir.as_raw_fd(),
+            name.as_ptr(),
+            st.as_mut_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW,
+        )
+    };
+    if rc != 0 {
+        let e = std::io::Error::last_os_error();
+        return match e.kind() {
+            std::io::ErrorKind::NotFound => Ok(None),
+            _ => Err(fail(Reason::IoError, path, e)),
+        };
+    }
+    // SAFETY: fstatat succeeded, so it filled the buffer.
+    Ok(Some(unsafe { st.assume_init() }))
+}
+
+fn identity_of_stat(st: &libc::stat) -> Identity {
+    Identity {
+        scheme: "posix_dev_ino".into(),
+        volume_id: st.st_dev.to_string(),
+        file_id: st.st_ino.to_string(),
+    }
+}
+
+/// `unlinkat(dir, name, flags)`; a failure is `reason`.
+fn unlink_at(
+    dir: &File,
+    path: &Path,
+    name: &CString,
+    flags: libc::c_int,
+    reason: Reason,
+) -> Result<(), Error> {
+    // SAFETY: a valid directory descriptor and a NUL-terminated name.
+    if unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), flags) } != 0 {
+        let e = std::io::Error::last_os_error();
+        return Err(fail(reason, path, e));
+    }
+    Ok(())
+}
+
+/// Open `path` as a directory without following a symlink in its last component
+/// (`O_DIRECTORY|O_NOFOLLOW`); `None` when it does not exist.
+fn open_dir(path: &Path) -> Result<Option<File>, Error> {
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(fail(Reason::IdentityMismatch, path, e)),
+    }
+}
+
 /// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
 /// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
 /// the recorded regular file is refused.
+///
+/// The root is opened as a directory descriptor whose own identity is checked, and the sink is
+/// checked (`fstatat`) and unlinked (`unlinkat`) relative to that descriptor: a root swapped for
+/// a symlink after the check cannot redirect the removal elsewhere. See: issue 12.
 pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), Error> {
-    let dir = check_root(root)?;
-    let path = child_path(&dir, name)?;
-    match fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(fail(Reason::IoError, &path, e)),
-        Ok(_) => {}
+    let dir_path = check_root(root)?;
+    let path = child_path(&dir_path, name)?;
+    let dir = open_dir(&dir_path)?.ok_or_else(|| {
+        fail(
+            Reason::IdentityMismatch,
+            &dir_path,
+            "the capture root is gone",
+        )
+    })?;
+    let meta = dir
+        .metadata()
+        .map_err(|e| fail(Reason::IoError, &dir_path, e))?;
+    if identity_of(&meta) != root.identity {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &dir_path,
+            "the capture root was replaced",
+        ));
     }
-    check_sink(root, name, id)?;
-    fs::remove_file(&path).map_err(|e| fail(Reason::IoError, &path, e))
+    let cname = c_name(&path, std::ffi::OsStr::new(name))?;
+    let Some(st) = stat_at(&dir, &path, &cname)? else {
+        return Ok(());
+    };
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG || &identity_of_stat(&st) != id {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the sink was replaced",
+        ));
+    }
+    crate::fsio::test_pause("sink_unlink");
+    unlink_at(&dir, &path, &cname, 0, Reason::IoError)
 }
 
 /// Remove the root if it is the recorded directory and empty. Absent is fine.
+///
+/// Its parent is opened as a directory descriptor; the root is checked (`fstatat`, not
+/// following a symlink) and removed (`unlinkat(AT_REMOVEDIR)`) relative to it, so a root
+/// swapped for a symlink is never followed (the removal fails on it). See: issue 12.
 pub fn remove_root(root: &ArtifactRoot) -> Result<(), Error> {
     let path = PathBuf::from(&root.canonical_path);
-    match fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(fail(Reason::IoError, &path, e)),
-        Ok(_) => {}
+    let (Some(parent), Some(base)) = (path.parent(), path.file_name()) else {
+        return Err(fail(Reason::IdentityMismatch, &path, "not a capture root"));
+    };
+    let Some(dir) = open_dir(parent)? else {
+        return Ok(());
+    };
+    let cname = c_name(&path, base)?;
+    let Some(st) = stat_at(&dir, &path, &cname)? else {
+        return Ok(());
+    };
+    if st.st_mode & libc::S_IFMT != libc::S_IFDIR || identity_of_stat(&st) != root.identity {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the capture root was replaced",
+        ));
     }
     check_root(root)?;
-    fs::remove_dir(&path).map_err(|e| fail(Reason::ArtifactRemaining, &path, e))
+    unlink_at(
+        &dir,
+        &path,
+        &cname,
+        libc::AT_REMOVEDIR,
+        Reason::ArtifactRemaining,
+    )
 }

@@ -183,9 +183,11 @@ fn section_range(md: &str) -> Option<std::ops::Range<usize>> {
     begin.map(|b| b..md.len())
 }
 
-/// Replace exactly the `## Runtime Evidence` section of a markdown file's text (up to the next
-/// heading of level 1 or 2, or the end; see [`section_range`]), or append one; every other byte
-/// is kept, line endings included.
+/// Replace exactly the `## Runtime Evidence` section of a markdown file's text, or append one;
+/// every other byte is kept, line endings included. The section is found by parsing the text
+/// as CommonMark: its top-level level-2 heading (ATX or setext) up to the next top-level
+/// heading of level 1 or 2 (ATX or setext), or the end; a heading-like line in a code block is
+/// text.
 pub fn sync_text(md: &str, ledger: &Ledger) -> String {
     let eol = if md.contains("\r\n") { "\r\n" } else { "\n" };
     let Some(range) = section_range(md) else {
