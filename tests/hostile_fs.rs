@@ -318,13 +318,10 @@ fn directory_lock_is_refused() {
 
 const APP: &str = "import sys\n\n\ndef main():\n    print(\"done\")\n\n\nmain()\n";
 
-/// Between the identity checks and the unlink of a run's sink (paused there by the test hook),
-/// the capture root is renamed and a symlink to an outside folder holding a same-named file put
-/// in its place. The removal acts on the verified folder: the outside file survives; the sink in
-/// the real (moved) root is the one removed.
-#[test]
-fn capture_root_swapped_before_unlink_spares_the_outside_file() {
-    let r = Repo::new();
+/// A session `sw` with probe `p-ctl` placed in `app.py`; then `probity run -- <argv>` paused at
+/// `point` (the test hook), where the capture root is renamed to `<root>.moved` and a symlink to
+/// `outer` put in its place; then the run is let go and waited for. Returns the root's path.
+fn run_with_root_swapped(r: &Repo, point: &str, outer: &std::path::Path, argv: &[&str]) -> PathBuf {
     r.write("app.py", APP);
     let dir = r.path();
     let (code, v) = probity_json(dir, &["session", "init", "--slug", "sw"]);
@@ -347,22 +344,19 @@ fn capture_root_swapped_before_unlink_spares_the_outside_file() {
     );
     assert_eq!(code, 0, "{v}");
     let hook = tempfile::tempdir().unwrap();
-    let outer = tempfile::tempdir().unwrap();
-    let decoy = outer.path().join("run-1.sink");
-    std::fs::write(&decoy, "not yours").unwrap();
     let mut child = Command::new(probity_bin())
         .current_dir(dir)
         .env(
             "PROBITY_TEST_PAUSE",
-            format!("sink_unlink:{}", hook.path().display()),
+            format!("{point}:{}", hook.path().display()),
         )
         .args(["run", "--slug", "sw", "--phase", "baseline", "--json", "--"])
-        .args(["python3", "app.py"])
+        .args(argv)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let ready = hook.path().join("sink_unlink.ready");
+    let ready = hook.path().join(format!("{point}.ready"));
     let start = Instant::now();
     while !ready.exists() {
         assert!(
@@ -370,18 +364,32 @@ fn capture_root_swapped_before_unlink_spares_the_outside_file() {
             "the run never reached the pause"
         );
         if let Some(s) = child.try_wait().unwrap() {
-            panic!("the run ended ({s}) without pausing before the unlink");
+            panic!("the run ended ({s}) without pausing at {point}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let l: Value =
         serde_json::from_slice(&std::fs::read(session_ledger(dir, "sw")).unwrap()).unwrap();
     let root = PathBuf::from(l["artifact_root"]["canonical_path"].as_str().unwrap());
-    let moved = root.with_extension("moved");
-    std::fs::rename(&root, &moved).unwrap();
-    std::os::unix::fs::symlink(outer.path(), &root).unwrap();
-    std::fs::write(hook.path().join("sink_unlink.go"), "").unwrap();
+    std::fs::rename(&root, root.with_extension("moved")).unwrap();
+    std::os::unix::fs::symlink(outer, &root).unwrap();
+    std::fs::write(hook.path().join(format!("{point}.go")), "").unwrap();
     child.wait().unwrap();
+    root
+}
+
+/// Between the identity checks and the unlink of a run's sink, the capture root is swapped for
+/// a symlink to an outside folder holding a same-named file. The removal acts on the verified
+/// folder (its descriptor): the outside file survives; the sink in the real (moved) root is the
+/// one removed.
+#[test]
+fn capture_root_swapped_before_unlink_spares_the_outside_file() {
+    let r = Repo::new();
+    let outer = tempfile::tempdir().unwrap();
+    let decoy = outer.path().join("run-1.sink");
+    std::fs::write(&decoy, "not yours").unwrap();
+    let root = run_with_root_swapped(&r, "sink_unlink", outer.path(), &["python3", "app.py"]);
+    let moved = root.with_extension("moved");
     assert_eq!(std::fs::read(&decoy).unwrap(), b"not yours");
     assert!(
         !moved.join("run-1.sink").exists(),
@@ -389,6 +397,80 @@ fn capture_root_swapped_before_unlink_spares_the_outside_file() {
     );
     std::fs::remove_file(&root).unwrap();
     std::fs::remove_dir(&moved).unwrap();
+}
+
+/// The same swap between the root's check and the sink's creation: the sink is created in the
+/// verified folder, never in the folder the symlink leads to.
+#[test]
+fn capture_root_swapped_before_create_writes_nothing_outside() {
+    let r = Repo::new();
+    let outer = tempfile::tempdir().unwrap();
+    let root = run_with_root_swapped(&r, "sink_create", outer.path(), &["true"]);
+    let moved = root.with_extension("moved");
+    let outside: Vec<_> = std::fs::read_dir(outer.path()).unwrap().collect();
+    assert!(outside.is_empty(), "created outside: {outside:?}");
+    assert!(
+        moved.join("run-1.sink").exists(),
+        "created in the verified root"
+    );
+    std::fs::remove_file(&root).unwrap();
+    let _ = std::fs::remove_file(moved.join("run-1.sink"));
+    std::fs::remove_dir(&moved).unwrap();
+}
+
+/// `(dev, ino)` of `p` as a ledger identity.
+fn identity(p: &std::path::Path) -> Value {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(p).unwrap();
+    serde_json::json!({
+        "scheme": "posix_dev_ino",
+        "volume_id": m.dev().to_string(),
+        "file_id": m.ino().to_string(),
+    })
+}
+
+/// A forged ledger whose capture root is any folder of the user (with its true identity) and
+/// whose artifact is a file in it (with its true identity): cleanup removes neither. Only a
+/// folder made by probity (`probity-<slug>-...`, private) is a capture root, only a `*.sink`
+/// file in it a sink.
+#[test]
+fn forged_capture_root_is_not_cleaned() {
+    let r = Repo::new();
+    let dir = r.path();
+    let (code, v) = probity_json(dir, &["session", "init", "--slug", "fg"]);
+    assert_eq!(code, 0, "{v}");
+    let outer = tempfile::tempdir().unwrap();
+    let victim_dir = outer.path().join("keys");
+    std::fs::create_dir(&victim_dir).unwrap();
+    let victim = victim_dir.join("id_rsa");
+    std::fs::write(&victim, "secret").unwrap();
+    let ledger = session_ledger(dir, "fg");
+    let mut l: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    l["artifact_root"] = serde_json::json!({
+        "canonical_path": victim_dir.canonicalize().unwrap().to_str().unwrap(),
+        "identity": identity(&victim_dir),
+    });
+    l["artifacts"] = serde_json::json!([{
+        "id": "sink-run-1",
+        "kind": "sink",
+        "name": "id_rsa",
+        "identity": identity(&victim),
+        "status": "present",
+    }]);
+    std::fs::write(&ledger, serde_json::to_vec_pretty(&l).unwrap()).unwrap();
+    let (code, v) = probity_json(dir, &["cleanup", "--slug", "fg"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"secret");
+    let reasons: Vec<&str> = v["cleanup"]["failure"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v:#}"))
+        .iter()
+        .map(|i| i["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons.contains(&"identity_mismatch"), "{v:#}");
+    assert!(victim_dir.is_dir());
+    let (code, v) = probity_json(dir, &["gate", "--slug", "fg"]);
+    assert_eq!(code, 1, "the gate blocks: {v}");
 }
 
 // --- Drift: paths outside the root ------------------------------------------------------------

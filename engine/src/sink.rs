@@ -15,8 +15,8 @@ use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
@@ -42,6 +42,7 @@ fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
 pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
     let dir = tempfile::Builder::new()
         .prefix(&format!("probity-{slug}-"))
+        .permissions(fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| fail(Reason::IoError, &std::env::temp_dir(), e))?;
     let path = dir.keep();
@@ -67,6 +68,7 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
             "the capture root was replaced",
         ));
     }
+    made_by_probity(&path, &meta)?;
     let canonical = path
         .canonicalize()
         .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
@@ -80,27 +82,69 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
     Ok(path)
 }
 
-/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`).
+/// Whether a recorded root looks like one [`create_root`] made: named `probity-...`, owned by
+/// this user, writable by it alone. A ledger is untrusted input: a
+/// forged one may record any folder of the user with its true identity, and cleanup must not
+/// empty it. See: issue 12, "Writes outside the repository".
+fn made_by_probity(path: &Path, meta: &fs::Metadata) -> Result<(), Error> {
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("probity-"));
+    // SAFETY: geteuid has no preconditions.
+    let mine = meta.uid() == unsafe { libc::geteuid() };
+    // Group or other write would let someone else swap entries; read bits are tolerated for
+    // roots made before they were created 0700.
+    if !named || !mine || meta.mode() & 0o022 != 0 {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            path,
+            "not a capture root made by probity (name, owner or mode)",
+        ));
+    }
+    Ok(())
+}
+
+/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`) naming a sink
+/// (`*.sink`).
 pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, Error> {
     let p = Path::new(name);
     let mut comps = p.components();
     match (comps.next(), comps.next()) {
-        (Some(Component::Normal(_)), None) if !name.contains('/') => Ok(root.join(name)),
+        (Some(Component::Normal(_)), None) if !name.contains('/') && name.ends_with(".sink") => {
+            Ok(root.join(name))
+        }
         _ => Err(fail(Reason::IdentityMismatch, p, "not a plain file name")),
     }
 }
 
 /// Create the sink exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) and return its identity.
+/// It is created relative to the checked root's descriptor (`openat`), so a root swapped for a
+/// symlink after the check cannot place it elsewhere.
 pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, Error> {
-    let dir = check_root(root)?;
-    let path = child_path(&dir, name)?;
-    let f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(|e| fail(Reason::IoError, &path, e))?;
+    let (dir_path, dir) = open_checked_root(root)?;
+    let path = child_path(&dir_path, name)?;
+    let cname = c_name(&path, std::ffi::OsStr::new(name))?;
+    crate::fsio::test_pause("sink_create");
+    // SAFETY: a valid directory descriptor, a NUL-terminated name; the new descriptor is owned
+    // by the `File` below.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            cname.as_ptr(),
+            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            0o600 as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(fail(
+            Reason::IoError,
+            &path,
+            std::io::Error::last_os_error(),
+        ));
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    let f = unsafe { File::from_raw_fd(fd) };
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
     f.sync_all().map_err(|e| fail(Reason::IoError, &path, e))?;
     Ok(identity_of(&meta))
@@ -211,16 +255,10 @@ fn open_dir(path: &Path) -> Result<Option<File>, Error> {
     }
 }
 
-/// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
-/// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
-/// the recorded regular file is refused.
-///
-/// The root is opened as a directory descriptor whose own identity is checked, and the sink is
-/// checked (`fstatat`) and unlinked (`unlinkat`) relative to that descriptor: a root swapped for
-/// a symlink after the check cannot redirect the removal elsewhere. See: issue 12.
-pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), Error> {
+/// The recorded root, checked ([`check_root`]) and opened as a directory descriptor whose own
+/// identity is the recorded one: what is done relative to it is done in that very folder.
+fn open_checked_root(root: &ArtifactRoot) -> Result<(PathBuf, File), Error> {
     let dir_path = check_root(root)?;
-    let path = child_path(&dir_path, name)?;
     let dir = open_dir(&dir_path)?.ok_or_else(|| {
         fail(
             Reason::IdentityMismatch,
@@ -238,6 +276,19 @@ pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(),
             "the capture root was replaced",
         ));
     }
+    Ok((dir_path, dir))
+}
+
+/// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
+/// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
+/// the recorded regular file is refused.
+///
+/// The root is opened as a directory descriptor whose own identity is checked, and the sink is
+/// checked (`fstatat`) and unlinked (`unlinkat`) relative to that descriptor: a root swapped for
+/// a symlink after the check cannot redirect the removal elsewhere. See: issue 12.
+pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), Error> {
+    let (dir_path, dir) = open_checked_root(root)?;
+    let path = child_path(&dir_path, name)?;
     let cname = c_name(&path, std::ffi::OsStr::new(name))?;
     let Some(st) = stat_at(&dir, &path, &cname)? else {
         return Ok(());
