@@ -11,6 +11,12 @@
 //! fsynced. Before the rename the target is read again and its hash compared with the bytes the
 //! caller started from: if anyone changed it, nothing is written. Symlinked and hard-linked
 //! targets are refused: an atomic rename would replace the link, not the file behind it.
+//!
+//! Two rules for what probity did not get from the user (issue 12): a path read from a ledger
+//! is used only through [`confine`] (relative, no `..`, no symlinked component below the root),
+//! and a conclusion that something is absent is drawn only from [`confirm_settled`] (a read of
+//! a file that has settled and still hashes the same), never from one read that an editor's
+//! save may have torn.
 
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read, Write};

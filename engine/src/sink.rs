@@ -5,7 +5,11 @@
 //! exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) after its path is recorded. Identities are
 //! checked around every run. Removal touches only exact recorded entries whose lexical and real
 //! paths are strict children of the root; no glob, no recursive delete; the root is removed only
-//! when empty.
+//! when empty. Sinks are created, checked and unlinked relative to the root opened as a
+//! directory descriptor whose identity was checked (`openat`/`fstatat`/`unlinkat`), and the root
+//! is removed relative to its parent's descriptor, so a root swapped for a symlink between a
+//! check and the act redirects nothing. A recorded root is used only if probity made it
+//! (`probity-` name, owned by the user, not writable by others): a ledger is untrusted input.
 //!
 //! The recorded root and identities are ledger data ([`crate::ledger::ArtifactRoot`],
 //! [`crate::ledger::Identity`]); this module does the file-system work on them and never writes
