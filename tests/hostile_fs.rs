@@ -152,6 +152,21 @@ fn delete_then_create_save_is_not_absence() {
     assert!(has_marker(&std::fs::read(&path).unwrap()));
 }
 
+/// A probe whose whole folder was deleted (and has settled) is absent: `already_absent`, and
+/// the entry is `removed`.
+#[test]
+fn deleted_folder_is_absence_once_settled() {
+    let r = Repo::new();
+    r.write("sub/deep/a.py", PY);
+    let (code, v) = r.place("sub/deep/a.py", "p", &["--line", "3"]);
+    assert_eq!(code, 0, "place: {v}");
+    std::fs::remove_dir_all(r.path().join("sub")).unwrap();
+    let (code, v) = r.strip(&[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["probes"][0]["outcome"], "already_absent", "{v}");
+    assert_eq!(r.probe_status("p"), "removed");
+}
+
 // --- Ledger-supplied paths are confined to the root -------------------------------------------
 
 /// Point the ledger's entry of `p` at `file`.
@@ -214,6 +229,59 @@ fn ledger_paths_leading_outside_are_refused() {
         );
         assert_eq!(r.probe_status("p"), "active", "{form}");
     }
+}
+
+/// Between the strip's checks and its write (paused there by the test hook), the folder holding
+/// the probed file is renamed and a symlink to an outside folder holding a copy of the file put
+/// in its place. The write goes to the folder that was checked (its descriptor), never through
+/// the symlink: the outside copy keeps its block.
+#[test]
+fn folder_swapped_before_the_write_is_not_followed() {
+    let r = Repo::new();
+    r.write("sub/a.py", PY);
+    let (code, v) = r.place("sub/a.py", "p", &["--line", "3"]);
+    assert_eq!(code, 0, "place: {v}");
+    let probed = r.read("sub/a.py");
+    let outer = tempfile::tempdir().unwrap();
+    let hook = tempfile::tempdir().unwrap();
+    let mut child = Command::new(probity_bin())
+        .current_dir(r.path())
+        .env(
+            "PROBITY_TEST_PAUSE",
+            format!("replace:{}", hook.path().display()),
+        )
+        .args(["strip", "--json", "--ledger"])
+        .arg(r.ledger())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready = hook.path().join("replace.ready");
+    let start = Instant::now();
+    while !ready.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
+        if let Some(s) = child.try_wait().unwrap() {
+            panic!("the strip ended ({s}) without pausing before its write");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sub = r.path().join("sub");
+    std::fs::rename(&sub, r.path().join("sub.moved")).unwrap();
+    std::fs::write(outer.path().join("a.py"), &probed).unwrap();
+    std::os::unix::fs::symlink(outer.path(), &sub).unwrap();
+    std::fs::write(hook.path().join("replace.go"), "").unwrap();
+    child.wait().unwrap();
+    assert!(
+        std::fs::read(outer.path().join("a.py")).unwrap() == probed,
+        "the file outside was rewritten"
+    );
+    assert_eq!(
+        r.read("sub.moved/a.py"),
+        PY.as_bytes(),
+        "the checked file was stripped"
+    );
+    let entries: Vec<_> = std::fs::read_dir(outer.path()).unwrap().collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
 }
 
 /// A `planned` entry (an interrupted place) pointing outside is not settled by reading outside:

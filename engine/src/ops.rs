@@ -263,13 +263,14 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
         let (Some(file), Some(hash)) = (&entry.file, &entry.expected_block_sha256) else {
             continue;
         };
-        let Ok(path) = fsio::confine(root, file) else {
+        let Ok(target) = fsio::confine(root, file) else {
             continue;
         };
-        let Some((language, grammar)) = lang::for_path(&path) else {
+        let path = target.path();
+        let Some((language, grammar)) = lang::for_path(path) else {
             continue;
         };
-        let Ok(bytes) = fsio::read_target(&path) else {
+        let Ok(bytes) = target.read() else {
             continue;
         };
         let before = sha256_hex(&bytes);
@@ -289,7 +290,7 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
                 entry.status = ProbeStatus::Active;
                 changed = true;
             }
-            Some(Outcome::AlreadyAbsent) if fsio::confirm_settled(&path, Some(&before)).is_ok() => {
+            Some(Outcome::AlreadyAbsent) if fsio::confirm_settled(path, Some(&before)).is_ok() => {
                 entry.status = ProbeStatus::Removed;
                 changed = true;
             }
@@ -449,14 +450,15 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
             })
             .collect::<Vec<_>>()
     };
-    let path = match fsio::confine(root, file) {
-        Ok(p) => p,
+    let confined = match fsio::confine(root, file) {
+        Ok(c) => c,
         Err(e) => return fail_all(e.reason, e.detail),
     };
+    let path = confined.path().to_path_buf();
     let Some((language, grammar)) = lang::for_path(&path) else {
         return fail_all(Reason::UnsupportedLanguage, format!("{file}: no grammar"));
     };
-    let bytes = match fsio::read_target(&path) {
+    let bytes = match confined.read() {
         Ok(b) => b,
         Err(e) if e.reason == Reason::FileNotFound => {
             // Absence only from a settled read (an editor may be recreating the file).
@@ -493,11 +495,12 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
     let Some(new_bytes) = plan.new_bytes else {
         return plan.outcomes;
     };
-    if let Err(e) = fsio::atomic_replace(&path, Some(&before), &new_bytes) {
+    if let Err(e) = confined.replace(&before, &new_bytes) {
         return fail_all(e.reason, e.detail);
     }
     // Verify: the file is what was written and none of these markers is left in it.
-    let verified = fsio::read_target(&path)
+    let verified = confined
+        .read()
         .ok()
         .and_then(|back| (back == new_bytes).then_some(back));
     let ok = verified
