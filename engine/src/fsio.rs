@@ -3,9 +3,9 @@
 //! The only ways probity replaces a file it edits: source files named by the user (`place`),
 //! ledgers (the ledger store's `save`) and session markdown (`session::sync_file`) go through
 //! [`atomic_replace`]; source files named by a ledger (`strip`, `cleanup`) through
-//! [`Confined::replace`], the same steps relative to a folder descriptor. Writes that edit no file of the user's live with their owners: the ledger
-//! store's lock files and ledger folders, the capture root and sinks (`sink`), and the index
-//! cache (`index`).
+//! [`Confined::replace`], the same steps relative to a folder descriptor. Writes that edit no
+//! file of the user's live with their owners: the ledger store's lock files and ledger folders,
+//! the capture root and sinks (`sink`), and the index cache (`index`).
 //!
 //! Every write goes to a temporary file in the target's directory, is fsynced, keeps the
 //! target's permission bits, and replaces the target by rename, after which the directory is
@@ -15,10 +15,9 @@
 //!
 //! Two rules for what probity did not get from the user (issue 12): a path read from a ledger
 //! is used only through [`confine`] (relative, no `..`, no symlinked component below the root;
-//! read and replaced relative to its folder's descriptor, [`Confined`]),
-//! and a conclusion that something is absent is drawn only from [`confirm_settled`] (a read of
-//! a file that has settled and still hashes the same), never from one read that an editor's
-//! save may have torn.
+//! read and replaced relative to its folder's descriptor, [`Confined`]), and a conclusion that
+//! something is absent is drawn only from [`confirm_settled`] (a read of a file that has
+//! settled and still hashes the same), never from one read that an editor's save may have torn.
 
 use std::ffi::CString;
 use std::fs::{self, File};
