@@ -167,6 +167,38 @@ fn deleted_folder_is_absence_once_settled() {
     assert_eq!(r.probe_status("p"), "removed");
 }
 
+/// `probity verify` during an editor's truncate-then-write save: the file read while empty has
+/// just changed, so verify waits for it to settle and checks what it settles to; the block is
+/// found (exit 1), never a false "clean".
+#[test]
+fn verify_during_a_torn_save_is_not_clean() {
+    let full = placed().read("a.py");
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("a.py");
+    std::fs::write(&path, &full).unwrap();
+    std::thread::sleep(Duration::from_millis(400)); // an old file...
+    std::fs::File::create(&path).unwrap(); // ...that an editor now saves
+    let writer = {
+        let (path, full) = (path.clone(), full.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            std::fs::write(&path, &full).unwrap();
+        })
+    };
+    let out = Command::new(probity_bin())
+        .args(["verify", "--json"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 // --- Ledger-supplied paths are confined to the root -------------------------------------------
 
 /// Point the ledger's entry of `p` at `file`.

@@ -605,6 +605,58 @@ pub fn confirm_settled(path: &Path, expected: Option<&str>) -> Result<(), Error>
     ))
 }
 
+/// Whether the file `meta` describes changed less than [`SETTLE`] ago: a read of it may be torn
+/// by a save still in progress.
+pub fn is_recent(meta: &fs::Metadata) -> bool {
+    let s = Stamp {
+        missing: false,
+        dev: meta.dev(),
+        ino: meta.ino(),
+        size: meta.size(),
+        mtime: (meta.mtime(), meta.mtime_nsec()),
+        ctime: (meta.ctime(), meta.ctime_nsec()),
+    };
+    age(&s) < SETTLE
+}
+
+/// Whether two `fstat`s of a file show one version of it (identity, size, mtime, ctime).
+pub fn same_version(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    (
+        a.dev(),
+        a.ino(),
+        a.size(),
+        a.mtime(),
+        a.mtime_nsec(),
+        a.ctime(),
+        a.ctime_nsec(),
+    ) == (
+        b.dev(),
+        b.ino(),
+        b.size(),
+        b.mtime(),
+        b.mtime_nsec(),
+        b.ctime(),
+        b.ctime_nsec(),
+    )
+}
+
+/// Wait until `path` (its nearest existing folder, when it is missing) has been unchanged for
+/// [`SETTLE`]; `concurrent_modification` if it keeps changing (a bounded number of waits).
+pub fn wait_settled(path: &Path) -> Result<(), Error> {
+    for _ in 0..SETTLE_TRIES {
+        let age = age(&stamp(path)?);
+        if age >= SETTLE {
+            return Ok(());
+        }
+        std::thread::sleep(SETTLE - age);
+    }
+    Err(Error::at(
+        Reason::ConcurrentModification,
+        path,
+        "kept changing",
+    ))
+}
+
 /// Test hook: when the environment variable `PROBITY_TEST_PAUSE` is `<point>:<dir>`, stop at
 /// `point`: create `<dir>/<point>.ready`, then wait (30 s at most) until `<dir>/<point>.go`
 /// exists, so a test can change the file system at that exact step. Does nothing otherwise.
