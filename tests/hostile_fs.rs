@@ -71,6 +71,23 @@ fn sync_ends_the_section_at_setext_headings() {
     assert_eq!(out, want);
 }
 
+/// A file that ends inside an unclosed fenced code block or HTML comment would swallow an
+/// appended section (it would be text, found by no later sync): refused,
+/// `unclosed_markdown_block`, the file unchanged.
+#[test]
+fn sync_refuses_to_append_into_an_open_block() {
+    let r = Repo::new();
+    let (code, v) = probity_json(r.path(), &["session", "init", "--slug", "md"]);
+    assert_eq!(code, 0, "{v}");
+    for text in ["# Notes\n\n```\ncode\n", "# Notes\n\n<!-- draft\n"] {
+        r.write("notes.md", text);
+        let (code, v) = probity_json(r.path(), &["session", "sync", "notes.md", "--slug", "md"]);
+        assert_eq!(code, 2, "{v}");
+        assert_eq!(v["reason"], "unclosed_markdown_block", "{v}");
+        assert_eq!(r.read("notes.md"), text.as_bytes());
+    }
+}
+
 // --- Absence proven by a settled read ----------------------------------------------------------
 
 const PY: &str = "def f(x):\n    y = x + 1\n    return y\n";

@@ -217,6 +217,18 @@ pub fn sync_file(ledger: &Path, slug: &str, file: &Path) -> Result<bool, Error> 
     let before = sha256_hex(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
     let new = sync_text(&text, &l);
+    // The section must be a section of the result: appended after a block the file leaves
+    // open, it would be text that no later sync finds.
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let rendered = render(&l, eol);
+    let found = section_range(&new).map(|r| new[r].trim_end_matches(['\r', '\n']).to_owned());
+    if found.as_deref() != Some(rendered.trim_end_matches(['\r', '\n'])) {
+        return Err(Error::at(
+            Reason::UnclosedMarkdownBlock,
+            file,
+            "the section would land inside a block the file leaves open; close it first",
+        ));
+    }
     if new != text {
         fsio::atomic_replace(file, Some(&before), new.as_bytes())?;
     }
