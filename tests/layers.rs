@@ -55,6 +55,7 @@ const SAME_LAYER: &[(&str, &str)] = &[
     ("place", "probe"),
     ("ledger", "fsio"),
     ("sink", "ledger"),
+    ("sink", "fsio"),
     ("events", "ledger"),
     ("runner", "sink"),
     ("runner", "ledger"),

@@ -264,13 +264,17 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
         let (Some(file), Some(hash)) = (&entry.file, &entry.expected_block_sha256) else {
             continue;
         };
-        let path = root.join(file);
-        let Some((language, grammar)) = lang::for_path(&path) else {
+        let Ok(target) = fsio::confine(root, file) else {
             continue;
         };
-        let Ok(bytes) = fsio::read_target(&path) else {
+        let path = target.path();
+        let Some((language, grammar)) = lang::for_path(path) else {
             continue;
         };
+        let Ok(bytes) = target.read() else {
+            continue;
+        };
+        let before = sha256_hex(&bytes);
         let Ok(source) = Source::new(bytes) else {
             continue;
         };
@@ -288,7 +292,7 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
                 entry.status = ProbeStatus::Active;
                 changed = true;
             }
-            Some(Outcome::AlreadyAbsent) => {
+            Some(Outcome::AlreadyAbsent) if fsio::confirm_settled(path, Some(&before)).is_ok() => {
                 entry.status = ProbeStatus::Removed;
                 changed = true;
             }
@@ -448,14 +452,22 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
             })
             .collect::<Vec<_>>()
     };
-    let path = root.join(file);
+    let confined = match fsio::confine(root, file) {
+        Ok(c) => c,
+        Err(e) => return fail_all(e.reason, e.detail),
+    };
+    let path = confined.path().to_path_buf();
     let Some((language, grammar)) = lang::for_path(&path) else {
         return fail_all(Reason::UnsupportedLanguage, format!("{file}: no grammar"));
     };
-    let bytes = match fsio::read_target(&path) {
+    let bytes = match confined.read() {
         Ok(b) => b,
         Err(e) if e.reason == Reason::FileNotFound => {
-            return idx.iter().map(|_| Outcome::AlreadyAbsent).collect();
+            // Absence only from a settled read (an editor may be recreating the file).
+            return match fsio::confirm_settled(&path, None) {
+                Ok(()) => idx.iter().map(|_| Outcome::AlreadyAbsent).collect(),
+                Err(e) => fail_all(e.reason, e.detail),
+            };
         }
         Err(e) => return fail_all(e.reason, e.detail),
     };
@@ -477,14 +489,21 @@ fn strip_one_file(ledger: &Ledger, root: &Path, file: &str, idx: &[usize]) -> Ve
         })
         .collect();
     let plan = strip::strip(language, grammar, &source, &targets);
+    // Absence only from a settled read: the read may have been torn by an editor's save.
+    if plan.outcomes.contains(&Outcome::AlreadyAbsent) {
+        if let Err(e) = fsio::confirm_settled(&path, Some(&before)) {
+            return fail_all(e.reason, e.detail);
+        }
+    }
     let Some(new_bytes) = plan.new_bytes else {
         return plan.outcomes;
     };
-    if let Err(e) = fsio::atomic_replace(&path, Some(&before), &new_bytes) {
+    if let Err(e) = confined.replace(&before, &new_bytes) {
         return fail_all(e.reason, e.detail);
     }
     // Verify: the file is what was written and none of these markers is left in it.
-    let verified = fsio::read_target(&path)
+    let verified = confined
+        .read()
         .ok()
         .and_then(|back| (back == new_bytes).then_some(back));
     let ok = verified

@@ -181,6 +181,9 @@ reasons! {
     CommandFailed = "command_failed",
     /// No run with this id in the ledger.
     RunNotFound = "run_not_found",
+    /// `session sync` would put the section inside a block the file leaves open (a fenced code
+    /// block or an HTML block such as a comment running to the end), where it would be text.
+    UnclosedMarkdownBlock = "unclosed_markdown_block",
 
     // --- trace inspection (`probity trace inspect`, docs/trace.md) ---
     /// A line of the trace is longer than `trace::MAX_LINE_BYTES`; it is not read any further.

@@ -5,15 +5,22 @@
 //! exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) after its path is recorded. Identities are
 //! checked around every run. Removal touches only exact recorded entries whose lexical and real
 //! paths are strict children of the root; no glob, no recursive delete; the root is removed only
-//! when empty.
+//! when empty. Sinks are created, checked and unlinked relative to the root opened as a
+//! directory descriptor whose identity was checked (`openat`/`fstatat`/`unlinkat`), and the root
+//! is removed relative to its parent's descriptor, so a root swapped for a symlink between a
+//! check and the act redirects nothing. A recorded root is used only if probity made it
+//! (`probity-` name, owned by the user, not writable by others): a ledger is untrusted input.
 //!
 //! The recorded root and identities are ledger data ([`crate::ledger::ArtifactRoot`],
 //! [`crate::ledger::Identity`]); this module does the file-system work on them and never writes
 //! the ledger.
 
+use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
@@ -39,6 +46,7 @@ fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
 pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
     let dir = tempfile::Builder::new()
         .prefix(&format!("probity-{slug}-"))
+        .permissions(fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| fail(Reason::IoError, &std::env::temp_dir(), e))?;
     let path = dir.keep();
@@ -64,6 +72,7 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
             "the capture root was replaced",
         ));
     }
+    made_by_probity(&path, &meta)?;
     let canonical = path
         .canonicalize()
         .map_err(|e| fail(Reason::IdentityMismatch, &path, e))?;
@@ -77,27 +86,69 @@ pub fn check_root(root: &ArtifactRoot) -> Result<PathBuf, Error> {
     Ok(path)
 }
 
-/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`).
+/// Whether a recorded root looks like one [`create_root`] made: named `probity-...`, owned by
+/// this user, writable by it alone. A ledger is untrusted input: a
+/// forged one may record any folder of the user with its true identity, and cleanup must not
+/// empty it. See: issue 12, "Writes outside the repository".
+fn made_by_probity(path: &Path, meta: &fs::Metadata) -> Result<(), Error> {
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("probity-"));
+    // SAFETY: geteuid has no preconditions.
+    let mine = meta.uid() == unsafe { libc::geteuid() };
+    // Group or other write would let someone else swap entries; read bits are tolerated for
+    // roots made before they were created 0700.
+    if !named || !mine || meta.mode() & 0o022 != 0 {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            path,
+            "not a capture root made by probity (name, owner or mode)",
+        ));
+    }
+    Ok(())
+}
+
+/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`) naming a sink
+/// (`*.sink`).
 pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, Error> {
     let p = Path::new(name);
     let mut comps = p.components();
     match (comps.next(), comps.next()) {
-        (Some(Component::Normal(_)), None) if !name.contains('/') => Ok(root.join(name)),
+        (Some(Component::Normal(_)), None) if !name.contains('/') && name.ends_with(".sink") => {
+            Ok(root.join(name))
+        }
         _ => Err(fail(Reason::IdentityMismatch, p, "not a plain file name")),
     }
 }
 
 /// Create the sink exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0600) and return its identity.
+/// It is created relative to the checked root's descriptor (`openat`), so a root swapped for a
+/// symlink after the check cannot place it elsewhere.
 pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, Error> {
-    let dir = check_root(root)?;
-    let path = child_path(&dir, name)?;
-    let f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(|e| fail(Reason::IoError, &path, e))?;
+    let (dir_path, dir) = open_checked_root(root)?;
+    let path = child_path(&dir_path, name)?;
+    let cname = c_name(&path, std::ffi::OsStr::new(name))?;
+    crate::fsio::test_pause("sink_create");
+    // SAFETY: a valid directory descriptor, a NUL-terminated name; the new descriptor is owned
+    // by the `File` below.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            cname.as_ptr(),
+            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            0o600 as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(fail(
+            Reason::IoError,
+            &path,
+            std::io::Error::last_os_error(),
+        ));
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    let f = unsafe { File::from_raw_fd(fd) };
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
     f.sync_all().map_err(|e| fail(Reason::IoError, &path, e))?;
     Ok(identity_of(&meta))
@@ -141,29 +192,152 @@ pub fn read_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<Vec<u
     Ok(buf)
 }
 
+/// `name` as a C string for the `*at` calls.
+fn c_name(path: &Path, name: &std::ffi::OsStr) -> Result<CString, Error> {
+    CString::new(name.as_bytes()).map_err(|_| fail(Reason::IdentityMismatch, path, "NUL in name"))
+}
+
+/// `lstat` of `name` relative to the open directory `dir` (`fstatat`, `AT_SYMLINK_NOFOLLOW`);
+/// `None` when it does not exist.
+fn stat_at(dir: &File, path: &Path, name: &CString) -> Result<Option<libc::stat>, Error> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.
+    let rc = unsafe {
+        libc::fstatat(
+            dir.as_raw_fd(),
+            name.as_ptr(),
+            st.as_mut_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW,
+        )
+    };
+    if rc != 0 {
+        let e = std::io::Error::last_os_error();
+        return match e.kind() {
+            std::io::ErrorKind::NotFound => Ok(None),
+            _ => Err(fail(Reason::IoError, path, e)),
+        };
+    }
+    // SAFETY: fstatat succeeded, so it filled the buffer.
+    Ok(Some(unsafe { st.assume_init() }))
+}
+
+fn identity_of_stat(st: &libc::stat) -> Identity {
+    Identity {
+        scheme: "posix_dev_ino".into(),
+        volume_id: st.st_dev.to_string(),
+        file_id: st.st_ino.to_string(),
+    }
+}
+
+/// `unlinkat(dir, name, flags)`; a failure is `reason`.
+fn unlink_at(
+    dir: &File,
+    path: &Path,
+    name: &CString,
+    flags: libc::c_int,
+    reason: Reason,
+) -> Result<(), Error> {
+    // SAFETY: a valid directory descriptor and a NUL-terminated name.
+    if unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), flags) } != 0 {
+        let e = std::io::Error::last_os_error();
+        return Err(fail(reason, path, e));
+    }
+    Ok(())
+}
+
+/// Open `path` as a directory without following a symlink in its last component
+/// (`O_DIRECTORY|O_NOFOLLOW`); `None` when it does not exist.
+fn open_dir(path: &Path) -> Result<Option<File>, Error> {
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(fail(Reason::IdentityMismatch, path, e)),
+    }
+}
+
+/// The recorded root, checked ([`check_root`]) and opened as a directory descriptor whose own
+/// identity is the recorded one: what is done relative to it is done in that very folder.
+fn open_checked_root(root: &ArtifactRoot) -> Result<(PathBuf, File), Error> {
+    let dir_path = check_root(root)?;
+    let dir = open_dir(&dir_path)?.ok_or_else(|| {
+        fail(
+            Reason::IdentityMismatch,
+            &dir_path,
+            "the capture root is gone",
+        )
+    })?;
+    let meta = dir
+        .metadata()
+        .map_err(|e| fail(Reason::IoError, &dir_path, e))?;
+    if identity_of(&meta) != root.identity {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &dir_path,
+            "the capture root was replaced",
+        ));
+    }
+    Ok((dir_path, dir))
+}
+
 /// Remove exactly one recorded sink. Absent is fine (idempotent), but only inside the recorded,
 /// intact root: a root that was moved or replaced may still hold the sink elsewhere. Anything but
 /// the recorded regular file is refused.
+///
+/// The root is opened as a directory descriptor whose own identity is checked, and the sink is
+/// checked (`fstatat`) and unlinked (`unlinkat`) relative to that descriptor: a root swapped for
+/// a symlink after the check cannot redirect the removal elsewhere. See: issue 12.
 pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(), Error> {
-    let dir = check_root(root)?;
-    let path = child_path(&dir, name)?;
-    match fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(fail(Reason::IoError, &path, e)),
-        Ok(_) => {}
+    let (dir_path, dir) = open_checked_root(root)?;
+    let path = child_path(&dir_path, name)?;
+    let cname = c_name(&path, std::ffi::OsStr::new(name))?;
+    let Some(st) = stat_at(&dir, &path, &cname)? else {
+        return Ok(());
+    };
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG || &identity_of_stat(&st) != id {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the sink was replaced",
+        ));
     }
-    check_sink(root, name, id)?;
-    fs::remove_file(&path).map_err(|e| fail(Reason::IoError, &path, e))
+    crate::fsio::test_pause("sink_unlink");
+    unlink_at(&dir, &path, &cname, 0, Reason::IoError)
 }
 
 /// Remove the root if it is the recorded directory and empty. Absent is fine.
+///
+/// Its parent is opened as a directory descriptor; the root is checked (`fstatat`, not
+/// following a symlink) and removed (`unlinkat(AT_REMOVEDIR)`) relative to it, so a root
+/// swapped for a symlink is never followed (the removal fails on it). See: issue 12.
 pub fn remove_root(root: &ArtifactRoot) -> Result<(), Error> {
     let path = PathBuf::from(&root.canonical_path);
-    match fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(fail(Reason::IoError, &path, e)),
-        Ok(_) => {}
+    let (Some(parent), Some(base)) = (path.parent(), path.file_name()) else {
+        return Err(fail(Reason::IdentityMismatch, &path, "not a capture root"));
+    };
+    let Some(dir) = open_dir(parent)? else {
+        return Ok(());
+    };
+    let cname = c_name(&path, base)?;
+    let Some(st) = stat_at(&dir, &path, &cname)? else {
+        return Ok(());
+    };
+    if st.st_mode & libc::S_IFMT != libc::S_IFDIR || identity_of_stat(&st) != root.identity {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "the capture root was replaced",
+        ));
     }
     check_root(root)?;
-    fs::remove_dir(&path).map_err(|e| fail(Reason::ArtifactRemaining, &path, e))
+    unlink_at(
+        &dir,
+        &path,
+        &cname,
+        libc::AT_REMOVEDIR,
+        Reason::ArtifactRemaining,
+    )
 }

@@ -286,7 +286,8 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                     }
                 },
             );
-            if state == State::CleanupFailed {
+            let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
+            if state == State::CleanupFailed || failed {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

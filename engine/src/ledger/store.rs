@@ -9,6 +9,7 @@
 //! Must not: interpret the session rules (that is [`super::state`]) or touch source files.
 
 use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -106,12 +107,7 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", path.display())))?;
+    let file = open_lock(&path)?;
     let start = Instant::now();
     loop {
         // SAFETY: flock on a file descriptor this function owns.
@@ -130,6 +126,49 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Open (creating it if needed) a lock file that is a plain regular file, never following a
+/// symlink (`symlink`) nor blocking on a FIFO or device (`not_regular_file`, as for a
+/// directory): `O_NOFOLLOW | O_NONBLOCK`, then `fstat` on the descriptor.
+/// See: issue 12, "Writes outside the repository".
+fn open_lock(path: &Path) -> Result<File, Error> {
+    let refuse = |meta: Option<std::fs::Metadata>, e: Option<std::io::Error>| {
+        let meta = meta.or_else(|| std::fs::symlink_metadata(path).ok());
+        match meta {
+            Some(m) if m.file_type().is_symlink() => {
+                Error::at(Reason::Symlink, path, "the lock is a symbolic link")
+            }
+            Some(m) if !m.is_file() => Error::at(
+                Reason::NotRegularFile,
+                path,
+                "the lock is not a regular file",
+            ),
+            _ => match e {
+                Some(e) => Error::at(Reason::IoError, path, e),
+                None => Error::at(
+                    Reason::NotRegularFile,
+                    path,
+                    "the lock is not a regular file",
+                ),
+            },
+        }
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| refuse(None, Some(e)))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::at(Reason::IoError, path, e))?;
+    if !meta.is_file() {
+        return Err(refuse(Some(meta), None));
+    }
+    Ok(file)
 }
 
 /// The default ledger of a session: `<root>/.planning/debug/<slug>.evidence.json`.

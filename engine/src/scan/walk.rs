@@ -13,6 +13,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
 use super::root::{Local, RootCtx, check_bytes, skip_before_read};
 use super::{BINARY_CHECK_BYTES, ErrorKind, Options, Progress, is_binary};
+use crate::fsio;
 
 /// Files larger than this are mapped instead of read into the thread's buffer.
 const MMAP_THRESHOLD: u64 = 4 * 1024 * 1024;
@@ -35,7 +36,46 @@ fn io_kind(e: &std::io::Error) -> ErrorKind {
     }
 }
 
+/// What one read of a file gave.
+enum Got {
+    /// The first block says binary.
+    Binary,
+    /// The whole file is in the buffer.
+    Buffered,
+    /// The file is large and mapped.
+    Mapped(memmap2::Mmap),
+}
+
+/// Read `f` into `buf` (or map it when large); the first block alone decides "binary", so a
+/// binary file costs one read.
+fn read_once(f: &mut File, buf: &mut Vec<u8>) -> std::io::Result<Got> {
+    buf.clear();
+    Read::by_ref(f)
+        .take(BINARY_CHECK_BYTES as u64)
+        .read_to_end(buf)?;
+    if is_binary(buf) {
+        return Ok(Got::Binary);
+    }
+    if buf.len() == BINARY_CHECK_BYTES {
+        Read::by_ref(f).take(MMAP_THRESHOLD).read_to_end(buf)?;
+        if buf.len() as u64 > MMAP_THRESHOLD {
+            // Large: map it rather than buffer it, so memory stays bounded.
+            // SAFETY: the map is read-only and private to this call; a file truncated while
+            // mapped can fault, the same trade-off ripgrep makes for large files.
+            return unsafe { memmap2::Mmap::map(&*f) }.map(Got::Mapped);
+        }
+    }
+    Ok(Got::Buffered)
+}
+
+/// How many times a file that changes while it is read is read again.
+const READ_ATTEMPTS: usize = 3;
+
 /// Read and check one file of the working tree.
+///
+/// A read torn by an editor's save (truncated, half written) must not pass for a clean file: a
+/// file that changed in the last moments ([`fsio::is_recent`]) is read once it has settled, and
+/// one that changed while it was read is read again. See: issue 12, "Data loss".
 fn check_file(
     ctx: &RootCtx,
     ri: usize,
@@ -47,37 +87,49 @@ fn check_file(
     if skip_before_read(ctx, ri, &rel, local) {
         return;
     }
-    let mut f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
-    };
-    // The first block alone decides "binary", so a binary file costs one read.
-    buf.clear();
-    if let Err(e) = Read::by_ref(&mut f)
-        .take(BINARY_CHECK_BYTES as u64)
-        .read_to_end(buf)
-    {
-        return local.error(ctx, rel, io_kind(&e), e.to_string());
-    }
-    if is_binary(buf) {
-        local.counts[ri].binary += 1;
+    for attempt in 0..READ_ATTEMPTS {
+        let mut f = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+        };
+        let mut before = f.metadata().ok();
+        if attempt > 0 || before.as_ref().is_some_and(fsio::is_recent) {
+            if let Err(e) = fsio::wait_settled(path) {
+                return local.error(ctx, rel, ErrorKind::Unreadable, e.detail);
+            }
+            // Opened again: a save by rename put a new file at the path meanwhile.
+            f = match File::open(path) {
+                Ok(f) => f,
+                Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+            };
+            before = f.metadata().ok();
+        }
+        let got = match read_once(&mut f, buf) {
+            Ok(g) => g,
+            Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+        };
+        let changed = match (&before, f.metadata().ok()) {
+            (Some(a), Some(b)) => !fsio::same_version(a, &b),
+            _ => true,
+        };
+        if changed {
+            if attempt + 1 < READ_ATTEMPTS {
+                continue;
+            }
+            return local.error(
+                ctx,
+                rel,
+                ErrorKind::Unreadable,
+                "kept changing while read".to_owned(),
+            );
+        }
+        match got {
+            Got::Binary => local.counts[ri].binary += 1,
+            Got::Buffered => check_bytes(ctx, ri, &rel, buf, local),
+            Got::Mapped(m) => check_bytes(ctx, ri, &rel, &m, local),
+        }
         return;
     }
-    if buf.len() == BINARY_CHECK_BYTES {
-        if let Err(e) = Read::by_ref(&mut f).take(MMAP_THRESHOLD).read_to_end(buf) {
-            return local.error(ctx, rel, io_kind(&e), e.to_string());
-        }
-        if buf.len() as u64 > MMAP_THRESHOLD {
-            // Large: map it rather than buffer it, so memory stays bounded.
-            // SAFETY: the map is read-only and private to this call; a file truncated while
-            // mapped can fault, the same trade-off ripgrep makes for large files.
-            match unsafe { memmap2::Mmap::map(&f) } {
-                Ok(m) => return check_bytes(ctx, ri, &rel, &m, local),
-                Err(e) => return local.error(ctx, rel, ErrorKind::Unreadable, e.to_string()),
-            }
-        }
-    }
-    check_bytes(ctx, ri, &rel, buf, local);
 }
 
 struct Shared<'a> {

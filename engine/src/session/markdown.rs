@@ -133,18 +133,64 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
     out
 }
 
-/// Replace exactly the `## Runtime Evidence` section of a markdown file's text (up to the next
-/// `## ` heading or the end), or append one; every other byte is kept, line endings included.
+/// The byte range of the `## Runtime Evidence` section of `md`: from the start of the line of
+/// its heading (a top-level level-2 heading, ATX or setext, whose text is `Runtime Evidence`) to
+/// the start of the line of the next top-level heading of level 1 or 2, or the end.
+///
+/// The markdown is parsed as CommonMark (with tables and a YAML front matter block), so a
+/// heading-like line in a fenced or indented code block, an HTML block or a front matter is
+/// text, and setext headings end the section like ATX ones. See: issue 12, "Data loss".
+fn section_range(md: &str) -> Option<std::ops::Range<usize>> {
+    use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    let line_start = |at: usize| md[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut depth = 0usize;
+    // The heading being read: its line start, level and text so far.
+    let mut heading: Option<(usize, HeadingLevel, String)> = None;
+    let mut begin = None;
+    for (event, range) in Parser::new_ext(md, opts).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) if depth == 0 => {
+                heading = Some((line_start(range.start), level, String::new()));
+                depth += 1;
+            }
+            Event::Start(_) => depth += 1,
+            Event::End(TagEnd::Heading(_)) if depth == 1 => {
+                depth -= 1;
+                let Some((at, level, text)) = heading.take() else {
+                    continue;
+                };
+                if level > HeadingLevel::H2 {
+                    continue;
+                }
+                match begin {
+                    Some(b) => return Some(b..at),
+                    None if level == HeadingLevel::H2 && text.trim() == "Runtime Evidence" => {
+                        begin = Some(at)
+                    }
+                    None => {}
+                }
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, _, text)) = heading.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    begin.map(|b| b..md.len())
+}
+
+/// Replace exactly the `## Runtime Evidence` section of a markdown file's text, or append one;
+/// every other byte is kept, line endings included. The section is found by parsing the text
+/// as CommonMark: its top-level level-2 heading (ATX or setext) up to the next top-level
+/// heading of level 1 or 2 (ATX or setext), or the end; a heading-like line in a code block is
+/// text.
 pub fn sync_text(md: &str, ledger: &Ledger) -> String {
     let eol = if md.contains("\r\n") { "\r\n" } else { "\n" };
-    let mut starts = Vec::new();
-    let mut at = 0;
-    for line in md.split_inclusive('\n') {
-        starts.push((at, line));
-        at += line.len();
-    }
-    let heading = |l: &str| l.trim_end_matches(['\r', '\n']) == "## Runtime Evidence";
-    let Some(i) = starts.iter().position(|(_, l)| heading(l)) else {
+    let Some(range) = section_range(md) else {
         let mut out = md.to_owned();
         if !out.is_empty() && !out.ends_with('\n') {
             out.push_str(eol);
@@ -155,16 +201,11 @@ pub fn sync_text(md: &str, ledger: &Ledger) -> String {
         out.push_str(&render(ledger, eol));
         return out;
     };
-    let begin = starts[i].0;
-    let end = starts[i + 1..]
-        .iter()
-        .find(|(_, l)| l.starts_with("## ") || l.starts_with("# "))
-        .map_or(md.len(), |(o, _)| *o);
     let mut section = render(ledger, eol);
-    if end < md.len() {
+    if range.end < md.len() {
         section.push_str(eol);
     }
-    format!("{}{}{}", &md[..begin], section, &md[end..])
+    format!("{}{}{}", &md[..range.start], section, &md[range.end..])
 }
 
 /// `probity session sync`: load the session ledger of `slug` from `ledger`, then replace the
@@ -176,6 +217,18 @@ pub fn sync_file(ledger: &Path, slug: &str, file: &Path) -> Result<bool, Error> 
     let before = sha256_hex(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
     let new = sync_text(&text, &l);
+    // The section must be a section of the result: appended after a block the file leaves
+    // open, it would be text that no later sync finds.
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let rendered = render(&l, eol);
+    let found = section_range(&new).map(|r| new[r].trim_end_matches(['\r', '\n']).to_owned());
+    if found.as_deref() != Some(rendered.trim_end_matches(['\r', '\n'])) {
+        return Err(Error::at(
+            Reason::UnclosedMarkdownBlock,
+            file,
+            "the section would land inside a block the file leaves open; close it first",
+        ));
+    }
     if new != text {
         fsio::atomic_replace(file, Some(&before), new.as_bytes())?;
     }
