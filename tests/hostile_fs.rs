@@ -513,7 +513,8 @@ fn capture_root_swapped_before_unlink_spares_the_outside_file() {
         "the verified sink was removed"
     );
     std::fs::remove_file(&root).unwrap();
-    std::fs::remove_dir(&moved).unwrap();
+    // The run's runtime files stay in the real root: removal refuses to go through the swap.
+    std::fs::remove_dir_all(&moved).unwrap();
 }
 
 /// The same swap between the root's check and the sink's creation: the sink is created in the
@@ -532,7 +533,8 @@ fn capture_root_swapped_before_create_writes_nothing_outside() {
     );
     std::fs::remove_file(&root).unwrap();
     let _ = std::fs::remove_file(moved.join("run-1.sink"));
-    std::fs::remove_dir(&moved).unwrap();
+    // The run's runtime files stay in the real root: removal refuses to go through the swap.
+    std::fs::remove_dir_all(&moved).unwrap();
 }
 
 /// `(dev, ino)` of `p` as a ledger identity.

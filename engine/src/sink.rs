@@ -109,13 +109,24 @@ fn made_by_probity(path: &Path, meta: &fs::Metadata) -> Result<(), Error> {
     Ok(())
 }
 
-/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`) naming a sink
-/// (`*.sink`).
+/// Whether `name` is one probity puts in a capture root: a sink (`*.sink`), or the shared probe
+/// runtime of a run (`*-runtime` plus a [`crate::probe::RuntimeKind`] extension, or the bare
+/// `*-runtime` stem its environment variable names).
+fn artifact_name(name: &str) -> bool {
+    name.ends_with(".sink")
+        || name.ends_with("-runtime")
+        || crate::probe::RuntimeKind::ALL
+            .iter()
+            .any(|k| name.ends_with(&format!("-runtime{}", k.extension())))
+}
+
+/// `root/name` after checking `name` is one plain component (no `/`, `..`, `.`) naming an
+/// artifact probity makes there (a sink or a runtime file: [`artifact_name`]).
 pub fn child_path(root: &Path, name: &str) -> Result<PathBuf, Error> {
     let p = Path::new(name);
     let mut comps = p.components();
     match (comps.next(), comps.next()) {
-        (Some(Component::Normal(_)), None) if !name.contains('/') && name.ends_with(".sink") => {
+        (Some(Component::Normal(_)), None) if !name.contains('/') && artifact_name(name) => {
             Ok(root.join(name))
         }
         _ => Err(fail(Reason::IdentityMismatch, p, "not a plain file name")),
