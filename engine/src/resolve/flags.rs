@@ -5,7 +5,7 @@
 //! Candidate files come from the word index (files holding every word of the flag); only those
 //! are read.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::Ordering;
 
 use super::Resolver;
@@ -60,13 +60,9 @@ impl Resolver<'_> {
             }
             // Confirmed on the tree: the literal is a whole string of the code, not text inside a
             // docstring or comment (a docstring's example `@click.option("--name")`).
-            let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel.as_str()))?;
-            let text = std::str::from_utf8(&text).ok()?;
-            // A file with syntax errors is not analyzed (its absence rules apply instead).
-            let tree = crate::parse::parse(grammar, text).filter(|t| !t.root_node().has_error())?;
+            let strings = code_strings(&self.root.join(rel.as_str()), &rel, &text)?;
             found.into_iter().find_map(|(line, col, at, lit)| {
-                whole_string_at(tree.root_node(), text, at, &lit)
-                    .then(|| (format!("{rel}:{line}:{col}"), lit))
+                (strings.get(&at) == Some(&lit)).then(|| (format!("{rel}:{line}:{col}"), lit))
             })
         })
     }
@@ -106,32 +102,67 @@ impl Resolver<'_> {
     }
 }
 
-/// Whether the innermost string node of the tree holding byte `at` has exactly `lit` between its
-/// quotes.
-fn whole_string_at(root: tree_sitter::Node, text: &str, at: usize, lit: &str) -> bool {
-    let Some(mut n) = root.descendant_for_byte_range(at, at + lit.len().max(1)) else {
-        return false;
-    };
-    loop {
-        let k = n.kind();
-        if k == "comment" || k.ends_with("_comment") {
-            return false;
-        }
-        if matches!(
-            k,
-            "string" | "string_literal" | "raw_string_literal" | "template_string"
-        ) {
-            let t = text.get(n.byte_range()).unwrap_or("");
-            let inner = t
-                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
-                .trim_matches(['"', '\'', '`', '#']);
-            return inner == lit;
-        }
-        match n.parent() {
-            Some(p) => n = p,
-            None => return false,
-        }
+/// The string literals of a source file's code: the byte where each one's content starts → the
+/// content (between its quotes). Docstrings and comments are no literals of the code: text inside
+/// them is inside a larger string or a comment. `None` for a file with syntax errors (not
+/// analyzed: its absence rules apply instead). Parsed once per process for each (path, size,
+/// modification time), however many flags are looked up in it.
+fn code_strings(
+    path: &std::path::Path,
+    rel: &str,
+    bytes: &[u8],
+) -> Option<std::sync::Arc<HashMap<usize, String>>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Key = (std::path::PathBuf, u64, Option<std::time::SystemTime>);
+    type Memo = Mutex<HashMap<Key, Option<Arc<HashMap<usize, String>>>>>;
+    static M: OnceLock<Memo> = OnceLock::new();
+    let meta = std::fs::metadata(path).ok();
+    let key = (
+        path.to_path_buf(),
+        bytes.len() as u64,
+        meta.and_then(|m| m.modified().ok()),
+    );
+    let m = M.get_or_init(Default::default);
+    if let Some(v) = m.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return v;
     }
+    let compute = || -> Option<Arc<HashMap<usize, String>>> {
+        let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel))?;
+        let text = std::str::from_utf8(bytes).ok()?;
+        let tree = crate::parse::parse(grammar, text).filter(|t| !t.root_node().has_error())?;
+        let mut out = HashMap::new();
+        let mut w = tree.walk();
+        'walk: loop {
+            let n = w.node();
+            let k = n.kind();
+            if matches!(
+                k,
+                "string" | "string_literal" | "raw_string_literal" | "template_string"
+            ) {
+                let t = text.get(n.byte_range()).unwrap_or("");
+                let prefix = t.len()
+                    - t.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                        .len();
+                let body = &t[prefix..];
+                let open = body.len() - body.trim_start_matches(['"', '\'', '`', '#']).len();
+                let inner = body.trim_matches(['"', '\'', '`', '#']);
+                out.insert(n.start_byte() + prefix + open, inner.to_owned());
+            } else if w.goto_first_child() {
+                continue;
+            }
+            while !w.goto_next_sibling() {
+                if !w.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Some(Arc::new(out))
+    };
+    let v = compute();
+    if let Ok(mut m) = m.lock() {
+        m.insert(key, v.clone());
+    }
+    v
 }
 
 /// Every quoted literal of `text` (not on a comment line) that is a whole option spec with
