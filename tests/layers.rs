@@ -27,7 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "i/o",
         &["fsio", "ledger", "events", "sink", "runner", "trace"],
     ),
-    ("operations", &["ops", "session", "scan"]),
+    ("operations", &["ops", "session", "scan", "accept"]),
 ];
 
 /// The drift half: it may use the foundations and the language layer, and nothing else of the

@@ -10,7 +10,7 @@
 //! | 2 language | [`lang`], [`parse`] |
 //! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
 //! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
-//! | 5 operations | [`ops`], [`session`], [`scan`] |
+//! | 5 operations | [`ops`], [`session`], [`scan`], [`accept`] |
 //! | drift half | [`index`], [`resolve`], [`drift`] |
 //!
 //! # The library API
@@ -27,6 +27,7 @@
 //! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
 //! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
+//! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
@@ -95,6 +96,7 @@ pub(crate) mod sink;
 pub mod trace;
 
 // Layer 5: operations.
+pub mod accept;
 pub mod ops;
 pub mod scan;
 pub mod session;

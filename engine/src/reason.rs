@@ -203,6 +203,16 @@ reasons! {
     TraceRequiredTextMissing = "trace_required_text_missing",
     /// A `--forbid` literal is in the final agent message.
     TraceForbiddenTextPresent = "trace_forbidden_text_present",
+
+    // --- fix acceptance (`probity accept diff`, docs/accept.md) ---
+    /// The directory is not inside a git work tree.
+    NotAGitRepository = "not_a_git_repository",
+    /// `--commit` or `--range` names no commit.
+    BadRevision = "bad_revision",
+    /// git could not be run, failed, or printed more than the bound.
+    GitFailed = "git_failed",
+    /// A git call took longer than its timeout; its process group was killed.
+    GitTimedOut = "git_timed_out",
 }
 
 impl std::fmt::Display for Reason {

@@ -5,6 +5,7 @@
 //! Exit codes (contracts.md §10): 0 done and clean; 1 done, something not clean
 //! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input).
 
+mod accept;
 mod drift;
 mod languages;
 mod place;
@@ -21,6 +22,7 @@ use serde_json::json;
 
 use probity::{Error, repo_root};
 
+use accept::AcceptCommand;
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
 use place::{PlaceArgs, StripArgs};
 use session::{CompareArgs, GateArgs, RunArgs, SessionArgs, SessionCommand};
@@ -75,6 +77,9 @@ enum Command {
     /// Inspect a recorded agent trace (`codex exec --json`); never runs an agent.
     #[command(subcommand)]
     Trace(TraceCommand),
+    /// Fix-acceptance signals: `accept diff` flags a diff that deletes or short-circuits behaviour.
+    #[command(subcommand)]
+    Accept(AcceptCommand),
 }
 
 fn print_json(value: &serde_json::Value) {
@@ -135,5 +140,6 @@ pub fn main() -> ExitCode {
         Command::Index(a) => drift::index_cmd(a),
         Command::Drift(a) => drift::drift_cmd(a),
         Command::Trace(c) => trace::trace_cmd(c),
+        Command::Accept(c) => accept::accept_cmd(c),
     }
 }

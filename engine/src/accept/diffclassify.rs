@@ -1,0 +1,607 @@
+//! Classifying the hunks of one file: the old and new trees (probe blocks already taken out), the
+//! rows each side changed, and the rules that turn nodes into findings. Removals are judged per
+//! enclosing scope (a branch, loop or assertion counts only when its function now has fewer of
+//! them, so moved and rewritten code passes); additions are judged on nodes that start on added
+//! rows and are not just moved lines. One finding per kind per hunk.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
+use super::diffsyntax::{
+    all_nodes, assertion, body_statements, compact, condition_of, constant, in_condition,
+    is_blank_statement, is_branch, is_comment, is_function, is_jump, is_loop, is_skip,
+    is_statement_list, scope_key, scope_name, short_circuit, swallows, test_key, text,
+};
+use crate::lang::Family;
+
+/// One version of a file, as classified.
+pub struct Side<'a> {
+    /// The text, probe blocks taken out.
+    pub src: &'a str,
+    /// Its syntax tree.
+    pub tree: &'a Tree,
+    /// Filtered row (0-based) to original line (1-based).
+    pub map: &'a [usize],
+    /// Its lines (`src.lines()`).
+    pub lines: Vec<&'a str>,
+    /// Rows this side changed (removed on the old side, added on the new).
+    pub changed: BTreeSet<usize>,
+}
+
+impl Side<'_> {
+    fn line(&self, row: usize) -> &str {
+        self.lines.get(row).copied().unwrap_or("")
+    }
+}
+
+/// One hunk: filtered rows of each side.
+#[derive(Debug, Clone)]
+pub struct Hunk {
+    /// Old rows.
+    pub old: Range<usize>,
+    /// New rows.
+    pub new: Range<usize>,
+}
+
+struct Ctx<'a> {
+    f: Family,
+    file: &'a str,
+    old: &'a Side<'a>,
+    new: &'a Side<'a>,
+    hunks: &'a [Hunk],
+    out: BTreeMap<(usize, Kind), (Finding, usize)>,
+}
+
+fn range_of(map: &[usize], r: &Range<usize>) -> Option<[usize; 2]> {
+    (!r.is_empty()).then(|| [map[r.start], map[r.end - 1]])
+}
+
+fn excerpt(side: &Side<'_>, rows: Range<usize>) -> String {
+    let mut out = Vec::new();
+    for row in rows.clone().take(EXCERPT_LINES) {
+        let l = side.line(row);
+        let cut: String = l.chars().take(EXCERPT_LINE_CHARS).collect();
+        out.push(if cut.len() < l.len() {
+            format!("{cut}...")
+        } else {
+            cut
+        });
+    }
+    if rows.len() > EXCERPT_LINES {
+        out.push("...".to_owned());
+    }
+    out.join("\n")
+}
+
+impl Ctx<'_> {
+    /// Record a finding about `node` on the old (`old == true`) or new side.
+    fn flag(&mut self, old: bool, node: Node<'_>, kind: Kind, detail: String) {
+        let (start, end) = (node.start_position().row, node.end_position().row);
+        self.flag_rows(old, start, end, kind, detail);
+    }
+
+    /// Record a finding about rows `start..=end` of one side.
+    fn flag_rows(&mut self, old: bool, start: usize, end: usize, kind: Kind, detail: String) {
+        let side = if old { self.old } else { self.new };
+        // The first changed row of the node places it in a hunk.
+        let row = (start..=end)
+            .find(|r| side.changed.contains(r))
+            .unwrap_or(start);
+        let Some(h) = self.hunks.iter().position(|h| {
+            let r = if old { &h.old } else { &h.new };
+            r.contains(&row)
+        }) else {
+            return;
+        };
+        let hunk = &self.hunks[h];
+        let entry = self.out.entry((h, kind)).or_insert_with(|| {
+            (
+                Finding {
+                    file: self.file.to_owned(),
+                    kind,
+                    old_lines: range_of(self.old.map, &hunk.old),
+                    new_lines: range_of(self.new.map, &hunk.new),
+                    excerpt: excerpt(side, start..end + 1),
+                    detail,
+                },
+                0,
+            )
+        });
+        entry.1 += 1;
+    }
+
+    fn removed_trimmed(&self) -> HashSet<&str> {
+        self.old
+            .changed
+            .iter()
+            .map(|&r| self.old.line(r).trim())
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+}
+
+/// Every scope key of a tree (the chain of each function, class, impl, module or test call).
+fn scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
+    let mut out = HashSet::from([String::new()]);
+    for &n in nodes {
+        if let Some(name) = scope_name(f, n, src) {
+            let outer = scope_key(f, n, src);
+            out.insert(if outer.is_empty() {
+                name
+            } else {
+                format!("{outer}::{name}")
+            });
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Class {
+    Branch,
+    Loop,
+    Assert,
+}
+
+fn class_of(f: Family, n: Node<'_>, src: &str) -> Option<Class> {
+    if is_branch(f, n.kind()) {
+        Some(Class::Branch)
+    } else if is_loop(f, n.kind()) {
+        Some(Class::Loop)
+    } else if assertion(f, n, src).is_some() {
+        Some(Class::Assert)
+    } else {
+        None
+    }
+}
+
+/// Classify one file's hunks.
+pub fn classify(
+    f: Family,
+    file: &str,
+    old: &Side<'_>,
+    new: &Side<'_>,
+    hunks: &[Hunk],
+) -> Vec<Finding> {
+    let mut cx = Ctx {
+        f,
+        file,
+        old,
+        new,
+        hunks,
+        out: BTreeMap::new(),
+    };
+    let old_nodes = all_nodes(old.tree.root_node());
+    let new_nodes = all_nodes(new.tree.root_node());
+    tests_deleted(&mut cx, &old_nodes, &new_nodes);
+    removals(&mut cx, &old_nodes, &new_nodes);
+    additions(&mut cx, &new_nodes);
+    blanket(&mut cx, &old_nodes, &new_nodes);
+    weakened(&mut cx, &old_nodes, &new_nodes);
+    line_rules(&mut cx);
+    let mut out: Vec<Finding> = cx
+        .out
+        .into_values()
+        .map(|(mut finding, n)| {
+            if n > 1 {
+                finding.detail = format!("{} ({n} in this hunk)", finding.detail);
+            }
+            finding
+        })
+        .collect();
+    out.sort_by_key(|a| (a.old_lines, a.new_lines, a.kind));
+    out
+}
+
+fn tests_deleted(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let old_tests: Vec<(String, Node<'_>)> = old_nodes
+        .iter()
+        .filter_map(|&x| test_key(f, x, o).map(|k| (k, x)))
+        .collect();
+    let new_tests: HashSet<String> = new_nodes
+        .iter()
+        .filter_map(|&x| test_key(f, x, n))
+        .collect();
+    let old_keys: HashSet<&str> = old_tests.iter().map(|(k, _)| k.as_str()).collect();
+    let added = new_tests
+        .iter()
+        .filter(|k| !old_keys.contains(k.as_str()))
+        .count();
+    let deleted: Vec<&(String, Node<'_>)> = old_tests
+        .iter()
+        .filter(|(k, x)| !new_tests.contains(k) && cx.old.changed.contains(&x.start_position().row))
+        .collect();
+    if deleted.len() <= added {
+        return;
+    }
+    for (k, x) in deleted {
+        cx.flag(true, *x, Kind::TestDeleted, format!("test `{k}` deleted"));
+    }
+}
+
+fn removals(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let new_scopes = scopes(f, new_nodes, n);
+    let mut new_count: HashMap<(Class, String), usize> = HashMap::new();
+    for &x in new_nodes {
+        if let Some(c) = class_of(f, x, n) {
+            *new_count.entry((c, scope_key(f, x, n))).or_default() += 1;
+        }
+    }
+    let mut old_count: HashMap<(Class, String), usize> = HashMap::new();
+    let mut candidates: Vec<(Class, String, Node<'_>)> = Vec::new();
+    for &x in old_nodes {
+        let Some(c) = class_of(f, x, o) else { continue };
+        let key = scope_key(f, x, o);
+        *old_count.entry((c, key.clone())).or_default() += 1;
+        if cx.old.changed.contains(&x.start_position().row) && new_scopes.contains(&key) {
+            candidates.push((c, key, x));
+        }
+    }
+    let mut used: HashMap<(Class, String), usize> = HashMap::new();
+    for (c, key, x) in candidates {
+        let k = (c, key);
+        let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
+        let u = used.entry(k.clone()).or_default();
+        if *u >= deficit {
+            continue;
+        }
+        *u += 1;
+        let scope = if k.1.is_empty() { "module level" } else { &k.1 };
+        let (kind, what) = match c {
+            Class::Branch => (Kind::BranchRemoved, "branch"),
+            Class::Loop => (Kind::LoopRemoved, "loop"),
+            Class::Assert => (Kind::AssertionRemoved, "assertion"),
+        };
+        let detail = format!(
+            "{what} `{}` removed; `{scope}` has {} fewer",
+            first_line(text(x, o)),
+            deficit
+        );
+        cx.flag(true, x, kind, detail);
+    }
+}
+
+fn first_line(s: &str) -> String {
+    let l = s.lines().next().unwrap_or("").trim();
+    let cut: String = l.chars().take(60).collect();
+    if cut.len() < l.len() {
+        format!("{cut}...")
+    } else {
+        cut
+    }
+}
+
+fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
+    let (f, n) = (cx.f, cx.new.src);
+    let moved = cx.removed_trimmed();
+    let removed_compact: String = cx
+        .old
+        .changed
+        .iter()
+        .map(|&r| compact(cx.old.line(r)))
+        .collect();
+    let mut hits: Vec<(Node<'_>, Kind, String)> = Vec::new();
+    for &x in new_nodes {
+        let row = x.start_position().row;
+        let overlaps = (row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
+        // Handlers: a body emptied under an unchanged `except`/`catch` line counts too.
+        if overlaps && swallows(f, x, n) && !removed_compact.contains(&compact(text(x, n))) {
+            hits.push((
+                x,
+                Kind::ExceptionSwallowed,
+                format!("handler `{}` swallows errors", first_line(text(x, n))),
+            ));
+        }
+        if !cx.new.changed.contains(&row) || moved.contains(cx.new.line(row).trim()) {
+            continue;
+        }
+        if let Some((cond, is_loop)) = condition_of(x)
+            && let Some(v) = constant(cond, n)
+            && (!is_loop || !v)
+        {
+            hits.push((
+                x,
+                Kind::ConstantCondition,
+                format!("condition `{}` is always {v}", text(cond, n)),
+            ));
+        }
+        if let Some(v) = short_circuit(x, n)
+            && in_condition(x)
+        {
+            hits.push((
+                x,
+                Kind::ConstantCondition,
+                format!("`{}` is always {v}", first_line(text(x, n))),
+            ));
+        }
+        if is_skip(f, x, n) {
+            hits.push((
+                x,
+                Kind::TestSkipped,
+                format!("`{}` disables or narrows tests", first_line(text(x, n))),
+            ));
+        }
+        if is_jump(x.kind()) {
+            let stmt = match x.parent() {
+                Some(p) if p.kind() == "expression_statement" => p,
+                _ => x,
+            };
+            if stmt.parent().is_some_and(|p| is_statement_list(p.kind())) {
+                let mut next = stmt.next_named_sibling();
+                while let Some(s) = next
+                    && is_comment(s.kind())
+                {
+                    next = s.next_named_sibling();
+                }
+                if let Some(s) = next
+                    && !cx.new.changed.contains(&s.start_position().row)
+                {
+                    hits.push((
+                        x,
+                        Kind::EarlyExit,
+                        format!(
+                            "`{}` skips the existing `{}` after it",
+                            first_line(text(x, n)),
+                            first_line(text(s, n))
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for (x, kind, detail) in hits {
+        cx.flag(false, x, kind, detail);
+    }
+}
+
+/// The full key (scope chain and name) of a named function node.
+fn function_key(f: Family, x: Node<'_>, src: &str) -> Option<String> {
+    if !is_function(x.kind()) {
+        return None;
+    }
+    let name = scope_name(f, x, src)?;
+    let outer = scope_key(f, x, src);
+    Some(format!("{outer}::{name}"))
+}
+
+fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let blank = |x: Node<'_>, src: &str| {
+        let b = body_statements(x, src);
+        b.iter().all(|s| is_blank_statement(*s, src)) && b.len() <= 1
+    };
+    let old_fns: HashMap<String, Node<'_>> = old_nodes
+        .iter()
+        .filter_map(|&x| function_key(f, x, o).map(|k| (k, x)))
+        .collect();
+    let mut hits = Vec::new();
+    for &x in new_nodes {
+        let Some(k) = function_key(f, x, n) else {
+            continue;
+        };
+        let touched =
+            (x.start_position().row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
+        if !touched || !blank(x, n) {
+            continue;
+        }
+        let Some(&before) = old_fns.get(&k) else {
+            continue;
+        };
+        if blank(before, o) {
+            continue;
+        }
+        hits.push((x, k));
+    }
+    for (x, k) in hits {
+        let detail = format!(
+            "the body of `{}` became a blank value",
+            k.trim_start_matches("::")
+        );
+        cx.flag(false, x, Kind::BlanketReturn, detail);
+    }
+}
+
+/// Numbers of a line, and the line with each number replaced by `#`.
+fn numbers(line: &str) -> (String, Vec<(f64, String)>) {
+    let b = line.as_bytes();
+    let mut skel = String::new();
+    let mut nums = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
+        if starts {
+            let mut j = i;
+            while j < b.len()
+                && (b[j].is_ascii_alphanumeric()
+                    || b[j] == b'.'
+                    || b[j] == b'_'
+                    || ((b[j] == b'-' || b[j] == b'+') && matches!(b[j - 1], b'e' | b'E')))
+            {
+                j += 1;
+            }
+            let t = line[i..j].replace('_', "");
+            if let Ok(v) = t
+                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                .parse::<f64>()
+            {
+                nums.push((v, skel.clone()));
+                skel.push('#');
+                i = j;
+                continue;
+            }
+        }
+        skel.push(b[i] as char);
+        i += 1;
+    }
+    (skel, nums)
+}
+
+/// Whether the number with `before` in front of it is a tolerance, and whether a larger value
+/// is looser (`delta=`, `rel=`, `< eps`) or tighter (`places=`, `toBeCloseTo(x, digits)`).
+fn tolerance(before: &str, line: &str) -> Option<bool> {
+    let tail: String = compact(before)
+        .chars()
+        .rev()
+        .take(14)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if tail.ends_with("places=") || tail.ends_with("decimal=") || tail.ends_with("precision=") {
+        return Some(false);
+    }
+    if (line.contains("toBeCloseTo") || line.contains("AlmostEqual")) && tail.ends_with(',') {
+        return Some(false);
+    }
+    let loose = [
+        "delta=", "rel=", "abs=", "atol=", "rtol=", "tol=", "eps=", "epsilon=", "<", "<=",
+    ];
+    loose.iter().any(|k| tail.ends_with(k)).then_some(true)
+}
+
+fn weakened(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let mut hits = Vec::new();
+    for (h, hunk) in cx.hunks.iter().enumerate() {
+        let in_old = |x: &Node<'_>| hunk.old.contains(&x.start_position().row);
+        let in_new = |x: &Node<'_>| hunk.new.contains(&x.start_position().row);
+        let olds: Vec<(Node<'_>, bool)> = old_nodes
+            .iter()
+            .filter(|x| in_old(x))
+            .filter_map(|&x| assertion(f, x, o).map(|s| (x, s)))
+            .collect();
+        let news: Vec<(Node<'_>, bool)> = new_nodes
+            .iter()
+            .filter(|x| in_new(x))
+            .filter_map(|&x| assertion(f, x, n).map(|s| (x, s)))
+            .collect();
+        if olds.is_empty() || news.is_empty() {
+            continue;
+        }
+        let strong_old = olds.iter().filter(|(_, s)| *s).count();
+        let strong_new = news.iter().filter(|(_, s)| *s).count();
+        if let Some((x, _)) = news.iter().find(|(_, s)| !*s)
+            && strong_new < strong_old
+        {
+            hits.push((h, *x, "a strong assertion became a weaker one".to_owned()));
+            continue;
+        }
+        'pairs: for (a, _) in &olds {
+            let (skel_a, nums_a) = numbers(&compact(text(*a, o)));
+            for (b, _) in &news {
+                let (skel_b, nums_b) = numbers(&compact(text(*b, n)));
+                if skel_a != skel_b || nums_a.len() != nums_b.len() {
+                    continue;
+                }
+                for ((va, before), (vb, _)) in nums_a.iter().zip(&nums_b) {
+                    if va == vb {
+                        continue;
+                    }
+                    match tolerance(before, &skel_a) {
+                        Some(true) if vb > va => {}
+                        Some(false) if vb < va => {}
+                        _ => continue,
+                    }
+                    hits.push((h, *b, format!("tolerance widened from {va} to {vb}")));
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    for (_, x, detail) in hits {
+        cx.flag(false, x, Kind::AssertionWeakened, detail);
+    }
+}
+
+/// Strip the comment syntax from one line of a comment.
+fn uncomment(line: &str) -> &str {
+    let t = line.trim();
+    let t = t
+        .strip_prefix("//")
+        .or_else(|| t.strip_prefix('#'))
+        .or_else(|| t.strip_prefix("/*"))
+        .or_else(|| t.strip_prefix('*'))
+        .unwrap_or(t);
+    t.trim_end_matches("*/").trim()
+}
+
+fn is_comment_line(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('#') || t.starts_with("//") || t.starts_with("/*") || t.starts_with('*')
+}
+
+/// Line rules: code commented out, and a Rust `?` replaced by `let _ =` / `.ok()`.
+fn line_rules(cx: &mut Ctx<'_>) {
+    let new_nodes = all_nodes(cx.new.tree.root_node());
+    let comments: Vec<Node<'_>> = new_nodes
+        .into_iter()
+        .filter(|x| is_comment(x.kind()))
+        .collect();
+    let mut hits = Vec::new();
+    let mut rows = Vec::new();
+    for hunk in cx.hunks {
+        let removed: Vec<String> = hunk
+            .old
+            .clone()
+            .map(|r| cx.old.line(r))
+            .filter(|l| !is_comment_line(l))
+            .map(compact)
+            .filter(|l| l.len() >= 4 && l.chars().any(char::is_alphanumeric))
+            .collect();
+        if removed.is_empty() {
+            continue;
+        }
+        for c in &comments {
+            let row = c.start_position().row;
+            if !hunk.new.contains(&row) {
+                continue;
+            }
+            let t = text(*c, cx.new.src);
+            if t.lines().any(|l| {
+                let u = compact(uncomment(l));
+                !u.is_empty() && removed.contains(&u)
+            }) {
+                hits.push((
+                    *c,
+                    Kind::CodeCommentedOut,
+                    "removed code kept as a comment".to_owned(),
+                ));
+            }
+        }
+        if cx.f != Family::Rust {
+            continue;
+        }
+        let tried: Vec<String> = removed
+            .iter()
+            .filter(|l| l.contains('?'))
+            .map(|l| l.replace('?', "").trim_end_matches(';').to_owned())
+            .collect();
+        for row in hunk.new.clone() {
+            let a = compact(cx.new.line(row));
+            let dropped = a.starts_with("let_=") || a.starts_with("_=") || a.ends_with(".ok();");
+            let bare = a
+                .trim_start_matches("let_=")
+                .trim_start_matches("_=")
+                .trim_end_matches(';')
+                .trim_end_matches(".ok()")
+                .replace(".unwrap_or_default()", "");
+            let quiet = dropped || a.contains(".unwrap_or_default()");
+            if quiet && tried.contains(&bare) {
+                rows.push(row);
+            }
+        }
+    }
+    for (x, kind, detail) in hits {
+        cx.flag(false, x, kind, detail);
+    }
+    for row in rows {
+        let detail = "a `?` became an ignored result".to_owned();
+        cx.flag_rows(false, row, row, Kind::ExceptionSwallowed, detail);
+    }
+}
