@@ -418,3 +418,39 @@ fn other_files_are_listed_as_skipped() {
     assert_eq!(files[1]["path"], "b.py");
     assert_eq!(files[1]["status"], "A");
 }
+
+#[test]
+fn precision_guards_found_on_real_history() {
+    // Overload stubs (`def f(x: int) -> int: ...`) added before an implementation: not blank
+    // bodies of a function that did more (jinja2 3.1.4).
+    passes(
+        "f.py",
+        "def rev(v):\n    return v[::-1]\n",
+        "@overload\ndef rev(v: str) -> str: ...\n@overload\ndef rev(v: list) -> list: ...\ndef rev(v):\n    return v[::-1]\n",
+    );
+    // A skip under a condition guards an environment (six 1.17.0); an unconditional one skips.
+    passes(
+        "test_a.py",
+        "def test_a():\n    import tix\n    assert tix.x == 1\n",
+        "def test_a():\n    if sys.version_info >= (3, 13):\n        pytest.skip(\"tix removed\")\n    import tix\n    assert tix.x == 1\n",
+    );
+    flagged(
+        "test_a.py",
+        "def test_a():\n    assert f() == 1\n",
+        "def test_a():\n    pytest.skip(\"later\")\n    assert f() == 1\n",
+        &["test_skipped"],
+    );
+    // A switch turned into a table keeps what each case returned.
+    passes(
+        "r.ts",
+        "export function rate(r: string): number {\n  switch (r) {\n    case 'FR':\n      return 0.2;\n    case 'DE':\n      return 0.19;\n    default:\n      throw new Error(`unknown ${r}`);\n  }\n}\n",
+        "const RATES: Record<string, number> = { FR: 0.2, DE: 0.19 };\nexport function rate(r: string): number {\n  const x = RATES[r];\n  if (x === undefined) {\n    throw new Error(`unknown ${r}`);\n  }\n  return x;\n}\n",
+    );
+    // A cast does not hide a blank value.
+    flagged(
+        "s.ts",
+        "export async function f(api: Api): Promise<string> {\n  const id = await api.create();\n  return id;\n}\n",
+        "export async function f(api: Api): Promise<string> {\n  return undefined as unknown as string;\n}\n",
+        &["blanket_return"],
+    );
+}

@@ -242,8 +242,12 @@ fn removals(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
             candidates.push((c, key, x));
         }
     }
+    let new_compact = compact(n);
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     for (c, key, x) in candidates {
+        if case_kept(x, o, &new_compact) {
+            continue;
+        }
         let k = (c, key);
         let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
         let u = used.entry(k.clone()).or_default();
@@ -264,6 +268,29 @@ fn removals(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
         );
         cx.flag(true, x, kind, detail);
     }
+}
+
+/// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:
+/// a `switch` or `match` turned into a table keeps what each case did.
+fn case_kept(x: Node<'_>, src: &str, new_compact: &str) -> bool {
+    if !matches!(
+        x.kind(),
+        "switch_case" | "switch_default" | "case_clause" | "match_arm"
+    ) {
+        return false;
+    }
+    let t = compact(text(x, src));
+    let body = if x.kind() == "match_arm" {
+        t.split_once("=>").map(|(_, b)| b)
+    } else {
+        t.split_once(':').map(|(_, b)| b)
+    };
+    let Some(body) = body else { return false };
+    let body = body.trim_end_matches(',');
+    let body = body.strip_suffix("break;").unwrap_or(body);
+    let body = body.trim_end_matches(';');
+    let body = body.strip_prefix("return").unwrap_or(body);
+    body.len() >= 3 && new_compact.contains(body)
 }
 
 fn first_line(s: &str) -> String {
@@ -375,21 +402,36 @@ fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
         let b = body_statements(x, src);
         b.iter().all(|s| is_blank_statement(*s, src)) && b.len() <= 1
     };
-    let old_fns: HashMap<String, Node<'_>> = old_nodes
-        .iter()
-        .filter_map(|&x| function_key(f, x, o).map(|k| (k, x)))
-        .collect();
+    // A name defined more than once (overloads, conditional definitions) is ambiguous: skipped.
+    let mut old_fns: HashMap<String, Option<Node<'_>>> = HashMap::new();
+    for &x in old_nodes {
+        if let Some(k) = function_key(f, x, o) {
+            old_fns
+                .entry(k)
+                .and_modify(|v| *v = None)
+                .or_insert(Some(x));
+        }
+    }
+    let mut new_seen: HashMap<String, usize> = HashMap::new();
+    for &x in new_nodes {
+        if let Some(k) = function_key(f, x, n) {
+            *new_seen.entry(k).or_default() += 1;
+        }
+    }
     let mut hits = Vec::new();
     for &x in new_nodes {
         let Some(k) = function_key(f, x, n) else {
             continue;
         };
+        if new_seen.get(&k) != Some(&1) {
+            continue;
+        }
         let touched =
             (x.start_position().row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
         if !touched || !blank(x, n) {
             continue;
         }
-        let Some(&before) = old_fns.get(&k) else {
+        let Some(&Some(before)) = old_fns.get(&k) else {
             continue;
         };
         if blank(before, o) {

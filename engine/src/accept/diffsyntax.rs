@@ -339,14 +339,24 @@ pub fn is_skip(f: Family, node: Node<'_>, src: &str) -> bool {
             t.starts_with("#[ignore") || t.contains("cfg_attr(") && t.contains("ignore")
         }
         (Family::Python, "decorator") => {
-            let t = text(node, src);
+            let t = compact(text(node, src));
+            // `skipif`/`skipUnless`/`xfail(condition)` guard an environment; only a constant
+            // condition makes them a plain skip.
+            let conditional = ["skipif", "skipIf", "skipUnless", "xfail("]
+                .iter()
+                .any(|k| t.contains(k));
+            if conditional {
+                return t.contains("(True") || t.contains("(1,") || t.contains("(1)");
+            }
             t.contains("skip") || t.contains("xfail") || t.contains("expectedFailure")
         }
-        (Family::Python, "call") => node.child_by_field_name("function").is_some_and(|c| {
-            let t = text(c, src);
-            matches!(last_name(c, src), "skip" | "skipTest" | "xfail")
-                && (t.contains("pytest") || t.contains("self"))
-        }),
+        (Family::Python, "call") => {
+            node.child_by_field_name("function").is_some_and(|c| {
+                let t = text(c, src);
+                matches!(last_name(c, src), "skip" | "skipTest" | "xfail")
+                    && (t.contains("pytest") || t.contains("self"))
+            }) && !guarded(node)
+        }
         (Family::JavaScript, "call_expression") => {
             let Some(callee) = node.child_by_field_name("function") else {
                 return false;
@@ -361,6 +371,31 @@ pub fn is_skip(f: Family, node: Node<'_>, src: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `node` runs only under a condition or a handler inside its function (a skip there
+/// guards an environment: `if sys.version_info >= (3, 13): pytest.skip(...)`).
+fn guarded(node: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    while let Some(p) = cur {
+        if is_function(p.kind()) {
+            return false;
+        }
+        if matches!(
+            p.kind(),
+            "if_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "except_clause"
+                | "try_statement"
+                | "conditional_expression"
+                | "with_statement"
+        ) {
+            return true;
+        }
+        cur = p.parent();
+    }
+    false
 }
 
 /// `Some(value)` when `node` is a constant condition: a boolean, `None`/`null`/`undefined`, `0`
@@ -470,6 +505,11 @@ pub fn is_blank_statement(node: Node<'_>, src: &str) -> bool {
     let t = compact(text(node, src));
     let t = t.trim_end_matches(';');
     let t = t.strip_prefix("return").unwrap_or(t);
+    // A TypeScript cast keeps the value: `undefined as unknown as T`.
+    let t = ["undefined", "null", "None"]
+        .into_iter()
+        .find(|b| t.strip_prefix(b).is_some_and(|r| r.starts_with("as")))
+        .unwrap_or(t);
     matches!(
         t,
         "" | "None"
