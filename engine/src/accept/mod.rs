@@ -12,4 +12,7 @@ mod diffgit;
 mod diffmodel;
 mod diffsyntax;
 
-pub use diffmodel::{DiffReport, FileReport, Finding, Kind, Source as DiffSource, Verdict};
+pub use diffmodel::{
+    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Source as DiffSource,
+    Verdict,
+};
