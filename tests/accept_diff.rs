@@ -454,3 +454,39 @@ fn precision_guards_found_on_real_history() {
         &["blanket_return"],
     );
 }
+
+#[test]
+fn code_moved_into_a_new_helper_or_file_is_not_removed() {
+    // Extract-function: the loop and branch now live in a helper of the same file.
+    passes(
+        "a.rs",
+        "fn f(v: &[u8]) -> u32 {\n    let mut n = 0;\n    for x in v {\n        if *x > 3 {\n            n += 1;\n        }\n    }\n    n\n}\n",
+        "fn f(v: &[u8]) -> u32 {\n    count(v)\n}\n\nfn count(v: &[u8]) -> u32 {\n    let mut n = 0;\n    for x in v {\n        if *x > 3 {\n            n += 1;\n        }\n    }\n    n\n}\n",
+    );
+    // A test moved to another file of the same diff.
+    let dir = repo(&[(
+        "tests/test_a.py",
+        "def test_a():\n    assert f() == 1\n\ndef test_b():\n    assert g() == 2\n",
+    )]);
+    write(
+        dir.path(),
+        &[
+            ("tests/test_a.py", "def test_a():\n    assert f() == 1\n"),
+            ("tests/test_b.py", "def test_b():\n    assert g() == 2\n"),
+        ],
+    );
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    // `assert!(x.is_empty())` for `assert_eq!(x, [])` says as much: not a weakening.
+    passes(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(gate(\"a\"), None);\n}\n",
+        "#[test]\nfn t() {\n    assert!(gate(\"a\").is_none());\n}\n",
+    );
+    flagged(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(gate(\"a\"), Some(3));\n}\n",
+        "#[test]\nfn t() {\n    assert!(gate(\"a\").is_some());\n}\n",
+        &["assertion_weakened"],
+    );
+}

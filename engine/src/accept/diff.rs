@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use similar::{Algorithm, TextDiff};
+use tree_sitter::Tree;
 
-use super::diffclassify::{Hunk, Side, classify};
+use super::diffclassify::{Elsewhere, Hunk, Side, classify, survey};
 use super::diffgit::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
 use super::diffmodel::{DiffReport, FileReport, Source, Verdict};
 use crate::error::{Error, Result};
@@ -93,8 +94,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         }));
     }
     let mut files = Vec::new();
-    let mut findings = Vec::new();
-    let mut hunks = 0;
+    let mut prepared = Vec::new();
     for ch in changes {
         let path = ch.new.clone().or(ch.old.clone()).unwrap_or_default();
         let mut fr = FileReport {
@@ -123,17 +123,39 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             (Some(p), NewSide::Index) => blob(&root, "", p)?,
             (Some(p), NewSide::Rev(c)) => blob(&root, c, p)?,
         };
-        match analyze(language, grammar, &path, &old_bytes, &new_bytes) {
-            Ok(a) => {
+        match prepare(language, grammar, &old_bytes, &new_bytes) {
+            Ok(p) => {
                 fr.analyzed = true;
-                fr.hunks = a.hunks;
-                fr.probe_blocks_excluded = a.blocks;
-                hunks += a.hunks;
-                findings.extend(a.findings);
+                fr.hunks = p.hunks.len();
+                fr.probe_blocks_excluded = p.old.blocks + p.new.blocks;
+                prepared.push((files.len(), language, p));
             }
             Err(reason) => fr.skip_reason = Some(reason.code().to_owned()),
         }
         files.push(fr);
+    }
+    // What the whole diff adds in new places, then each file's hunks.
+    let mut elsewhere = Elsewhere::default();
+    for (_, language, p) in &prepared {
+        if let Some((o, n)) = p.sides() {
+            survey(language.family(), &o, &n, &mut elsewhere);
+        }
+    }
+    let mut findings = Vec::new();
+    let mut hunks = 0;
+    for (i, language, p) in &prepared {
+        hunks += p.hunks.len();
+        if let Some((o, n)) = p.sides() {
+            let path = &files[*i].path;
+            findings.extend(classify(
+                language.family(),
+                path,
+                &o,
+                &n,
+                &p.hunks,
+                &mut elsewhere,
+            ));
+        }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     findings.sort_by(|a, b| {
@@ -213,20 +235,45 @@ fn filter(
     })
 }
 
-/// What one file gave.
-struct Analyzed {
-    hunks: usize,
-    blocks: usize,
-    findings: Vec<super::diffmodel::Finding>,
+/// One file, ready to classify: both versions filtered and parsed, and the hunks.
+struct Prepared {
+    old: Filtered,
+    new: Filtered,
+    /// `None` when nothing changed once probe blocks were taken out.
+    trees: Option<(Tree, Tree)>,
+    hunks: Vec<Hunk>,
+    removed: BTreeSet<usize>,
+    added: BTreeSet<usize>,
 }
 
-fn analyze(
+impl Prepared {
+    fn sides(&self) -> Option<(Side<'_>, Side<'_>)> {
+        let (to, tn) = self.trees.as_ref()?;
+        Some((
+            Side {
+                src: &self.old.text,
+                tree: to,
+                map: &self.old.map,
+                lines: self.old.text.lines().collect(),
+                changed: self.removed.clone(),
+            },
+            Side {
+                src: &self.new.text,
+                tree: tn,
+                map: &self.new.map,
+                lines: self.new.text.lines().collect(),
+                changed: self.added.clone(),
+            },
+        ))
+    }
+}
+
+fn prepare(
     language: &Language,
     grammar: &Grammar,
-    path: &str,
     old: &[u8],
     new: &[u8],
-) -> std::result::Result<Analyzed, Reason> {
+) -> std::result::Result<Prepared, Reason> {
     let fo = filter(language, grammar, old)?;
     let fnew = filter(language, grammar, new)?;
     let diff = TextDiff::configure()
@@ -250,34 +297,19 @@ fn analyze(
             new: new_r,
         });
     }
-    let blocks = fo.blocks + fnew.blocks;
-    if hunks.is_empty() {
-        return Ok(Analyzed {
-            hunks: 0,
-            blocks,
-            findings: Vec::new(),
-        });
-    }
-    let to = parse(grammar, &fo.text).ok_or(Reason::InvalidLanguageData)?;
-    let tn = parse(grammar, &fnew.text).ok_or(Reason::InvalidLanguageData)?;
-    let old_side = Side {
-        src: &fo.text,
-        tree: &to,
-        map: &fo.map,
-        lines: fo.text.lines().collect(),
-        changed: removed,
+    let trees = if hunks.is_empty() {
+        None
+    } else {
+        let to = parse(grammar, &fo.text).ok_or(Reason::InvalidLanguageData)?;
+        let tn = parse(grammar, &fnew.text).ok_or(Reason::InvalidLanguageData)?;
+        Some((to, tn))
     };
-    let new_side = Side {
-        src: &fnew.text,
-        tree: &tn,
-        map: &fnew.map,
-        lines: fnew.text.lines().collect(),
-        changed: added,
-    };
-    let findings = classify(language.family(), path, &old_side, &new_side, &hunks);
-    Ok(Analyzed {
-        hunks: hunks.len(),
-        blocks,
-        findings,
+    Ok(Prepared {
+        old: fo,
+        new: fnew,
+        trees,
+        hunks,
+        removed,
+        added,
     })
 }

@@ -139,7 +139,7 @@ fn scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
     out
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Class {
     Branch,
     Loop,
@@ -165,6 +165,7 @@ pub fn classify(
     old: &Side<'_>,
     new: &Side<'_>,
     hunks: &[Hunk],
+    elsewhere: &mut Elsewhere,
 ) -> Vec<Finding> {
     let mut cx = Ctx {
         f,
@@ -176,8 +177,8 @@ pub fn classify(
     };
     let old_nodes = all_nodes(old.tree.root_node());
     let new_nodes = all_nodes(new.tree.root_node());
-    tests_deleted(&mut cx, &old_nodes, &new_nodes);
-    removals(&mut cx, &old_nodes, &new_nodes);
+    tests_deleted(&mut cx, &old_nodes, &new_nodes, elsewhere);
+    removals(&mut cx, &old_nodes, &new_nodes, elsewhere);
     additions(&mut cx, &new_nodes);
     blanket(&mut cx, &old_nodes, &new_nodes);
     weakened(&mut cx, &old_nodes, &new_nodes);
@@ -196,7 +197,61 @@ pub fn classify(
     out
 }
 
-fn tests_deleted(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+/// What the whole diff adds in new places, so that code moved there is not "removed": the
+/// branches, loops and assertions inside scopes their file did not have before (a new helper
+/// function, a new file), and the names of the tests added.
+#[derive(Debug, Default)]
+pub struct Elsewhere {
+    pool: HashMap<Class, usize>,
+    tests_added: HashMap<String, usize>,
+}
+
+/// The last segment of a test key (`test_a` of `T::test_a`).
+fn bare(key: &str) -> &str {
+    key.rsplit("::").next().unwrap_or(key)
+}
+
+/// Add what one file's new version holds in new places to `into`.
+pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
+    let (o, n) = (old.src, new.src);
+    let old_nodes = all_nodes(old.tree.root_node());
+    let new_nodes = all_nodes(new.tree.root_node());
+    let old_scopes = scopes(f, &old_nodes, o);
+    for &x in &new_nodes {
+        if let Some(c) = class_of(f, x, n)
+            && !old_scopes.contains(&scope_key(f, x, n))
+        {
+            *into.pool.entry(c).or_default() += 1;
+        }
+    }
+    let old_tests: HashSet<String> = old_nodes
+        .iter()
+        .filter_map(|&x| test_key(f, x, o))
+        .collect();
+    for k in new_nodes.iter().filter_map(|&x| test_key(f, x, n)) {
+        if !old_tests.contains(&k) {
+            *into.tests_added.entry(bare(&k).to_owned()).or_default() += 1;
+        }
+    }
+}
+
+/// Take one from a counter, if it has any.
+fn take<K: std::hash::Hash + Eq>(m: &mut HashMap<K, usize>, k: &K) -> bool {
+    match m.get_mut(k) {
+        Some(v) if *v > 0 => {
+            *v -= 1;
+            true
+        }
+        _ => false,
+    }
+}
+
+fn tests_deleted(
+    cx: &mut Ctx<'_>,
+    old_nodes: &[Node<'_>],
+    new_nodes: &[Node<'_>],
+    elsewhere: &mut Elsewhere,
+) {
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
     let old_tests: Vec<(String, Node<'_>)> = old_nodes
         .iter()
@@ -215,6 +270,11 @@ fn tests_deleted(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>
         .iter()
         .filter(|(k, x)| !new_tests.contains(k) && cx.old.changed.contains(&x.start_position().row))
         .collect();
+    // A test whose name was added (in this file or another one of the diff) was moved.
+    let deleted: Vec<&(String, Node<'_>)> = deleted
+        .into_iter()
+        .filter(|(k, _)| !take(&mut elsewhere.tests_added, &bare(k).to_owned()))
+        .collect();
     if deleted.len() <= added {
         return;
     }
@@ -223,7 +283,12 @@ fn tests_deleted(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>
     }
 }
 
-fn removals(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
+fn removals(
+    cx: &mut Ctx<'_>,
+    old_nodes: &[Node<'_>],
+    new_nodes: &[Node<'_>],
+    elsewhere: &mut Elsewhere,
+) {
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
     let new_scopes = scopes(f, new_nodes, n);
     let mut new_count: HashMap<(Class, String), usize> = HashMap::new();
@@ -255,6 +320,10 @@ fn removals(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
             continue;
         }
         *u += 1;
+        // Moved into a new helper or a new file of the same diff.
+        if take(&mut elsewhere.pool, &c) {
+            continue;
+        }
         let scope = if k.1.is_empty() { "module level" } else { &k.1 };
         let (kind, what) = match c {
             Class::Branch => (Kind::BranchRemoved, "branch"),
@@ -528,8 +597,10 @@ fn weakened(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
         }
         let strong_old = olds.iter().filter(|(_, s)| *s).count();
         let strong_new = news.iter().filter(|(_, s)| *s).count();
+        // A weakening replaces assertions; a hunk that adds more than it removes is new tests.
         if let Some((x, _)) = news.iter().find(|(_, s)| !*s)
             && strong_new < strong_old
+            && news.len() <= olds.len()
         {
             hits.push((h, *x, "a strong assertion became a weaker one".to_owned()));
             continue;

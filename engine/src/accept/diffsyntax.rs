@@ -279,8 +279,7 @@ pub fn assertion(f: Family, node: Node<'_>, src: &str) -> Option<bool> {
                     | "assert_matches"
             );
             if plain {
-                let t = text(node, src);
-                Some(t.contains("==") || t.contains("!=") || t.contains("matches!"))
+                Some(!weak_rust_condition(node, src))
             } else if strong {
                 Some(true)
             } else {
@@ -289,6 +288,47 @@ pub fn assertion(f: Family, node: Node<'_>, src: &str) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+/// Whether the condition of a Rust `assert!` only checks that something exists or succeeded
+/// (`x.is_ok()`, `x.is_some()`, `!v.is_empty()`, `n > 0`, a bare name) rather than what it is.
+fn weak_rust_condition(node: Node<'_>, src: &str) -> bool {
+    let t = compact(text(node, src));
+    let Some(inner) = t.split_once('(').map(|(_, r)| r) else {
+        return false;
+    };
+    // The first argument: up to a top-level comma or the closing parenthesis.
+    let mut depth = 0i32;
+    let mut end = inner.len();
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => {
+                end = i;
+                break;
+            }
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let cond = &inner[..end];
+    if cond.contains("==") || cond.contains("!=") || cond.contains("matches!") {
+        return false;
+    }
+    cond.ends_with(".is_ok()")
+        || cond.ends_with(".is_some()")
+        || cond.ends_with(".is_err()")
+        || (cond.starts_with('!')
+            && (cond.ends_with(".is_empty()") || cond.ends_with(".is_none()")))
+        || cond.ends_with(">0")
+        || cond.ends_with(">=0")
+        || cond
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// The test a node declares, as a key (scope chain and name), or `None`.
