@@ -4,47 +4,20 @@
 //! them, so moved and rewritten code passes); additions are judged on nodes that start on added
 //! rows and are not just moved lines. One finding per kind per hunk.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
+use super::diffreplace::{line_rules, weakened};
+pub use super::diffside::{Hunk, Side};
 use super::diffsyntax::{
     all_nodes, assertion, body_statements, compact, condition_of, constant, in_condition,
     is_blank_statement, is_branch, is_comment, is_function, is_jump, is_loop, is_skip,
     is_statement_list, scope_key, scope_name, short_circuit, swallows, test_key, text,
 };
 use crate::lang::Family;
-
-/// One version of a file, as classified.
-pub struct Side<'a> {
-    /// The text, probe blocks taken out.
-    pub src: &'a str,
-    /// Its syntax tree.
-    pub tree: &'a Tree,
-    /// Filtered row (0-based) to original line (1-based).
-    pub map: &'a [usize],
-    /// Its lines (`src.lines()`).
-    pub lines: Vec<&'a str>,
-    /// Rows this side changed (removed on the old side, added on the new).
-    pub changed: BTreeSet<usize>,
-}
-
-impl Side<'_> {
-    fn line(&self, row: usize) -> &str {
-        self.lines.get(row).copied().unwrap_or("")
-    }
-}
-
-/// One hunk: filtered rows of each side.
-#[derive(Debug, Clone)]
-pub struct Hunk {
-    /// Old rows.
-    pub old: Range<usize>,
-    /// New rows.
-    pub new: Range<usize>,
-}
 
 struct Ctx<'a> {
     f: Family,
@@ -181,8 +154,18 @@ pub fn classify(
     removals(&mut cx, &old_nodes, &new_nodes, elsewhere);
     additions(&mut cx, &new_nodes);
     blanket(&mut cx, &old_nodes, &new_nodes);
-    weakened(&mut cx, &old_nodes, &new_nodes);
-    line_rules(&mut cx);
+    for (x, detail) in weakened(f, (old, new), hunks, &old_nodes, &new_nodes) {
+        cx.flag(false, x, Kind::AssertionWeakened, detail);
+    }
+    let (comments, rows) = line_rules(f, (old, new), hunks);
+    for c in comments {
+        let detail = "removed code kept as a comment".to_owned();
+        cx.flag(false, c, Kind::CodeCommentedOut, detail);
+    }
+    for row in rows {
+        let detail = "a `?` became an ignored result".to_owned();
+        cx.flag_rows(false, row, row, Kind::ExceptionSwallowed, detail);
+    }
     let mut out: Vec<Finding> = cx
         .out
         .into_values()
@@ -514,207 +497,5 @@ fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
             k.trim_start_matches("::")
         );
         cx.flag(false, x, Kind::BlanketReturn, detail);
-    }
-}
-
-/// Numbers of a line, and the line with each number replaced by `#`.
-fn numbers(line: &str) -> (String, Vec<(f64, String)>) {
-    let b = line.as_bytes();
-    let mut skel = String::new();
-    let mut nums = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let starts = b[i].is_ascii_digit()
-            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
-        if starts {
-            let mut j = i;
-            while j < b.len()
-                && (b[j].is_ascii_alphanumeric()
-                    || b[j] == b'.'
-                    || b[j] == b'_'
-                    || ((b[j] == b'-' || b[j] == b'+') && matches!(b[j - 1], b'e' | b'E')))
-            {
-                j += 1;
-            }
-            let t = line[i..j].replace('_', "");
-            if let Ok(v) = t
-                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                .parse::<f64>()
-            {
-                nums.push((v, skel.clone()));
-                skel.push('#');
-                i = j;
-                continue;
-            }
-        }
-        skel.push(b[i] as char);
-        i += 1;
-    }
-    (skel, nums)
-}
-
-/// Whether the number with `before` in front of it is a tolerance, and whether a larger value
-/// is looser (`delta=`, `rel=`, `< eps`) or tighter (`places=`, `toBeCloseTo(x, digits)`).
-fn tolerance(before: &str, line: &str) -> Option<bool> {
-    let tail: String = compact(before)
-        .chars()
-        .rev()
-        .take(14)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    if tail.ends_with("places=") || tail.ends_with("decimal=") || tail.ends_with("precision=") {
-        return Some(false);
-    }
-    if (line.contains("toBeCloseTo") || line.contains("AlmostEqual")) && tail.ends_with(',') {
-        return Some(false);
-    }
-    let loose = [
-        "delta=", "rel=", "abs=", "atol=", "rtol=", "tol=", "eps=", "epsilon=", "<", "<=",
-    ];
-    loose.iter().any(|k| tail.ends_with(k)).then_some(true)
-}
-
-fn weakened(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
-    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
-    let mut hits = Vec::new();
-    for (h, hunk) in cx.hunks.iter().enumerate() {
-        let in_old = |x: &Node<'_>| hunk.old.contains(&x.start_position().row);
-        let in_new = |x: &Node<'_>| hunk.new.contains(&x.start_position().row);
-        let olds: Vec<(Node<'_>, bool)> = old_nodes
-            .iter()
-            .filter(|x| in_old(x))
-            .filter_map(|&x| assertion(f, x, o).map(|s| (x, s)))
-            .collect();
-        let news: Vec<(Node<'_>, bool)> = new_nodes
-            .iter()
-            .filter(|x| in_new(x))
-            .filter_map(|&x| assertion(f, x, n).map(|s| (x, s)))
-            .collect();
-        if olds.is_empty() || news.is_empty() {
-            continue;
-        }
-        let strong_old = olds.iter().filter(|(_, s)| *s).count();
-        let strong_new = news.iter().filter(|(_, s)| *s).count();
-        // A weakening replaces assertions; a hunk that adds more than it removes is new tests.
-        if let Some((x, _)) = news.iter().find(|(_, s)| !*s)
-            && strong_new < strong_old
-            && news.len() <= olds.len()
-        {
-            hits.push((h, *x, "a strong assertion became a weaker one".to_owned()));
-            continue;
-        }
-        'pairs: for (a, _) in &olds {
-            let (skel_a, nums_a) = numbers(&compact(text(*a, o)));
-            for (b, _) in &news {
-                let (skel_b, nums_b) = numbers(&compact(text(*b, n)));
-                if skel_a != skel_b || nums_a.len() != nums_b.len() {
-                    continue;
-                }
-                for ((va, before), (vb, _)) in nums_a.iter().zip(&nums_b) {
-                    if va == vb {
-                        continue;
-                    }
-                    match tolerance(before, &skel_a) {
-                        Some(true) if vb > va => {}
-                        Some(false) if vb < va => {}
-                        _ => continue,
-                    }
-                    hits.push((h, *b, format!("tolerance widened from {va} to {vb}")));
-                    break 'pairs;
-                }
-            }
-        }
-    }
-    for (_, x, detail) in hits {
-        cx.flag(false, x, Kind::AssertionWeakened, detail);
-    }
-}
-
-/// Strip the comment syntax from one line of a comment.
-fn uncomment(line: &str) -> &str {
-    let t = line.trim();
-    let t = t
-        .strip_prefix("//")
-        .or_else(|| t.strip_prefix('#'))
-        .or_else(|| t.strip_prefix("/*"))
-        .or_else(|| t.strip_prefix('*'))
-        .unwrap_or(t);
-    t.trim_end_matches("*/").trim()
-}
-
-fn is_comment_line(line: &str) -> bool {
-    let t = line.trim_start();
-    t.starts_with('#') || t.starts_with("//") || t.starts_with("/*") || t.starts_with('*')
-}
-
-/// Line rules: code commented out, and a Rust `?` replaced by `let _ =` / `.ok()`.
-fn line_rules(cx: &mut Ctx<'_>) {
-    let new_nodes = all_nodes(cx.new.tree.root_node());
-    let comments: Vec<Node<'_>> = new_nodes
-        .into_iter()
-        .filter(|x| is_comment(x.kind()))
-        .collect();
-    let mut hits = Vec::new();
-    let mut rows = Vec::new();
-    for hunk in cx.hunks {
-        let removed: Vec<String> = hunk
-            .old
-            .clone()
-            .map(|r| cx.old.line(r))
-            .filter(|l| !is_comment_line(l))
-            .map(compact)
-            .filter(|l| l.len() >= 4 && l.chars().any(char::is_alphanumeric))
-            .collect();
-        if removed.is_empty() {
-            continue;
-        }
-        for c in &comments {
-            let row = c.start_position().row;
-            if !hunk.new.contains(&row) {
-                continue;
-            }
-            let t = text(*c, cx.new.src);
-            if t.lines().any(|l| {
-                let u = compact(uncomment(l));
-                !u.is_empty() && removed.contains(&u)
-            }) {
-                hits.push((
-                    *c,
-                    Kind::CodeCommentedOut,
-                    "removed code kept as a comment".to_owned(),
-                ));
-            }
-        }
-        if cx.f != Family::Rust {
-            continue;
-        }
-        let tried: Vec<String> = removed
-            .iter()
-            .filter(|l| l.contains('?'))
-            .map(|l| l.replace('?', "").trim_end_matches(';').to_owned())
-            .collect();
-        for row in hunk.new.clone() {
-            let a = compact(cx.new.line(row));
-            let dropped = a.starts_with("let_=") || a.starts_with("_=") || a.ends_with(".ok();");
-            let bare = a
-                .trim_start_matches("let_=")
-                .trim_start_matches("_=")
-                .trim_end_matches(';')
-                .trim_end_matches(".ok()")
-                .replace(".unwrap_or_default()", "");
-            let quiet = dropped || a.contains(".unwrap_or_default()");
-            if quiet && tried.contains(&bare) {
-                rows.push(row);
-            }
-        }
-    }
-    for (x, kind, detail) in hits {
-        cx.flag(false, x, kind, detail);
-    }
-    for row in rows {
-        let detail = "a `?` became an ignored result".to_owned();
-        cx.flag_rows(false, row, row, Kind::ExceptionSwallowed, detail);
     }
 }

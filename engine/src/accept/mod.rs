@@ -10,6 +10,8 @@ pub mod diff;
 mod diffclassify;
 mod diffgit;
 mod diffmodel;
+mod diffreplace;
+mod diffside;
 mod diffsyntax;
 
 pub use diffmodel::{
