@@ -490,3 +490,25 @@ fn code_moved_into_a_new_helper_or_file_is_not_removed() {
         &["assertion_weakened"],
     );
 }
+
+#[test]
+fn deleted_test_files_are_flagged_and_renames_pass() {
+    let dir = repo(&[
+        (
+            "tests/test_cart.py",
+            "def test_total():\n    assert total([1]) == 1\n",
+        ),
+        ("src/cart.py", "def total(v):\n    return sum(v)\n"),
+    ]);
+    let d = dir.path();
+    git(d, &["mv", "src/cart.py", "src/basket.py"]);
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["files"][0]["status"], "R", "{v}");
+    assert_eq!(v["files"][0]["old_path"], "src/cart.py");
+    git(d, &["rm", "-q", "tests/test_cart.py"]);
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["test_deleted"]);
+    assert_eq!(v["findings"][0]["new_lines"], Value::Null);
+}
