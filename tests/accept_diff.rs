@@ -512,3 +512,32 @@ fn deleted_test_files_are_flagged_and_renames_pass() {
     assert_eq!(kinds(&v), ["test_deleted"]);
     assert_eq!(v["findings"][0]["new_lines"], Value::Null);
 }
+
+#[test]
+fn guards_found_on_held_out_releases() {
+    // A test turned into a parametrized one keeps its checks as data rows (werkzeug 3.0.6).
+    passes(
+        "tests/test_s.py",
+        "def test_join():\n    assert join(\"a\", \"b\") == \"a/b\"\n    assert join(\"a\", \"../b\") is None\n",
+        "@pytest.mark.parametrize((\"p\", \"want\"), [(\"b\", \"a/b\"), (\"../b\", None)])\ndef test_join(p, want):\n    assert join(\"a\", p) == want\n",
+    );
+    // A declaration kept as a comment removes an API, not a step (h2 0.3.26); a statement does.
+    passes(
+        "p.rs",
+        "pub trait Peer {\n    fn is_server() -> bool;\n    fn kind() -> u8;\n}\n",
+        "pub trait Peer {\n    //fn is_server() -> bool;\n    fn kind() -> u8;\n}\n",
+    );
+    // A loop whose body now sits under a branch was rewritten, not removed (hashbrown 0.14.5).
+    passes(
+        "s.rs",
+        "fn check(s: &[u8]) {\n    for _ in s {\n        panic!(\"s should be empty\");\n    }\n}\n",
+        "fn check(s: &[u8]) {\n    if !s.is_empty() {\n        panic!(\"s should be empty\");\n    }\n}\n",
+    );
+    // The same body left with no guard is still a removed branch.
+    flagged(
+        "s.py",
+        "def f(x):\n    if x.admin:\n        wipe()\n",
+        "def f(x):\n    wipe()\n",
+        &["branch_removed"],
+    );
+}

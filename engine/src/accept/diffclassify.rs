@@ -291,9 +291,18 @@ fn removals(
         }
     }
     let new_compact = compact(n);
+    // A test turned into a parametrized one keeps its checks as data rows.
+    let param_old = parametrized_scopes(f, old_nodes, o);
+    let param_new = parametrized_scopes(f, new_nodes, n);
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     for (c, key, x) in candidates {
         if case_kept(x, o, &new_compact) {
+            continue;
+        }
+        if param_new.contains(&key) && !param_old.contains(&key) {
+            continue;
+        }
+        if c != Class::Assert && body_reguarded(cx, x, new_nodes) {
             continue;
         }
         let k = (c, key);
@@ -320,6 +329,82 @@ fn removals(
         );
         cx.flag(true, x, kind, detail);
     }
+}
+
+/// Whether the body of a removed branch or loop reappears in the same hunk under another branch
+/// or loop (`for _ in &s { panic!() }` to `if !s.is_empty() { panic!() }`): its guard was
+/// rewritten, not removed. A body left with no guard at all is still a removed branch.
+fn body_reguarded(cx: &Ctx<'_>, x: Node<'_>, new_nodes: &[Node<'_>]) -> bool {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let Some(body) = x
+        .child_by_field_name("body")
+        .or_else(|| x.child_by_field_name("consequence"))
+    else {
+        return false;
+    };
+    let body = compact(text(body, o));
+    let body = body.trim_start_matches(['{', ':']).trim_end_matches('}');
+    if body.len() < 3 {
+        return false;
+    }
+    let row = x.start_position().row;
+    let Some(hunk) = cx.hunks.iter().find(|h| h.old.contains(&row)) else {
+        return false;
+    };
+    new_nodes.iter().any(|&y| {
+        hunk.new.contains(&y.start_position().row)
+            && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
+            && compact(text(y, n)).contains(body)
+    })
+}
+
+/// The scope keys of parametrized tests (`@pytest.mark.parametrize`, `#[rstest]`/`#[case]`/
+/// `#[test_case]`).
+fn parametrized_scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for &x in nodes {
+        if !is_function(x.kind()) {
+            continue;
+        }
+        let marks = match f {
+            Family::Python => x
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition")
+                .map(|p| {
+                    (0..p.named_child_count())
+                        .filter_map(|i| p.named_child(i as u32))
+                        .filter(|d| d.kind() == "decorator")
+                        .map(|d| text(d, src))
+                        .collect::<String>()
+                })
+                .unwrap_or_default(),
+            Family::Rust => {
+                let mut attrs = String::new();
+                let mut prev = x.prev_named_sibling();
+                while let Some(p) = prev
+                    && p.kind() == "attribute_item"
+                {
+                    attrs.push_str(text(p, src));
+                    prev = p.prev_named_sibling();
+                }
+                attrs
+            }
+            Family::JavaScript => String::new(),
+        };
+        let param = marks.contains("parametrize")
+            || marks.contains("rstest")
+            || marks.contains("test_case")
+            || marks.contains("case(");
+        if param && let Some(name) = scope_name(f, x, src) {
+            let outer = scope_key(f, x, src);
+            out.insert(if outer.is_empty() {
+                name
+            } else {
+                format!("{outer}::{name}")
+            });
+        }
+    }
+    out
 }
 
 /// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:

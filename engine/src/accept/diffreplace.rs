@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::diffside::{Hunk, Side};
-use super::diffsyntax::{all_nodes, assertion, compact, is_comment, text};
+use super::diffsyntax::{all_nodes, assertion, compact, is_comment, is_function, text};
 use crate::lang::Family;
 
 /// Numbers of a line, and the line with each number replaced by `#`.
@@ -128,6 +128,24 @@ pub fn weakened<'t>(
     hits
 }
 
+/// Whether old row `row` lies inside a function body (below the function's first line).
+fn in_body(old: &Side<'_>, row: usize) -> bool {
+    let line = old.line(row);
+    let column = line.len() - line.trim_start().len();
+    let at = tree_sitter::Point { row, column };
+    let Some(node) = old.tree.root_node().descendant_for_point_range(at, at) else {
+        return false;
+    };
+    let mut cur = Some(node);
+    while let Some(n) = cur {
+        if is_function(n.kind()) && n.start_position().row < row {
+            return true;
+        }
+        cur = n.parent();
+    }
+    false
+}
+
 /// Strip the comment syntax from one line of a comment.
 fn uncomment(line: &str) -> &str {
     let t = line.trim();
@@ -171,6 +189,15 @@ pub fn line_rules<'t>(
         if removed.is_empty() {
             continue;
         }
+        // Commented-out code is behaviour only inside a body: a declaration kept as a comment
+        // (a trait method, a whole item) removes an API, not a step of a path.
+        let removed_body: Vec<String> = hunk
+            .old
+            .clone()
+            .filter(|&r| in_body(old, r))
+            .map(|r| compact(old.line(r)))
+            .filter(|l| removed.contains(l))
+            .collect();
         for c in &comments {
             let row = c.start_position().row;
             if !hunk.new.contains(&row) {
@@ -179,7 +206,7 @@ pub fn line_rules<'t>(
             let t = text(*c, new.src);
             if t.lines().any(|l| {
                 let u = compact(uncomment(l));
-                !u.is_empty() && removed.contains(&u)
+                !u.is_empty() && removed_body.contains(&u)
             }) {
                 hits.push(*c);
             }
