@@ -10,7 +10,7 @@
 //! | 2 language | [`lang`], [`parse`] |
 //! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
 //! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
-//! | 5 operations | [`ops`], [`session`], [`scan`] |
+//! | 5 operations | [`ops`], [`session`], [`scan`], [`accept`] |
 //! | drift half | [`index`], [`resolve`], [`drift`] |
 //! | 6 acceptance (uses both halves) | [`accept`] |
 //!
@@ -29,6 +29,7 @@
 //! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
+//! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.

@@ -212,8 +212,16 @@ reasons! {
     NoChangedFiles = "no_changed_files",
     /// Skipped: no test file reaches a changed file through imports within the depth bound.
     NoAdjacentTests = "no_adjacent_tests",
-    /// `git` could not list the changed files (not a repository, an unknown revision, timed out).
+    // --- fix acceptance: behaviour-deleting diffs (`probity accept diff`, docs/accept.md) ---
+    /// The directory is not inside a git work tree.
+    NotAGitRepository = "not_a_git_repository",
+    /// `--commit` or `--range` names no commit.
+    BadRevision = "bad_revision",
+    /// git could not be run, failed, or printed more than the bound (`accept diff`), or could not
+    /// list the changed files (`accept tests`).
     GitFailed = "git_failed",
+    /// A git call took longer than its timeout; its process group was killed.
+    GitTimedOut = "git_timed_out",
 }
 
 impl std::fmt::Display for Reason {

@@ -1,12 +1,30 @@
-//! Fix acceptance: the mechanical signals of the fix-acceptance guardrail, computed from the code
-//! (docs/accept-tests.md). Signal 4, the tests adjacent to a change through the import graph:
-//! `adjacent` (the search), `adjacent_model` (its answer), `adjacent_scan` (test files, the
-//! words a module is imported by, imports read from text), `adjacent_crates` (Rust crates:
-//! library root, integration tests), `adjacent_git` (the changed files),
-//! `adjacent_run` (the runners' argv and the bounded runs).
+//! Fix acceptance: the mechanical signals of the fix-acceptance guardrail
+//! (`../shared/reference/fix-acceptance-guardrail.md`, issue 15), computed from the code.
 //!
-//! Uses the drift half (`index`, `resolve`) for module resolution and `runner` for bounded
-//! process groups; never writes to the user's tree.
+//! `diff*` is signal 3, the no-op / behaviour-deleting detector: it reads the old and new
+//! version of every file a git diff changes, parses both, and classifies each hunk by what it
+//! does to behaviour (docs/accept.md). Layer 5: it runs git (bounded) and reads files, and never
+//! writes to the user's tree.
+//!
+//! `adjacent*` is signal 4, the tests adjacent to a change through the import graph
+//! (docs/accept-tests.md): `adjacent` (the search), `adjacent_model` (its answer), `adjacent_scan`
+//! (test files, the words a module is imported by, imports read from text), `adjacent_crates`
+//! (Rust crates: library root, integration tests), `adjacent_git` (the changed files),
+//! `adjacent_run` (the runners' argv and the bounded runs); it uses the drift half (`index`,
+//! `resolve`) for module resolution and `runner` for bounded process groups.
+
+pub mod diff;
+mod diffclassify;
+mod diffgit;
+mod diffmodel;
+mod diffreplace;
+mod diffside;
+mod diffsyntax;
+
+pub use diffmodel::{
+    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Source as DiffSource,
+    Verdict,
+};
 
 mod adjacent;
 mod adjacent_crates;

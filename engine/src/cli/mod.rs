@@ -5,6 +5,7 @@
 //! Exit codes (contracts.md §10): 0 done and clean; 1 done, something not clean
 //! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input).
 
+mod accept;
 mod accept_tests;
 mod drift;
 mod env;
@@ -23,6 +24,7 @@ use serde_json::json;
 
 use probity::{Error, repo_root};
 
+use accept::AcceptCommand;
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
 use env::EnvArgs;
 use place::{PlaceArgs, StripArgs};
@@ -80,16 +82,10 @@ enum Command {
     /// Inspect a recorded agent trace (`codex exec --json`); never runs an agent.
     #[command(subcommand)]
     Trace(TraceCommand),
-    /// Fix acceptance: the guardrail's mechanical signals over a change.
+    /// Fix acceptance: the guardrail's mechanical signals over a change (`accept diff` flags a
+    /// diff that deletes or short-circuits behaviour; `accept tests` finds the adjacent tests).
     #[command(subcommand)]
     Accept(AcceptCommand),
-}
-
-#[derive(Subcommand)]
-enum AcceptCommand {
-    /// The tests that import the changed files (through the import graph, bounded depth), the
-    /// argv that runs exactly them, and optionally their bounded runs.
-    Tests(accept_tests::TestsArgs),
 }
 
 fn print_json(value: &serde_json::Value) {
@@ -151,6 +147,6 @@ pub fn main() -> ExitCode {
         Command::Index(a) => drift::index_cmd(a),
         Command::Drift(a) => drift::drift_cmd(a),
         Command::Trace(c) => trace::trace_cmd(c),
-        Command::Accept(AcceptCommand::Tests(a)) => accept_tests::tests_cmd(a),
+        Command::Accept(c) => accept::accept_cmd(c),
     }
 }

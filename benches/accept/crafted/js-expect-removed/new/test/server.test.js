@@ -1,0 +1,12 @@
+const assert = require('node:assert');
+const { parseQuantity } = require('../src/server');
+
+describe('parseQuantity', () => {
+  it('parses digits', () => {
+    expect(parseQuantity('12')).toBe(12);
+  });
+
+  it('rejects negatives', () => {
+    parseQuantity('-1');
+  });
+});

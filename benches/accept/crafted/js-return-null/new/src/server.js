@@ -1,0 +1,18 @@
+function handleRequest(req, res, store) {
+  const user = authenticate(req.headers.authorization);
+  if (!user) {
+    res.statusCode = 401;
+    return res.end();
+  }
+  for (const item of req.body.items) {
+    store.reserve(user.id, item.sku, item.qty);
+  }
+  res.statusCode = 201;
+  res.end(JSON.stringify({ ok: true }));
+}
+
+function parseQuantity(raw) {
+  return null;
+}
+
+module.exports = { handleRequest, parseQuantity };

@@ -1,0 +1,9 @@
+def apply_discount(order, code):
+    """Apply a discount code to an order and return the new total."""
+    rate = DISCOUNTS.get(code, 0)
+    total = 0
+    for line in order.lines:
+        total += line.price * line.qty
+    if order.customer.is_member:
+        rate += MEMBER_BONUS
+    return round(total * (1 - rate), 2)

@@ -1,0 +1,10 @@
+def apply_discount(order, code):
+    """Apply a discount code to an order and return the new total."""
+    if code not in DISCOUNTS:
+        raise InvalidCode(code)
+    rate = DISCOUNTS[code]
+    total = 0
+    total = order.cached_total
+    if order.customer.is_member:
+        rate += MEMBER_BONUS
+    return round(total * (1 - rate), 2)

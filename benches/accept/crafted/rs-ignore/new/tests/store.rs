@@ -1,0 +1,16 @@
+use store::{Command, Store};
+
+#[test]
+#[ignore]
+fn add_then_total() {
+    let mut s = Store::default();
+    s.apply(Command::Add("a".into(), 2)).unwrap();
+    s.apply(Command::Add("a".into(), 3)).unwrap();
+    assert_eq!(s.total(), 5);
+}
+
+#[test]
+fn remove_missing_is_an_error() {
+    let mut s = Store::default();
+    assert!(s.apply(Command::Remove("x".into())).is_err());
+}

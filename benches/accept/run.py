@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Precision and recall of `probity accept diff` (issue 15, signal 3) on a labelled set of diffs.
+
+cases.toml lists every case with its label:
+  - `real` cases: a bug fix from the released history of a real package, taken as the change of
+    the listed files between two consecutive releases (crates.io via `cargo fetch`, PyPI sdists
+    via `pip download`, npm via `npm pack`; fetched into ~/.cache/probity/accept, never vendored).
+  - `crafted` cases: small old/new files under crafted/<id>/ (symptom suppressions written for
+    this set, and a few genuine fixes).
+Each case becomes a two-commit git repository (old files, then new files) in the cache and is
+checked with `probity accept diff --commit HEAD --json`. A case labelled `deleting` with its
+kinds must come out `flagged` (recall, per expected kind: the kind must be among the findings);
+a case labelled `fix` must come out `pass` (a flagged fix is a false positive).
+
+  python3 benches/accept/run.py [--probity target/release/probity] [--only ID] [--show ID]
+          [--markdown]
+
+Exit 0 whatever the numbers; 2 when the harness itself failed. Standard library only.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CACHE = Path(os.environ.get("PROBITY_ACCEPT_CACHE", Path.home() / ".cache" / "probity" / "accept"))
+DONE = ".probity-unpacked"
+
+
+class HarnessError(Exception):
+    pass
+
+
+def run(cmd, cwd=None, check=True):
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+    if check and proc.returncode != 0:
+        raise HarnessError(f"`{' '.join(map(str, cmd))}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return proc
+
+
+def extract(archive, dest):
+    tmp = Path(tempfile.mkdtemp(prefix=".unpack-", dir=dest.parent))
+    try:
+        with tarfile.open(archive) as t:
+            t.extractall(tmp, filter="data")
+        entries = list(tmp.iterdir())
+        top = entries[0] if len(entries) == 1 and entries[0].is_dir() else tmp
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.move(str(top), str(dest))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fetch(eco, name, version):
+    safe = name.replace("@", "").replace("/", "-")
+    dest = CACHE / eco / f"{safe}-{version}"
+    if (dest / DONE).exists():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if eco == "crates":
+        proj = CACHE / eco / f"_fetch-{safe}-{version}"
+        (proj / "src").mkdir(parents=True, exist_ok=True)
+        (proj / "src" / "lib.rs").write_text("")
+        (proj / "Cargo.toml").write_text(
+            f'[package]\nname = "fetch-probity-accept"\nversion = "0.0.0"\nedition = "2021"\n'
+            f'[workspace]\n[dependencies]\n{name} = "={version}"\n')
+        run(["cargo", "fetch", "--manifest-path", str(proj / "Cargo.toml")])
+        home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
+        found = sorted((home / "registry" / "src").glob(f"*/{name}-{version}"))
+        if not found:
+            raise HarnessError(f"cargo fetch did not unpack {name}-{version}")
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(found[0], dest, symlinks=True)
+        shutil.rmtree(proj, ignore_errors=True)
+    elif eco == "pypi":
+        dl = CACHE / eco / "_downloads" / f"{safe}-{version}"
+        dl.mkdir(parents=True, exist_ok=True)
+        archives = [p for p in dl.iterdir() if p.name.endswith(".tar.gz")]
+        if not archives:
+            run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                 "--disable-pip-version-check", "-d", str(dl), f"{name}=={version}"])
+            archives = [p for p in dl.iterdir() if p.name.endswith(".tar.gz")]
+        if len(archives) != 1:
+            raise HarnessError(f"pip download {name}=={version}: {len(archives)} sdists")
+        extract(archives[0], dest)
+    elif eco == "npm":
+        dl = CACHE / eco / "_downloads"
+        dl.mkdir(parents=True, exist_ok=True)
+        out = run(["npm", "pack", f"{name}@{version}", "--json", "--pack-destination", str(dl)], cwd=dl)
+        info = json.loads(out.stdout)
+        tarball = dl / info[0]["filename"].replace("@", "").replace("/", "-")
+        if not tarball.exists():
+            raise HarnessError(f"npm pack {name}@{version}: no tarball")
+        extract(tarball, dest)
+    else:
+        raise HarnessError(f"unknown ecosystem {eco}")
+    (dest / DONE).write_text("")
+    return dest
+
+
+def git(d, *args):
+    run(["git", "-C", str(d), "-c", "user.email=b@example.com", "-c", "user.name=bench",
+         "-c", "commit.gpgsign=false", *args])
+
+
+def materialize(case):
+    """A two-commit repository for the case; returns its path."""
+    d = CACHE / "repos" / case["id"]
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    git(d, "init", "-q")
+    if case["source"] == "crafted":
+        src = HERE / "crafted" / case["id"]
+        pairs = [(f, src / "old" / f, src / "new" / f) for f in case["files"]]
+    else:
+        old = fetch(case["eco"], case["name"], case["old"])
+        new = fetch(case["eco"], case["name"], case["new"])
+        pairs = [(f, old / f, new / f) for f in case["files"]]
+    for rel, o, _ in pairs:
+        if o.exists():
+            (d / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(o, d / rel)
+    git(d, "add", "-A")
+    git(d, "commit", "-qm", "old", "--allow-empty")
+    for rel, o, n in pairs:
+        if n.exists():
+            (d / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(n, d / rel)
+        elif (d / rel).exists():
+            (d / rel).unlink()
+    git(d, "add", "-A")
+    git(d, "commit", "-qm", "new", "--allow-empty")
+    return d
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--probity", default=str(REPO / "target" / "release" / "probity"))
+    ap.add_argument("--only")
+    ap.add_argument("--show", help="print the case's git diff and the detector's findings")
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    cases = tomllib.loads((HERE / "cases.toml").read_text())["case"]
+    if a.show:
+        a.only = a.show
+    if a.only:
+        cases = [c for c in cases if c["id"] == a.only]
+    if not Path(a.probity).exists():
+        print(f"no probity binary at {a.probity} (cargo build --release)", file=sys.stderr)
+        return 2
+    results = []
+    try:
+        for c in cases:
+            d = materialize(c)
+            p = run([a.probity, "accept", "diff", "--commit", "HEAD", "--json", "--root", str(d)], check=False)
+            if p.returncode not in (0, 1):
+                raise HarnessError(f"{c['id']}: exit {p.returncode}: {p.stdout} {p.stderr}")
+            v = json.loads(p.stdout)
+            found = sorted({f["kind"] for f in v["findings"]})
+            if a.show:
+                print(run(["git", "-C", str(d), "show", "--stat", "-p", "HEAD"]).stdout)
+                for f in v["findings"]:
+                    print(f"## {f['kind']} {f['file']} old {f['old_lines']} new {f['new_lines']}: {f['detail']}")
+                    print(f["excerpt"])
+            results.append((c, v["verdict"], found, v["hunks"]))
+    except HarnessError as e:
+        print(f"harness error: {e}", file=sys.stderr)
+        return 2
+    report(results, a.markdown)
+    return 0
+
+
+def report(results, markdown):
+    per_kind = defaultdict(lambda: [0, 0])  # kind -> [expected, found]
+    fixes = flagged_fixes = deleting = caught = 0
+    real_fixes = real_flagged = 0
+    wrong = []
+    for c, verdict, found, hunks in results:
+        if c["label"] == "deleting":
+            deleting += 1
+            caught += verdict == "flagged"
+            for k in c["kinds"]:
+                per_kind[k][0] += 1
+                per_kind[k][1] += k in found
+            if verdict != "flagged" or not set(c["kinds"]) <= set(found):
+                wrong.append(f"missed  {c['id']}: want {c['kinds']}, found {found}")
+        else:
+            fixes += 1
+            flagged_fixes += verdict == "flagged"
+            if c["source"] == "real":
+                real_fixes += 1
+                real_flagged += verdict == "flagged"
+            if verdict == "flagged":
+                wrong.append(f"false+  {c['id']}: found {found}")
+    # Per-kind precision: of the fix cases, how many were flagged with this kind.
+    fp_kind = defaultdict(int)
+    for c, verdict, found, _ in results:
+        if c["label"] == "fix":
+            for k in found:
+                fp_kind[k] += 1
+    tp_kind = {k: v[1] for k, v in per_kind.items()}
+    kinds = sorted(set(per_kind) | set(fp_kind))
+    pct = lambda n, d: f"{100 * n / d:.0f}%" if d else "-"
+    rows = []
+    for k in kinds:
+        exp, got = per_kind.get(k, [0, 0])
+        fp = fp_kind.get(k, 0)
+        rows.append((k, exp, got, pct(got, exp), fp, pct(got, got + fp)))
+    tp = caught
+    overall_prec = pct(tp, tp + flagged_fixes)
+    sources = defaultdict(int)
+    for c, *_ in results:
+        sources[(c["source"], c["label"])] += 1
+    if markdown:
+        print("| kind | deleting cases | flagged with the kind | recall | fix cases flagged with it | precision |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print("| `{}` | {} | {} | {} | {} | {} |".format(*r))
+        print(f"| **all** | {deleting} | {caught} | {pct(caught, deleting)} | {flagged_fixes} of {fixes} | {overall_prec} |")
+    else:
+        print(f"{'kind':22} {'deleting':>8} {'found':>6} {'recall':>7} {'fix-fp':>7} {'precision':>9}")
+        for r in rows:
+            print(f"{r[0]:22} {r[1]:>8} {r[2]:>6} {r[3]:>7} {r[4]:>7} {r[5]:>9}")
+    print()
+    print(f"cases: {len(results)} ({', '.join(f'{s} {l}: {n}' for (s, l), n in sorted(sources.items()))})")
+    print(f"behaviour-deleting diffs flagged: {caught}/{deleting} = {pct(caught, deleting)} (target >= 90%)")
+    print(f"genuine fixes flagged: {flagged_fixes}/{fixes} = {pct(flagged_fixes, fixes)} (target <= 5%); "
+          f"real-history fixes flagged: {real_flagged}/{real_fixes}")
+    print(f"overall precision (flagged cases that are behaviour-deleting): {overall_prec}")
+    for w in wrong:
+        print(w)
+    for c, verdict, found, hunks in results:
+        if hunks == 0:
+            print(f"warning: {c['id']}: no hunk analyzed")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+//! The git side of `accept diff`: which files a diff changes and the bytes of each side, read by
+//! running `git` with an argv (never a shell string) in its own process group, bounded in time
+//! ([`GIT_TIMEOUT`]) and output ([`MAX_GIT_OUTPUT`]); on timeout the group is killed.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::reason::Reason;
+
+/// Time one git call may take.
+pub const GIT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bytes of stdout one git call may print (a blob is refused above `source::MAX_FILE_BYTES`
+/// anyway, by the caller).
+pub const MAX_GIT_OUTPUT: usize = 64 * 1024 * 1024;
+
+/// The empty tree's object id (the old side of a root commit or an unborn HEAD).
+pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/// One `git` call: `Ok(Some(stdout))` on exit 0, `Ok(None)` on another exit status, an error when
+/// git cannot be run, times out, or prints too much.
+pub fn git(root: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, Error> {
+    let mut cmd = Command::new("git");
+    cmd.arg("-C")
+        .arg(root)
+        .args(["-c", "core.quotepath=off", "--no-pager"])
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env_remove("GIT_EXTERNAL_DIFF")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let what = || format!("git {}", args.join(" "));
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Error::new(Reason::GitFailed, format!("cannot run git: {e}")))?;
+    let pgid = child.id() as i32;
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            match stdout.read(&mut buf) {
+                Ok(0) | Err(_) => return (out, false),
+                Ok(n) => {
+                    if out.len() + n > MAX_GIT_OUTPUT {
+                        return (out, true);
+                    }
+                    out.extend_from_slice(&buf[..n]);
+                }
+            }
+        }
+    });
+    let start = Instant::now();
+    let kill = || {
+        // SAFETY: plain syscall on the process group this call created; ESRCH is fine.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    };
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if start.elapsed() >= GIT_TIMEOUT => {
+                kill();
+                let _ = child.wait();
+                return Err(Error::new(
+                    Reason::GitTimedOut,
+                    format!("{} took more than {}s", what(), GIT_TIMEOUT.as_secs()),
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(Error::new(Reason::GitFailed, format!("{}: {e}", what()))),
+        }
+    };
+    kill();
+    let (out, too_much) = reader.join().unwrap_or_default();
+    if too_much {
+        return Err(Error::new(
+            Reason::GitFailed,
+            format!("{} printed more than {MAX_GIT_OUTPUT} bytes", what()),
+        ));
+    }
+    Ok(status.success().then_some(out))
+}
+
+/// [`git`] that must succeed.
+pub fn git_ok(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
+    git(root, args)?
+        .ok_or_else(|| Error::new(Reason::GitFailed, format!("git {} failed", args.join(" "))))
+}
+
+/// The top of the work tree containing `dir`, or `not_a_git_repository`.
+pub fn toplevel(dir: &Path) -> Result<PathBuf, Error> {
+    let out = git(dir, &["rev-parse", "--show-toplevel"])?.ok_or_else(|| {
+        Error::new(
+            Reason::NotAGitRepository,
+            format!("{} is not inside a git work tree", dir.display()),
+        )
+    })?;
+    Ok(PathBuf::from(
+        String::from_utf8_lossy(&out).trim_end_matches(['\n', '\r']),
+    ))
+}
+
+/// The full commit id of `rev`, or `None` when it names no commit.
+pub fn commit_of(root: &Path, rev: &str) -> Result<Option<String>, Error> {
+    if rev.starts_with('-') {
+        return Ok(None);
+    }
+    let spec = format!("{rev}^{{commit}}");
+    Ok(git(root, &["rev-parse", "--verify", "--quiet", &spec])?
+        .map(|o| String::from_utf8_lossy(&o).trim().to_owned()))
+}
+
+/// One changed file: status letter, old path, new path.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// `A`, `M`, `D`, `R`, `T` (copies are reported as `A`).
+    pub status: char,
+    /// Path on the old side (`None` for an added file).
+    pub old: Option<String>,
+    /// Path on the new side (`None` for a deleted file).
+    pub new: Option<String>,
+}
+
+/// Parse `git diff --name-status -z -M` output.
+pub fn parse_name_status(raw: &[u8]) -> Vec<Change> {
+    let mut fields = raw
+        .split(|&b| b == 0)
+        .map(|f| String::from_utf8_lossy(f).into_owned());
+    let mut out = Vec::new();
+    while let Some(st) = fields.next() {
+        let Some(c) = st.chars().next() else {
+            continue;
+        };
+        let change = match c {
+            'R' => {
+                let (Some(o), Some(n)) = (fields.next(), fields.next()) else {
+                    break;
+                };
+                Change {
+                    status: 'R',
+                    old: Some(o),
+                    new: Some(n),
+                }
+            }
+            'C' => {
+                let (Some(_), Some(n)) = (fields.next(), fields.next()) else {
+                    break;
+                };
+                Change {
+                    status: 'A',
+                    old: None,
+                    new: Some(n),
+                }
+            }
+            _ => {
+                let Some(p) = fields.next() else { break };
+                match c {
+                    'A' => Change {
+                        status: 'A',
+                        old: None,
+                        new: Some(p),
+                    },
+                    'D' => Change {
+                        status: 'D',
+                        old: Some(p),
+                        new: None,
+                    },
+                    other => Change {
+                        status: other,
+                        old: Some(p.clone()),
+                        new: Some(p),
+                    },
+                }
+            }
+        };
+        out.push(change);
+    }
+    out
+}
+
+/// `rev:path` as git stores it (empty when it does not exist there).
+pub fn blob(root: &Path, rev: &str, path: &str) -> Result<Vec<u8>, Error> {
+    Ok(git(root, &["cat-file", "blob", &format!("{rev}:{path}")])?.unwrap_or_default())
+}

@@ -1,0 +1,188 @@
+//! The typed result of `accept diff`: the frozen finding kinds, one finding per behaviour-deleting
+//! shape found in a hunk, per-file outcomes and the verdict. Serialized as documented in
+//! docs/accept.md (`schema_version` is added by the CLI).
+
+use serde::Serialize;
+
+/// What a flagged hunk does to behaviour. Frozen: kinds are added, never renamed or removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Kind {
+    /// An `if`/`elif`/`else`/`match` arm/`switch` case/ternary is gone and the enclosing function
+    /// has fewer of them than before (a condition unwrapped counts: its body now always runs).
+    BranchRemoved,
+    /// A `for`/`while`/`loop` is gone and the enclosing function has fewer loops than before.
+    LoopRemoved,
+    /// An added, unconditional `return`/`continue`/`break` with existing statements after it in
+    /// the same block: the following logic no longer runs.
+    EarlyExit,
+    /// An added condition that is a constant (`if True`, `if (false)`, `x && false`,
+    /// `while False`).
+    ConstantCondition,
+    /// A function whose body became a single blank value (`return None`, `null`, `undefined`,
+    /// `Default::default()`, `pass`, an empty body) where it did more before.
+    BlanketReturn,
+    /// An added handler that drops errors: bare/broad `except: pass`, an empty `catch {}`,
+    /// `.catch(() => {})`, or a Rust `?` replaced by `let _ = ...` / `.ok();`.
+    ExceptionSwallowed,
+    /// Removed code that reappears, line for line, inside added comments.
+    CodeCommentedOut,
+    /// An assertion is gone and its function has fewer assertions than before.
+    AssertionRemoved,
+    /// An assertion replaced by a weaker one (`assertEqual` to `assertTrue`, `toBe` to
+    /// `toBeTruthy`, `assert_eq!` to `assert!`), or a tolerance widened.
+    AssertionWeakened,
+    /// A test disabled or narrowed: `#[ignore]`, `@skip`/`skipif`/`xfail`, `skipTest`,
+    /// `it.skip`, `xit`, `.only`, `.todo`.
+    TestSkipped,
+    /// A test function (or `it`/`test` case) deleted without a replacement in the same file.
+    TestDeleted,
+}
+
+impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: &'static [Kind] = &[
+        Kind::BranchRemoved,
+        Kind::LoopRemoved,
+        Kind::EarlyExit,
+        Kind::ConstantCondition,
+        Kind::BlanketReturn,
+        Kind::ExceptionSwallowed,
+        Kind::CodeCommentedOut,
+        Kind::AssertionRemoved,
+        Kind::AssertionWeakened,
+        Kind::TestSkipped,
+        Kind::TestDeleted,
+    ];
+
+    /// The stable snake_case name.
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::BranchRemoved => "branch_removed",
+            Kind::LoopRemoved => "loop_removed",
+            Kind::EarlyExit => "early_exit",
+            Kind::ConstantCondition => "constant_condition",
+            Kind::BlanketReturn => "blanket_return",
+            Kind::ExceptionSwallowed => "exception_swallowed",
+            Kind::CodeCommentedOut => "code_commented_out",
+            Kind::AssertionRemoved => "assertion_removed",
+            Kind::AssertionWeakened => "assertion_weakened",
+            Kind::TestSkipped => "test_skipped",
+            Kind::TestDeleted => "test_deleted",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// `pass` (no finding) or `flagged` (at least one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No behaviour-deleting hunk.
+    Pass,
+    /// At least one finding.
+    Flagged,
+}
+
+/// One behaviour-deleting shape in one hunk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Repo-relative path (the new path of a rename).
+    pub file: String,
+    /// The kind.
+    pub kind: Kind,
+    /// 1-based inclusive line range of the hunk in the old version (`None`: it only adds).
+    pub old_lines: Option<[usize; 2]>,
+    /// 1-based inclusive line range of the hunk in the new version (`None`: it only removes).
+    pub new_lines: Option<[usize; 2]>,
+    /// The code the finding is about (old code for removals, new code for additions), at most
+    /// [`EXCERPT_LINES`] lines of at most [`EXCERPT_LINE_CHARS`] characters.
+    pub excerpt: String,
+    /// One sentence saying what was found.
+    pub detail: String,
+}
+
+/// Lines of code kept in an excerpt.
+pub const EXCERPT_LINES: usize = 6;
+/// Characters kept per excerpt line.
+pub const EXCERPT_LINE_CHARS: usize = 160;
+
+/// What happened to one changed file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    /// Repo-relative path (new path).
+    pub path: String,
+    /// The old path, when git saw a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
+    /// git's status letter: `A`, `M`, `D`, `R`, `T`.
+    pub status: String,
+    /// Language id, or `None` for files no grammar reads.
+    pub language: Option<&'static str>,
+    /// Whether the file was classified.
+    pub analyzed: bool,
+    /// Why not (a reason code: `unsupported_language`, `not_utf8`, `file_too_large`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
+    /// Hunks after probe blocks were taken out.
+    pub hunks: usize,
+    /// Complete probe blocks excluded (old and new version together).
+    pub probe_blocks_excluded: usize,
+}
+
+/// What was compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum Source {
+    /// Working tree (and untracked files) against HEAD.
+    Worktree,
+    /// The index against HEAD.
+    Staged,
+    /// One commit against its first parent.
+    Commit {
+        /// The revision as given.
+        rev: String,
+    },
+    /// `A..B` (A against B) or `A...B` (their merge base against B).
+    Range {
+        /// The range as given.
+        range: String,
+    },
+}
+
+/// The result of `accept diff`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffReport {
+    /// `pass` or `flagged`.
+    pub verdict: Verdict,
+    /// What was compared.
+    pub source: Source,
+    /// The old side's commit (`None` for an unborn HEAD).
+    pub old_rev: Option<String>,
+    /// The new side's commit (`None` for the working tree or index).
+    pub new_rev: Option<String>,
+    /// Every changed file, sorted by path.
+    pub files: Vec<FileReport>,
+    /// Hunks classified, over all files.
+    pub hunks: usize,
+    /// Every finding, by file then line.
+    pub findings: Vec<Finding>,
+    /// Findings per kind (only kinds found).
+    pub counts: std::collections::BTreeMap<Kind, usize>,
+}
+
+impl DiffReport {
+    /// contracts.md §10: 0 pass, 1 flagged.
+    pub fn exit_code(&self) -> u8 {
+        match self.verdict {
+            Verdict::Pass => 0,
+            Verdict::Flagged => 1,
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! `probity accept diff` (issue 15, signal 3; docs/accept.md): small git repositories created
+//! here, one commit of the old code, then the change as the fix. Each kind of behaviour-deleting
+//! "fix" is flagged with its kind and exit 1; real fixes and substitutive rewrites pass with
+//! exit 0; probe blocks are never part of the fix; what cannot be analyzed exits 2 with a code.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::util::{probity, run_json};
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(args)
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// A repository holding `files` in one commit.
+fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    write(dir.path(), files);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "old"]);
+    dir
+}
+
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn accept(dir: &Path, extra: &[&str]) -> (i32, Value) {
+    let mut cmd = probity();
+    cmd.current_dir(dir)
+        .args(["accept", "diff", "--json"])
+        .args(extra);
+    run_json(&mut cmd)
+}
+
+/// The kinds found, sorted and deduplicated.
+fn kinds(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no findings: {v}"))
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap().to_owned())
+        .collect();
+    k.sort();
+    k.dedup();
+    k
+}
+
+/// Commit `old` as `path`, write `new` over it, and run the detector on the working tree.
+fn change(path: &str, old: &str, new: &str) -> (i32, Value) {
+    let dir = repo(&[(path, old)]);
+    write(dir.path(), &[(path, new)]);
+    accept(dir.path(), &[])
+}
+
+#[track_caller]
+fn flagged(path: &str, old: &str, new: &str, want: &[&str]) -> Value {
+    let (code, v) = change(path, old, new);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["verdict"], "flagged");
+    assert_eq!(kinds(&v), want, "{v}");
+    v
+}
+
+#[track_caller]
+fn passes(path: &str, old: &str, new: &str) {
+    let (code, v) = change(path, old, new);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(v["findings"], serde_json::json!([]));
+}
+
+const PY_OLD: &str = "\
+def total(items):
+    if items is None:
+        raise ValueError(\"items\")
+    acc = 0
+    for i in items:
+        acc += i
+    return acc
+";
+
+#[test]
+fn deletion_fix_is_flagged_with_kinds_lines_and_excerpt() {
+    let v = flagged(
+        "cart.py",
+        PY_OLD,
+        "def total(items):\n    return None\n",
+        &["blanket_return", "branch_removed", "loop_removed"],
+    );
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["command"], "accept diff");
+    assert_eq!(v["source"]["mode"], "worktree");
+    let f = &v["findings"][0];
+    assert_eq!(f["file"], "cart.py");
+    assert_eq!(f["old_lines"], serde_json::json!([2, 7]));
+    assert_eq!(f["new_lines"], serde_json::json!([2, 2]));
+    assert!(
+        f["excerpt"].as_str().unwrap().contains("if items is None"),
+        "{f}"
+    );
+    assert_eq!(v["files"][0]["language"], "python");
+    assert_eq!(v["files"][0]["analyzed"], true);
+}
+
+#[test]
+fn real_fix_passes() {
+    // An off-by-one fixed and a guard added: additive and substitutive.
+    let new = PY_OLD
+        .replace("for i in items:", "for i in items[:]:")
+        .replace(
+            "    acc = 0\n",
+            "    if not items:\n        return 0\n    acc = 0\n",
+        );
+    passes("cart.py", PY_OLD, &new);
+    passes(
+        "r.rs",
+        "fn get(v: &[u8], i: usize) -> u8 {\n    v[i + 1]\n}\n",
+        "fn get(v: &[u8], i: usize) -> u8 {\n    match v.get(i) {\n        Some(x) => *x,\n        None => 0,\n    }\n}\n",
+    );
+}
+
+#[test]
+fn rewritten_branch_in_same_function_passes() {
+    passes(
+        "a.js",
+        "function f(x) {\n  if (x > 1) {\n    return 2;\n  }\n  return 1;\n}\n",
+        "function f(x) {\n  if (x >= 1) {\n    return 2;\n  }\n  return 1;\n}\n",
+    );
+    // Moved into another place of the same function: same number of branches.
+    passes(
+        "a.py",
+        "def f(x):\n    y = g(x)\n    if x:\n        h()\n    return y\n",
+        "def f(x):\n    if x:\n        h()\n    y = g(x)\n    return y\n",
+    );
+}
+
+#[test]
+fn early_exit_before_existing_logic_is_flagged() {
+    flagged(
+        "a.ts",
+        "export function save(x: number): void {\n  validate(x);\n  store(x);\n}\n",
+        "export function save(x: number): void {\n  return;\n  validate(x);\n  store(x);\n}\n",
+        &["early_exit"],
+    );
+    // A guard clause is a fix, not a skip.
+    passes(
+        "a.ts",
+        "export function save(x: number): void {\n  store(x);\n}\n",
+        "export function save(x: number): void {\n  if (x < 0) return;\n  store(x);\n}\n",
+    );
+}
+
+#[test]
+fn constant_conditions_are_flagged_in_every_language() {
+    flagged(
+        "a.rs",
+        "fn f(x: u8) {\n    if x > 3 {\n        g();\n    }\n}\n",
+        "fn f(x: u8) {\n    if false {\n        g();\n    }\n}\n",
+        &["constant_condition"],
+    );
+    flagged(
+        "a.py",
+        "def f(x):\n    if x.ok():\n        g()\n",
+        "def f(x):\n    if True or x.ok():\n        g()\n",
+        &["constant_condition"],
+    );
+    flagged(
+        "a.js",
+        "function f(x) {\n  if (x.ok() && ready) {\n    g();\n  }\n}\n",
+        "function f(x) {\n  if (x.ok() && false) {\n    g();\n  }\n}\n",
+        &["constant_condition"],
+    );
+    // `while True` is an idiom, and `x || false` outside a condition is a default value.
+    passes(
+        "a.py",
+        "def f(q):\n    g(q)\n",
+        "def f(q):\n    while True:\n        if g(q):\n            break\n",
+    );
+    passes(
+        "a.js",
+        "function f(o) {\n  const a = o.a;\n  return a;\n}\n",
+        "function f(o) {\n  const a = o.a || false;\n  return a;\n}\n",
+    );
+}
+
+#[test]
+fn swallowed_exceptions_are_flagged() {
+    flagged(
+        "a.py",
+        "def f():\n    g()\n",
+        "def f():\n    try:\n        g()\n    except:\n        pass\n",
+        &["exception_swallowed"],
+    );
+    flagged(
+        "a.js",
+        "function f() {\n  g();\n}\n",
+        "function f() {\n  try {\n    g();\n  } catch (e) {}\n}\n",
+        &["exception_swallowed"],
+    );
+    flagged(
+        "a.rs",
+        "fn f() -> Result<(), E> {\n    g()?;\n    Ok(())\n}\n",
+        "fn f() -> Result<(), E> {\n    let _ = g();\n    Ok(())\n}\n",
+        &["exception_swallowed"],
+    );
+    // Ignoring one specific, expected exception is a fix.
+    passes(
+        "a.py",
+        "import os\ndef f(p):\n    os.remove(p)\n",
+        "import os\ndef f(p):\n    try:\n        os.remove(p)\n    except FileNotFoundError:\n        pass\n",
+    );
+}
+
+#[test]
+fn commented_out_code_is_flagged() {
+    flagged(
+        "a.ts",
+        "export function f(x: number) {\n  check(x);\n  return x * 2;\n}\n",
+        "export function f(x: number) {\n  // check(x);\n  return x * 2;\n}\n",
+        &["code_commented_out"],
+    );
+}
+
+#[test]
+fn removed_and_weakened_assertions_are_flagged() {
+    flagged(
+        "a.test.js",
+        "test('adds', () => {\n  const r = add(1, 2);\n  expect(r).toBe(3);\n});\n",
+        "test('adds', () => {\n  const r = add(1, 2);\n});\n",
+        &["assertion_removed"],
+    );
+    flagged(
+        "test_a.py",
+        "class T(TestCase):\n    def test_a(self):\n        self.assertEqual(f(), 3)\n",
+        "class T(TestCase):\n    def test_a(self):\n        self.assertTrue(f())\n",
+        &["assertion_weakened"],
+    );
+    flagged(
+        "test_b.py",
+        "def test_b():\n    assert f() == pytest.approx(0.3, rel=1e-9)\n",
+        "def test_b():\n    assert f() == pytest.approx(0.3, rel=1e-1)\n",
+        &["assertion_weakened"],
+    );
+    flagged(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(f(), 3);\n}\n",
+        "#[test]\nfn t() {\n    assert!(f() > 0);\n}\n",
+        &["assertion_weakened"],
+    );
+    // A corrected expected value is not a weakening.
+    passes(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(f(), 3);\n}\n",
+        "#[test]\nfn t() {\n    assert_eq!(f(), 4);\n}\n",
+    );
+}
+
+#[test]
+fn skipped_and_deleted_tests_are_flagged() {
+    flagged(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(f(), 3);\n}\n",
+        "#[test]\n#[ignore]\nfn t() {\n    assert_eq!(f(), 3);\n}\n",
+        &["test_skipped"],
+    );
+    flagged(
+        "test_a.py",
+        "import pytest\n\ndef test_a():\n    assert f() == 3\n",
+        "import pytest\n\n@pytest.mark.skip\ndef test_a():\n    assert f() == 3\n",
+        &["test_skipped"],
+    );
+    flagged(
+        "a.test.ts",
+        "it('works', () => {\n  expect(f()).toBe(3);\n});\n",
+        "it.skip('works', () => {\n  expect(f()).toBe(3);\n});\n",
+        &["test_skipped"],
+    );
+    flagged(
+        "test_a.py",
+        "def test_a():\n    assert f() == 3\n\ndef test_b():\n    assert g() == 4\n",
+        "def test_a():\n    assert f() == 3\n",
+        &["test_deleted"],
+    );
+    // A renamed test is not a deleted one.
+    passes(
+        "test_a.py",
+        "def test_a():\n    assert f() == 3\n",
+        "def test_f_returns_three():\n    assert f() == 3\n",
+    );
+}
+
+#[test]
+fn removed_loop_is_flagged_in_rust() {
+    flagged(
+        "a.rs",
+        "fn f(v: &mut Vec<u8>) {\n    for x in v.iter_mut() {\n        *x = 0;\n    }\n    g();\n}\n",
+        "fn f(v: &mut Vec<u8>) {\n    g();\n}\n",
+        &["loop_removed"],
+    );
+}
+
+const PROBE_NEW: &str = "\
+def total(items):
+    # gsd-debug-probe:start cart p1
+    if True:
+        return None
+    # gsd-debug-probe:end cart p1
+    if items is None:
+        raise ValueError(\"items\")
+    acc = 0
+    for i in items:
+        acc += i
+    return acc
+";
+
+#[test]
+fn probe_blocks_are_never_part_of_the_fix() {
+    let (code, v) = change("cart.py", PY_OLD, PROBE_NEW);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["files"][0]["probe_blocks_excluded"], 1);
+    assert_eq!(v["files"][0]["hunks"], 0);
+    // The same lines without their markers are a short-circuit.
+    let bare = PROBE_NEW
+        .lines()
+        .filter(|l| !l.contains("gsd-debug-probe"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (code, v) = change("cart.py", PY_OLD, &bare);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["constant_condition"]);
+    // A deletion next to a probe block is still seen, on the right original lines.
+    let with_probe_and_deletion = PROBE_NEW.replace("    for i in items:\n        acc += i\n", "");
+    let (code, v) = change("cart.py", PY_OLD, &with_probe_and_deletion);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["loop_removed"]);
+    assert_eq!(v["findings"][0]["old_lines"], serde_json::json!([5, 6]));
+}
+
+#[test]
+fn staged_commit_and_range_modes() {
+    let dir = repo(&[("cart.py", PY_OLD)]);
+    let d = dir.path();
+    write(d, &[("cart.py", "def total(items):\n    return None\n")]);
+    // Nothing staged yet.
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(
+        (code, &v["source"]["mode"]),
+        (0, &Value::from("staged")),
+        "{v}"
+    );
+    git(d, &["add", "cart.py"]);
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(code, 1, "{v}");
+    git(d, &["commit", "-qm", "fix"]);
+    let (code, v) = accept(d, &[]);
+    assert_eq!(code, 0, "clean tree: {v}");
+    let (code, v) = accept(d, &["--commit", "HEAD"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["source"]["rev"], "HEAD");
+    assert_eq!(v["new_rev"].as_str().unwrap().len(), 40);
+    let (code, v) = accept(d, &["--range", "HEAD~1..HEAD"]);
+    assert_eq!(code, 1, "{v}");
+    assert!(kinds(&v).contains(&"blanket_return".to_owned()));
+    // The root commit is compared with the empty tree: all additions.
+    let (code, v) = accept(d, &["--commit", "HEAD~1"]);
+    assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn what_cannot_be_analyzed_exits_2_with_a_code() {
+    let dir = repo(&[("a.py", "x = 1\n")]);
+    let (code, v) = accept(dir.path(), &["--commit", "no-such-rev"]);
+    assert_eq!(
+        (code, &v["reason"]),
+        (2, &Value::from("bad_revision")),
+        "{v}"
+    );
+    let (code, v) = accept(dir.path(), &["--range", "HEAD"]);
+    assert_eq!(
+        (code, &v["reason"]),
+        (2, &Value::from("invalid_argument")),
+        "{v}"
+    );
+    let plain = tempfile::tempdir().unwrap();
+    let (code, v) = accept(plain.path(), &[]);
+    assert_eq!(
+        (code, &v["reason"]),
+        (2, &Value::from("not_a_git_repository")),
+        "{v}"
+    );
+}
+
+#[test]
+fn other_files_are_listed_as_skipped() {
+    let dir = repo(&[("README.md", "old\n"), ("a.py", "x = 1\n")]);
+    write(dir.path(), &[("README.md", "new\n"), ("b.py", "y = 2\n")]);
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2, "{v}");
+    assert_eq!(files[0]["path"], "README.md");
+    assert_eq!(files[0]["skip_reason"], "unsupported_language");
+    assert_eq!(files[1]["path"], "b.py");
+    assert_eq!(files[1]["status"], "A");
+}
+
+#[test]
+fn precision_guards_found_on_real_history() {
+    // Overload stubs (`def f(x: int) -> int: ...`) added before an implementation: not blank
+    // bodies of a function that did more (jinja2 3.1.4).
+    passes(
+        "f.py",
+        "def rev(v):\n    return v[::-1]\n",
+        "@overload\ndef rev(v: str) -> str: ...\n@overload\ndef rev(v: list) -> list: ...\ndef rev(v):\n    return v[::-1]\n",
+    );
+    // A skip under a condition guards an environment (six 1.17.0); an unconditional one skips.
+    passes(
+        "test_a.py",
+        "def test_a():\n    import tix\n    assert tix.x == 1\n",
+        "def test_a():\n    if sys.version_info >= (3, 13):\n        pytest.skip(\"tix removed\")\n    import tix\n    assert tix.x == 1\n",
+    );
+    flagged(
+        "test_a.py",
+        "def test_a():\n    assert f() == 1\n",
+        "def test_a():\n    pytest.skip(\"later\")\n    assert f() == 1\n",
+        &["test_skipped"],
+    );
+    // A switch turned into a table keeps what each case returned.
+    passes(
+        "r.ts",
+        "export function rate(r: string): number {\n  switch (r) {\n    case 'FR':\n      return 0.2;\n    case 'DE':\n      return 0.19;\n    default:\n      throw new Error(`unknown ${r}`);\n  }\n}\n",
+        "const RATES: Record<string, number> = { FR: 0.2, DE: 0.19 };\nexport function rate(r: string): number {\n  const x = RATES[r];\n  if (x === undefined) {\n    throw new Error(`unknown ${r}`);\n  }\n  return x;\n}\n",
+    );
+    // A cast does not hide a blank value.
+    flagged(
+        "s.ts",
+        "export async function f(api: Api): Promise<string> {\n  const id = await api.create();\n  return id;\n}\n",
+        "export async function f(api: Api): Promise<string> {\n  return undefined as unknown as string;\n}\n",
+        &["blanket_return"],
+    );
+}
+
+#[test]
+fn code_moved_into_a_new_helper_or_file_is_not_removed() {
+    // Extract-function: the loop and branch now live in a helper of the same file.
+    passes(
+        "a.rs",
+        "fn f(v: &[u8]) -> u32 {\n    let mut n = 0;\n    for x in v {\n        if *x > 3 {\n            n += 1;\n        }\n    }\n    n\n}\n",
+        "fn f(v: &[u8]) -> u32 {\n    count(v)\n}\n\nfn count(v: &[u8]) -> u32 {\n    let mut n = 0;\n    for x in v {\n        if *x > 3 {\n            n += 1;\n        }\n    }\n    n\n}\n",
+    );
+    // A test moved to another file of the same diff.
+    let dir = repo(&[(
+        "tests/test_a.py",
+        "def test_a():\n    assert f() == 1\n\ndef test_b():\n    assert g() == 2\n",
+    )]);
+    write(
+        dir.path(),
+        &[
+            ("tests/test_a.py", "def test_a():\n    assert f() == 1\n"),
+            ("tests/test_b.py", "def test_b():\n    assert g() == 2\n"),
+        ],
+    );
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    // `assert!(x.is_empty())` for `assert_eq!(x, [])` says as much: not a weakening.
+    passes(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(gate(\"a\"), None);\n}\n",
+        "#[test]\nfn t() {\n    assert!(gate(\"a\").is_none());\n}\n",
+    );
+    flagged(
+        "t.rs",
+        "#[test]\nfn t() {\n    assert_eq!(gate(\"a\"), Some(3));\n}\n",
+        "#[test]\nfn t() {\n    assert!(gate(\"a\").is_some());\n}\n",
+        &["assertion_weakened"],
+    );
+}
+
+#[test]
+fn deleted_test_files_are_flagged_and_renames_pass() {
+    let dir = repo(&[
+        (
+            "tests/test_cart.py",
+            "def test_total():\n    assert total([1]) == 1\n",
+        ),
+        ("src/cart.py", "def total(v):\n    return sum(v)\n"),
+    ]);
+    let d = dir.path();
+    git(d, &["mv", "src/cart.py", "src/basket.py"]);
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["files"][0]["status"], "R", "{v}");
+    assert_eq!(v["files"][0]["old_path"], "src/cart.py");
+    git(d, &["rm", "-q", "tests/test_cart.py"]);
+    let (code, v) = accept(d, &["--staged"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["test_deleted"]);
+    assert_eq!(v["findings"][0]["new_lines"], Value::Null);
+}
+
+#[test]
+fn guards_found_on_held_out_releases() {
+    // A test turned into a parametrized one keeps its checks as data rows (werkzeug 3.0.6).
+    passes(
+        "tests/test_s.py",
+        "def test_join():\n    assert join(\"a\", \"b\") == \"a/b\"\n    assert join(\"a\", \"../b\") is None\n",
+        "@pytest.mark.parametrize((\"p\", \"want\"), [(\"b\", \"a/b\"), (\"../b\", None)])\ndef test_join(p, want):\n    assert join(\"a\", p) == want\n",
+    );
+    // A declaration kept as a comment removes an API, not a step (h2 0.3.26); a statement does.
+    passes(
+        "p.rs",
+        "pub trait Peer {\n    fn is_server() -> bool;\n    fn kind() -> u8;\n}\n",
+        "pub trait Peer {\n    //fn is_server() -> bool;\n    fn kind() -> u8;\n}\n",
+    );
+    // A loop whose body now sits under a branch was rewritten, not removed (hashbrown 0.14.5).
+    passes(
+        "s.rs",
+        "fn check(s: &[u8]) {\n    for _ in s {\n        panic!(\"s should be empty\");\n    }\n}\n",
+        "fn check(s: &[u8]) {\n    if !s.is_empty() {\n        panic!(\"s should be empty\");\n    }\n}\n",
+    );
+    // The same body left with no guard is still a removed branch.
+    flagged(
+        "s.py",
+        "def f(x):\n    if x.admin:\n        wipe()\n",
+        "def f(x):\n    wipe()\n",
+        &["branch_removed"],
+    );
+}
