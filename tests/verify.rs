@@ -390,7 +390,9 @@ fn ledger_problems() {
     // A session ledger that is active and still owns a capture artifact.
     let out = probity()
         .current_dir(repo.path())
-        .args(["session", "init", "--slug", "sess", "--json"])
+        .args([
+            "session", "init", "--slug", "sess", "--policy", "adaptive", "--json",
+        ])
         .output()
         .unwrap();
     assert!(

@@ -19,8 +19,16 @@ use super::{emit, refused, repo_root};
 pub(super) enum SessionCommand {
     /// Create the session ledger (default `.planning/debug/<slug>.evidence.json`).
     Init(InitArgs),
-    /// Print the ledger for people.
+    /// Print the ledger for people (`--json`: with the effective and the saved policy).
     Show(SessionArgs),
+    /// Change only the session's saved policy (`adaptive` opts in to probes and runs).
+    SetPolicy {
+        /// The new policy.
+        #[arg(value_parser = ["off", "adaptive"])]
+        policy: String,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
     /// Print the `## Runtime Evidence` markdown section.
     Render(SessionArgs),
     /// Replace the `## Runtime Evidence` section of a session file, keeping every other byte.
@@ -55,8 +63,8 @@ pub(super) struct InitArgs {
     /// What the session may do.
     #[arg(long, default_value = "find_and_fix", value_parser = ["find_and_fix", "find_root_cause_only"])]
     goal: String,
-    /// Whether probes may be placed.
-    #[arg(long, default_value = "adaptive", value_parser = ["off", "adaptive"])]
+    /// Whether probes may be placed and runs made (`off` is the default: probes are opt-in).
+    #[arg(long, default_value = "off", value_parser = ["off", "adaptive"])]
     policy: String,
 }
 
@@ -107,15 +115,19 @@ pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
         .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug))
 }
 
+fn parse_policy(s: &str) -> Policy {
+    if s == "adaptive" {
+        Policy::Adaptive
+    } else {
+        Policy::Off
+    }
+}
+
 pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     match c {
         SessionCommand::Init(a) => {
             let path = session_ledger(&a.session);
-            let policy = if a.policy == "adaptive" {
-                Policy::Adaptive
-            } else {
-                Policy::Off
-            };
+            let policy = parse_policy(&a.policy);
             match session::init(&path, &a.session.slug, Goal::from(a.goal.as_str()), policy) {
                 Err(r) => refused("session init", a.session.json, &r),
                 Ok(l) => {
@@ -134,12 +146,31 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
         SessionCommand::Show(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session show", a.json, &r),
             Ok(l) => {
-                emit("session show", a.json, json!({"session": l}), || {
-                    print!("{}", session::render(&l, "\n"))
-                });
+                let policy = json!({"effective": ledger::effective_policy(&l), "saved": l.policy});
+                emit(
+                    "session show",
+                    a.json,
+                    json!({"session": l, "policy": policy}),
+                    || print!("{}", session::render(&l, "\n")),
+                );
                 ExitCode::SUCCESS
             }
         },
+        SessionCommand::SetPolicy { policy, session: a } => {
+            match session::set_policy(&session_ledger(&a), &a.slug, parse_policy(&policy)) {
+                Err(r) => refused("session set-policy", a.json, &r),
+                Ok(l) => {
+                    let effective = ledger::effective_policy(&l);
+                    emit(
+                        "session set-policy",
+                        a.json,
+                        json!({"policy": {"effective": effective, "saved": l.policy}}),
+                        || println!("session {}: policy {}", a.slug, effective.as_str()),
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
         SessionCommand::Render(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session render", a.json, &r),
             Ok(l) => {

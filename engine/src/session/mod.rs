@@ -85,6 +85,17 @@ pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
     }
 }
 
+/// `probity session set-policy`: change only the saved policy (under the ledger's lock), never
+/// state, mode, probes, artifacts, runs or cleanup data. Switching to `off` leaves a non-clean
+/// session as it is: `cleanup` (which `off` never refuses) reconciles and cleans it.
+pub fn set_policy(path: &Path, slug: &str, policy: Policy) -> Result<Ledger, Error> {
+    let _lock = ledger::lock(path, LOCK_WAIT)?;
+    let mut l = load(path, slug)?;
+    ledger::set_policy(&mut l, policy);
+    l.save(path)?;
+    Ok(l)
+}
+
 /// `probity session init`: create the ledger (under its lock); a session's goal is immutable, so
 /// an existing ledger is refused (`session_exists`).
 pub fn init(path: &Path, slug: &str, goal: Goal, policy: Policy) -> Result<Ledger, Error> {

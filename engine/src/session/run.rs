@@ -85,9 +85,9 @@ fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<Expect
         ledger.save(path)?;
     }
     if ledger::effective_policy(ledger) == Policy::Off {
-        return Err(Error::new(
-            Reason::PolicyOff,
-            "the session's policy is off: no runs",
+        return Err(ledger::policy_off(
+            ledger.slug.as_deref().unwrap_or_default(),
+            "runs",
         ));
     }
     let live: Vec<ExpectedProbe> = ledger
