@@ -154,3 +154,102 @@ fn invalid_saved_policy_stays_on_disk_and_reads_as_off() {
         "the invalid value stays on disk for inspection"
     );
 }
+
+// --- 2. Signals sent to `probity run` ---
+
+/// Whether any live (not zombie) process is in the process group `pgid`, from `/proc`.
+fn group_alive(pgid: i32) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            return false;
+        };
+        let Some(close) = stat.rfind(')') else {
+            return false;
+        };
+        let f: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+        f.len() > 2 && f[0] != "Z" && f[2] == pgid.to_string()
+    })
+}
+
+#[test]
+fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
+    use std::time::{Duration, Instant};
+    let l = Life::new("sig", &["--policy", "adaptive"]);
+    for (n, sig) in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP]
+        .into_iter()
+        .enumerate()
+    {
+        let mut child = std::process::Command::new(crate::util::probity_bin())
+            .current_dir(l.dir())
+            .args(["run", "--slug", l.slug, "--phase", "baseline", "--json"])
+            .args(["--", "sh", "-c", "sleep 30; echo late"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until the run's process group is recorded (the command is running).
+        let start = Instant::now();
+        let pgid = loop {
+            let j = l.ledger_json();
+            if let Some(p) = j["active_run"]["pgid"].as_i64() {
+                break p as i32;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "run never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(group_alive(pgid));
+        // SAFETY: a signal to the probity process this test spawned.
+        unsafe { libc::kill(child.id() as i32, sig) };
+        let started = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "probity did not exit"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the 30 s sleep was not awaited"
+        );
+        assert_eq!(status.code(), Some(128 + sig), "signal {sig}");
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["interrupted_by"], sig, "{v}");
+        assert!(
+            !group_alive(pgid),
+            "nothing of the run's group is left running"
+        );
+        let j = l.ledger_json();
+        assert_eq!(j["active_run"], Value::Null, "the run was settled");
+        assert_eq!(j["runs"][n]["status"], "interrupted", "{j}");
+        assert_eq!(j["runs"][n]["run_id"], format!("run-{}", n + 1));
+        // The gate is not blocked by a run that will never finish.
+        let (code, g) = l.cli(&["gate"]);
+        assert_eq!(code, 1, "the session is still active: {g}");
+        let reasons: Vec<&str> = g["blocking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["reason"].as_str().unwrap())
+            .collect();
+        assert!(!reasons.contains(&"active_run"), "{g}");
+        let sinks = j["artifacts"].as_array().unwrap();
+        assert!(
+            sinks.iter().all(|a| a["status"] == "removed"),
+            "the sink and runtime were removed: {j}"
+        );
+    }
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!(code, 0, "{v}");
+    let (code, g) = l.cli(&["gate"]);
+    assert_eq!((code, g["pass"].as_bool()), (0, Some(true)), "{g}");
+}

@@ -258,7 +258,11 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
                     println!("--- end of untrusted data ---");
                 },
             );
-            ExitCode::SUCCESS
+            match rep.interrupted_by {
+                // Interrupted and recorded: exit as a shell reports a process ended by `sig`.
+                Some(sig) => ExitCode::from((128 + sig).clamp(0, 255) as u8),
+                None => ExitCode::SUCCESS,
+            }
         }
     }
 }

@@ -39,6 +39,9 @@ pub struct RunReport {
     pub timed_out: bool,
     /// Signal that ended the command.
     pub signal: Option<i32>,
+    /// The signal `probity run` received and forwarded to the command's group (the run is
+    /// recorded `interrupted`; the CLI then exits 128 + this number).
+    pub interrupted_by: Option<i32>,
     /// Captured values: UNTRUSTED data from the program, bounded; never persisted.
     pub untrusted_captured: Vec<events::CapturedEvent>,
     /// Tail of stdout: UNTRUSTED, never persisted.
@@ -321,6 +324,7 @@ fn collect(
     result: &std::io::Result<RunResult>,
 ) -> Collected {
     let (status, timed_out) = match result {
+        Ok(r) if r.interrupted_by.is_some() => (RunStatus::Interrupted, false),
         Ok(r) if r.timed_out => (RunStatus::TimedOut, true),
         Ok(_) => (RunStatus::Completed, false),
         Err(_) => (RunStatus::FailedToStart, false),
@@ -330,11 +334,11 @@ fn collect(
         .as_ref()
         .map(|a| a.observations.clone())
         .unwrap_or_default();
-    if timed_out || status == RunStatus::FailedToStart {
-        let reason = if timed_out {
-            Inconclusive::Timeout
-        } else {
-            Inconclusive::SinkFailure
+    if timed_out || matches!(status, RunStatus::FailedToStart | RunStatus::Interrupted) {
+        let reason = match status {
+            RunStatus::Interrupted => Inconclusive::Interrupted,
+            _ if timed_out => Inconclusive::Timeout,
+            _ => Inconclusive::SinkFailure,
         };
         for o in observations.values_mut() {
             if !matches!(o, Observation::Observed { .. }) {
@@ -425,6 +429,7 @@ fn settle(
         run: record,
         timed_out: r.timed_out,
         signal: r.signal,
+        interrupted_by: r.interrupted_by,
         untrusted_captured: analysis.map(|a| a.captured).unwrap_or_default(),
         untrusted_stdout_tail: String::from_utf8_lossy(&r.stdout_tail).into_owned(),
         untrusted_stderr_tail: String::from_utf8_lossy(&r.stderr_tail).into_owned(),
