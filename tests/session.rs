@@ -1704,7 +1704,8 @@ fn gate_all_sessions_one_line_per_blocking_item() {
     repo.write("app.py", APP);
     let dir = repo.path();
     let p = |args: &[&str]| probity_json(dir, args);
-    assert_eq!(p(&["gate"]).0, 0, "no session at all passes");
+    // No `.planning/debug` at all: refused (`no_session_root`), never a pass by accident.
+    assert_eq!(p(&["gate"]).0, 2, "no session root");
     assert_eq!(
         p(&["session", "init", "--slug", "done", "--policy", "adaptive"]).0,
         0

@@ -253,3 +253,150 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
     let (code, g) = l.cli(&["gate"]);
     assert_eq!((code, g["pass"].as_bool()), (0, Some(true)), "{g}");
 }
+
+// --- 3. The gate cannot pass by accident ---
+
+/// `git` in `dir`, asserting success.
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn gate_outside_a_repository_or_without_sessions_refuses_unless_the_root_is_named() {
+    let plain = tempfile::tempdir().unwrap();
+    let (code, v) = probity_json(plain.path(), &["gate"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("no_session_root")),
+        "{v}"
+    );
+    assert!(v["detail"].as_str().unwrap().contains("--root"), "{v}");
+    let root = plain.path().to_str().unwrap();
+    let (code, v) = probity_json(plain.path(), &["gate", "--root", root]);
+    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    // A repository where no session was ever started.
+    let repo = Repo::new();
+    let (code, v) = probity_json(repo.path(), &["gate"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("no_session_root")),
+        "{v}"
+    );
+    // Human output never says pass.
+    let out = crate::util::probity()
+        .current_dir(plain.path())
+        .arg("gate")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("pass"));
+}
+
+#[test]
+fn gate_verify_blocks_on_a_probe_copied_into_an_ignored_build_output() {
+    let l = Life::new("build", &["--policy", "adaptive"]);
+    l.repo.write(".gitignore", "dist/\n");
+    let (code, v) = l.place("p1", "    return value");
+    assert_eq!(code, 0, "{v}");
+    // A build copies the instrumented source into an ignored output folder.
+    std::fs::create_dir(l.dir().join("dist")).unwrap();
+    std::fs::copy(l.dir().join("app.py"), l.dir().join("dist/app.py")).unwrap();
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!(
+        (code, v["pass"].as_bool()),
+        (0, Some(true)),
+        "ignored files are not read: {v}"
+    );
+    let (code, v) = l.cli(&["gate", "--verify"]);
+    assert_eq!((code, v["pass"].as_bool()), (1, Some(false)), "{v}");
+    let item = &v["blocking"][0];
+    assert_eq!(item["reason"], "leftover_unledgered", "{v}");
+    assert_eq!(item["ledger"], "dist/app.py", "{v}");
+    std::fs::remove_dir_all(l.dir().join("dist")).unwrap();
+    let (code, v) = l.cli(&["gate", "--verify"]);
+    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+}
+
+// --- 4. Revert-and-reconfirm: `git stash` / `git stash pop` ---
+
+#[test]
+fn stash_pop_brings_back_a_probe_that_gate_and_cleanup_catch() {
+    let l = Life::new("stash", &["--policy", "adaptive"]);
+    l.repo.write(".gitignore", ".planning/\n");
+    std::fs::remove_dir(l.dir().join(".git")).unwrap();
+    git(l.dir(), &["init", "-q"]);
+    git(l.dir(), &["add", "."]);
+    git(l.dir(), &["commit", "-qm", "base"]);
+    let (code, v) = l.place("p1", "    return value");
+    assert_eq!(code, 0, "{v}");
+    let placed = l.repo.read("app.py");
+    // The user stashes the fix (and with it, the probe), cleans up, then pops the stash.
+    git(l.dir(), &["stash", "-q"]);
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    git(l.dir(), &["stash", "pop", "-q"]);
+    assert_eq!(
+        l.repo.read("app.py"),
+        placed,
+        "the probe is back in the tree"
+    );
+    assert_eq!(l.ledger_json()["probes"][0]["status"], "removed");
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!((code, v["pass"].as_bool()), (1, Some(false)), "{v}");
+    let reasons: Vec<&str> = v["blocking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["leftover_unledgered"], "{v}");
+    // Cleanup re-ledgers the block it placed (same file, same hash) and strips it.
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(l.repo.read("app.py"), APP.as_bytes());
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+}
+
+#[test]
+fn cleanup_leaves_a_copy_of_a_probe_in_place_and_the_gate_blocks_on_it() {
+    let l = Life::new("copy", &["--policy", "adaptive"]);
+    let (code, v) = l.place("p1", "    return value");
+    assert_eq!(code, 0, "{v}");
+    std::fs::copy(l.dir().join("app.py"), l.dir().join("copy.py")).unwrap();
+    let copy = l.repo.read("copy.py");
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        v["copies"],
+        serde_json::json!(["copy.py:3 (copy/p1)"]),
+        "{v}"
+    );
+    assert_eq!(
+        l.repo.read("app.py"),
+        APP.as_bytes(),
+        "its own block is stripped"
+    );
+    assert_eq!(l.repo.read("copy.py"), copy, "the copy is not touched");
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!(
+        (code, v["blocking"][0]["ledger"].as_str()),
+        (1, Some("copy.py")),
+        "{v}"
+    );
+    std::fs::remove_file(l.dir().join("copy.py")).unwrap();
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+}

@@ -214,6 +214,9 @@ reasons! {
     NoAdjacentTests = "no_adjacent_tests",
     /// `git` could not list the changed files (not a repository, an unknown revision, timed out).
     GitFailed = "git_failed",
+    /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`
+    /// under it; name the root with `--root` to judge it anyway.
+    NoSessionRoot = "no_session_root",
 }
 
 impl std::fmt::Display for Reason {

@@ -101,12 +101,48 @@ pub(super) struct GateArgs {
     /// Every session under `<root>/.planning/debug/` (the default).
     #[arg(long)]
     all: bool,
-    /// Repository root.
+    /// Repository root. Without it, the gate refuses (`no_session_root`, exit 2) outside a git
+    /// work tree or where no `.planning/debug` exists, rather than pass on nothing.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Also verify the whole tree, gitignored files included (build outputs holding a copy of a
+    /// probe block block too): the gate and `probity verify --no-ignore ROOT` in one call.
+    #[arg(long)]
+    verify: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// The root the gate judges: `--root`, else the enclosing git work tree if it has
+/// `.planning/debug`; anything else is refused, so that a gate run from the wrong folder can
+/// never pass on nothing.
+fn gate_root(explicit: Option<&std::path::Path>) -> Result<PathBuf, Error> {
+    if let Some(r) = explicit {
+        return Ok(r.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
+    let Some(root) = cwd.ancestors().find(|d| d.join(".git").exists()) else {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} is not inside a git work tree: run the gate from the repository, or name it \
+                 with `--root DIR`",
+                cwd.display()
+            ),
+        ));
+    };
+    if !root.join(".planning/debug").is_dir() {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} has no .planning/debug: no session was started here; name the root with \
+                 `--root DIR` to judge it anyway",
+                root.display()
+            ),
+        ));
+    }
+    Ok(root.to_path_buf())
 }
 
 pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
@@ -306,12 +342,12 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
     let root = repo_root(a.root.as_deref());
     match session::cleanup(&session_ledger(&a), &a.slug, &root) {
         Err(r) => refused("cleanup", a.json, &r),
-        Ok(l) => {
+        Ok((l, copies)) => {
             let state = l.state.unwrap_or(State::NotUsed);
             emit(
                 "cleanup",
                 a.json,
-                json!({"state": state, "cleanup": l.cleanup}),
+                json!({"state": state, "cleanup": l.cleanup, "copies": copies}),
                 || {
                     println!("session {}: {}", a.slug, state.as_str());
                     if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
@@ -319,6 +355,13 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                             println!("  {} {}: {}: {}", i.kind, i.id, i.reason, i.detail);
                         }
                     }
+                    for c in &copies {
+                        println!("  copy of a probe left in place (the gate blocks on it): {c}");
+                    }
+                    println!(
+                        "  rebuild compiled outputs (a tsc or bundler folder) that may still \
+                         hold a copy of a probe; `probity gate --verify` checks them"
+                    );
                 },
             );
             let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
@@ -332,7 +375,10 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
-    let root = repo_root(a.root.as_deref());
+    let root = match gate_root(a.root.as_deref()) {
+        Ok(r) => r,
+        Err(r) => return refused("gate", a.json, &r),
+    };
     let paths = match &a.slug {
         Some(s) => vec![ledger::ledger_path(&root, s)],
         None => ledger::all_ledgers(&root),
@@ -344,7 +390,19 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
         );
         return refused("gate", a.json, &r);
     }
-    let items = session::gate(&paths);
+    let mut items = session::gate(&paths);
+    let slugs: Vec<String> = match &a.slug {
+        Some(s) => vec![s.clone()],
+        None => paths
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".evidence.json"))
+            .map(str::to_owned)
+            .collect(),
+    };
+    match session::tree_items(&root, &slugs, a.verify) {
+        Ok(more) => items.extend(more),
+        Err(r) => return refused("gate", a.json, &r),
+    }
     emit(
         "gate",
         a.json,

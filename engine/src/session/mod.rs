@@ -35,7 +35,7 @@ use crate::reason::Reason;
 pub use cleanup::cleanup;
 pub use compare::{CompareRow, compare};
 pub use env::{EnvReport, env};
-pub use gate::{GateItem, gate};
+pub use gate::{GateItem, gate, tree_items};
 pub use markdown::{render, sync_file, sync_text};
 pub use run::{RunReport, run};
 
