@@ -400,3 +400,61 @@ fn cleanup_leaves_a_copy_of_a_probe_in_place_and_the_gate_blocks_on_it() {
     let (code, v) = l.cli(&["gate"]);
     assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
 }
+
+// --- 5. Secrets on the reproduction's command line ---
+
+#[test]
+fn a_token_on_the_command_line_never_reaches_the_ledger_or_the_markdown() {
+    let l = Life::new("secret", &["--policy", "adaptive"]);
+    let token = "sk-live-4f9a8b7c6d5e4f3a2b1c";
+    let assignment = format!("API_TOKEN={token}");
+    let (code, v) = l.cli(&[
+        "run",
+        "--slug",
+        l.slug,
+        "--phase",
+        "baseline",
+        "--",
+        "env",
+        &assignment,
+        "python3",
+        "app.py",
+        "--token",
+        "hunter2-secret",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let j = l.ledger_json();
+    assert_eq!(
+        j["reproduction_ref"], "env API_TOKEN=*** python3 app.py --token ***",
+        "{j}"
+    );
+    // A caller-given label instead.
+    let (code, v) = l.cli(&[
+        "run",
+        "--slug",
+        l.slug,
+        "--phase",
+        "baseline",
+        "--label",
+        "checkout flow",
+        "--",
+        "env",
+        &assignment,
+        "true",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        l.ledger_json()["runs"][1]["reproduction_ref"],
+        "checkout flow"
+    );
+    l.repo.write("debug.md", "# Debug\n");
+    let (code, v) = l.cli(&["session", "sync", "debug.md", "--slug", l.slug]);
+    assert_eq!(code, 0, "{v}");
+    let ledger = std::fs::read_to_string(l.ledger()).unwrap();
+    let md = String::from_utf8(l.repo.read("debug.md")).unwrap();
+    for secret in [token, "hunter2-secret"] {
+        assert!(!ledger.contains(secret), "{secret} in the ledger");
+        assert!(!md.contains(secret), "{secret} in the markdown");
+    }
+    assert!(md.contains("- reproduction_ref: `checkout flow`"), "{md}");
+}

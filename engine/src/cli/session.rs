@@ -78,6 +78,10 @@ pub(super) struct RunArgs {
     /// Kill the command's whole process group after this many seconds.
     #[arg(long, default_value_t = 120)]
     timeout: u64,
+    /// Record the run under this reference instead of the argv (which is recorded with its
+    /// secrets masked).
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
     /// The reproduction command (an argv, never a shell string).
     #[arg(last = true, required = true)]
     command: Vec<String>,
@@ -253,6 +257,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
         Phase::from(a.phase.as_str()),
         Duration::from_secs(a.timeout),
         &a.command,
+        a.label.as_deref(),
     ) {
         Err(r) => refused("run", a.session.json, &r),
         Ok(rep) => {

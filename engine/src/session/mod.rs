@@ -7,6 +7,7 @@
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
 //! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
+//! - `redact`: the reproduction's argv with its secrets masked, as `reproduction_ref` keeps it;
 //! - `artifacts` (private): settling an interrupted run and removing one recorded artifact.
 //!
 //! The schema, store and state machine are [`crate::ledger`]. Every operation that changes the
@@ -23,6 +24,7 @@ mod compare;
 mod env;
 mod gate;
 mod markdown;
+mod redact;
 mod run;
 
 use std::path::Path;
@@ -37,6 +39,7 @@ pub use compare::{CompareRow, compare};
 pub use env::{EnvReport, env};
 pub use gate::{GateItem, gate, tree_items};
 pub use markdown::{render, sync_file, sync_text};
+pub use redact::redact_argv;
 pub use run::{RunReport, run};
 
 /// Current UTC time as RFC 3339 (`2026-11-29T23:01:36Z`).

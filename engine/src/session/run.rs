@@ -50,13 +50,15 @@ pub struct RunReport {
     pub untrusted_stderr_tail: String,
 }
 
-/// `probity run`: holds the ledger's lock for the whole run.
+/// `probity run`: holds the ledger's lock for the whole run. The run is recorded under `label`
+/// when given, else under the argv with its secrets masked ([`super::redact_argv`]).
 pub fn run(
     path: &Path,
     slug: &str,
     phase: Phase,
     timeout: Duration,
     argv: &[String],
+    label: Option<&str>,
 ) -> Result<RunReport, Error> {
     if let Phase::Other(_) = phase {
         return Err(Error::new(
@@ -73,7 +75,8 @@ pub fn run(
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
-    let planned = record(&mut ledger, path, slug, &phase, argv)?;
+    let reference = label.map_or_else(|| super::redact_argv(argv), str::to_owned);
+    let planned = record(&mut ledger, path, slug, &phase, reference)?;
     let result = start(&mut ledger, path, &planned, &phase, timeout, argv)?;
     let collected = collect(&planned, slug, &phase, &live, &result);
     settle(&mut ledger, path, planned, &phase, collected, result, argv)
@@ -149,7 +152,7 @@ fn record(
     path: &Path,
     slug: &str,
     phase: &Phase,
-    argv: &[String],
+    reference: String,
 ) -> Result<Planned, Error> {
     let root = if *phase == Phase::UninstrumentedVerify {
         None
@@ -171,7 +174,7 @@ fn record(
     let run_id = format!("run-{n}");
     let sink_id = format!("sink-{run_id}");
     let sink_name = format!("{run_id}.sink");
-    let reproduction_ref = Some(argv.join(" "));
+    let reproduction_ref = Some(reference);
     let started_at = now_rfc3339();
     ledger.next_run_seq = Some(n + 1);
     ledger.reproduction_ref = reproduction_ref.clone();
