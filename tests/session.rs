@@ -782,8 +782,14 @@ fn session_run_ids_are_write_ahead_and_never_reused() {
     assert_eq!(l["active_run"], Value::Null);
     assert_eq!(l["next_run_seq"], 2);
 
-    // A command that cannot start still consumes its id.
-    let (code, v) = fx.run("baseline", 5, &["/nonexistent/program"]);
+    // A command that cannot start still consumes its id (a missing program is refused before
+    // anything is recorded: session_life.rs; an executable that is no program gets this far).
+    let bad = fx.dir().join("not-a-program");
+    std::fs::write(&bad, b"\x7fELF garbage").unwrap();
+    let mut perms = std::fs::metadata(&bad).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&bad, perms).unwrap();
+    let (code, v) = fx.run("baseline", 5, &[bad.to_str().unwrap()]);
     assert_eq!(
         (code, v["reason"].as_str()),
         (2, Some("command_failed")),

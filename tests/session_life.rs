@@ -458,3 +458,64 @@ fn a_token_on_the_command_line_never_reaches_the_ledger_or_the_markdown() {
     }
     assert!(md.contains("- reproduction_ref: `checkout flow`"), "{md}");
 }
+
+// --- 6. Probe text in documentation ---
+
+#[test]
+fn verify_treats_markers_in_markdown_code_as_data() {
+    let repo = Repo::new();
+    repo.write(
+        "docs/probes.md",
+        "# Probes\n\nA block starts with `# gsd-debug-probe:start s p1` and logs `GSDDBG1` lines.\n\n\
+         ```python\n# gsd-debug-probe:start s p1\nprint(1)\n# gsd-debug-probe:end s p1\n```\n\n\
+         ~~~\nGSD_DEBUG_PROBE_SINK=/tmp/x\n~~~\n\n\
+         Left in prose: gsd-debug-probe:start s p2\n",
+    );
+    let out = crate::util::probity()
+        .current_dir(repo.path())
+        .args(["verify", ".", "--json"])
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let findings: Vec<(&str, u64)> = lines
+        .iter()
+        .filter(|v| v["type"] == "finding")
+        .map(|v| (v["kind"].as_str().unwrap(), v["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(findings, [("orphan_marker", 15)], "{lines:?}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+// --- 6. A misspelt reproduction command ---
+
+#[test]
+fn a_misspelt_command_leaves_the_session_as_it_was() {
+    let l = Life::new("typo", &["--policy", "adaptive"]);
+    let before = std::fs::read(l.ledger()).unwrap();
+    let (code, v) = l.cli(&[
+        "run", "--slug", l.slug, "--phase", "baseline", "--", "pyhton3", "app.py",
+    ]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("command_failed")),
+        "{v}"
+    );
+    assert!(
+        v["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("pyhton3: no such executable"),
+        "{v}"
+    );
+    assert_eq!(
+        std::fs::read(l.ledger()).unwrap(),
+        before,
+        "nothing recorded, nothing created"
+    );
+    let (code, v) = l.cli(&["gate"]);
+    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+}

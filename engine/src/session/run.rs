@@ -72,6 +72,7 @@ pub fn run(
             "give the reproduction command after `--`",
         ));
     }
+    check_program(&argv[0])?;
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
@@ -80,6 +81,30 @@ pub fn run(
     let result = start(&mut ledger, path, &planned, &phase, timeout, argv)?;
     let collected = collect(&planned, slug, &phase, &live, &result);
     settle(&mut ledger, path, planned, &phase, collected, result, argv)
+}
+
+/// Refuse (`command_failed`) a program that cannot be found, before anything is recorded or
+/// created: a misspelt command leaves the session exactly as it was. A name without `/` is looked
+/// up in `PATH` as `execvp` does; a path must name an executable file.
+fn check_program(prog: &str) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if prog.contains('/') {
+        executable(Path::new(prog))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| executable(&d.join(prog))))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(Error::new(
+            Reason::CommandFailed,
+            format!("{prog}: no such executable (nothing was recorded; the session is unchanged)"),
+        ))
+    }
 }
 
 /// Step 1: settle (and save) an interrupted run, refuse under policy `off` or when an
@@ -427,7 +452,18 @@ fn settle(
         }
     }
     ledger.save(path)?;
-    let r = result.map_err(|e| Error::new(Reason::CommandFailed, format!("{}: {e}", argv[0])))?;
+    let r = result.map_err(|e| {
+        Error::new(
+            Reason::CommandFailed,
+            format!(
+                "{}: {e} (recorded as {} failed_to_start; `probity cleanup --slug {}` clears \
+                 the session)",
+                argv[0],
+                record.run_id,
+                ledger.slug.as_deref().unwrap_or_default()
+            ),
+        )
+    })?;
     Ok(RunReport {
         run: record,
         timed_out: r.timed_out,
