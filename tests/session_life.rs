@@ -519,3 +519,68 @@ fn a_misspelt_command_leaves_the_session_as_it_was() {
     let (code, v) = l.cli(&["gate"]);
     assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
 }
+
+// --- 6. A reproduction performed by hand ---
+
+#[test]
+fn a_run_performed_by_hand_between_run_start_and_run_finish() {
+    let l = Life::new("manual", &["--policy", "adaptive"]);
+    let n = line_number(&l.dir().join("app.py"), "    return value").to_string();
+    let (code, v) = l.cli(&[
+        "place",
+        "app.py",
+        "--line",
+        &n,
+        "--slug",
+        l.slug,
+        "--probe",
+        "p1",
+        "--hypothesis",
+        "h1",
+        "--capture",
+        "value=value",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = l.cli(&[
+        "run",
+        "start",
+        "--slug",
+        l.slug,
+        "--phase",
+        "baseline",
+        "--label",
+        "click checkout",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["run_id"], "run-1");
+    let sink = PathBuf::from(v["env"]["GSD_DEBUG_PROBE_SINK"].as_str().unwrap());
+    assert!(sink.is_file(), "the sink exists for the user's shell");
+    assert_eq!(l.ledger_json()["active_run"]["run_id"], "run-1");
+    // The gate blocks while the person reproduces.
+    let (code, _) = l.cli(&["gate"]);
+    assert_eq!(code, 1);
+    // The person runs the program with the printed environment.
+    let mut cmd = std::process::Command::new("python3");
+    cmd.current_dir(l.dir()).arg("app.py");
+    for (k, val) in v["env"].as_object().unwrap() {
+        cmd.env(k, val.as_str().unwrap());
+    }
+    assert!(cmd.output().unwrap().status.success());
+    let (code, f) = l.cli(&["run", "finish", "--slug", l.slug]);
+    assert_eq!(code, 0, "{f}");
+    assert_eq!(f["run"]["status"], "completed");
+    assert_eq!(f["run"]["reproduction_ref"], "click checkout");
+    assert_eq!(f["run"]["observations"]["p1"]["verdict"], "observed", "{f}");
+    assert!(!sink.exists(), "the sink is removed");
+    let j = l.ledger_json();
+    assert_eq!(j["active_run"], Value::Null);
+    // Nothing to finish twice.
+    let (code, v) = l.cli(&["run", "finish", "--slug", l.slug]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("run_not_found")),
+        "{v}"
+    );
+    let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
+    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+}

@@ -69,12 +69,26 @@ pub(super) struct InitArgs {
 }
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(super) struct RunArgs {
-    #[command(flatten)]
-    session: SessionArgs,
+    /// A reproduction performed by hand: `run start`, then `run finish`.
+    #[command(subcommand)]
+    manual: Option<ManualRun>,
+    /// Session slug.
+    #[arg(long, required = true)]
+    slug: Option<String>,
+    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
+    #[arg(long, value_name = "FILE")]
+    ledger: Option<PathBuf>,
+    /// Repository root (default: the enclosing git work tree, else the current directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
     /// Which evidence this run is.
-    #[arg(long, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
-    phase: String,
+    #[arg(long, required = true, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+    phase: Option<String>,
     /// Kill the command's whole process group after this many seconds.
     #[arg(long, default_value_t = 120)]
     timeout: u64,
@@ -85,6 +99,27 @@ pub(super) struct RunArgs {
     /// The reproduction command (an argv, never a shell string).
     #[arg(last = true, required = true)]
     command: Vec<String>,
+}
+
+#[derive(Subcommand)]
+pub(super) enum ManualRun {
+    /// Begin a run performed by hand: record it, create its sink, print the environment to
+    /// export in the shell (or the program) that performs the reproduction.
+    Start {
+        #[command(flatten)]
+        session: SessionArgs,
+        /// Which evidence this run is.
+        #[arg(long, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+        phase: String,
+        /// What the person does (recorded as the run's reproduction_ref).
+        #[arg(long, value_name = "TEXT")]
+        label: String,
+    },
+    /// End the run `run start` began: judge and record what the probes saw, remove the sink.
+    Finish {
+        #[command(flatten)]
+        session: SessionArgs,
+    },
 }
 
 #[derive(Args)]
@@ -249,21 +284,97 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     }
 }
 
+/// `'...'` quoting for a POSIX shell.
+fn shell_quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
+fn manual_cmd(m: ManualRun) -> ExitCode {
+    match m {
+        ManualRun::Start {
+            session: a,
+            phase,
+            label,
+        } => {
+            let path = session_ledger(&a);
+            match session::run_start(&path, &a.slug, Phase::from(phase.as_str()), &label) {
+                Err(r) => refused("run start", a.json, &r),
+                Ok((run_id, env, unset)) => {
+                    let vars: serde_json::Map<String, serde_json::Value> =
+                        env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                    emit(
+                        "run start",
+                        a.json,
+                        json!({"run_id": run_id, "env": vars, "unset": unset}),
+                        || {
+                            for (k, v) in &env {
+                                println!("export {k}={}", shell_quote(v));
+                            }
+                            for k in &unset {
+                                println!("unset {k}");
+                            }
+                            eprintln!(
+                                "{run_id} started: export the variables above where the \
+                                 reproduction runs (eval \"$(probity run start ...)\"), perform \
+                                 it, then `probity run finish --slug {}`",
+                                a.slug
+                            );
+                        },
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
+        ManualRun::Finish { session: a } => {
+            match session::run_finish(&session_ledger(&a), &a.slug) {
+                Err(r) => refused("run finish", a.json, &r),
+                Ok(rep) => {
+                    emit(
+                        "run finish",
+                        a.json,
+                        serde_json::to_value(&rep).unwrap_or_default(),
+                        || {
+                            let r = &rep.run;
+                            println!("{} ({}): {}", r.run_id, r.phase, r.status);
+                            for (probe, o) in &r.observations {
+                                println!(
+                                    "  {probe}: {}",
+                                    serde_json::to_string(o).unwrap_or_default()
+                                );
+                            }
+                        },
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
+    }
+}
+
 pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
-    let path = session_ledger(&a.session);
+    if let Some(m) = a.manual {
+        return manual_cmd(m);
+    }
+    let session = SessionArgs {
+        slug: a.slug.unwrap_or_default(),
+        ledger: a.ledger,
+        root: a.root,
+        json: a.json,
+    };
+    let path = session_ledger(&session);
     match session::run(
         &path,
-        &a.session.slug,
-        Phase::from(a.phase.as_str()),
+        &session.slug,
+        Phase::from(a.phase.as_deref().unwrap_or_default()),
         Duration::from_secs(a.timeout),
         &a.command,
         a.label.as_deref(),
     ) {
-        Err(r) => refused("run", a.session.json, &r),
+        Err(r) => refused("run", session.json, &r),
         Ok(rep) => {
             emit(
                 "run",
-                a.session.json,
+                session.json,
                 serde_json::to_value(&rep).unwrap_or_default(),
                 || {
                     let r = &rep.run;

@@ -3,6 +3,7 @@
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);
 //! - `run`(mod@run): one bounded, confined reproduction run and its sanitized record;
+//! - `manual`: a reproduction performed by hand, between `run start` and `run finish`;
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
@@ -23,6 +24,7 @@ mod cleanup;
 mod compare;
 mod env;
 mod gate;
+mod manual;
 mod markdown;
 mod redact;
 mod run;
@@ -38,6 +40,7 @@ pub use cleanup::cleanup;
 pub use compare::{CompareRow, compare};
 pub use env::{EnvReport, env};
 pub use gate::{GateItem, gate, tree_items};
+pub use manual::{run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;
 pub use run::{RunReport, run};

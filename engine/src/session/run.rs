@@ -110,7 +110,11 @@ fn check_program(prog: &str) -> Result<(), Error> {
 /// Step 1: settle (and save) an interrupted run, refuse under policy `off` or when an
 /// uninstrumented verification still has probes, and move the state machine to `active` for an
 /// instrumented phase. Returns the live probes the run is judged against.
-fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<ExpectedProbe>, Error> {
+pub(super) fn prepare(
+    ledger: &mut Ledger,
+    path: &Path,
+    phase: &Phase,
+) -> Result<Vec<ExpectedProbe>, Error> {
     if ledger.active_run.is_some() {
         settle_interrupted(ledger);
         ledger.save(path)?;
@@ -157,22 +161,22 @@ fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<Expect
 }
 
 /// A run as recorded (write-ahead) before its command starts.
-struct Planned {
-    run_id: String,
-    sink_id: String,
-    sink_name: String,
-    reproduction_ref: Option<String>,
-    started_at: String,
+pub(super) struct Planned {
+    pub(super) run_id: String,
+    pub(super) sink_id: String,
+    pub(super) sink_name: String,
+    pub(super) reproduction_ref: Option<String>,
+    pub(super) started_at: String,
     /// The capture root and the created sink's identity; none for `uninstrumented_verify`.
-    sink: Option<(ArtifactRoot, Identity)>,
+    pub(super) sink: Option<(ArtifactRoot, Identity)>,
     /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
-    runtime: Option<(String, Vec<String>)>,
+    pub(super) runtime: Option<(String, Vec<String>)>,
 }
 
 /// Step 2: the capture root (checked, or created and saved before anything is made inside it),
 /// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
 /// and its identity saved.
-fn record(
+pub(super) fn record(
     ledger: &mut Ledger,
     path: &Path,
     slug: &str,
@@ -295,26 +299,7 @@ fn start(
     timeout: Duration,
     argv: &[String],
 ) -> Result<std::io::Result<RunResult>, Error> {
-    let mut env = vec![
-        ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
-        (
-            "GSD_DEBUG_PROBE_PHASE".to_owned(),
-            phase.as_str().to_owned(),
-        ),
-    ];
-    let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
-    if let Some((r, _)) = &planned.sink {
-        let p = sink::child_path(Path::new(&r.canonical_path), &planned.sink_name)?;
-        env.push((
-            "GSD_DEBUG_PROBE_SINK".to_owned(),
-            p.to_string_lossy().into_owned(),
-        ));
-        remove_env.clear();
-    }
-    match &planned.runtime {
-        Some((stem, _)) => env.push((runner::RUNTIME_ENV.to_owned(), stem.clone())),
-        None => remove_env.push(runner::RUNTIME_ENV),
-    }
+    let (env, remove_env) = probe_env(planned, phase)?;
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
     }
@@ -335,8 +320,37 @@ fn start(
     ))
 }
 
+/// A run's probe environment: variables to set, and variables to remove.
+pub(super) type ProbeEnv = (Vec<(String, String)>, Vec<&'static str>);
+
+/// The probe environment of a run: variables to set, and those to remove (the sink variable
+/// when there is no sink, the runtime's when there is none).
+pub(super) fn probe_env(planned: &Planned, phase: &Phase) -> Result<ProbeEnv, Error> {
+    let mut env = vec![
+        ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
+        (
+            "GSD_DEBUG_PROBE_PHASE".to_owned(),
+            phase.as_str().to_owned(),
+        ),
+    ];
+    let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
+    if let Some((r, _)) = &planned.sink {
+        let p = sink::child_path(Path::new(&r.canonical_path), &planned.sink_name)?;
+        env.push((
+            "GSD_DEBUG_PROBE_SINK".to_owned(),
+            p.to_string_lossy().into_owned(),
+        ));
+        remove_env.clear();
+    }
+    match &planned.runtime {
+        Some((stem, _)) => env.push((runner::RUNTIME_ENV.to_owned(), stem.clone())),
+        None => remove_env.push(runner::RUNTIME_ENV),
+    }
+    Ok((env, remove_env))
+}
+
 /// What a finished run left: how it ended, and what its sink says.
-struct Collected {
+pub(super) struct Collected {
     status: RunStatus,
     analysis: Option<events::Analysis>,
     observations: BTreeMap<String, Observation>,
@@ -344,7 +358,7 @@ struct Collected {
 
 /// Step 4a: read and judge the sink (an unreadable sink makes every probe inconclusive), then
 /// turn what a timeout or a failed start left unobserved into `inconclusive`.
-fn collect(
+pub(super) fn collect(
     planned: &Planned,
     slug: &str,
     phase: &Phase,
@@ -417,7 +431,7 @@ fn judge_sink(
 
 /// Step 4b: record the run's sanitized facts, clear `active_run`, remove the sink, save; then
 /// refuse (`command_failed`) if the command never started, else build the report.
-fn settle(
+pub(super) fn settle(
     ledger: &mut Ledger,
     path: &Path,
     planned: Planned,
