@@ -100,6 +100,9 @@ fn judge(l: &Ledger, name: &str, items: &mut Vec<GateItem>) {
 /// with `verify_all`, every finding and unreadable file of a verify of the whole tree, files
 /// that `.gitignore` excludes included (a compiled copy of a probe in a build output).
 pub fn tree_items(root: &Path, slugs: &[String], verify_all: bool) -> Result<Vec<GateItem>, Error> {
+    if slugs.is_empty() && !verify_all {
+        return Ok(Vec::new());
+    }
     let report = scan::verify(&scan::Options {
         roots: vec![root.to_path_buf()],
         no_ignore: verify_all,
