@@ -204,7 +204,10 @@ fn end_to_end(lang: &Lang) {
     let ctx = |what: &str, v: &Value| format!("{}: {what}: {v}", lang.dir);
 
     // Session.
-    let (code, v) = probity_json(dir, &["session", "init", "--slug", slug]);
+    let (code, v) = probity_json(
+        dir,
+        &["session", "init", "--slug", slug, "--policy", "adaptive"],
+    );
     assert_eq!(code, 0, "{}", ctx("session init", &v));
     assert_eq!(v["session"]["state"], "not_used");
     assert_eq!(v["ledger"], ledger.display().to_string());

@@ -77,7 +77,10 @@ fn sync_ends_the_section_at_setext_headings() {
 #[test]
 fn sync_refuses_to_append_into_an_open_block() {
     let r = Repo::new();
-    let (code, v) = probity_json(r.path(), &["session", "init", "--slug", "md"]);
+    let (code, v) = probity_json(
+        r.path(),
+        &["session", "init", "--slug", "md", "--policy", "adaptive"],
+    );
     assert_eq!(code, 0, "{v}");
     for text in ["# Notes\n\n```\ncode\n", "# Notes\n\n<!-- draft\n"] {
         r.write("notes.md", text);
@@ -441,7 +444,10 @@ const APP: &str = "import sys\n\n\ndef main():\n    print(\"done\")\n\n\nmain()\
 fn run_with_root_swapped(r: &Repo, point: &str, outer: &std::path::Path, argv: &[&str]) -> PathBuf {
     r.write("app.py", APP);
     let dir = r.path();
-    let (code, v) = probity_json(dir, &["session", "init", "--slug", "sw"]);
+    let (code, v) = probity_json(
+        dir,
+        &["session", "init", "--slug", "sw", "--policy", "adaptive"],
+    );
     assert_eq!(code, 0, "{v}");
     let n = line_number(&dir.join("app.py"), "    print(\"done\")").to_string();
     let (code, v) = probity_json(
@@ -556,7 +562,10 @@ fn identity(p: &std::path::Path) -> Value {
 fn forged_capture_root_is_not_cleaned() {
     let r = Repo::new();
     let dir = r.path();
-    let (code, v) = probity_json(dir, &["session", "init", "--slug", "fg"]);
+    let (code, v) = probity_json(
+        dir,
+        &["session", "init", "--slug", "fg", "--policy", "adaptive"],
+    );
     assert_eq!(code, 0, "{v}");
     let outer = tempfile::tempdir().unwrap();
     let victim_dir = outer.path().join("keys");

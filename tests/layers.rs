@@ -60,6 +60,7 @@ const SAME_LAYER: &[(&str, &str)] = &[
     ("runner", "sink"),
     ("runner", "ledger"),
     ("session", "ops"),
+    ("session", "scan"),
     ("resolve", "index"),
     ("drift", "resolve"),
     ("drift", "index"),

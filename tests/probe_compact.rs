@@ -406,7 +406,7 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
         serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
     };
-    let v = cli(&["session", "init", "--slug", "rt"]);
+    let v = cli(&["session", "init", "--slug", "rt", "--policy", "adaptive"]);
     assert_eq!(v["status"].as_str().unwrap_or("ok"), "ok", "{v}");
     let v = cli(&[
         "place",
@@ -496,7 +496,7 @@ fn env_on_a_session_records_its_files_and_cleanup_removes_them() {
             .unwrap();
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    cli(&["session", "init", "--slug", "se"]);
+    cli(&["session", "init", "--slug", "se", "--policy", "adaptive"]);
     let v = cli(&[
         "place",
         "app.py",

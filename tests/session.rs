@@ -54,6 +54,10 @@ impl Fx {
         let fx = Fx { repo, slug };
         let mut args = vec!["session", "init", "--slug", slug];
         args.extend_from_slice(init);
+        if !init.contains(&"--policy") {
+            // Probes are opt-in (ADR-3128 Decision 8): these sessions opt in.
+            args.extend_from_slice(&["--policy", "adaptive"]);
+        }
         let (code, v) = fx.cli(&args);
         assert_eq!(code, 0, "session init: {v}");
         fx
@@ -470,7 +474,14 @@ fn session_goal_is_immutable() {
     let fx = Fx::new("immutable", &["--goal", "find_root_cause_only"]);
     let before = fx.ledger_bytes();
     for args in [
-        &["session", "init", "--slug", "immutable"][..],
+        &[
+            "session",
+            "init",
+            "--slug",
+            "immutable",
+            "--policy",
+            "adaptive",
+        ][..],
         &[
             "session",
             "init",
@@ -542,7 +553,10 @@ fn session_eleventh_probe_refused() {
         src.push_str(&format!("def f{i}():\n    return {i}\n\n\n"));
     }
     let file = repo.write("many.py", &src);
-    let (code, _) = probity_json(repo.path(), &["session", "init", "--slug", "many"]);
+    let (code, _) = probity_json(
+        repo.path(),
+        &["session", "init", "--slug", "many", "--policy", "adaptive"],
+    );
     assert_eq!(code, 0);
     let place = |i: usize| {
         let (f, p) = (format!("f{i}"), format!("p{i}"));
@@ -598,7 +612,9 @@ fn session_unparsable_ledger_never_rewritten() {
         fx.repo.write("debug.md", "# Debug\n");
         std::fs::write(fx.ledger(), garbage).unwrap();
         let commands: &[&[&str]] = &[
-            &["session", "init", "--slug", "broken"],
+            &[
+                "session", "init", "--slug", "broken", "--policy", "adaptive",
+            ],
             &["session", "show", "--slug", "broken"],
             &["session", "render", "--slug", "broken"],
             &["session", "sync", "debug.md", "--slug", "broken"],
@@ -766,8 +782,14 @@ fn session_run_ids_are_write_ahead_and_never_reused() {
     assert_eq!(l["active_run"], Value::Null);
     assert_eq!(l["next_run_seq"], 2);
 
-    // A command that cannot start still consumes its id.
-    let (code, v) = fx.run("baseline", 5, &["/nonexistent/program"]);
+    // A command that cannot start still consumes its id (a missing program is refused before
+    // anything is recorded: session_life.rs; an executable that is no program gets this far).
+    let bad = fx.dir().join("not-a-program");
+    std::fs::write(&bad, b"\x7fELF garbage").unwrap();
+    let mut perms = std::fs::metadata(&bad).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&bad, perms).unwrap();
+    let (code, v) = fx.run("baseline", 5, &[bad.to_str().unwrap()]);
     assert_eq!(
         (code, v["reason"].as_str()),
         (2, Some("command_failed")),
@@ -1688,9 +1710,16 @@ fn gate_all_sessions_one_line_per_blocking_item() {
     repo.write("app.py", APP);
     let dir = repo.path();
     let p = |args: &[&str]| probity_json(dir, args);
-    assert_eq!(p(&["gate"]).0, 0, "no session at all passes");
-    assert_eq!(p(&["session", "init", "--slug", "done"]).0, 0);
-    assert_eq!(p(&["session", "init", "--slug", "busy"]).0, 0);
+    // No `.planning/debug` at all: refused (`no_session_root`), never a pass by accident.
+    assert_eq!(p(&["gate"]).0, 2, "no session root");
+    assert_eq!(
+        p(&["session", "init", "--slug", "done", "--policy", "adaptive"]).0,
+        0
+    );
+    assert_eq!(
+        p(&["session", "init", "--slug", "busy", "--policy", "adaptive"]).0,
+        0
+    );
     assert_eq!(p(&["gate", "--all"]).0, 0, "not_used sessions pass");
     for (slug, probe, before) in [
         ("done", "p1", "    return value"),
@@ -1806,7 +1835,10 @@ fn gate_as_git_pre_commit_hook() {
     std::fs::set_permissions(&hook, perm).unwrap();
 
     std::fs::write(dir.join("app.py"), APP).unwrap();
-    let (code, _) = probity_json(dir, &["session", "init", "--slug", "hook"]);
+    let (code, _) = probity_json(
+        dir,
+        &["session", "init", "--slug", "hook", "--policy", "adaptive"],
+    );
     assert_eq!(code, 0);
     let n = line_number(&dir.join("app.py"), "    return value").to_string();
     let (code, v) = probity_json(

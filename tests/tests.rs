@@ -26,6 +26,7 @@ mod registry;
 mod regressions;
 mod rules;
 mod session;
+mod session_life;
 mod toolchains;
 mod trace;
 mod util;

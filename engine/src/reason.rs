@@ -222,6 +222,11 @@ reasons! {
     GitFailed = "git_failed",
     /// A git call took longer than its timeout; its process group was killed.
     GitTimedOut = "git_timed_out",
+
+    // --- the gate (`probity gate`, docs/gate.md) ---
+    /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`
+    /// under it; name the root with `--root` to judge it anyway.
+    NoSessionRoot = "no_session_root",
 }
 
 impl std::fmt::Display for Reason {

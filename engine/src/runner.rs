@@ -5,6 +5,11 @@
 //! When the command ends, any process still in its group is killed too, so nothing writes into
 //! the sink after it is read.
 //!
+//! [`run`] forwards SIGINT, SIGTERM and SIGHUP sent to this process (Ctrl-C, a parent's
+//! `child.kill()`) to the command's process group, gives the group [`SIGNAL_GRACE`] to exit, then
+//! kills what is left, and reports the signal ([`RunResult::interrupted_by`]) so the caller can
+//! record the run as interrupted before it exits.
+//!
 //! It also writes the shared probe runtime ([`write_runtime`]) the Python and JavaScript blocks
 //! of a run load, and names it in [`RUNTIME_ENV`] (docs/probes.md).
 
@@ -90,6 +95,9 @@ pub struct RunResult {
     pub signal: Option<i32>,
     /// Whether the timeout fired (the group was killed).
     pub timed_out: bool,
+    /// The signal (SIGINT, SIGTERM, SIGHUP) this process received during the run and forwarded
+    /// to the command's group, if any.
+    pub interrupted_by: Option<i32>,
     /// Wall time in milliseconds.
     pub duration_ms: u128,
     /// Last bytes of stdout (untrusted; never persisted).
@@ -144,16 +152,65 @@ fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Inst
 }
 
 fn kill_group(pgid: u32) {
+    signal_group(pgid, libc::SIGKILL);
+}
+
+fn signal_group(pgid: u32, sig: i32) {
     // SAFETY: plain syscall on a process group this process created; errors (ESRCH) are fine.
     unsafe {
-        libc::kill(-(pgid as i32), libc::SIGKILL);
+        libc::kill(-(pgid as i32), sig);
+    }
+}
+
+/// The signals [`run`] forwards to the command's process group.
+pub const FORWARDED_SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// How long a group that was sent a forwarded signal may take to exit before it is killed.
+pub const SIGNAL_GRACE: Duration = Duration::from_secs(2);
+
+/// The forwarded signals' handlers, registered for the duration of one run: each stores its
+/// signal number in `last` (async-signal-safe) for the wait loop to forward.
+struct Forwarding {
+    last: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    ids: Vec<signal_hook::SigId>,
+}
+
+impl Forwarding {
+    fn install() -> std::io::Result<Forwarding> {
+        let last = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut ids = Vec::new();
+        for sig in FORWARDED_SIGNALS {
+            ids.push(signal_hook::flag::register_usize(
+                sig,
+                last.clone(),
+                sig as usize,
+            )?);
+        }
+        Ok(Forwarding { last, ids })
+    }
+
+    /// The signal received since the last call, if any.
+    fn take(&self) -> Option<i32> {
+        match self.last.swap(0, std::sync::atomic::Ordering::SeqCst) {
+            0 => None,
+            n => Some(n as i32),
+        }
+    }
+}
+
+impl Drop for Forwarding {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
     }
 }
 
 /// Run `argv` with `env` added, in a new process group, for at most `timeout`.
 ///
 /// `on_spawn` is called with the new process group id (the child's pid) right after the spawn,
-/// before waiting, so the caller can record it durably.
+/// before waiting, so the caller can record it durably. SIGINT, SIGTERM and SIGHUP received
+/// meanwhile are forwarded to the group (see the module doc).
 pub fn run(
     argv: &[String],
     env: &[(String, String)],
@@ -161,10 +218,20 @@ pub fn run(
     timeout: Duration,
     on_spawn: &mut dyn FnMut(u32),
 ) -> std::io::Result<RunResult> {
-    run_in(None, argv, env, remove_env, timeout, on_spawn)
+    let forwarding = Forwarding::install()?;
+    spawn_wait(
+        None,
+        argv,
+        env,
+        remove_env,
+        timeout,
+        on_spawn,
+        Some(&forwarding),
+    )
 }
 
-/// [`run`] in the working directory `cwd` (`None`: this process's).
+/// [`run`] in the working directory `cwd` (`None`: this process's), without forwarding signals
+/// (a signal to this process acts as it would without a command running).
 pub fn run_in(
     cwd: Option<&std::path::Path>,
     argv: &[String],
@@ -172,6 +239,18 @@ pub fn run_in(
     remove_env: &[&str],
     timeout: Duration,
     on_spawn: &mut dyn FnMut(u32),
+) -> std::io::Result<RunResult> {
+    spawn_wait(cwd, argv, env, remove_env, timeout, on_spawn, None)
+}
+
+fn spawn_wait(
+    cwd: Option<&std::path::Path>,
+    argv: &[String],
+    env: &[(String, String)],
+    remove_env: &[&str],
+    timeout: Duration,
+    on_spawn: &mut dyn FnMut(u32),
+    forwarding: Option<&Forwarding>,
 ) -> std::io::Result<RunResult> {
     let (prog, args) = argv
         .split_first()
@@ -198,9 +277,20 @@ pub fn run_in(
     let out = tail_reader(child.stdout.take().expect("piped"));
     let err = tail_reader(child.stderr.take().expect("piped"));
     let mut timed_out = false;
+    let mut interrupted_by = None;
+    let mut grace_until = None;
     let status = loop {
+        if let Some(sig) = forwarding.and_then(Forwarding::take) {
+            signal_group(pgid, sig);
+            interrupted_by = Some(sig);
+            grace_until.get_or_insert(Instant::now() + SIGNAL_GRACE);
+        }
         if let Some(s) = child.try_wait()? {
             break s;
+        }
+        if grace_until.is_some_and(|g| Instant::now() >= g) {
+            kill_group(pgid);
+            break child.wait()?;
         }
         if start.elapsed() >= timeout {
             timed_out = true;
@@ -218,6 +308,7 @@ pub fn run_in(
         exit_code: status.code(),
         signal: status.signal(),
         timed_out,
+        interrupted_by,
         duration_ms: start.elapsed().as_millis(),
         stdout_tail,
         stderr_tail,

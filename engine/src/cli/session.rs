@@ -19,8 +19,16 @@ use super::{emit, refused, repo_root};
 pub(super) enum SessionCommand {
     /// Create the session ledger (default `.planning/debug/<slug>.evidence.json`).
     Init(InitArgs),
-    /// Print the ledger for people.
+    /// Print the ledger for people (`--json`: with the effective and the saved policy).
     Show(SessionArgs),
+    /// Change only the session's saved policy (`adaptive` opts in to probes and runs).
+    SetPolicy {
+        /// The new policy.
+        #[arg(value_parser = ["off", "adaptive"])]
+        policy: String,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
     /// Print the `## Runtime Evidence` markdown section.
     Render(SessionArgs),
     /// Replace the `## Runtime Evidence` section of a session file, keeping every other byte.
@@ -55,24 +63,63 @@ pub(super) struct InitArgs {
     /// What the session may do.
     #[arg(long, default_value = "find_and_fix", value_parser = ["find_and_fix", "find_root_cause_only"])]
     goal: String,
-    /// Whether probes may be placed.
-    #[arg(long, default_value = "adaptive", value_parser = ["off", "adaptive"])]
+    /// Whether probes may be placed and runs made (`off` is the default: probes are opt-in).
+    #[arg(long, default_value = "off", value_parser = ["off", "adaptive"])]
     policy: String,
 }
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(super) struct RunArgs {
-    #[command(flatten)]
-    session: SessionArgs,
+    /// A reproduction performed by hand: `run start`, then `run finish`.
+    #[command(subcommand)]
+    manual: Option<ManualRun>,
+    /// Session slug.
+    #[arg(long, required = true)]
+    slug: Option<String>,
+    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
+    #[arg(long, value_name = "FILE")]
+    ledger: Option<PathBuf>,
+    /// Repository root (default: the enclosing git work tree, else the current directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
     /// Which evidence this run is.
-    #[arg(long, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
-    phase: String,
+    #[arg(long, required = true, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+    phase: Option<String>,
     /// Kill the command's whole process group after this many seconds.
     #[arg(long, default_value_t = 120)]
     timeout: u64,
+    /// Record the run under this reference instead of the argv (which is recorded with its
+    /// secrets masked).
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
     /// The reproduction command (an argv, never a shell string).
     #[arg(last = true, required = true)]
     command: Vec<String>,
+}
+
+#[derive(Subcommand)]
+pub(super) enum ManualRun {
+    /// Begin a run performed by hand: record it, create its sink, print the environment to
+    /// export in the shell (or the program) that performs the reproduction.
+    Start {
+        #[command(flatten)]
+        session: SessionArgs,
+        /// Which evidence this run is.
+        #[arg(long, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+        phase: String,
+        /// What the person does (recorded as the run's reproduction_ref).
+        #[arg(long, value_name = "TEXT")]
+        label: String,
+    },
+    /// End the run `run start` began: judge and record what the probes saw, remove the sink.
+    Finish {
+        #[command(flatten)]
+        session: SessionArgs,
+    },
 }
 
 #[derive(Args)]
@@ -93,12 +140,48 @@ pub(super) struct GateArgs {
     /// Every session under `<root>/.planning/debug/` (the default).
     #[arg(long)]
     all: bool,
-    /// Repository root.
+    /// Repository root. Without it, the gate refuses (`no_session_root`, exit 2) outside a git
+    /// work tree or where no `.planning/debug` exists, rather than pass on nothing.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Also verify the whole tree, gitignored files included (build outputs holding a copy of a
+    /// probe block block too): the gate and `probity verify --no-ignore ROOT` in one call.
+    #[arg(long)]
+    verify: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// The root the gate judges: `--root`, else the enclosing git work tree if it has
+/// `.planning/debug`; anything else is refused, so that a gate run from the wrong folder can
+/// never pass on nothing.
+fn gate_root(explicit: Option<&std::path::Path>) -> Result<PathBuf, Error> {
+    if let Some(r) = explicit {
+        return Ok(r.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
+    let Some(root) = cwd.ancestors().find(|d| d.join(".git").exists()) else {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} is not inside a git work tree: run the gate from the repository, or name it \
+                 with `--root DIR`",
+                cwd.display()
+            ),
+        ));
+    };
+    if !root.join(".planning/debug").is_dir() {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} has no .planning/debug: no session was started here; name the root with \
+                 `--root DIR` to judge it anyway",
+                root.display()
+            ),
+        ));
+    }
+    Ok(root.to_path_buf())
 }
 
 pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
@@ -107,15 +190,19 @@ pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
         .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug))
 }
 
+fn parse_policy(s: &str) -> Policy {
+    if s == "adaptive" {
+        Policy::Adaptive
+    } else {
+        Policy::Off
+    }
+}
+
 pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     match c {
         SessionCommand::Init(a) => {
             let path = session_ledger(&a.session);
-            let policy = if a.policy == "adaptive" {
-                Policy::Adaptive
-            } else {
-                Policy::Off
-            };
+            let policy = parse_policy(&a.policy);
             match session::init(&path, &a.session.slug, Goal::from(a.goal.as_str()), policy) {
                 Err(r) => refused("session init", a.session.json, &r),
                 Ok(l) => {
@@ -134,12 +221,31 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
         SessionCommand::Show(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session show", a.json, &r),
             Ok(l) => {
-                emit("session show", a.json, json!({"session": l}), || {
-                    print!("{}", session::render(&l, "\n"))
-                });
+                let policy = json!({"effective": ledger::effective_policy(&l), "saved": l.policy});
+                emit(
+                    "session show",
+                    a.json,
+                    json!({"session": l, "policy": policy}),
+                    || print!("{}", session::render(&l, "\n")),
+                );
                 ExitCode::SUCCESS
             }
         },
+        SessionCommand::SetPolicy { policy, session: a } => {
+            match session::set_policy(&session_ledger(&a), &a.slug, parse_policy(&policy)) {
+                Err(r) => refused("session set-policy", a.json, &r),
+                Ok(l) => {
+                    let effective = ledger::effective_policy(&l);
+                    emit(
+                        "session set-policy",
+                        a.json,
+                        json!({"policy": {"effective": effective, "saved": l.policy}}),
+                        || println!("session {}: policy {}", a.slug, effective.as_str()),
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
         SessionCommand::Render(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session render", a.json, &r),
             Ok(l) => {
@@ -178,20 +284,97 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     }
 }
 
+/// `'...'` quoting for a POSIX shell.
+fn shell_quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
+fn manual_cmd(m: ManualRun) -> ExitCode {
+    match m {
+        ManualRun::Start {
+            session: a,
+            phase,
+            label,
+        } => {
+            let path = session_ledger(&a);
+            match session::run_start(&path, &a.slug, Phase::from(phase.as_str()), &label) {
+                Err(r) => refused("run start", a.json, &r),
+                Ok((run_id, env, unset)) => {
+                    let vars: serde_json::Map<String, serde_json::Value> =
+                        env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                    emit(
+                        "run start",
+                        a.json,
+                        json!({"run_id": run_id, "env": vars, "unset": unset}),
+                        || {
+                            for (k, v) in &env {
+                                println!("export {k}={}", shell_quote(v));
+                            }
+                            for k in &unset {
+                                println!("unset {k}");
+                            }
+                            eprintln!(
+                                "{run_id} started: export the variables above where the \
+                                 reproduction runs (eval \"$(probity run start ...)\"), perform \
+                                 it, then `probity run finish --slug {}`",
+                                a.slug
+                            );
+                        },
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
+        ManualRun::Finish { session: a } => {
+            match session::run_finish(&session_ledger(&a), &a.slug) {
+                Err(r) => refused("run finish", a.json, &r),
+                Ok(rep) => {
+                    emit(
+                        "run finish",
+                        a.json,
+                        serde_json::to_value(&rep).unwrap_or_default(),
+                        || {
+                            let r = &rep.run;
+                            println!("{} ({}): {}", r.run_id, r.phase, r.status);
+                            for (probe, o) in &r.observations {
+                                println!(
+                                    "  {probe}: {}",
+                                    serde_json::to_string(o).unwrap_or_default()
+                                );
+                            }
+                        },
+                    );
+                    ExitCode::SUCCESS
+                }
+            }
+        }
+    }
+}
+
 pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
-    let path = session_ledger(&a.session);
+    if let Some(m) = a.manual {
+        return manual_cmd(m);
+    }
+    let session = SessionArgs {
+        slug: a.slug.unwrap_or_default(),
+        ledger: a.ledger,
+        root: a.root,
+        json: a.json,
+    };
+    let path = session_ledger(&session);
     match session::run(
         &path,
-        &a.session.slug,
-        Phase::from(a.phase.as_str()),
+        &session.slug,
+        Phase::from(a.phase.as_deref().unwrap_or_default()),
         Duration::from_secs(a.timeout),
         &a.command,
+        a.label.as_deref(),
     ) {
-        Err(r) => refused("run", a.session.json, &r),
+        Err(r) => refused("run", session.json, &r),
         Ok(rep) => {
             emit(
                 "run",
-                a.session.json,
+                session.json,
                 serde_json::to_value(&rep).unwrap_or_default(),
                 || {
                     let r = &rep.run;
@@ -227,7 +410,11 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
                     println!("--- end of untrusted data ---");
                 },
             );
-            ExitCode::SUCCESS
+            match rep.interrupted_by {
+                // Interrupted and recorded: exit as a shell reports a process ended by `sig`.
+                Some(sig) => ExitCode::from((128 + sig).clamp(0, 255) as u8),
+                None => ExitCode::SUCCESS,
+            }
         }
     }
 }
@@ -271,12 +458,12 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
     let root = repo_root(a.root.as_deref());
     match session::cleanup(&session_ledger(&a), &a.slug, &root) {
         Err(r) => refused("cleanup", a.json, &r),
-        Ok(l) => {
+        Ok((l, copies)) => {
             let state = l.state.unwrap_or(State::NotUsed);
             emit(
                 "cleanup",
                 a.json,
-                json!({"state": state, "cleanup": l.cleanup}),
+                json!({"state": state, "cleanup": l.cleanup, "copies": copies}),
                 || {
                     println!("session {}: {}", a.slug, state.as_str());
                     if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
@@ -284,6 +471,13 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                             println!("  {} {}: {}: {}", i.kind, i.id, i.reason, i.detail);
                         }
                     }
+                    for c in &copies {
+                        println!("  copy of a probe left in place (the gate blocks on it): {c}");
+                    }
+                    println!(
+                        "  rebuild compiled outputs (a tsc or bundler folder) that may still \
+                         hold a copy of a probe; `probity gate --verify` checks them"
+                    );
                 },
             );
             let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
@@ -297,7 +491,10 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
-    let root = repo_root(a.root.as_deref());
+    let root = match gate_root(a.root.as_deref()) {
+        Ok(r) => r,
+        Err(r) => return refused("gate", a.json, &r),
+    };
     let paths = match &a.slug {
         Some(s) => vec![ledger::ledger_path(&root, s)],
         None => ledger::all_ledgers(&root),
@@ -309,7 +506,19 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
         );
         return refused("gate", a.json, &r);
     }
-    let items = session::gate(&paths);
+    let mut items = session::gate(&paths);
+    let slugs: Vec<String> = match &a.slug {
+        Some(s) => vec![s.clone()],
+        None => paths
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".evidence.json"))
+            .map(str::to_owned)
+            .collect(),
+    };
+    match session::tree_items(&root, &slugs, a.verify) {
+        Ok(more) => items.extend(more),
+        Err(r) => return refused("gate", a.json, &r),
+    }
     emit(
         "gate",
         a.json,

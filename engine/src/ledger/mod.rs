@@ -22,5 +22,8 @@ pub use schema::{
     CleanupKind, Goal, Identity, Inconclusive, Ledger, Mode, Observation, Phase, Policy,
     ProbeEntry, ProbeKind, ProbeStatus, RunRecord, RunStatus, SavedPolicy, State,
 };
-pub use state::{after_place, before_place, effective_policy, legal, transition};
+pub use state::{
+    after_place, before_place, effective_policy, legal, policy_off, resolve_policy, set_policy,
+    transition,
+};
 pub use store::{LOCK_WAIT, LedgerLock, all_ledgers, ledger_path, lock, repository_root};

@@ -341,6 +341,9 @@ open_enum! {
         TimedOut = "timed_out",
         /// The command could not be started.
         FailedToStart = "failed_to_start",
+        /// `probity run` received SIGINT, SIGTERM or SIGHUP and forwarded it to the command's
+        /// process group, which was then ended.
+        Interrupted = "interrupted",
         /// Interrupted before a result could be attributed.
         Inconclusive = "inconclusive",
     }

@@ -43,12 +43,37 @@ pub fn transition(ledger: &mut Ledger, to: State) -> Result<(), Error> {
     Ok(())
 }
 
-/// The effective policy: `adaptive` only if the saved value is exactly that.
+/// The effective policy without an override: the saved value when it is valid, else `off` (an
+/// absent or invalid saved value reads as `off`; ADR-3128 Decision 8).
 pub fn effective_policy(ledger: &Ledger) -> Policy {
-    match &ledger.policy {
-        Some(SavedPolicy::Known(Policy::Adaptive)) => Policy::Adaptive,
+    resolve_policy(None, ledger)
+}
+
+/// ADR-3128 precedence: an explicit override, then a valid saved policy, then `off`.
+pub fn resolve_policy(explicit: Option<Policy>, ledger: &Ledger) -> Policy {
+    match (explicit, &ledger.policy) {
+        (Some(p), _) => p,
+        (None, Some(SavedPolicy::Known(p))) => *p,
         _ => Policy::Off,
     }
+}
+
+/// Change only the saved policy (never state, mode, probes, artifacts, runs or cleanup data);
+/// returns the saved value it replaced.
+pub fn set_policy(ledger: &mut Ledger, policy: Policy) -> Option<SavedPolicy> {
+    ledger.policy.replace(SavedPolicy::Known(policy))
+}
+
+/// The refusal of a probe or a run in a session whose effective policy is `off`, saying how to
+/// opt in.
+pub fn policy_off(slug: &str, what: &str) -> Error {
+    Error::new(
+        Reason::PolicyOff,
+        format!(
+            "session {slug}: the effective policy is off (the default): no {what}; \
+             opt in with `probity session set-policy --slug {slug} adaptive`"
+        ),
+    )
 }
 
 /// Session rules for a new probe (called by `place` with the ledger loaded and locked). A plain
@@ -70,10 +95,7 @@ pub fn before_place(ledger: &mut Ledger, slug: &str) -> Result<(), Error> {
         ));
     }
     if effective_policy(ledger) == Policy::Off {
-        return Err(Error::new(
-            Reason::PolicyOff,
-            "the session's policy is off: no new probes",
-        ));
+        return Err(policy_off(own, "new probes"));
     }
     transition(ledger, State::Planned).or_else(|e| {
         // Adding a probe to an active session keeps it active.

@@ -6,7 +6,9 @@
 //! files are read textually: every `gsd-debug-probe:` occurrence is a marker (well-formed when
 //! `start|end <slug> <id>` follows). Markers are then paired per `(slug, probe)`; each complete,
 //! ordered, un-nested pair is a block whose span (contracts.md §2) is hashed and correlated with
-//! the ledgers. Residue tokens outside every block are `residue_without_markers`.
+//! the ledgers. Residue tokens outside every block are `residue_without_markers`. In markdown
+//! (`.md`, `.markdown`), marker and residue text inside a code span or a fenced or indented code
+//! block is data, as it is in a string literal: those bytes are blanked before the textual scan.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -93,7 +95,35 @@ pub fn classify(rel: &str, bytes: &[u8], index: &LedgerIndex) -> Vec<Finding> {
         }
         return textual(bytes, index, "larger than 8 MiB; scanned as text");
     }
+    if is_markdown(rel) {
+        return textual(&blank_markdown_code(bytes), index, "");
+    }
     textual(bytes, index, "")
+}
+
+fn is_markdown(rel: &str) -> bool {
+    let lower = rel.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".markdown")
+}
+
+/// `bytes` with every code span and code block of the markdown replaced by spaces (line
+/// terminators kept, so lines and offsets do not move). Text that is not UTF-8 is left as it is.
+fn blank_markdown_code(bytes: &[u8]) -> Vec<u8> {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let mut out = bytes.to_vec();
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return out;
+    };
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        if matches!(event, Event::Code(_) | Event::Start(Tag::CodeBlock(_))) {
+            for b in &mut out[range] {
+                if *b != b'\n' && *b != b'\r' {
+                    *b = b' ';
+                }
+            }
+        }
+    }
+    out
 }
 
 fn in_string(

@@ -1,6 +1,14 @@
 //! `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
 //! empty, verify, and record `clean` or `cleanup_failed` with per-item reasons (contracts.md §8).
 //!
+//! Before stripping, the tree is verified ([`crate::scan::verify`]) for blocks of the session that
+//! the ledger lists as removed (`git stash` of a fix stashed the probes too, a cleanup ran, and
+//! `git stash pop` brought them back): a block whose file and hash are exactly those of its
+//! removed entry is that entry again, so the entry becomes `active` and is stripped with the
+//! others. Any other block of the session (a copy in a build output, in another file) is not
+//! cleanup's to remove (ADR-3128: build outputs are never removable): it is returned as a copy
+//! to rebuild or remove, and the gate blocks on it until it is gone.
+//!
 //! Holds the ledger's lock throughout; the strip goes through [`crate::ops::strip_held`] with
 //! that same lock (locking again from this process would wait on itself). Idempotent: a second
 //! cleanup of a clean session changes nothing but `verified_at`.
@@ -18,16 +26,19 @@ use crate::sink;
 use crate::strip::Outcome;
 
 /// `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
-/// empty, and record `clean` or `cleanup_failed` with per-item reasons. Idempotent.
-pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Error> {
+/// empty, and record `clean` or `cleanup_failed` with per-item reasons. Idempotent. Also returns
+/// the copies of the session's blocks found elsewhere in the tree (`path:line` and probe id),
+/// left in place.
+pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
     let lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;
     }
-    ledger.save(path)?;
+    let copies = reconcile_tree(&mut ledger, slug, root)?;
     let mut items = Vec::new();
+    ledger.save(path)?;
     // 1. Source probes (the ledger is saved by the strip itself, probe by file).
     let req = StripRequest {
         ledger: path.to_path_buf(),
@@ -77,7 +88,58 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<Ledger, Error> {
         )?;
     }
     ledger.save(path)?;
-    Ok(ledger)
+    Ok((ledger, copies))
+}
+
+/// Step 0: blocks of the session in the tree that the ledger does not list as live. Those that
+/// are exactly a removed entry (same file, same block hash) are re-ledgered; the others returned.
+fn reconcile_tree(ledger: &mut Ledger, slug: &str, root: &Path) -> Result<Vec<String>, Error> {
+    let report = crate::scan::verify(&crate::scan::Options {
+        roots: vec![root.to_path_buf()],
+        no_ignore: false,
+        follow: false,
+        allow: Vec::new(),
+        mode: crate::scan::Mode::WorkTree,
+        progress: None,
+        threads: 0,
+    })?;
+    let mut copies = Vec::new();
+    use crate::scan::Kind;
+    for f in report.findings.iter().filter(|f| {
+        matches!(
+            f.kind,
+            Kind::LeftoverUnledgered | Kind::LeftoverOwned | Kind::LeftoverModified
+        ) && f.slug.as_deref() == Some(slug)
+    }) {
+        let id = f.probe.clone().unwrap_or_default();
+        let in_place = |p: &crate::ledger::ProbeEntry| {
+            p.slug == slug && p.id == id && p.file.as_deref() == Some(f.path.as_str())
+        };
+        if ledger
+            .probes
+            .iter()
+            .any(|p| in_place(p) && p.status != ProbeStatus::Removed)
+        {
+            // The block the live entry names: the strip below removes it (or says why not).
+            continue;
+        }
+        let same = |sha: &Option<String>| {
+            sha.as_deref()
+                .zip(f.block_sha256.as_deref())
+                .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
+        };
+        let entry = ledger.probes.iter_mut().rev().find(|p| {
+            in_place(p) && p.status == ProbeStatus::Removed && same(&p.expected_block_sha256)
+        });
+        match entry {
+            Some(p) => {
+                p.status = ProbeStatus::Active;
+                p.location = Some(format!("{}:{}", f.path, f.line));
+            }
+            _ => copies.push(format!("{}:{} ({slug}/{id})", f.path, f.line)),
+        }
+    }
+    Ok(copies)
 }
 
 /// 2. Artifacts, exactly as recorded, then the root once every one is removed.

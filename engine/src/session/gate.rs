@@ -1,14 +1,19 @@
 //! `probity gate`: judge session ledgers before a terminal step (contracts.md §10).
 //!
 //! A ledger passes when its session is `clean` or `not_used`, no run is in progress, and no probe
-//! or capture artifact remains. A ledger that cannot be read blocks. Reads only; never locks or
-//! writes.
+//! or capture artifact remains. A ledger that cannot be read blocks. [`tree_items`] adds what the
+//! tree holds that the ledgers do not say: a block of a judged session that its ledger does not
+//! list as live (brought back by `git stash pop`, a revert, a copy), found by
+//! [`crate::scan::verify`]; with `verify_all`, every finding of a verify of the whole tree,
+//! gitignored build outputs included. Reads only; never locks or writes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::ledger::{ArtifactStatus, Ledger, ProbeStatus, State};
+use crate::scan::{self, Kind};
 
 /// One reason a gate blocks.
 #[derive(Debug, Clone, Serialize)]
@@ -88,4 +93,51 @@ fn judge(l: &Ledger, name: &str, items: &mut Vec<GateItem>) {
     if !root.is_empty() {
         block("artifact_remaining", format!("capture root {root}"));
     }
+}
+
+/// What the tree under `root` holds that blocks: blocks and markers of the sessions `slugs` that
+/// their ledgers do not list as live (a live, unchanged block is already `probe_remaining`), or,
+/// with `verify_all`, every finding and unreadable file of a verify of the whole tree, files
+/// that `.gitignore` excludes included (a compiled copy of a probe in a build output).
+pub fn tree_items(root: &Path, slugs: &[String], verify_all: bool) -> Result<Vec<GateItem>, Error> {
+    if slugs.is_empty() && !verify_all {
+        return Ok(Vec::new());
+    }
+    let report = scan::verify(&scan::Options {
+        roots: vec![root.to_path_buf()],
+        no_ignore: verify_all,
+        follow: false,
+        allow: Vec::new(),
+        mode: scan::Mode::WorkTree,
+        progress: None,
+        threads: 0,
+    })?;
+    let ours = |f: &scan::Finding| {
+        f.slug.as_ref().is_some_and(|s| slugs.contains(s))
+            && !matches!(
+                f.kind,
+                Kind::LeftoverOwned
+                    | Kind::LedgerNotClean
+                    | Kind::ArtifactRemaining
+                    | Kind::LedgerUnreadable
+            )
+    };
+    let mut items: Vec<GateItem> = report
+        .findings
+        .iter()
+        .filter(|f| verify_all || ours(f))
+        .map(|f| GateItem {
+            ledger: f.path.clone(),
+            reason: f.kind.code().into(),
+            detail: format!("{}:{}: {}", f.path, f.line, f.detail),
+        })
+        .collect();
+    if verify_all {
+        items.extend(report.errors.iter().map(|e| GateItem {
+            ledger: e.path.clone(),
+            reason: "file_unchecked".into(),
+            detail: format!("{}: {}", e.path, e.detail),
+        }));
+    }
+    Ok(items)
 }

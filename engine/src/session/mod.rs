@@ -3,10 +3,12 @@
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);
 //! - `run`(mod@run): one bounded, confined reproduction run and its sanitized record;
+//! - `manual`: a reproduction performed by hand, between `run start` and `run finish`;
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
 //! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
+//! - `redact`: the reproduction's argv with its secrets masked, as `reproduction_ref` keeps it;
 //! - `artifacts` (private): settling an interrupted run and removing one recorded artifact.
 //!
 //! The schema, store and state machine are [`crate::ledger`]. Every operation that changes the
@@ -22,7 +24,9 @@ mod cleanup;
 mod compare;
 mod env;
 mod gate;
+mod manual;
 mod markdown;
+mod redact;
 mod run;
 
 use std::path::Path;
@@ -35,8 +39,10 @@ use crate::reason::Reason;
 pub use cleanup::cleanup;
 pub use compare::{CompareRow, compare};
 pub use env::{EnvReport, env};
-pub use gate::{GateItem, gate};
+pub use gate::{GateItem, gate, tree_items};
+pub use manual::{run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
+pub use redact::redact_argv;
 pub use run::{RunReport, run};
 
 /// Current UTC time as RFC 3339 (`2026-11-29T23:01:36Z`).
@@ -83,6 +89,17 @@ pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
             format!("{} is not the ledger of session {slug}", path.display()),
         )),
     }
+}
+
+/// `probity session set-policy`: change only the saved policy (under the ledger's lock), never
+/// state, mode, probes, artifacts, runs or cleanup data. Switching to `off` leaves a non-clean
+/// session as it is: `cleanup` (which `off` never refuses) reconciles and cleans it.
+pub fn set_policy(path: &Path, slug: &str, policy: Policy) -> Result<Ledger, Error> {
+    let _lock = ledger::lock(path, LOCK_WAIT)?;
+    let mut l = load(path, slug)?;
+    ledger::set_policy(&mut l, policy);
+    l.save(path)?;
+    Ok(l)
 }
 
 /// `probity session init`: create the ledger (under its lock); a session's goal is immutable, so

@@ -39,6 +39,9 @@ pub struct RunReport {
     pub timed_out: bool,
     /// Signal that ended the command.
     pub signal: Option<i32>,
+    /// The signal `probity run` received and forwarded to the command's group (the run is
+    /// recorded `interrupted`; the CLI then exits 128 + this number).
+    pub interrupted_by: Option<i32>,
     /// Captured values: UNTRUSTED data from the program, bounded; never persisted.
     pub untrusted_captured: Vec<events::CapturedEvent>,
     /// Tail of stdout: UNTRUSTED, never persisted.
@@ -47,13 +50,15 @@ pub struct RunReport {
     pub untrusted_stderr_tail: String,
 }
 
-/// `probity run`: holds the ledger's lock for the whole run.
+/// `probity run`: holds the ledger's lock for the whole run. The run is recorded under `label`
+/// when given, else under the argv with its secrets masked ([`super::redact_argv`]).
 pub fn run(
     path: &Path,
     slug: &str,
     phase: Phase,
     timeout: Duration,
     argv: &[String],
+    label: Option<&str>,
 ) -> Result<RunReport, Error> {
     if let Phase::Other(_) = phase {
         return Err(Error::new(
@@ -67,27 +72,57 @@ pub fn run(
             "give the reproduction command after `--`",
         ));
     }
+    check_program(&argv[0])?;
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
-    let planned = record(&mut ledger, path, slug, &phase, argv)?;
+    let reference = label.map_or_else(|| super::redact_argv(argv), str::to_owned);
+    let planned = record(&mut ledger, path, slug, &phase, reference)?;
     let result = start(&mut ledger, path, &planned, &phase, timeout, argv)?;
     let collected = collect(&planned, slug, &phase, &live, &result);
     settle(&mut ledger, path, planned, &phase, collected, result, argv)
 }
 
+/// Refuse (`command_failed`) a program that cannot be found, before anything is recorded or
+/// created: a misspelt command leaves the session exactly as it was. A name without `/` is looked
+/// up in `PATH` as `execvp` does; a path must name an executable file.
+fn check_program(prog: &str) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if prog.contains('/') {
+        executable(Path::new(prog))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| executable(&d.join(prog))))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(Error::new(
+            Reason::CommandFailed,
+            format!("{prog}: no such executable (nothing was recorded; the session is unchanged)"),
+        ))
+    }
+}
+
 /// Step 1: settle (and save) an interrupted run, refuse under policy `off` or when an
 /// uninstrumented verification still has probes, and move the state machine to `active` for an
 /// instrumented phase. Returns the live probes the run is judged against.
-fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<ExpectedProbe>, Error> {
+pub(super) fn prepare(
+    ledger: &mut Ledger,
+    path: &Path,
+    phase: &Phase,
+) -> Result<Vec<ExpectedProbe>, Error> {
     if ledger.active_run.is_some() {
         settle_interrupted(ledger);
         ledger.save(path)?;
     }
     if ledger::effective_policy(ledger) == Policy::Off {
-        return Err(Error::new(
-            Reason::PolicyOff,
-            "the session's policy is off: no runs",
+        return Err(ledger::policy_off(
+            ledger.slug.as_deref().unwrap_or_default(),
+            "runs",
         ));
     }
     let live: Vec<ExpectedProbe> = ledger
@@ -126,27 +161,27 @@ fn prepare(ledger: &mut Ledger, path: &Path, phase: &Phase) -> Result<Vec<Expect
 }
 
 /// A run as recorded (write-ahead) before its command starts.
-struct Planned {
-    run_id: String,
-    sink_id: String,
-    sink_name: String,
-    reproduction_ref: Option<String>,
-    started_at: String,
+pub(super) struct Planned {
+    pub(super) run_id: String,
+    pub(super) sink_id: String,
+    pub(super) sink_name: String,
+    pub(super) reproduction_ref: Option<String>,
+    pub(super) started_at: String,
     /// The capture root and the created sink's identity; none for `uninstrumented_verify`.
-    sink: Option<(ArtifactRoot, Identity)>,
+    pub(super) sink: Option<(ArtifactRoot, Identity)>,
     /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
-    runtime: Option<(String, Vec<String>)>,
+    pub(super) runtime: Option<(String, Vec<String>)>,
 }
 
 /// Step 2: the capture root (checked, or created and saved before anything is made inside it),
 /// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
 /// and its identity saved.
-fn record(
+pub(super) fn record(
     ledger: &mut Ledger,
     path: &Path,
     slug: &str,
     phase: &Phase,
-    argv: &[String],
+    reference: String,
 ) -> Result<Planned, Error> {
     let root = if *phase == Phase::UninstrumentedVerify {
         None
@@ -168,7 +203,7 @@ fn record(
     let run_id = format!("run-{n}");
     let sink_id = format!("sink-{run_id}");
     let sink_name = format!("{run_id}.sink");
-    let reproduction_ref = Some(argv.join(" "));
+    let reproduction_ref = Some(reference);
     let started_at = now_rfc3339();
     ledger.next_run_seq = Some(n + 1);
     ledger.reproduction_ref = reproduction_ref.clone();
@@ -264,26 +299,7 @@ fn start(
     timeout: Duration,
     argv: &[String],
 ) -> Result<std::io::Result<RunResult>, Error> {
-    let mut env = vec![
-        ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
-        (
-            "GSD_DEBUG_PROBE_PHASE".to_owned(),
-            phase.as_str().to_owned(),
-        ),
-    ];
-    let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
-    if let Some((r, _)) = &planned.sink {
-        let p = sink::child_path(Path::new(&r.canonical_path), &planned.sink_name)?;
-        env.push((
-            "GSD_DEBUG_PROBE_SINK".to_owned(),
-            p.to_string_lossy().into_owned(),
-        ));
-        remove_env.clear();
-    }
-    match &planned.runtime {
-        Some((stem, _)) => env.push((runner::RUNTIME_ENV.to_owned(), stem.clone())),
-        None => remove_env.push(runner::RUNTIME_ENV),
-    }
+    let (env, remove_env) = probe_env(planned, phase)?;
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
     }
@@ -304,8 +320,37 @@ fn start(
     ))
 }
 
+/// A run's probe environment: variables to set, and variables to remove.
+pub(super) type ProbeEnv = (Vec<(String, String)>, Vec<&'static str>);
+
+/// The probe environment of a run: variables to set, and those to remove (the sink variable
+/// when there is no sink, the runtime's when there is none).
+pub(super) fn probe_env(planned: &Planned, phase: &Phase) -> Result<ProbeEnv, Error> {
+    let mut env = vec![
+        ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
+        (
+            "GSD_DEBUG_PROBE_PHASE".to_owned(),
+            phase.as_str().to_owned(),
+        ),
+    ];
+    let mut remove_env = vec!["GSD_DEBUG_PROBE_SINK"];
+    if let Some((r, _)) = &planned.sink {
+        let p = sink::child_path(Path::new(&r.canonical_path), &planned.sink_name)?;
+        env.push((
+            "GSD_DEBUG_PROBE_SINK".to_owned(),
+            p.to_string_lossy().into_owned(),
+        ));
+        remove_env.clear();
+    }
+    match &planned.runtime {
+        Some((stem, _)) => env.push((runner::RUNTIME_ENV.to_owned(), stem.clone())),
+        None => remove_env.push(runner::RUNTIME_ENV),
+    }
+    Ok((env, remove_env))
+}
+
 /// What a finished run left: how it ended, and what its sink says.
-struct Collected {
+pub(super) struct Collected {
     status: RunStatus,
     analysis: Option<events::Analysis>,
     observations: BTreeMap<String, Observation>,
@@ -313,7 +358,7 @@ struct Collected {
 
 /// Step 4a: read and judge the sink (an unreadable sink makes every probe inconclusive), then
 /// turn what a timeout or a failed start left unobserved into `inconclusive`.
-fn collect(
+pub(super) fn collect(
     planned: &Planned,
     slug: &str,
     phase: &Phase,
@@ -321,6 +366,7 @@ fn collect(
     result: &std::io::Result<RunResult>,
 ) -> Collected {
     let (status, timed_out) = match result {
+        Ok(r) if r.interrupted_by.is_some() => (RunStatus::Interrupted, false),
         Ok(r) if r.timed_out => (RunStatus::TimedOut, true),
         Ok(_) => (RunStatus::Completed, false),
         Err(_) => (RunStatus::FailedToStart, false),
@@ -330,11 +376,11 @@ fn collect(
         .as_ref()
         .map(|a| a.observations.clone())
         .unwrap_or_default();
-    if timed_out || status == RunStatus::FailedToStart {
-        let reason = if timed_out {
-            Inconclusive::Timeout
-        } else {
-            Inconclusive::SinkFailure
+    if timed_out || matches!(status, RunStatus::FailedToStart | RunStatus::Interrupted) {
+        let reason = match status {
+            RunStatus::Interrupted => Inconclusive::Interrupted,
+            _ if timed_out => Inconclusive::Timeout,
+            _ => Inconclusive::SinkFailure,
         };
         for o in observations.values_mut() {
             if !matches!(o, Observation::Observed { .. }) {
@@ -385,7 +431,7 @@ fn judge_sink(
 
 /// Step 4b: record the run's sanitized facts, clear `active_run`, remove the sink, save; then
 /// refuse (`command_failed`) if the command never started, else build the report.
-fn settle(
+pub(super) fn settle(
     ledger: &mut Ledger,
     path: &Path,
     planned: Planned,
@@ -420,11 +466,23 @@ fn settle(
         }
     }
     ledger.save(path)?;
-    let r = result.map_err(|e| Error::new(Reason::CommandFailed, format!("{}: {e}", argv[0])))?;
+    let r = result.map_err(|e| {
+        Error::new(
+            Reason::CommandFailed,
+            format!(
+                "{}: {e} (recorded as {} failed_to_start; `probity cleanup --slug {}` clears \
+                 the session)",
+                argv[0],
+                record.run_id,
+                ledger.slug.as_deref().unwrap_or_default()
+            ),
+        )
+    })?;
     Ok(RunReport {
         run: record,
         timed_out: r.timed_out,
         signal: r.signal,
+        interrupted_by: r.interrupted_by,
         untrusted_captured: analysis.map(|a| a.captured).unwrap_or_default(),
         untrusted_stdout_tail: String::from_utf8_lossy(&r.stdout_tail).into_owned(),
         untrusted_stderr_tail: String::from_utf8_lossy(&r.stderr_tail).into_owned(),
