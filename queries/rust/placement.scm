@@ -4,6 +4,7 @@
 ;   @diverges              a statement that always diverges: nothing after it is reachable
 ;   @function / @function.name / @function.body   a function or method for --function
 ;   @scope / @scope.name   a named scope that qualifies the functions inside it
+;   @scope.trait           the trait a scope implements: its methods are <Type as Trait>::method
 
 (const_item) @refuse.const_context
 (static_item) @refuse.const_context
@@ -34,6 +35,6 @@
 (function_item name: (identifier) @function.name body: (block) @function.body) @function
 
 (impl_item type: (_) @scope.name) @scope
-(impl_item trait: (_) @scope.name) @scope
+(impl_item trait: (_) @scope.trait) @scope
 (trait_item name: (type_identifier) @scope.name) @scope
 (mod_item name: (identifier) @scope.name) @scope

@@ -78,6 +78,7 @@ pub struct Placement {
     pub function: Option<String>,
 }
 
+mod address;
 mod anchor;
 mod facts;
 mod insertion;
