@@ -157,3 +157,96 @@ fn function_not_found_suggests_near_names_in_their_own_form() {
     assert!(e.candidates.is_empty());
     assert!(e.detail.contains("--line"), "{}", e.detail);
 }
+
+const PLAN_PY: &str = "def total(items, tax):\n    subtotal = sum(items)\n    taxed = subtotal * tax\n    rounded = round(taxed, 2)\n    result = subtotal + rounded\n    return result\n";
+
+/// Place probes at clean-file lines (`--clean-line` / `--after-clean-line`) in `order`, then
+/// check each block sits right next to the line the clean file had there, and cites it.
+fn place_at_clean_lines(order: &[(&str, usize)]) {
+    let repo = Repo::new();
+    repo.write("m.py", PLAN_PY);
+    let clean: Vec<&str> = PLAN_PY.lines().collect();
+    for (flag, n) in order {
+        let probe = format!("p{n}{}", if flag.contains("after") { "a" } else { "b" });
+        let (code, v) = repo.place("m.py", &probe, &[flag, &n.to_string()]);
+        assert_eq!(code, 0, "{flag} {n}: {v}");
+        assert_eq!(v["placement"]["location"], format!("m.py:{n}"), "{v}");
+        assert_eq!(v["placement"]["clean_line_requested"], *n as u64, "{v}");
+    }
+    let now = String::from_utf8(repo.read("m.py")).unwrap();
+    let lines: Vec<&str> = now.lines().collect();
+    for (flag, n) in order {
+        let after = flag.contains("after");
+        let probe = format!("p{n}{}", if after { "a" } else { "b" });
+        let start = lines
+            .iter()
+            .position(|l| l.ends_with(&format!("gsd-debug-probe:start s {probe}")))
+            .unwrap();
+        let end = lines
+            .iter()
+            .position(|l| l.ends_with(&format!("gsd-debug-probe:end s {probe}")))
+            .unwrap();
+        // Before line n: the next non-probe line is clean line n; after it: the previous one.
+        let own = |i: &usize| !lines[*i].contains("gsd-debug-probe") && !is_probe_body(&lines, *i);
+        let neighbour = if after {
+            (0..start).rev().find(own)
+        } else {
+            (end + 1..lines.len()).find(own)
+        };
+        assert_eq!(
+            lines[neighbour.unwrap()],
+            clean[n - 1],
+            "{flag} {n} in order {order:?}:\n{now}"
+        );
+    }
+    // And every probe strips out byte for byte.
+    let (code, v) = repo.strip(&[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(repo.read("m.py"), PLAN_PY.as_bytes());
+}
+
+/// Whether line `i` lies inside a probe block (between its markers).
+fn is_probe_body(lines: &[&str], i: usize) -> bool {
+    let opened = lines[..i]
+        .iter()
+        .filter(|l| l.contains("gsd-debug-probe:start"))
+        .count();
+    let closed = lines[..i]
+        .iter()
+        .filter(|l| l.contains("gsd-debug-probe:end"))
+        .count();
+    opened > closed
+}
+
+#[test]
+fn clean_lines_stay_valid_in_any_placement_order() {
+    let b = "--clean-line";
+    let a = "--after-clean-line";
+    place_at_clean_lines(&[(b, 5), (b, 3), (b, 2)]);
+    place_at_clean_lines(&[(b, 3), (b, 5), (b, 2)]);
+    place_at_clean_lines(&[(b, 2), (b, 5), (b, 3)]);
+    place_at_clean_lines(&[(b, 2), (b, 3), (b, 4), (b, 5)]);
+    place_at_clean_lines(&[(a, 3), (b, 3), (b, 4), (a, 2), (b, 2)]);
+}
+
+#[test]
+fn line_still_counts_in_the_file_as_it_is() {
+    // Backward compatible: `--line` is a line of the file now, probes included.
+    let repo = Repo::new();
+    repo.write("m.py", PLAN_PY);
+    let (code, v) = repo.place("m.py", "p1", &["--line", "3"]);
+    assert_eq!(code, 0, "{v}");
+    let end = v["placement"]["block_end_line"].as_u64().unwrap() as usize;
+    let (code, v) = repo.place("m.py", "p2", &["--line", &(end + 2).to_string()]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["placement"]["location"], "m.py:4", "{v}");
+    assert!(v["placement"].get("clean_line_requested").is_none(), "{v}");
+    // Out of the clean file's range: refused with the clean file's size.
+    let (code, v) = repo.place("m.py", "p3", &["--clean-line", "7"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("line_out_of_range")),
+        "{v}"
+    );
+    assert!(v["detail"].as_str().unwrap().contains("1..=6"), "{v}");
+}

@@ -27,6 +27,8 @@ pub(super) struct Target<'t> {
     pub(super) line_requested: Option<usize>,
     /// The qualified function name, for a function anchor.
     pub(super) function: Option<String>,
+    /// The clean-file line the caller asked for, for a clean-line anchor.
+    pub(super) clean_line_requested: Option<usize>,
 }
 
 /// Resolve `anchor` to its statement and side, collecting the placement query's facts into
@@ -40,7 +42,13 @@ pub(super) fn resolve<'t>(
     location_path: &str,
 ) -> Result<Target<'t>, Error> {
     let text = ctx.text;
-    let (stmt, after, line_requested, function) = match anchor {
+    // A clean-file line is the line it became once the blocks above it were inserted.
+    let (anchor, clean_line_requested) = match anchor {
+        Anchor::CleanLine(n) => (Anchor::Line(current_line(ctx, *n)?), Some(*n)),
+        Anchor::AfterCleanLine(n) => (Anchor::AfterLine(current_line(ctx, *n)?), Some(*n)),
+        a => (a.clone(), None),
+    };
+    let (stmt, after, line_requested, function) = match &anchor {
         Anchor::Line(n) => {
             let node = line_node(ctx, tree, *n)?;
             let s = ctx.enclosing_statement(node, false)?;
@@ -74,13 +82,47 @@ pub(super) fn resolve<'t>(
             }
             (s, after, None, Some(qualified))
         }
+        Anchor::CleanLine(_) | Anchor::AfterCleanLine(_) => unreachable!("mapped above"),
     };
     Ok(Target {
         stmt,
         after,
         line_requested,
         function,
+        clean_line_requested,
     })
+}
+
+/// The 1-based line of the file as it is that was line `clean` of the file without any probe
+/// block: every complete block that starts at or above it pushes it down by its length (the
+/// inverse of the `location` count). Refuses a line outside the clean file.
+fn current_line(ctx: &Ctx, clean: usize) -> Result<usize, Error> {
+    let source = ctx.source;
+    let spans: Vec<(usize, usize)> = ctx
+        .blocks
+        .iter()
+        .map(|b| {
+            let first = source.line_of(b.span.start);
+            let last = source.line_of(b.span.end.saturating_sub(1).max(b.span.start));
+            (first + 1, last - first + 1)
+        })
+        .collect();
+    let clean_lines = source.line_count() - spans.iter().map(|(_, n)| n).sum::<usize>();
+    if clean == 0 || clean > clean_lines {
+        return Err(Error::new(
+            Reason::LineOutOfRange,
+            format!(
+                "clean line {clean} is outside 1..={clean_lines} (the file without its probe blocks); give a line of the file as it was read before any probe"
+            ),
+        ));
+    }
+    let mut line = clean;
+    for (start, len) in spans {
+        if start <= line {
+            line += len;
+        }
+    }
+    Ok(line)
 }
 
 /// The syntax node at the first non-blank byte of 1-based line `line1`; refuses a line out of

@@ -37,6 +37,12 @@ pub enum Anchor {
     AfterLine(usize),
     /// At the entry of this function or method body (qualified names allowed).
     Function(String),
+    /// Before the statement at this 1-based line of the file as it is without any probe block
+    /// (the line `location` cites): valid whatever probes were placed since it was read.
+    CleanLine(usize),
+    /// After the statement that ends at (or spans) this 1-based line of the file without any
+    /// probe block.
+    AfterCleanLine(usize),
 }
 
 /// A planned insertion: the new file bytes and everything the ledger and the caller need.
@@ -55,8 +61,12 @@ pub struct Placement {
     pub block_start_line: usize,
     /// 1-based line the block's end marker occupies in the new file.
     pub block_end_line: usize,
-    /// The 1-based line the caller asked for (None for `--function`).
+    /// The 1-based line the caller asked for (None for `--function`); for a clean-file line,
+    /// that line counted in the file as it is.
     pub line_requested: Option<usize>,
+    /// The clean-file line the caller asked for (`--clean-line`, `--after-clean-line`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clean_line_requested: Option<usize>,
     /// The 1-based line of the anchor statement after snapping: its first line when the probe
     /// goes before it, its last line when the probe goes after it.
     pub line_used: usize,
@@ -138,6 +148,7 @@ pub fn place(
         block_start_line: at.line + 1,
         block_end_line: at.line + block_lines,
         line_requested,
+        clean_line_requested: target.clean_line_requested,
         line_used: at.line_used,
         snapped: line_requested.is_some_and(|n| n != at.line_used),
         side: if target.after { "after" } else { "before" },
