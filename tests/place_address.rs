@@ -250,3 +250,357 @@ fn line_still_counts_in_the_file_as_it_is() {
     );
     assert!(v["detail"].as_str().unwrap().contains("1..=6"), "{v}");
 }
+
+// --- Capture names follow the language. ---
+
+fn with_capture(
+    path: &str,
+    text: &str,
+    capture: &str,
+) -> Result<probity::place::Placement, Reason> {
+    let id = probity::probe::ProbeIdentity::new(
+        "s",
+        "p",
+        &["h1".to_owned()],
+        "checkpoint",
+        &[capture.to_owned()],
+    )?;
+    place_as(path, text, &id, Anchor::Line(2)).map_err(|e| e.reason)
+}
+
+#[test]
+fn capture_names_are_identifiers_of_the_files_language() {
+    let js = "function f(totalCents, $el) {\n  return totalCents;\n}\n";
+    let py = "def f(total_cents, totalCents):\n    return total_cents\n";
+    let rs = "fn f(total_cents: u32) -> u32 {\n    total_cents\n}\n";
+    for path in ["a.js", "a.ts", "a.mjs"] {
+        for ok in [
+            "totalCents=totalCents",
+            "$el=$el",
+            "_x1=totalCents",
+            "TOTAL=totalCents",
+        ] {
+            assert!(with_capture(path, js, ok).is_ok(), "{path} {ok}");
+        }
+    }
+    assert!(with_capture("a.py", py, "totalCents=totalCents").is_ok());
+    assert!(with_capture("a.rs", rs, "totalCents=total_cents").is_ok());
+    assert!(with_capture("a.rs", rs, "total_cents=total_cents").is_ok());
+    // `$` is a JavaScript identifier character, not a Python or Rust one.
+    assert_eq!(
+        with_capture("a.py", py, "$x=total_cents").unwrap_err(),
+        Reason::InvalidCaptureName
+    );
+    assert_eq!(
+        with_capture("a.rs", rs, "$x=total_cents").unwrap_err(),
+        Reason::InvalidCaptureName
+    );
+    // Never an identifier anywhere: a leading digit, a dash, a dot, 33 characters, non-ASCII.
+    let long = format!("{}=x", "a".repeat(33));
+    for bad in ["1x=x", "a-b=x", "a.b=x", long.as_str(), "café=x", "=x"] {
+        for (path, text) in [("a.js", js), ("a.py", py), ("a.rs", rs)] {
+            assert_eq!(
+                with_capture(path, text, bad).unwrap_err(),
+                Reason::InvalidCaptureName,
+                "{path} {bad}"
+            );
+        }
+    }
+    assert!(with_capture("a.js", js, &format!("{}=totalCents", "a".repeat(32))).is_ok());
+    // The refusal says which names the language takes.
+    let id = probity::probe::ProbeIdentity::new(
+        "s",
+        "p",
+        &["h1".to_owned()],
+        "checkpoint",
+        &["$x=x".to_owned()],
+    )
+    .unwrap();
+    let e = place_as("a.py", py, &id, Anchor::Line(2)).unwrap_err();
+    assert_eq!(e.reason, Reason::InvalidCaptureName);
+    assert!(
+        e.detail.contains("`$x`") && e.detail.contains("python"),
+        "{}",
+        e.detail
+    );
+}
+
+/// Run `cmd` in `repo` with a sink (and the shared runtime `probity env` writes for the
+/// repository's ledger); return each event's `data`.
+fn live_data(repo: &Repo, mut cmd: std::process::Command) -> Vec<serde_json::Value> {
+    let sink = repo.path().join("run.sink");
+    std::fs::write(&sink, b"").unwrap();
+    let out = probity()
+        .args(["env", "--json", "--ledger"])
+        .arg(repo.ledger())
+        .output()
+        .expect("probity env");
+    let env: serde_json::Value = serde_json::from_slice(&out.stdout).expect("env --json");
+    let runtime = env["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .expect("runtime");
+    let out = cmd
+        .current_dir(repo.path())
+        .env("GSD_DEBUG_PROBE_RUNTIME", runtime)
+        .env("GSD_DEBUG_PROBE_SINK", &sink)
+        .env("GSD_DEBUG_PROBE_RUN", "r1")
+        .env("GSD_DEBUG_PROBE_PHASE", "baseline")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    std::fs::remove_dir_all(env["root"].as_str().expect("root")).expect("remove the runtime");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(&sink)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l.strip_prefix("GSDDBG1 ").expect("prefix")).expect("JSON");
+            v["data"].clone()
+        })
+        .collect()
+}
+
+/// Place a probe capturing `captures` before the line holding `needle` of `rel`, with the CLI.
+fn place_capturing(repo: &Repo, rel: &str, needle: &str, captures: &[&str]) {
+    let src = String::from_utf8(repo.read(rel)).unwrap();
+    let line = src.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let mut extra = vec!["--line".to_owned(), line.to_string()];
+    for c in captures {
+        extra.extend(["--capture".to_owned(), (*c).to_owned()]);
+    }
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let (code, v) = repo.place(rel, "p", &extra);
+    assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn camel_case_and_dollar_capture_names_reach_the_events_in_node_and_typescript() {
+    let repo = Repo::new();
+    let js = "function total(totalCents, $el) {\n  return totalCents + $el;\n}\nconsole.log(total(1250, 1));\n";
+    repo.write("a.cjs", js);
+    place_capturing(
+        &repo,
+        "a.cjs",
+        "return",
+        &["totalCents=totalCents", "$el=$el"],
+    );
+    let mut node = std::process::Command::new("node");
+    node.arg("a.cjs");
+    assert_eq!(
+        live_data(&repo, node),
+        [serde_json::json!({"totalCents": 1250, "$el": 1})]
+    );
+
+    let repo = Repo::new();
+    let ts = "function total(totalCents: number): number {\n  return totalCents * 2;\n}\nconsole.log(total(7));\n";
+    repo.write("a.ts", ts);
+    place_capturing(&repo, "a.ts", "return", &["totalCents=totalCents"]);
+    let out = std::process::Command::new(tsc())
+        .current_dir(repo.path())
+        .args([
+            "--strict", "--target", "es2015", "--module", "commonjs", "--outDir", "out", "a.ts",
+        ])
+        .output()
+        .expect("tsc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut node = std::process::Command::new("node");
+    node.arg("out/a.js");
+    assert_eq!(
+        live_data(&repo, node),
+        [serde_json::json!({"totalCents": 7})]
+    );
+}
+
+#[test]
+fn mixed_case_capture_names_reach_the_events_in_python_and_rust() {
+    let repo = Repo::new();
+    let py = "def total(totalCents):\n    return totalCents * 2\n\nprint(total(3))\n";
+    repo.write("a.py", py);
+    place_capturing(&repo, "a.py", "return", &["totalCents=totalCents"]);
+    let mut python = std::process::Command::new("python3");
+    python.arg("a.py");
+    assert_eq!(
+        live_data(&repo, python),
+        [serde_json::json!({"totalCents": 3})]
+    );
+
+    let repo = Repo::new();
+    let rs = "fn total(total_cents: u32) -> u32 {\n    total_cents * 2\n}\n\nfn main() {\n    println!(\"{}\", total(5));\n}\n";
+    repo.write("a.rs", rs);
+    place_capturing(
+        &repo,
+        "a.rs",
+        "total_cents * 2",
+        &["totalCents=total_cents"],
+    );
+    let out = std::process::Command::new("rustc")
+        .current_dir(repo.path())
+        .args(["--edition", "2021", "-o", "a.bin", "a.rs"])
+        .output()
+        .expect("rustc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bin = repo.path().join("a.bin");
+    assert_eq!(
+        live_data(&repo, std::process::Command::new(bin)),
+        [serde_json::json!({"totalCents": 5})]
+    );
+}
+
+// --- Refusals say what was wrong and what to do. ---
+
+#[test]
+fn a_bare_reason_becomes_a_sentence_not_its_code_again() {
+    for r in Reason::ALL {
+        let e = probity::Error::from(*r);
+        assert_ne!(e.detail, r.code(), "{r:?}");
+        assert!(
+            e.detail.len() > 15 && !e.detail.contains("  "),
+            "{r:?}: {}",
+            e.detail
+        );
+    }
+}
+
+#[test]
+fn identity_refusals_name_the_value_and_the_fix() {
+    let repo = Repo::new();
+    repo.write("m.py", PLAN_PY);
+    let run = |args: &[&str]| {
+        let mut cmd = probity();
+        cmd.current_dir(repo.path())
+            .args(["place", "m.py", "--line", "2", "--dry-run", "--json"])
+            .args(args);
+        run_json(&mut cmd)
+    };
+    let cases: &[(&[&str], &str, &[&str])] = &[
+        (
+            &["--slug", "s", "--probe", "p"],
+            "missing_hypothesis",
+            &["--hypothesis"],
+        ),
+        (
+            &["--slug", "Bad_Slug", "--probe", "p", "--hypothesis", "h1"],
+            "invalid_identifier",
+            &["`Bad_Slug`", "--slug"],
+        ),
+        (
+            &["--slug", "s", "--probe", "p", "--hypothesis", "H 1"],
+            "invalid_identifier",
+            &["`H 1`", "--hypothesis"],
+        ),
+        (
+            &[
+                "--slug",
+                "s",
+                "--probe",
+                "p",
+                "--hypothesis",
+                "h1",
+                "--message",
+                "hello",
+            ],
+            "invalid_message",
+            &["`hello`", "checkpoint"],
+        ),
+        (
+            &[
+                "--slug",
+                "s",
+                "--probe",
+                "p",
+                "--hypothesis",
+                "h1",
+                "--capture",
+                "x",
+            ],
+            "invalid_capture_name",
+            &["`x`", "NAME=EXPR"],
+        ),
+        (
+            &[
+                "--slug",
+                "s",
+                "--probe",
+                "p",
+                "--hypothesis",
+                "h1",
+                "--capture",
+                "x=a",
+                "--capture",
+                "x=b",
+            ],
+            "duplicate_capture_name",
+            &["`x`"],
+        ),
+        (
+            &[
+                "--slug",
+                "s",
+                "--probe",
+                "p",
+                "--hypothesis",
+                "h1",
+                "--capture",
+                "x=",
+            ],
+            "capture_parse_error",
+            &["`x`"],
+        ),
+    ];
+    for (args, code, needles) in cases {
+        let (exit, v) = run(args);
+        assert_eq!(
+            (exit, v["reason"].as_str()),
+            (2, Some(*code)),
+            "{args:?}: {v}"
+        );
+        let detail = v["detail"].as_str().unwrap();
+        assert_ne!(detail, *code);
+        for n in *needles {
+            assert!(detail.contains(n), "{args:?}: `{n}` not in {detail}");
+        }
+    }
+    let many: Vec<String> = (0..9)
+        .flat_map(|i| ["--capture".to_owned(), format!("c{i}=x")])
+        .collect();
+    let mut args = vec!["--slug", "s", "--probe", "p", "--hypothesis", "h1"];
+    args.extend(many.iter().map(String::as_str));
+    let (_, v) = run(&args);
+    assert_eq!(v["reason"], "too_many_captures", "{v}");
+    assert!(v["detail"].as_str().unwrap().contains("at most 8"), "{v}");
+}
+
+#[test]
+fn position_refusals_say_where_and_what_to_do() {
+    let src = "const fn k() -> u32 {\n    let a = 1;\n    a\n}\n";
+    let e = place_in("k.rs", src, Anchor::Line(2)).unwrap_err();
+    assert_eq!(e.reason, Reason::ConstContext);
+    assert!(
+        !e.detail.contains("const_context")
+            && e.detail.contains("lines 1-4")
+            && e.detail.contains("outside"),
+        "{}",
+        e.detail
+    );
+    let src = "#![no_std]\nfn k() -> u32 {\n    let a = 1;\n    a\n}\n";
+    let e = place_in("lib.rs", src, Anchor::Line(3)).unwrap_err();
+    assert_eq!(e.reason, Reason::NoStdCrate);
+    assert!(
+        e.detail.contains("line 1") && e.detail.contains("std"),
+        "{}",
+        e.detail
+    );
+}

@@ -91,9 +91,9 @@ pub(super) struct StripArgs {
 
 pub(super) fn place(a: PlaceArgs) -> ExitCode {
     let identity =
-        match ProbeIdentity::new(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
+        match ProbeIdentity::checked(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
             Ok(i) => i,
-            Err(r) => return refused("place", a.json, &r.into()),
+            Err(e) => return refused("place", a.json, &e),
         };
     let anchor = match (a.line, a.after_line, a.function, a.clean_line) {
         (Some(n), _, _, _) => Anchor::Line(n),

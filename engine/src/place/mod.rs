@@ -106,8 +106,10 @@ pub fn place(
     anchor: &Anchor,
     location_path: &str,
 ) -> Result<Placement, Error> {
-    // Every capture must be one expression of the language.
+    // Every capture must be named by an identifier of the language and be one of its
+    // expressions.
     for cap in &identity.captures {
+        capture::validate_name(lang, &cap.name)?;
         capture::validate(lang, grammar, &cap.expr)?;
     }
     let text = source.body();
