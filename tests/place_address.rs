@@ -604,3 +604,81 @@ fn position_refusals_say_where_and_what_to_do() {
         e.detail
     );
 }
+
+// --- A crate root that is no_std only without its `std` feature. ---
+
+const CFG_NO_STD: &str = "#![cfg_attr(not(feature = \"std\"), no_std)]\n\npub fn double(x: u32) -> u32 {\n    let y = x * 2;\n    y\n}\n";
+
+#[test]
+fn cfg_attr_no_std_is_placed_under_the_negated_cfg_and_compiles_both_ways() {
+    let repo = Repo::new();
+    repo.write("lib.rs", CFG_NO_STD);
+    let (code, v) = repo.place("lib.rs", "p", &["--line", "4", "--capture", "x=x"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["placement"]["cfg"], "feature = \"std\"", "{v}");
+    let block = v["placement"]["block"].as_str().unwrap();
+    assert_eq!(
+        block.lines().nth(1).unwrap().trim(),
+        "#[cfg(feature = \"std\")]",
+        "{block}"
+    );
+    for features in [&[][..], &["--cfg", "feature=\"std\""][..]] {
+        let out = std::process::Command::new("rustc")
+            .current_dir(repo.path())
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "-D",
+                "warnings",
+                "--out-dir",
+                "out",
+            ])
+            .args(features)
+            .arg("lib.rs")
+            .output()
+            .expect("rustc");
+        assert!(
+            out.status.success(),
+            "{features:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (code, v) = repo.strip(&[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(repo.read("lib.rs"), CFG_NO_STD.as_bytes());
+    // Any predicate: its negation, `not(not(p))` written as `p`.
+    let src = CFG_NO_STD.replace("not(feature = \"std\")", "target_os = \"none\"");
+    let p = place_in("lib.rs", &src, Anchor::Line(4)).unwrap();
+    assert_eq!(p.cfg.as_deref(), Some("not(target_os = \"none\")"));
+    // Commas inside the condition's strings and lists are the condition's; `--function` too.
+    let src = CFG_NO_STD.replace(
+        "not(feature = \"std\")",
+        "all(not(feature = \"a,b\"), not(test))",
+    );
+    let p = place_in("lib.rs", &src, function("double")).unwrap();
+    assert_eq!(
+        p.cfg.as_deref(),
+        Some("not(all(not(feature = \"a,b\"), not(test)))")
+    );
+    // Unconditional `#![no_std]` stays refused, even next to a cfg_attr one.
+    for src in [
+        CFG_NO_STD.replace("#![cfg_attr(not(feature = \"std\"), no_std)]", "#![no_std]"),
+        format!("#![no_std]\n{CFG_NO_STD}"),
+    ] {
+        assert_eq!(
+            refusal(place_in("lib.rs", &src, Anchor::Line(5))),
+            Reason::NoStdCrate,
+            "{src}"
+        );
+    }
+    // A file without any no_std attribute gets no cfg.
+    let plain = CFG_NO_STD.replace("#![cfg_attr(not(feature = \"std\"), no_std)]", "");
+    assert!(
+        place_in("lib.rs", &plain, Anchor::Line(4))
+            .unwrap()
+            .cfg
+            .is_none()
+    );
+}

@@ -350,10 +350,11 @@ fn rust_const_contexts_are_refused() {
 
 #[test]
 fn rust_no_std_crate_roots_are_refused() {
+    // A `cfg_attr(..., no_std)` root takes a probe under the negated condition
+    // (place_address.rs); unconditional `no_std` is refused.
     for root in [
         "#![no_std]\n",
-        "#![cfg_attr(not(test), no_std)]\n",
-        "#![cfg_attr(not(feature = \"std\"), no_std)]\n",
+        "#![no_std] #![cfg_attr(not(test), no_std)]\n",
     ] {
         let src = format!("{root}\nfn f() {{\n    let x = 1;\n    g(x);\n}}\n");
         refused("lib.rs", &src, line(4), Reason::NoStdCrate);

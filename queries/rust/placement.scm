@@ -12,10 +12,13 @@
 (function_item (function_modifiers) @_mods (#match? @_mods "const")) @refuse.const_context
 
 ((inner_attribute_item (attribute (identifier) @_attr)) (#eq? @_attr "no_std")) @refuse_file.no_std_crate
-; `#![cfg_attr(not(feature = "std"), no_std)]`: a no_std crate root in some builds.
-((inner_attribute_item
-   (attribute (identifier) @_cfg arguments: (token_tree (identifier) @_attr)))
- (#eq? @_cfg "cfg_attr") (#eq? @_attr "no_std")) @refuse_file.no_std_crate
+;   @unless.<reason>       the file is refused for <reason> only where the `cfg_attr` condition
+;                          whose arguments are captured holds: the probe is compiled under its
+;                          negation (`conditional_attribute` in language.toml)
+; `#![cfg_attr(not(feature = "std"), no_std)]`: a no_std crate root only without `std`.
+(inner_attribute_item
+  (attribute (identifier) @_cfg arguments: (token_tree (identifier) @_attr) @unless.no_std_crate)
+  (#eq? @_cfg "cfg_attr") (#eq? @_attr "no_std"))
 
 (expression_statement (return_expression)) @diverges
 (expression_statement (break_expression)) @diverges

@@ -150,6 +150,9 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
                     "  block: lines {}-{}, sha256 {}",
                     p.block_start_line, p.block_end_line, p.block_sha256
                 );
+                if let Some(c) = &p.cfg {
+                    println!("  compiled only where cfg({c}) holds (the file is no_std otherwise)");
+                }
                 if let Some(l) = &report.ledger {
                     println!("  ledger: {l}");
                 }

@@ -123,6 +123,11 @@ pub struct Spec {
     pub tail_expression_containers: Vec<String>,
     /// Which capture expressions are side-effect free (`[capture]`).
     pub capture: CaptureSpec,
+    /// The attribute line that compiles a statement only where a condition holds, `{}` standing
+    /// for the condition (Rust `#[cfg({})]`): how a probe is kept out of builds a file's
+    /// `@unless.<reason>` facts exclude. Without it such a file is refused.
+    #[serde(default)]
+    pub conditional_attribute: Option<String>,
 }
 
 /// A statement kind that belongs to a prologue (docstring, directive, future import).

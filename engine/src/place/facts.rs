@@ -17,6 +17,9 @@ use crate::reason::Reason;
 pub(super) struct Facts {
     pub(super) refuse: Vec<(std::ops::Range<usize>, Reason)>,
     pub(super) refuse_file: Option<(Reason, usize)>,
+    /// `@unless.<reason>`: the file is refused for the reason only where the condition (the
+    /// text of the captured `cfg_attr` arguments) holds; with its 0-based line.
+    pub(super) unless: Vec<(Reason, String, usize)>,
     pub(super) diverges: HashSet<usize>,
     pub(super) functions: Vec<FunctionDef>,
     /// Qualifying scopes, by node id (one query pass collects them with everything else).
@@ -93,6 +96,17 @@ fn collect_into(
                     facts
                         .refuse_file
                         .get_or_insert((r, c.node.start_position().row));
+                }
+            } else if let Some(code) = name.strip_prefix("unless.") {
+                if let Some(r) = reason_for(code) {
+                    let entry = (
+                        r,
+                        text[c.node.byte_range()].to_owned(),
+                        c.node.start_position().row,
+                    );
+                    if !facts.unless.contains(&entry) {
+                        facts.unless.push(entry);
+                    }
                 }
             } else if name == "diverges" {
                 facts.diverges.insert(c.node.id());

@@ -86,10 +86,15 @@ pub struct Placement {
     /// The function the probe was placed in, when known (qualified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The condition the probe is compiled under, when the file is refused only under a
+    /// condition (`feature = "std"` in a crate root that is `no_std` without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cfg: Option<String>,
 }
 
 mod address;
 mod anchor;
+mod condition;
 mod facts;
 mod insertion;
 mod position;
@@ -137,6 +142,13 @@ pub fn place(
     let location = insertion::location(location_path, at.line_used, &markers_before);
     let unit = source.indent_unit(&at.indent, &lang.spec.default_indent);
     let block = probe::render_block(lang, identity, &location, &at.indent, &unit, at.eol)?;
+    // In a file refused only under a condition, the probe is compiled only where it does not
+    // hold.
+    let cfg = condition::only_where(lang, &ctx.facts)?;
+    let block = match &cfg {
+        Some(c) => condition::apply(lang, &block, &at.indent, at.eol, c),
+        None => block,
+    };
     // Splice and re-parse: no new syntax error, markers are comments, blocks pair as placed.
     let new = reparse::splice_and_reparse(grammar, source, &tree, &at, &block)?;
     reparse::refuse_unparsed_markers(lang, identity, &new, &at, &block)?;
@@ -158,6 +170,7 @@ pub fn place(
         eol: at.eol,
         indent: at.indent,
         function: target.function,
+        cfg,
         location,
         block,
     })
