@@ -682,3 +682,32 @@ fn cfg_attr_no_std_is_placed_under_the_negated_cfg_and_compiles_both_ways() {
             .is_none()
     );
 }
+
+#[test]
+fn a_candidate_given_back_verbatim_selects_it_even_among_cfg_twins() {
+    // Two impls of one trait for one type, under opposite cfgs: no name tells them apart, the
+    // candidate's line does.
+    let src = "pub struct N(u8);\n\n#[cfg(feature = \"big\")]\nimpl std::fmt::Display for N {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        write!(f, \"big\")\n    }\n}\n\n#[cfg(not(feature = \"big\"))]\nimpl std::fmt::Display for N {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        write!(f, \"small\")\n    }\n}\n";
+    let e = place_in("n.rs", src, function("<N as std::fmt::Display>::fmt")).unwrap_err();
+    assert_eq!(e.reason, Reason::AmbiguousFunction);
+    assert_eq!(
+        e.candidates,
+        [
+            "<N as std::fmt::Display>::fmt (line 5)",
+            "<N as std::fmt::Display>::fmt (line 12)"
+        ]
+    );
+    for (c, body) in e.candidates.iter().zip([6, 13]) {
+        let p = place_in("n.rs", src, function(c)).unwrap_or_else(|e| panic!("{c}: {e}"));
+        assert_eq!(p.line_used, body, "{c}");
+    }
+    // Every candidate of the trait example, verbatim, too.
+    let e = place_in("v.rs", TRAITS_RS, function("fmt")).unwrap_err();
+    for c in &e.candidates {
+        assert!(place_in("v.rs", TRAITS_RS, function(c)).is_ok(), "{c}");
+    }
+    // A line where no such function starts: not found, the real ones suggested.
+    let e = place_in("n.rs", src, function("<N as Display>::fmt (line 7)")).unwrap_err();
+    assert_eq!(e.reason, Reason::FunctionNotFound);
+    assert_eq!(e.candidates.len(), 2, "{:?}", e.candidates);
+}

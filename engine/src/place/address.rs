@@ -7,7 +7,9 @@
 //! method of a trait impl is listed in Rust's own form, `<Type as Trait>::method`, which selects
 //! exactly that impl (the trait as written in the impl, or any path ending in its name); it also
 //! answers to `Type::method` and `Trait::method` where that is unique, and, as in Rust,
-//! `Type::method` names the inherent method when the type has one. Pure: no I/O.
+//! `Type::method` names the inherent method when the type has one. A candidate given back
+//! verbatim, its ` (line N)` included, selects the function starting at that line: two impls
+//! under opposite `cfg`s have the same name and differ only there. Pure: no I/O.
 
 use super::facts::FunctionDef;
 use super::position::Ctx;
@@ -202,7 +204,9 @@ pub(super) fn resolve_function(
     name: &str,
     location_path: &str,
 ) -> Result<(FunctionDef, String), Error> {
-    let pats = parse(name)?;
+    // A candidate given back verbatim: its `(line N)` picks one of functions named alike.
+    let (bare, at_line) = split_line(name);
+    let pats = parse(bare)?;
     let stem = std::path::Path::new(location_path)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -226,7 +230,8 @@ pub(super) fn resolve_function(
             quals.iter().zip(tail).all(|(q, l)| pat_matches(q, l))
         };
         let lead = matches!(&pats[0], Pat::Name(s) if s == stem || s == "crate" || s == "self");
-        if matches_with(&pats) || (pats.len() > 1 && lead && matches_with(&pats[1..])) {
+        let here = at_line.is_none_or(|l| l == f.line + 1);
+        if here && (matches_with(&pats) || (pats.len() > 1 && lead && matches_with(&pats[1..]))) {
             if chain
                 .iter()
                 .any(|l| !l.traits.is_empty() && !l.names.is_empty())
@@ -264,6 +269,19 @@ pub(super) fn resolve_function(
                 .collect(),
         )),
     }
+}
+
+/// `name` without a trailing ` (line N)` (as candidates are listed), and `N`.
+fn split_line(name: &str) -> (&str, Option<usize>) {
+    let t = name.trim_end();
+    if let Some(open) = t
+        .strip_suffix(')')
+        .and_then(|s| s.rfind(" (line ").map(|i| (s, i)))
+        && let Ok(n) = open.0[open.1 + " (line ".len()..].trim().parse::<usize>()
+    {
+        return (&t[..open.1], Some(n));
+    }
+    (name, None)
 }
 
 /// `function_not_found`, with the file's functions nearest to the name asked for.
