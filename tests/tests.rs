@@ -20,6 +20,7 @@ mod formatters;
 mod golden;
 mod hostile_fs;
 mod layers;
+mod place_address;
 mod probe_compact;
 mod properties;
 mod registry;

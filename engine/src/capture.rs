@@ -115,6 +115,51 @@ fn has_legacy_literal(spec: &CaptureSpec, text: &str, node: Node) -> bool {
         .any(|n| has_legacy_literal(spec, text, n))
 }
 
+/// Whether `c` is in `class`: single characters and `a-z` ranges, written together (`a-zA-Z_$`).
+fn in_class(class: &str, c: char) -> bool {
+    let b: Vec<char> = class.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        if i + 2 < b.len() && b[i + 1] == '-' {
+            if (b[i]..=b[i + 2]).contains(&c) {
+                return true;
+            }
+            i += 3;
+        } else {
+            if b[i] == c {
+                return true;
+            }
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Check one capture name for `lang`: an identifier of the language (`[capture] name_first`
+/// then `name_rest`), at most [`MAX_CAPTURE_NAME`] characters.
+pub fn validate_name(lang: &Language, name: &str) -> Result<(), Error> {
+    let spec = &lang.spec.capture;
+    let mut chars = name.chars();
+    let ok = name.chars().count() <= MAX_CAPTURE_NAME
+        && chars.next().is_some_and(|c| in_class(&spec.name_first, c))
+        && chars.all(|c| in_class(&spec.name_rest, c));
+    if ok {
+        return Ok(());
+    }
+    Err(Error::new(
+        Reason::InvalidCaptureName,
+        format!(
+            "capture name `{name}` is not a {} identifier: give 1 to {MAX_CAPTURE_NAME} characters, the first of [{}], the others of [{}] (`--capture total_cents=expr`)",
+            lang.id(),
+            spec.name_first,
+            spec.name_rest
+        ),
+    ))
+}
+
+/// The longest capture name, in characters.
+pub const MAX_CAPTURE_NAME: usize = 32;
+
 /// Check one capture expression for `lang`.
 pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Error> {
     let spec = &lang.spec.capture;

@@ -63,7 +63,8 @@ impl Error {
 }
 
 impl From<Reason> for Error {
+    /// The bare code, explained by its meaning (never the code a second time).
     fn from(reason: Reason) -> Self {
-        Error::new(reason, reason.code())
+        Error::new(reason, reason.describe())
     }
 }

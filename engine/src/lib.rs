@@ -77,6 +77,7 @@ pub mod reason;
 pub mod source;
 
 pub(crate) mod edit;
+pub(crate) mod similar;
 
 // Layer 2: language.
 pub mod lang;

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::lang::Language;
 use crate::protocol::{
     MARKER_TAG, MAX_CAPTURES, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_STATIC_JSON_BYTES,
@@ -49,7 +50,8 @@ pub struct ProbeIdentity {
 /// One captured value: a name and a side-effect-free expression of the target language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capture {
-    /// `^[a-z_][a-z0-9_]{0,31}$`.
+    /// An ASCII identifier (`$` included) of at most 32 characters; the file's language
+    /// narrows it (`capture::validate_name`).
     pub name: String,
     /// Source text of the expression (validated against the grammar by `capture`).
     pub expr: String,
@@ -70,16 +72,29 @@ pub fn is_identifier(s: &str) -> bool {
     }
 }
 
+/// A capture name any language could take: an ASCII identifier (`$` included) of at most 32
+/// characters. The file's language narrows it at placement (`[capture] name_first`/`name_rest`
+/// in grammars/<lang>/language.toml, checked by `capture::validate_name`).
 fn is_capture_name(s: &str) -> bool {
     let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 32
-        && (b[0].is_ascii_lowercase() || b[0] == b'_')
-        && b.iter()
-            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    !b.is_empty() && b.len() <= 32 && !b[0].is_ascii_digit() && b.iter().all(|&c| word(c))
 }
 
 impl ProbeIdentity {
+    /// [`ProbeIdentity::new`], refused with a detail that names the offending value and says
+    /// what to give instead.
+    pub fn checked(
+        slug: &str,
+        probe: &str,
+        hypotheses: &[String],
+        message: &str,
+        captures: &[String],
+    ) -> Result<Self, Error> {
+        ProbeIdentity::new(slug, probe, hypotheses, message, captures)
+            .map_err(|r| explain(r, slug, probe, hypotheses, message, captures))
+    }
+
     /// Validate every identity field. `captures` are raw `name=expr` strings.
     pub fn new(
         slug: &str,
@@ -375,4 +390,78 @@ pub fn render_block(
     }
     push_line(&mut out, &format!("{c} {}", identity.marker_end()));
     Ok(out)
+}
+
+/// The refusal of an identity [`ProbeIdentity::new`] refused with `reason`: which value was
+/// wrong, and what to give instead.
+fn explain(
+    reason: Reason,
+    slug: &str,
+    probe: &str,
+    hypotheses: &[String],
+    message: &str,
+    captures: &[String],
+) -> Error {
+    const IDS: &str =
+        "lower-case letters, digits and inner dashes, 1 to 64 characters (`fix-cart`, `h1`)";
+    let detail = match reason {
+        Reason::InvalidIdentifier => {
+            let (flag, value) = if !is_identifier(slug) {
+                ("--slug", slug)
+            } else if !is_identifier(probe) {
+                ("--probe", probe)
+            } else {
+                let h = hypotheses.iter().find(|h| !is_identifier(h));
+                ("--hypothesis", h.map_or("", String::as_str))
+            };
+            format!("{flag} `{value}` is not an identifier: use {IDS}")
+        }
+        Reason::MissingHypothesis => {
+            "no --hypothesis given: name the hypothesis this probe tests (`--hypothesis h1`; repeatable)"
+                .to_owned()
+        }
+        Reason::InvalidMessage => format!(
+            "--message `{message}` is not an allowed label: use one of {}",
+            MESSAGES
+                .iter()
+                .map(|(m, _)| *m)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Reason::TooManyCaptures => format!(
+            "{} --capture values given: a probe records at most {MAX_CAPTURES}; place a second probe for the rest",
+            captures.len()
+        ),
+        _ => {
+            let mut seen: Vec<&str> = Vec::new();
+            let culprit = captures.iter().find_map(|raw| {
+                let Some((name, expr)) = raw.split_once('=') else {
+                    return Some((Reason::InvalidCaptureName, raw.as_str(), ""));
+                };
+                let (name, expr) = (name.trim(), expr.trim());
+                if !is_capture_name(name) {
+                    return Some((Reason::InvalidCaptureName, name, ""));
+                }
+                if seen.contains(&name) {
+                    return Some((Reason::DuplicateCaptureName, name, ""));
+                }
+                seen.push(name);
+                let bad_expr = expr.is_empty() || expr.contains(['\n', '\r']) || expr.len() > 200;
+                bad_expr.then_some((Reason::CaptureParseError, name, expr))
+            });
+            match culprit {
+                Some((Reason::InvalidCaptureName, name, _)) => format!(
+                    "--capture `{name}` is not NAME=EXPR with NAME an identifier of at most 32 characters (`--capture total=order.total`)"
+                ),
+                Some((Reason::DuplicateCaptureName, name, _)) => format!(
+                    "capture name `{name}` is given twice: give each --capture its own name"
+                ),
+                Some((_, name, _)) => format!(
+                    "capture `{name}` has no expression, or one that spans lines or passes 200 bytes: give one short expression (`--capture {name}=items.len()`)"
+                ),
+                None => reason.describe(),
+            }
+        }
+    };
+    Error::new(reason, detail)
 }

@@ -24,6 +24,13 @@ macro_rules! reasons {
             pub fn code(self) -> &'static str {
                 match self { $(Reason::$variant => $code,)* }
             }
+
+            /// What the code means, one sentence from its doc comment: the detail of an
+            /// [`Error`](crate::Error) made from the bare code.
+            pub fn describe(self) -> String {
+                let lines: &[&str] = match self { $(Reason::$variant => &[$($doc),*],)* };
+                lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ")
+            }
         }
     };
 }
@@ -38,7 +45,8 @@ reasons! {
     MissingHypothesis = "missing_hypothesis",
     /// More than 8 `--capture` values.
     TooManyCaptures = "too_many_captures",
-    /// A capture is not `name=expr` with a name matching `^[a-z_][a-z0-9_]{0,31}$`.
+    /// A capture is not `name=expr` with a name that is an identifier of the file's language of
+    /// at most 32 characters (`name_first`/`name_rest` in its `language.toml`).
     InvalidCaptureName = "invalid_capture_name",
     /// Two captures share a name.
     DuplicateCaptureName = "duplicate_capture_name",

@@ -4,6 +4,7 @@
 ;   @diverges              a statement that always diverges: nothing after it is reachable
 ;   @function / @function.name / @function.body   a function or method for --function
 ;   @scope / @scope.name   a named scope that qualifies the functions inside it
+;   @scope.trait           the trait a scope implements: its methods are <Type as Trait>::method
 
 (const_item) @refuse.const_context
 (static_item) @refuse.const_context
@@ -11,10 +12,13 @@
 (function_item (function_modifiers) @_mods (#match? @_mods "const")) @refuse.const_context
 
 ((inner_attribute_item (attribute (identifier) @_attr)) (#eq? @_attr "no_std")) @refuse_file.no_std_crate
-; `#![cfg_attr(not(feature = "std"), no_std)]`: a no_std crate root in some builds.
-((inner_attribute_item
-   (attribute (identifier) @_cfg arguments: (token_tree (identifier) @_attr)))
- (#eq? @_cfg "cfg_attr") (#eq? @_attr "no_std")) @refuse_file.no_std_crate
+;   @unless.<reason>       the file is refused for <reason> only where the `cfg_attr` condition
+;                          whose arguments are captured holds: the probe is compiled under its
+;                          negation (`conditional_attribute` in language.toml)
+; `#![cfg_attr(not(feature = "std"), no_std)]`: a no_std crate root only without `std`.
+(inner_attribute_item
+  (attribute (identifier) @_cfg arguments: (token_tree (identifier) @_attr) @unless.no_std_crate)
+  (#eq? @_cfg "cfg_attr") (#eq? @_attr "no_std"))
 
 (expression_statement (return_expression)) @diverges
 (expression_statement (break_expression)) @diverges
@@ -34,6 +38,6 @@
 (function_item name: (identifier) @function.name body: (block) @function.body) @function
 
 (impl_item type: (_) @scope.name) @scope
-(impl_item trait: (_) @scope.name) @scope
+(impl_item trait: (_) @scope.trait) @scope
 (trait_item name: (type_identifier) @scope.name) @scope
 (mod_item name: (identifier) @scope.name) @scope

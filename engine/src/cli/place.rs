@@ -17,7 +17,7 @@ use probity::strip::Outcome;
 use super::{SCHEMA_VERSION, print_json, refused, repo_root};
 
 #[derive(Args)]
-#[command(group(clap::ArgGroup::new("anchor").required(true).args(["line", "after_line", "function"])))]
+#[command(group(clap::ArgGroup::new("anchor").required(true).args(["line", "after_line", "function", "clean_line", "after_clean_line"])))]
 pub(super) struct PlaceArgs {
     /// The source file to instrument.
     file: PathBuf,
@@ -27,9 +27,17 @@ pub(super) struct PlaceArgs {
     /// After the statement at this line (1-based).
     #[arg(long, value_name = "N")]
     after_line: Option<usize>,
-    /// At the entry of this function or method (`name`, `Class.method`, `Type::method`).
+    /// At the entry of this function or method (`name`, `Class.method`, `Type::method`,
+    /// `<Type as Trait>::method`).
     #[arg(long, value_name = "NAME")]
     function: Option<String>,
+    /// Before the statement at this line of the file without probe blocks (the line
+    /// `location` cites): stays valid after other probes are placed.
+    #[arg(long, value_name = "N")]
+    clean_line: Option<usize>,
+    /// After the statement at this line of the file without probe blocks.
+    #[arg(long, value_name = "N")]
+    after_clean_line: Option<usize>,
     /// Debug session slug.
     #[arg(long)]
     slug: String,
@@ -83,15 +91,19 @@ pub(super) struct StripArgs {
 
 pub(super) fn place(a: PlaceArgs) -> ExitCode {
     let identity =
-        match ProbeIdentity::new(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
+        match ProbeIdentity::checked(&a.slug, &a.probe, &a.hypotheses, &a.message, &a.captures) {
             Ok(i) => i,
-            Err(r) => return refused("place", a.json, &r.into()),
+            Err(e) => return refused("place", a.json, &e),
         };
-    let anchor = match (a.line, a.after_line, a.function) {
-        (Some(n), _, _) => Anchor::Line(n),
-        (_, Some(n), _) => Anchor::AfterLine(n),
-        (_, _, Some(f)) => Anchor::Function(f),
-        _ => unreachable!("clap requires one anchor"),
+    let anchor = match (a.line, a.after_line, a.function, a.clean_line) {
+        (Some(n), _, _, _) => Anchor::Line(n),
+        (_, Some(n), _, _) => Anchor::AfterLine(n),
+        (_, _, Some(f), _) => Anchor::Function(f),
+        (_, _, _, Some(n)) => Anchor::CleanLine(n),
+        _ => match a.after_clean_line {
+            Some(n) => Anchor::AfterCleanLine(n),
+            None => unreachable!("clap requires one anchor"),
+        },
     };
     // Without --ledger, a session of this slug under the repository root is the ledger.
     let ledger = a.ledger.or_else(|| {
@@ -138,6 +150,9 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
                     "  block: lines {}-{}, sha256 {}",
                     p.block_start_line, p.block_end_line, p.block_sha256
                 );
+                if let Some(c) = &p.cfg {
+                    println!("  compiled only where cfg({c}) holds (the file is no_std otherwise)");
+                }
                 if let Some(l) = &report.ledger {
                     println!("  ledger: {l}");
                 }

@@ -123,6 +123,11 @@ pub struct Spec {
     pub tail_expression_containers: Vec<String>,
     /// Which capture expressions are side-effect free (`[capture]`).
     pub capture: CaptureSpec,
+    /// The attribute line that compiles a statement only where a condition holds, `{}` standing
+    /// for the condition (Rust `#[cfg({})]`): how a probe is kept out of builds a file's
+    /// `@unless.<reason>` facts exclude. Without it such a file is refused.
+    #[serde(default)]
+    pub conditional_attribute: Option<String>,
 }
 
 /// A statement kind that belongs to a prologue (docstring, directive, future import).
@@ -272,6 +277,20 @@ pub struct CaptureSpec {
     pub methods: BTreeMap<String, Vec<String>>,
     /// Kinds that may not appear anywhere inside (string interpolation).
     pub forbidden_descendants: Vec<String>,
+    /// The characters a capture name may start with (`a-z_`: ranges and single characters).
+    #[serde(default = "default_name_first")]
+    pub name_first: String,
+    /// The characters a capture name may continue with (`a-z0-9_`).
+    #[serde(default = "default_name_rest")]
+    pub name_rest: String,
+}
+
+fn default_name_first() -> String {
+    "a-z_".to_owned()
+}
+
+fn default_name_rest() -> String {
+    "a-z0-9_".to_owned()
 }
 
 /// An error in the embedded language data ([`Reason::InvalidLanguageData`]). Only a broken build

@@ -10,10 +10,11 @@
 use tree_sitter::{Node, Tree};
 
 use super::Anchor;
+use super::address::resolve_function;
 use super::facts::{FunctionDef, collect_facts};
 use super::position::Ctx;
 use crate::error::Error;
-use crate::lang::{Family, Grammar};
+use crate::lang::Grammar;
 use crate::reason::Reason;
 
 /// The statement a probe goes next to, and what the caller should be told about it.
@@ -26,6 +27,8 @@ pub(super) struct Target<'t> {
     pub(super) line_requested: Option<usize>,
     /// The qualified function name, for a function anchor.
     pub(super) function: Option<String>,
+    /// The clean-file line the caller asked for, for a clean-line anchor.
+    pub(super) clean_line_requested: Option<usize>,
 }
 
 /// Resolve `anchor` to its statement and side, collecting the placement query's facts into
@@ -39,7 +42,13 @@ pub(super) fn resolve<'t>(
     location_path: &str,
 ) -> Result<Target<'t>, Error> {
     let text = ctx.text;
-    let (stmt, after, line_requested, function) = match anchor {
+    // A clean-file line is the line it became once the blocks above it were inserted.
+    let (anchor, clean_line_requested) = match anchor {
+        Anchor::CleanLine(n) => (Anchor::Line(current_line(ctx, *n)?), Some(*n)),
+        Anchor::AfterCleanLine(n) => (Anchor::AfterLine(current_line(ctx, *n)?), Some(*n)),
+        a => (a.clone(), None),
+    };
+    let (stmt, after, line_requested, function) = match &anchor {
         Anchor::Line(n) => {
             let node = line_node(ctx, tree, *n)?;
             let s = ctx.enclosing_statement(node, false)?;
@@ -73,13 +82,47 @@ pub(super) fn resolve<'t>(
             }
             (s, after, None, Some(qualified))
         }
+        Anchor::CleanLine(_) | Anchor::AfterCleanLine(_) => unreachable!("mapped above"),
     };
     Ok(Target {
         stmt,
         after,
         line_requested,
         function,
+        clean_line_requested,
     })
+}
+
+/// The 1-based line of the file as it is that was line `clean` of the file without any probe
+/// block: every complete block that starts at or above it pushes it down by its length (the
+/// inverse of the `location` count). Refuses a line outside the clean file.
+fn current_line(ctx: &Ctx, clean: usize) -> Result<usize, Error> {
+    let source = ctx.source;
+    let spans: Vec<(usize, usize)> = ctx
+        .blocks
+        .iter()
+        .map(|b| {
+            let first = source.line_of(b.span.start);
+            let last = source.line_of(b.span.end.saturating_sub(1).max(b.span.start));
+            (first + 1, last - first + 1)
+        })
+        .collect();
+    let clean_lines = source.line_count() - spans.iter().map(|(_, n)| n).sum::<usize>();
+    if clean == 0 || clean > clean_lines {
+        return Err(Error::new(
+            Reason::LineOutOfRange,
+            format!(
+                "clean line {clean} is outside 1..={clean_lines} (the file without its probe blocks); give a line of the file as it was read before any probe"
+            ),
+        ));
+    }
+    let mut line = clean;
+    for (start, len) in spans {
+        if start <= line {
+            line += len;
+        }
+    }
+    Ok(line)
 }
 
 /// The syntax node at the first non-blank byte of 1-based line `line1`; refuses a line out of
@@ -121,115 +164,6 @@ fn line_node<'t>(ctx: &Ctx, tree: &'t Tree, line1: usize) -> Result<Node<'t>, Er
         ));
     }
     Ok(node)
-}
-
-/// Find the one function `name` designates. Segments are split on `.` and `::`; the last is the
-/// function's name, the others must match the innermost enclosing scopes (classes, impl types
-/// or traits, modules, enclosing functions); a leading file stem or `crate` is allowed.
-fn resolve_function(
-    ctx: &Ctx,
-    name: &str,
-    location_path: &str,
-) -> Result<(FunctionDef, String), Error> {
-    let segments: Vec<&str> = name
-        .split("::")
-        .flat_map(|s| s.split('.'))
-        .map(str::trim)
-        .collect();
-    if segments.iter().any(|s| s.is_empty()) {
-        return Err(Error::new(
-            Reason::InvalidArgument,
-            format!("`{name}` is not a function name"),
-        ));
-    }
-    let scopes = &ctx.facts.scopes;
-    let stem = std::path::Path::new(location_path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("");
-    // How the family writes a qualified name (`Type::method` or `Class.method`).
-    let sep = match ctx.lang.family() {
-        Family::Rust => "::",
-        Family::Python | Family::JavaScript => ".",
-    };
-    let mut found: Vec<(FunctionDef, String)> = Vec::new();
-    for f in &ctx.facts.functions {
-        // The chain of enclosing scopes, outermost first; enclosing functions count too.
-        let mut chain: Vec<Vec<String>> = Vec::new();
-        let mut spans: Vec<(usize, usize, Vec<String>)> = scopes
-            .values()
-            .filter(|s| {
-                s.start <= f.start && f.end <= s.end && !(s.start == f.start && s.end == f.end)
-            })
-            .map(|s| (s.start, s.end, s.names.clone()))
-            .collect();
-        spans.extend(
-            ctx.facts
-                .functions
-                .iter()
-                .filter(|g| g.node_id != f.node_id && g.start <= f.start && f.end <= g.end)
-                .map(|g| (g.start, g.end, vec![g.name.clone()])),
-        );
-        spans.sort_by_key(|(s, e, _)| (*s, std::cmp::Reverse(*e)));
-        chain.extend(spans.into_iter().map(|(_, _, n)| n));
-        let qualified = chain
-            .iter()
-            .map(|alts| alts[0].as_str())
-            .chain(std::iter::once(f.name.as_str()))
-            .collect::<Vec<_>>()
-            .join(sep);
-        let matches_with = |segs: &[&str]| -> bool {
-            let (last, quals) = segs.split_last().expect("non-empty");
-            if *last != f.name || quals.len() > chain.len() {
-                return false;
-            }
-            let tail = &chain[chain.len() - quals.len()..];
-            quals
-                .iter()
-                .zip(tail)
-                .all(|(q, alts)| alts.iter().any(|a| a == q))
-        };
-        let ok = matches_with(&segments)
-            || (segments.len() > 1
-                && (segments[0] == stem || segments[0] == "crate" || segments[0] == "self")
-                && matches_with(&segments[1..]));
-        if ok {
-            found.push((f.clone(), qualified));
-        }
-    }
-    found.sort_by_key(|(f, _)| f.start);
-    found.dedup_by_key(|(f, _)| f.node_id);
-    match found.len() {
-        0 => {
-            let mut near: Vec<String> = ctx
-                .facts
-                .functions
-                .iter()
-                .filter(|f| {
-                    f.name
-                        .eq_ignore_ascii_case(segments.last().copied().unwrap_or(""))
-                })
-                .map(|f| format!("{} (line {})", f.name, f.line + 1))
-                .collect();
-            near.truncate(10);
-            Err(Error::new(
-                Reason::FunctionNotFound,
-                format!("no function or method matches `{name}`"),
-            )
-            .with_candidates(near))
-        }
-        1 => Ok(found.remove(0)),
-        _ => Err(Error::new(
-            Reason::AmbiguousFunction,
-            format!("`{name}` matches {} functions; qualify it", found.len()),
-        )
-        .with_candidates(
-            found
-                .iter()
-                .map(|(f, q)| format!("{q} (line {})", f.line + 1))
-                .collect(),
-        )),
-    }
 }
 
 /// The statement a function-entry probe goes before (or, when the body holds only a prologue,

@@ -17,6 +17,9 @@ use crate::reason::Reason;
 pub(super) struct Facts {
     pub(super) refuse: Vec<(std::ops::Range<usize>, Reason)>,
     pub(super) refuse_file: Option<(Reason, usize)>,
+    /// `@unless.<reason>`: the file is refused for the reason only where the condition (the
+    /// text of the captured `cfg_attr` arguments) holds; with its 0-based line.
+    pub(super) unless: Vec<(Reason, String, usize)>,
     pub(super) diverges: HashSet<usize>,
     pub(super) functions: Vec<FunctionDef>,
     /// Qualifying scopes, by node id (one query pass collects them with everything else).
@@ -81,6 +84,7 @@ fn collect_into(
         let mut fbody: Option<Node> = None;
         let mut scope: Option<Node> = None;
         let mut scope_name: Option<Node> = None;
+        let mut scope_trait: Option<Node> = None;
         for c in m.captures() {
             let name = names[c.index as usize];
             if let Some(code) = name.strip_prefix("refuse.") {
@@ -92,6 +96,17 @@ fn collect_into(
                     facts
                         .refuse_file
                         .get_or_insert((r, c.node.start_position().row));
+                }
+            } else if let Some(code) = name.strip_prefix("unless.") {
+                if let Some(r) = reason_for(code) {
+                    let entry = (
+                        r,
+                        text[c.node.byte_range()].to_owned(),
+                        c.node.start_position().row,
+                    );
+                    if !facts.unless.contains(&entry) {
+                        facts.unless.push(entry);
+                    }
                 }
             } else if name == "diverges" {
                 facts.diverges.insert(c.node.id());
@@ -105,20 +120,38 @@ fn collect_into(
                 scope = Some(c.node);
             } else if name == "scope.name" {
                 scope_name = Some(c.node);
+            } else if name == "scope.trait" {
+                scope_trait = Some(c.node);
             }
         }
-        if let (Some(s), Some(n)) = (scope, scope_name) {
+        for (n, is_trait) in [(scope_name, false), (scope_trait, true)] {
+            let (Some(s), Some(n)) = (scope, n) else {
+                continue;
+            };
             let entry = facts.scopes.entry(s.id()).or_insert_with(|| Scope {
                 start: s.start_byte(),
                 end: s.end_byte(),
                 names: Vec::new(),
+                traits: Vec::new(),
             });
             let full = text[n.byte_range()].to_owned();
-            // `impl<T> Foo<T>` is qualified as `Foo`.
+            // `impl<T> Foo<T>` is qualified as `Foo<T>` or `Foo`; a trait path
+            // `fmt::Display` also by its last segment, `Display`.
             let base = full.split('<').next().unwrap_or(&full).trim().to_owned();
-            for candidate in [full, base] {
-                if !entry.names.contains(&candidate) {
-                    entry.names.push(candidate);
+            let last = base.rsplit("::").next().unwrap_or(&base).to_owned();
+            let list = if is_trait {
+                &mut entry.traits
+            } else {
+                &mut entry.names
+            };
+            let alts = if is_trait {
+                vec![full, base, last]
+            } else {
+                vec![full, base]
+            };
+            for candidate in alts {
+                if !list.contains(&candidate) {
+                    list.push(candidate);
                 }
             }
         }
@@ -140,5 +173,9 @@ fn collect_into(
 pub(super) struct Scope {
     pub(super) start: usize,
     pub(super) end: usize,
+    /// The names the scope answers to, the one written first (`Foo<T>`, then `Foo`).
     pub(super) names: Vec<String>,
+    /// For a trait impl, the trait it implements, the one written first (`fmt::Display`,
+    /// then `Display`): its methods are `<Type as Trait>::method`.
+    pub(super) traits: Vec<String>,
 }

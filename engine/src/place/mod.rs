@@ -37,6 +37,12 @@ pub enum Anchor {
     AfterLine(usize),
     /// At the entry of this function or method body (qualified names allowed).
     Function(String),
+    /// Before the statement at this 1-based line of the file as it is without any probe block
+    /// (the line `location` cites): valid whatever probes were placed since it was read.
+    CleanLine(usize),
+    /// After the statement that ends at (or spans) this 1-based line of the file without any
+    /// probe block.
+    AfterCleanLine(usize),
 }
 
 /// A planned insertion: the new file bytes and everything the ledger and the caller need.
@@ -55,8 +61,12 @@ pub struct Placement {
     pub block_start_line: usize,
     /// 1-based line the block's end marker occupies in the new file.
     pub block_end_line: usize,
-    /// The 1-based line the caller asked for (None for `--function`).
+    /// The 1-based line the caller asked for (None for `--function`); for a clean-file line,
+    /// that line counted in the file as it is.
     pub line_requested: Option<usize>,
+    /// The clean-file line the caller asked for (`--clean-line`, `--after-clean-line`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clean_line_requested: Option<usize>,
     /// The 1-based line of the anchor statement after snapping: its first line when the probe
     /// goes before it, its last line when the probe goes after it.
     pub line_used: usize,
@@ -76,9 +86,15 @@ pub struct Placement {
     /// The function the probe was placed in, when known (qualified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The condition the probe is compiled under, when the file is refused only under a
+    /// condition (`feature = "std"` in a crate root that is `no_std` without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cfg: Option<String>,
 }
 
+mod address;
 mod anchor;
+mod condition;
 mod facts;
 mod insertion;
 mod position;
@@ -95,8 +111,10 @@ pub fn place(
     anchor: &Anchor,
     location_path: &str,
 ) -> Result<Placement, Error> {
-    // Every capture must be one expression of the language.
+    // Every capture must be named by an identifier of the language and be one of its
+    // expressions.
     for cap in &identity.captures {
+        capture::validate_name(lang, &cap.name)?;
         capture::validate(lang, grammar, &cap.expr)?;
     }
     let text = source.body();
@@ -124,6 +142,13 @@ pub fn place(
     let location = insertion::location(location_path, at.line_used, &markers_before);
     let unit = source.indent_unit(&at.indent, &lang.spec.default_indent);
     let block = probe::render_block(lang, identity, &location, &at.indent, &unit, at.eol)?;
+    // In a file refused only under a condition, the probe is compiled only where it does not
+    // hold.
+    let cfg = condition::only_where(lang, &ctx.facts)?;
+    let block = match &cfg {
+        Some(c) => condition::apply(lang, &block, &at.indent, at.eol, c),
+        None => block,
+    };
     // Splice and re-parse: no new syntax error, markers are comments, blocks pair as placed.
     let new = reparse::splice_and_reparse(grammar, source, &tree, &at, &block)?;
     reparse::refuse_unparsed_markers(lang, identity, &new, &at, &block)?;
@@ -137,6 +162,7 @@ pub fn place(
         block_start_line: at.line + 1,
         block_end_line: at.line + block_lines,
         line_requested,
+        clean_line_requested: target.clean_line_requested,
         line_used: at.line_used,
         snapped: line_requested.is_some_and(|n| n != at.line_used),
         side: if target.after { "after" } else { "before" },
@@ -144,6 +170,7 @@ pub fn place(
         eol: at.eol,
         indent: at.indent,
         function: target.function,
+        cfg,
         location,
         block,
     })

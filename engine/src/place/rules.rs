@@ -46,14 +46,27 @@ impl<'a> Ctx<'a> {
         if let Some((reason, line)) = self.facts.refuse_file {
             return Err(Error::new(
                 reason,
-                format!("the file cannot take a probe (line {})", line + 1),
+                format!(
+                    "{} (line {}): this file cannot take a probe; place it in a file compiled with std",
+                    reason.describe().trim_end_matches('.'),
+                    line + 1
+                ),
             ));
         }
         for (range, reason) in &self.facts.refuse {
             if range.start <= node.start_byte() && node.end_byte() <= range.end {
+                let (from, to) = (
+                    self.source.line_of(range.start) + 1,
+                    self.source
+                        .line_of(range.end.saturating_sub(1).max(range.start))
+                        + 1,
+                );
                 return Err(Error::new(
                     *reason,
-                    format!("{} at this position", reason.code()),
+                    format!(
+                        "{} (lines {from}-{to}); place the probe outside it, where its caller runs",
+                        reason.describe().trim_end_matches('.')
+                    ),
                 ));
             }
         }

@@ -1,8 +1,6 @@
 //! Suggestions for MISSING references: the files to load for names near them (from the word
 //! index), the nearest names among what was loaded, and near paths for a missing file.
 
-use std::collections::BTreeSet;
-
 use super::Resolver;
 use super::load::ToLoad;
 use super::refs::Ref;
@@ -115,39 +113,7 @@ impl Resolver<'_> {
     }
 }
 
-/// Edit distance (Levenshtein, by chars).
-pub fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// Up to three names nearest to `target` (case-insensitive edit distance within a third of its
-/// length, at least 2), nearest first.
-pub fn nearest<'a>(target: &str, pool: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let t = target.to_lowercase();
-    let max = (t.chars().count() / 3).max(2);
-    let mut scored: BTreeSet<(usize, String)> = BTreeSet::new();
-    for n in pool {
-        if n == target || n.len().abs_diff(target.len()) > max {
-            continue;
-        }
-        let d = levenshtein(&t, &n.to_lowercase());
-        if d <= max {
-            scored.insert((d, n.to_owned()));
-        }
-    }
-    scored.into_iter().take(3).map(|(_, n)| n).collect()
-}
+pub(super) use crate::similar::{levenshtein, nearest};
 
 #[cfg(test)]
 mod tests {
