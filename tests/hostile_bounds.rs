@@ -1,0 +1,172 @@
+//! Issue 12, bounds: every input probity reads is read within a bound whatever the file type
+//! (plans from `/dev/zero`, a FIFO fed forever, oversized manifests), `drift` memory does not
+//! grow with references x line length, untrusted text cannot forge human output, and captured
+//! values cannot be recovered from the ledger.
+
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{Repo, probity_bin};
+
+/// `probity <args>` in `dir` with the child's address space limited to `limit_mb` MiB and a
+/// wall-clock limit of `secs`: the exit code (`None` when killed or over time) and the JSON.
+fn bounded_run(
+    dir: &Path,
+    args: &[&str],
+    stdin: Stdio,
+    limit_mb: u64,
+    secs: u64,
+) -> (Option<i32>, Value) {
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(dir)
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let lim = limit_mb << 20;
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let l = libc::rlimit {
+                rlim_cur: lim,
+                rlim_max: lim,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &l) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    let v = serde_json::from_slice(&out).unwrap_or(Value::Null);
+    (status.and_then(|s| s.code()), v)
+}
+
+#[track_caller]
+fn refused_with(got: (Option<i32>, Value), reason: &str) {
+    let (code, v) = got;
+    assert_eq!(code, Some(2), "{v}");
+    assert_eq!(v["status"], "refused", "{v}");
+    assert_eq!(v["reason"], reason, "{v}");
+}
+
+/// A plan read from `/dev/zero` (or standard input fed from it) reads at most the limit + 1
+/// bytes and is refused `plan_too_large`, promptly and within 256 MiB.
+#[test]
+fn plan_from_an_endless_device_is_refused() {
+    let r = Repo::new();
+    r.write("a.py", "def f():\n    pass\n");
+    let args = ["drift", "--no-cache", "--json", "--plan", "/dev/zero"];
+    refused_with(
+        bounded_run(r.path(), &args, Stdio::null(), 256, 30),
+        "plan_too_large",
+    );
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let args = ["drift", "--no-cache", "--json", "--plan", "/dev/stdin"];
+    refused_with(
+        bounded_run(r.path(), &args, Stdio::from(zero), 256, 30),
+        "plan_too_large",
+    );
+    // A plan on standard input within the limit is read as any plan.
+    let mut child = Command::new(probity_bin())
+        .current_dir(r.path())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"call `a.f` then `a.gone`\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["plan"], "/dev/stdin", "{v}");
+    assert_eq!(v["results"][0]["ref"], "a.gone", "{v}");
+    assert_eq!(v["results"][0]["verdict"], "MISSING", "{v}");
+}
+
+/// A plan from a FIFO whose writer never stops is refused `plan_too_large` once the limit is
+/// passed; the writer sees the pipe closed.
+#[test]
+fn plan_from_a_fifo_fed_forever_is_refused() {
+    let r = Repo::new();
+    r.write("a.py", "def f():\n    pass\n");
+    let fifo = r.path().join("plan.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let writer_path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&writer_path)
+            .unwrap();
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut sent: u64 = 0;
+        // Until the reader closes the pipe (EPIPE: Rust ignores SIGPIPE) or 2 GiB.
+        while sent < 2 << 30 && f.write_all(&chunk).is_ok() {
+            sent += chunk.len() as u64;
+        }
+        sent
+    });
+    let args = ["drift", "--no-cache", "--json", "--plan", "plan.fifo"];
+    refused_with(
+        bounded_run(r.path(), &args, Stdio::null(), 256, 30),
+        "plan_too_large",
+    );
+    let sent = writer.join().unwrap();
+    assert!(sent < 64 << 20, "the reader read {sent} bytes");
+}
+
+/// A repository file probity reads to resolve (here a `tsconfig.json` past the limit of a
+/// source file) is read within the bound: an oversized config is not read, and what it could
+/// map is UNCHECKABLE with the reason.
+#[test]
+fn an_oversized_manifest_is_skipped_with_a_reason() {
+    let r = Repo::new();
+    r.write(
+        "apps/web/src/lib/util.ts",
+        "export function formatDate(): string { return ''; }\n",
+    );
+    let mut cfg =
+        b"{\"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@/*\": [\"src/*\"]}}}".to_vec();
+    cfg.resize(9 << 20, b' ');
+    cfg.push(b'\n');
+    r.write("apps/web/tsconfig.json", &cfg);
+    let out = Command::new(probity_bin())
+        .args(["resolve", "--json", "--no-cache", "--root"])
+        .arg(r.path())
+        .args(["--", "@/lib/util.formatDate"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let x = &v["results"][0];
+    assert_eq!(x["verdict"], "UNCHECKABLE", "{x:#}");
+    let reason = x["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("apps/web/tsconfig.json could not be read (file_too_large"),
+        "{reason}"
+    );
+}
