@@ -43,6 +43,12 @@ fn bounded_run(
         });
     }
     let mut child = cmd.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+        out
+    });
     let start = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -55,8 +61,7 @@ fn bounded_run(
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let mut out = Vec::new();
-    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    let out = reader.join().unwrap();
     let v = serde_json::from_slice(&out).unwrap_or(Value::Null);
     (status.and_then(|s| s.code()), v)
 }
@@ -169,4 +174,34 @@ fn an_oversized_manifest_is_skipped_with_a_reason() {
         reason.starts_with("apps/web/tsconfig.json could not be read (file_too_large"),
         "{reason}"
     );
+}
+
+/// Thousands of references on one 1 MiB plan line: each occurrence quotes a window around its
+/// reference, not the whole line, so `drift` runs in bounded memory (here 1 GiB of address
+/// space, where whole-line quotes need gigabytes) and its output stays small.
+#[test]
+fn drift_memory_does_not_grow_with_references_times_line_length() {
+    let r = Repo::new();
+    r.write("app.py", "def fetch():\n    pass\n");
+    let mut line: String = (0..2_999).map(|i| format!("`mod{i}.func{i}` ")).collect();
+    line.push_str(&"prose ".repeat((1 << 20) / 6));
+    line.push_str("`app.fetch`\n");
+    r.write("PLAN.md", format!("# Plan\n\n{line}"));
+    let args = ["drift", "--no-cache", "--json", "--plan", "PLAN.md"];
+    let start = Instant::now();
+    let (code, v) = bounded_run(r.path(), &args, Stdio::null(), 1024, 120);
+    assert_eq!(code, Some(0), "{}", start.elapsed().as_secs_f64());
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3_000, "{}", v["summary"]);
+    let out = serde_json::to_string(&v).unwrap();
+    assert!(out.len() < 8 << 20, "{} bytes of output", out.len());
+    for x in results {
+        let o = &x["occurrences"][0];
+        assert_eq!(o["line"], 3);
+        let q = o["quote"].as_str().unwrap();
+        assert!(q.len() <= 200, "{q}");
+        // The window holds the reference it quotes.
+        let name = x["ref"].as_str().unwrap();
+        assert!(q.contains(name), "{name}: {q}");
+    }
 }

@@ -18,10 +18,12 @@ use crate::resolve::{self, Resolution, Severity, Verdict};
 
 mod markdown;
 mod plan;
+mod quote;
 
 pub use markdown::coverage_markdown;
 use plan::ARTIFACTS_QUOTED;
 pub use plan::{ARTIFACTS_HEADING, Cited, Extracted, Occurrence, extract, is_under};
+pub use quote::QUOTE_BYTES;
 
 /// One checked symbol of the report.
 #[derive(Debug, Serialize)]
