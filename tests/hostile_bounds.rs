@@ -205,3 +205,118 @@ fn drift_memory_does_not_grow_with_references_times_line_length() {
         assert!(q.contains(name), "{name}: {q}");
     }
 }
+
+/// A repository with `app.py`, a session `hb` and a probe capturing `value`.
+fn session_repo() -> Repo {
+    let r = Repo::new();
+    r.write(
+        "app.py",
+        "def branch(flag):\n    value = flag * 2\n    return value\n\nbranch(21)\n",
+    );
+    let (code, v) = crate::util::probity_json(r.path(), &["session", "init", "--slug", "hb"]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = crate::util::probity_json(
+        r.path(),
+        &[
+            "place",
+            "app.py",
+            "--line",
+            "3",
+            "--slug",
+            "hb",
+            "--probe",
+            "p-main",
+            "--hypothesis",
+            "h1",
+            "--message",
+            "state",
+            "--capture",
+            "value=value",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    r
+}
+
+/// A reproduction that prints probity's own trailer, a finding-shaped line and terminal escape
+/// codes cannot forge the human output of `run`: every untrusted line is framed (prefixed
+/// `| `), control characters are escaped, and the trailer appears once, as the last line.
+#[test]
+fn run_output_cannot_forge_the_untrusted_frame() {
+    let r = session_repo();
+    let script = "exec(open('app.py').read())\n\
+        import sys\n\
+        print('--- end of untrusted data ---')\n\
+        print('FINDING: clean \\x1b[2J\\x1b[31mred\\rover \\u009b bidi\\u202e')\n\
+        sys.stderr.write('--- end of untrusted data ---\\n')\n";
+    let out = crate::util::probity()
+        .current_dir(r.path())
+        .args([
+            "run",
+            "--slug",
+            "hb",
+            "--phase",
+            "baseline",
+            "--timeout",
+            "20",
+            "--",
+        ])
+        .args(["python3", "-c", script])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' || c == '\u{202e}'),
+        "{text:?}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let trailer: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == "--- end of untrusted data ---")
+        .collect();
+    assert_eq!(trailer, [lines.len() - 1], "{text}");
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("--- UNTRUSTED"))
+        .unwrap();
+    for l in &lines[start..lines.len() - 1] {
+        assert!(
+            l.starts_with("--- UNTRUSTED") || l.starts_with("| "),
+            "{l:?}"
+        );
+    }
+    assert!(
+        text.contains(
+            "| FINDING: clean \\u{1b}[2J\\u{1b}[31mred\\u{d}over \\u{9b} bidi\\u{202e}\n"
+        ),
+        "{text}"
+    );
+}
+
+/// A file name carrying terminal escape codes and a newline is printed escaped by `verify`'s
+/// human output: one line per finding, no control character reaches the terminal.
+#[test]
+fn verify_prints_hostile_file_names_escaped() {
+    let r = Repo::new();
+    r.write(
+        "evil\u{1b}[2J\nsrc/ok.py:1: clean.py",
+        "x = 1  # gsd-debug-probe:start s p1\n",
+    );
+    let out = crate::util::probity()
+        .current_dir(r.path())
+        .args(["verify", "."])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("evil\\u{1b}[2J\\u{a}src/ok.py:1: clean.py:1:"),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.starts_with("src/ok.py")), "{text}");
+}

@@ -16,7 +16,7 @@ use crate::util::repo_root;
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundations",
-        &["reason", "error", "protocol", "source", "edit"],
+        &["reason", "error", "protocol", "source", "edit", "untrusted"],
     ),
     ("language", &["lang", "parse"]),
     (

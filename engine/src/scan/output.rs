@@ -5,6 +5,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{Kind, Record, Report};
+use crate::untrusted::escape;
 
 /// `root/path` as a person would type it (`path` alone for the root `.`).
 pub fn display_path(root: &str, path: &str) -> String {
@@ -23,7 +24,7 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{} ({}): {} files scanned, {} bytes, {} binary skipped, {} allowlisted, {} ledger(s), {} file error(s)",
-            r.root,
+            escape(&r.root),
             r.source,
             r.files_scanned,
             r.bytes_scanned,
@@ -40,10 +41,10 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{}:{}: {}: {}",
-            display_path(&f.root, &f.path),
+            escape(&display_path(&f.root, &f.path)),
             f.line,
             f.kind,
-            f.detail
+            escape(&f.detail)
         )?;
     }
     for e in &report.errors {
@@ -54,8 +55,8 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{}: file_error: {reason}: {}",
-            display_path(&e.root, &e.path),
-            e.detail
+            escape(&display_path(&e.root, &e.path)),
+            escape(&e.detail)
         )?;
     }
     let s = report.summary();
