@@ -320,3 +320,29 @@ fn verify_prints_hostile_file_names_escaped() {
     );
     assert!(!text.lines().any(|l| l.starts_with("src/ok.py")), "{text}");
 }
+
+/// A file name that is not UTF-8 keeps an exact, reversible form in `verify`'s JSON Lines and
+/// SARIF: `path_bytes`, the name's bytes in hex.
+#[test]
+fn non_utf8_file_names_keep_their_bytes_in_json_and_sarif() {
+    use std::os::unix::ffi::OsStrExt;
+    let r = Repo::new();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff\xfe.py");
+    std::fs::write(r.path().join(name), "x = 1  # gsd-debug-probe:start s p1\n").unwrap();
+    let out = crate::util::probity()
+        .current_dir(r.path())
+        .args(["verify", ".", "--json", "--sarif", "out.sarif"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let finding: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["path"].as_str().is_some_and(|p| p.starts_with("bad")))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(finding["path_bytes"], "626164fffe2e7079", "{finding}");
+    let v: Value =
+        serde_json::from_slice(&std::fs::read(r.path().join("out.sarif")).unwrap()).unwrap();
+    let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(loc["properties"]["path_bytes"], "626164fffe2e7079", "{loc}");
+}

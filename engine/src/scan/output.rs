@@ -139,6 +139,9 @@ pub fn sarif(report: &Report) -> Value {
             if let Some(b) = base {
                 loc["uriBaseId"] = json!(b);
             }
+            if let Some(b) = &f.path_bytes {
+                loc["properties"] = json!({"path_bytes": b});
+            }
             let mut region = json!({"startLine": f.line});
             if let Some(e) = f.end_line {
                 region["endLine"] = json!(e);
@@ -165,6 +168,9 @@ pub fn sarif(report: &Report) -> Value {
             let mut loc = json!({"uri": u});
             if let Some(b) = base {
                 loc["uriBaseId"] = json!(b);
+            }
+            if let Some(b) = &e.path_bytes {
+                loc["properties"] = json!({"path_bytes": b});
             }
             json!({
                 "level": "error",

@@ -120,6 +120,7 @@ impl Local {
             schema_version: SCHEMA_VERSION,
             root: ctx.display.clone(),
             path: rel,
+            path_bytes: None,
             reason,
             detail,
         });
