@@ -346,3 +346,41 @@ fn non_utf8_file_names_keep_their_bytes_in_json_and_sarif() {
     let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!(loc["properties"]["path_bytes"], "626164fffe2e7079", "{loc}");
 }
+
+/// `values_sha256` is keyed with a per-session secret kept beside the ledger (0600), not in it:
+/// the ledger's hash is not the plain SHA-256 of the captured values, two runs capturing the same
+/// value still compare equal, and cleanup removes the secret.
+#[test]
+fn values_sha256_is_keyed_with_a_session_secret() {
+    use std::os::unix::fs::PermissionsExt;
+    let r = session_repo();
+    let run = || {
+        let (code, v) = crate::util::probity_json(
+            r.path(),
+            &[
+                "run", "--slug", "hb", "--phase", "baseline", "--", "python3", "app.py",
+            ],
+        );
+        assert_eq!(code, 0, "{v}");
+        v["run"]["observations"]["p-main"]["values_sha256"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b, "two runs of one session compare");
+    // The plain hash of what the probe captured ([[{"value": 42}]]) is not in the ledger.
+    let plain = probity::source::sha256_hex(br#"[[{"value":42}]]"#);
+    assert_ne!(a, plain);
+    let ledger = crate::util::session_ledger(r.path(), "hb");
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    assert!(text.contains(&a) && !text.contains(&plain));
+    let key = ledger.with_file_name("hb.evidence.json.values-key");
+    let meta = std::fs::metadata(&key).unwrap();
+    assert_eq!(meta.len(), 32);
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert!(!text.contains(&probity::source::sha256_hex(&std::fs::read(&key).unwrap())));
+    let (code, v) = crate::util::probity_json(r.path(), &["cleanup", "--slug", "hb"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(!key.exists(), "cleanup removes the key");
+}

@@ -136,6 +136,8 @@ struct Planned {
     sink: Option<(ArtifactRoot, Identity)>,
     /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
     runtime: Option<(String, Vec<String>)>,
+    /// The session's key of `values_sha256` ([`events::values_key`]).
+    values_key: events::ValuesKey,
 }
 
 /// Step 2: the capture root (checked, or created and saved before anything is made inside it),
@@ -216,6 +218,7 @@ fn record(
         started_at,
         sink,
         runtime,
+        values_key: events::values_key(path)?,
     })
 }
 
@@ -367,6 +370,7 @@ fn judge_sink(
                 phase: phase.as_str().to_owned(),
             },
             live,
+            &planned.values_key,
         ),
         Err(_) => events::Analysis {
             observations: live
