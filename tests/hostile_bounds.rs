@@ -384,3 +384,184 @@ fn values_sha256_is_keyed_with_a_session_secret() {
     assert_eq!(code, 0, "{v}");
     assert!(!key.exists(), "cleanup removes the key");
 }
+
+// --- Fuzz-style properties of the untrusted parsers: arbitrary input never panics, and always
+// gives a value or a reason code. A short run (256 cases each) is part of the suite; set
+// PROBITY_FUZZ_SECS=600 to run each for ten minutes, e.g.
+// `PROBITY_FUZZ_SECS=600 cargo test --release --test tests hostile_bounds::fuzz -- --test-threads=4`.
+
+mod fuzz {
+    use std::time::{Duration, Instant};
+
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+    use probity::events::{ExpectedProbe, RunIdentity, ValuesKey, analyze};
+
+    /// Run `check` on values of `strategy`: 256 cases, or batches of 2,000 until
+    /// `PROBITY_FUZZ_SECS` have passed; prints the number of cases run.
+    fn fuzz<S: Strategy>(
+        name: &str,
+        strategy: S,
+        check: impl Fn(S::Value) -> Result<(), TestCaseError>,
+    ) {
+        let secs: u64 = std::env::var("PROBITY_FUZZ_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let cases = if secs == 0 { 256 } else { 2_000 };
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let mut runs: u64 = 0;
+        loop {
+            let mut runner = TestRunner::new(Config {
+                cases,
+                failure_persistence: None,
+                ..Config::default()
+            });
+            if let Err(e) = runner.run(&strategy, &check) {
+                panic!("fuzz {name}: {e}");
+            }
+            runs += u64::from(cases);
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        eprintln!("fuzz {name}: {runs} cases, no failure");
+    }
+
+    /// Lines a sink may hold: arbitrary bytes, or the event prefix and JSON-ish text around a
+    /// real event's shape.
+    fn sink_lines() -> impl Strategy<Value = Vec<u8>> {
+        let line = prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..200),
+            "[ -~]{0,120}".prop_map(|s| format!("GSDDBG1 {s}").into_bytes()),
+            (0u64..4, "[a-z-]{0,6}", any::<i64>(), "[ -~]{0,40}").prop_map(|(o, p, pid, v)| {
+                format!(
+                    "GSDDBG1 {{\"schema_version\":1,\"session_id\":\"s\",\"run_id\":\"run-1\",\"phase\":\"baseline\",\"probe_id\":\"p-{p}\",\"hypothesis_ids\":[\"h1\"],\"pid\":{pid},\"ordinal\":{o},\"message\":\"state\",\"location\":\"a.py:1\",\"data\":{{\"v\":{v:?}}}}}"
+                )
+                .into_bytes()
+            }),
+        ];
+        proptest::collection::vec(line, 0..30).prop_map(|ls| ls.join(&b'\n'))
+    }
+
+    #[test]
+    fn fuzz_sink_lines() {
+        let run = RunIdentity {
+            session_id: "s".into(),
+            run_id: "run-1".into(),
+            phase: "baseline".into(),
+        };
+        let probes: Vec<ExpectedProbe> = ["p-a", "p-ctl"]
+            .iter()
+            .map(|id| ExpectedProbe {
+                id: (*id).into(),
+                hypothesis_ids: vec!["h1".into()],
+                control: *id == "p-ctl",
+            })
+            .collect();
+        let key = ValuesKey::from_bytes([1; 32]);
+        fuzz("sink lines", sink_lines(), |bytes| {
+            let a = analyze(&bytes, &run, &probes, &key);
+            prop_assert_eq!(a.observations.len(), probes.len());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn fuzz_ledger_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.evidence.json");
+        let valid = r#"{"schema_version":1,"slug":"s","state":"instrumented","probes":[{"slug":"s","id":"p1","file":"a.py","status":"active","block_sha256":"00"}],"artifacts":[],"runs":[]}"#;
+        let strategy = prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..300),
+            (0..valid.len(), any::<u8>(), 0usize..3).prop_map(move |(at, b, how)| {
+                let mut v = valid.as_bytes().to_vec();
+                match how {
+                    0 => v[at] = b,
+                    1 => v.truncate(at),
+                    _ => v.insert(at, b),
+                }
+                v
+            }),
+        ];
+        fuzz("ledger json", strategy, |bytes| {
+            std::fs::write(&path, &bytes).unwrap();
+            if let Err(e) = probity::ledger::Ledger::load(&path) {
+                prop_assert!(!e.reason.code().is_empty());
+            }
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn fuzz_plan_extraction() {
+        let strategy = prop_oneof![
+            any::<String>(),
+            proptest::collection::vec(
+                prop_oneof![
+                    Just("`".to_owned()),
+                    Just("```\n".to_owned()),
+                    Just("\n".to_owned()),
+                    Just("# Artifacts this phase produces\n".to_owned()),
+                    Just("#[derive(".to_owned()),
+                    Just(")]".to_owned()),
+                    "[a-zA-Z_.:/()-]{0,12}",
+                    " {0,3}",
+                    any::<char>().prop_map(String::from),
+                ],
+                0..80
+            )
+            .prop_map(|v| v.concat()),
+        ];
+        fuzz("plan extraction", strategy, |plan| {
+            let ex = probity::drift::extract(&plan);
+            for c in &ex.refs {
+                for o in &c.occurrences {
+                    prop_assert!(o.line >= 1);
+                    prop_assert!(o.quote.len() <= probity::drift::QUOTE_BYTES + 8);
+                }
+            }
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn fuzz_session_sync_markdown() {
+        let ledger = probity::ledger::Ledger::default();
+        let strategy = proptest::collection::vec(
+            prop_oneof![
+                Just("## Runtime Evidence\n".to_owned()),
+                Just("```\n".to_owned()),
+                Just("~~~\n".to_owned()),
+                Just("    code\n".to_owned()),
+                Just("Title\n---\n".to_owned()),
+                Just("===\n".to_owned()),
+                Just("# H\n".to_owned()),
+                Just("\r\n".to_owned()),
+                any::<String>(),
+            ],
+            0..20,
+        )
+        .prop_map(|v| v.concat());
+        fuzz("session sync markdown", strategy, |md| {
+            let once = probity::session::sync_text(&md, &ledger);
+            prop_assert!(once.contains("## Runtime Evidence"));
+            // Text before the first heading line is the user's and is kept.
+            let head = md.split("## Runtime Evidence").next().unwrap_or("");
+            prop_assert!(once.starts_with(head.trim_end_matches(['\n', '\r'])));
+            Ok(())
+        });
+    }
+
+    /// Finding of the fuzz run (owner: session/markdown.rs): a document ending inside an
+    /// unclosed fence gets the section appended inside that code block, where the next sync
+    /// does not see it, so every sync appends another copy.
+    #[test]
+    #[ignore = "fuzz finding for engine/src/session/markdown.rs: sync after an unclosed fence is not idempotent"]
+    fn sync_after_an_unclosed_fence_is_idempotent() {
+        let ledger = probity::ledger::Ledger::default();
+        let once = probity::session::sync_text("```\n", &ledger);
+        assert_eq!(probity::session::sync_text(&once, &ledger), once);
+    }
+}
