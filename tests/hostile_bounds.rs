@@ -547,8 +547,9 @@ mod fuzz {
         fuzz("session sync markdown", strategy, |md| {
             let once = probity::session::sync_text(&md, &ledger);
             prop_assert!(once.contains("## Runtime Evidence"));
-            // Text before the first heading line is the user's and is kept.
-            let head = md.split("## Runtime Evidence").next().unwrap_or("");
+            // The lines before the first line naming the section are the user's and are kept.
+            let first = md.find("## Runtime Evidence").unwrap_or(md.len());
+            let head = &md[..md[..first].rfind('\n').map_or(0, |i| i + 1)];
             prop_assert!(once.starts_with(head.trim_end_matches(['\n', '\r'])));
             Ok(())
         });
