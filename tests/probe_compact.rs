@@ -18,7 +18,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use probity::events::{ExpectedProbe, RunIdentity, analyze};
+use probity::events::{ExpectedProbe, RunIdentity, ValuesKey, analyze};
 use probity::ledger::Observation;
 use probity::place::Anchor;
 use probity::probe::ProbeIdentity;
@@ -188,7 +188,7 @@ fn assert_observed(sink: &[u8], probes: &[&str], probe: &str, count: usize) {
             control: false,
         })
         .collect();
-    let a = analyze(sink, &run, &expected);
+    let a = analyze(sink, &run, &expected, &ValuesKey::from_bytes([7; 32]));
     match &a.observations[probe] {
         Observation::Observed { event_count, .. } => assert_eq!(*event_count, count),
         other => panic!("{probe}: {other:?}"),

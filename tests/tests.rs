@@ -18,6 +18,7 @@ mod drift_real;
 mod e2e;
 mod formatters;
 mod golden;
+mod hostile_bounds;
 mod hostile_fs;
 mod layers;
 mod place_address;

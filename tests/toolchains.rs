@@ -30,7 +30,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use probity::events::{ExpectedProbe, RunIdentity, analyze};
+use probity::events::{ExpectedProbe, RunIdentity, ValuesKey, analyze};
 use probity::ledger::Observation;
 
 use crate::util::{Repo, probity};
@@ -424,7 +424,12 @@ fn events(
         run_id: RUN_ID.to_owned(),
         phase: PHASE.to_owned(),
     };
-    let analysis = analyze(&bytes, &identity, &expected);
+    let analysis = analyze(
+        &bytes,
+        &identity,
+        &expected,
+        &ValuesKey::from_bytes([7; 32]),
+    );
     for (id, obs) in &analysis.observations {
         match by_probe.get(id) {
             Some(evs) => assert!(

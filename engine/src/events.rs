@@ -9,12 +9,112 @@
 //! [`crate::ledger::Inconclusive`]); this module produces them and persists nothing.
 
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::ledger::{Inconclusive, Observation};
 use crate::protocol::{EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES};
+use crate::reason::Reason;
 use crate::source::sha256_hex;
+
+/// The per-session secret that keys `values_sha256` (issue 12): the hash of a run's captured
+/// values is SHA-256 over this key, a zero byte and the values, so the ledger alone does not let
+/// anyone test guesses of a value (a PIN) against it, while two runs of one session still
+/// compare. It lives in a 0600 file beside the ledger ([`values_key_path`]), never in it, and
+/// `cleanup` removes it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ValuesKey([u8; 32]);
+
+impl std::fmt::Debug for ValuesKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ValuesKey(..)")
+    }
+}
+
+impl ValuesKey {
+    /// A key of these bytes (tests and callers that keep their own secret).
+    pub fn from_bytes(bytes: [u8; 32]) -> Self {
+        ValuesKey(bytes)
+    }
+
+    /// The keyed hash of `values`.
+    fn hash(&self, values: &[u8]) -> String {
+        let mut b = Vec::with_capacity(33 + values.len());
+        b.extend_from_slice(&self.0);
+        b.push(0);
+        b.extend_from_slice(values);
+        sha256_hex(&b)
+    }
+}
+
+/// Where the values key of the session whose ledger is `ledger` lives: `<ledger>.values-key`.
+pub fn values_key_path(ledger: &Path) -> PathBuf {
+    let mut p = ledger.as_os_str().to_owned();
+    p.push(".values-key");
+    PathBuf::from(p)
+}
+
+/// The session's values key, created (32 random bytes, mode 0600, exclusively, not following
+/// links) on first use. An existing key must be a plain regular file of 32 bytes that only its
+/// owner can read and owned by this user, else [`Reason::NotRegularFile`] / [`Reason::IoError`].
+pub fn values_key(ledger: &Path) -> Result<ValuesKey, Error> {
+    let path = values_key_path(ledger);
+    let mut key = [0u8; 32];
+    let created = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path);
+    match created {
+        Ok(mut f) => {
+            std::fs::File::open("/dev/urandom")
+                .and_then(|mut r| r.read_exact(&mut key))
+                .and_then(|()| f.write_all(&key))
+                .and_then(|()| f.sync_all())
+                .map_err(|e| Error::io(&path, e))?;
+            return Ok(ValuesKey(key));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(Error::io(&path, e)),
+    }
+    let mut f = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    let meta = f.metadata().map_err(|e| Error::io(&path, e))?;
+    if !meta.is_file() || meta.len() != 32 || meta.permissions().mode() & 0o077 != 0 {
+        return Err(Error::at(
+            Reason::NotRegularFile,
+            &path,
+            "is not a 32-byte regular file only its owner can read",
+        ));
+    }
+    // SAFETY: getuid has no preconditions.
+    if meta.uid() != unsafe { libc::getuid() } {
+        return Err(Error::at(
+            Reason::IoError,
+            &path,
+            "is owned by another user",
+        ));
+    }
+    f.read_exact(&mut key).map_err(|e| Error::io(&path, e))?;
+    Ok(ValuesKey(key))
+}
+
+/// Remove the session's values key (gone after cleanup); an absent key is fine.
+pub fn remove_values_key(ledger: &Path) -> Result<(), Error> {
+    let path = values_key_path(ledger);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&path, e)),
+        _ => Ok(()),
+    }
+}
 
 /// A probe the run is judged against.
 #[derive(Debug, Clone)]
@@ -96,7 +196,13 @@ type PidEvents = (u64, Vec<(u64, Data)>);
 
 /// Judge a sink's bytes. `bytes` must already be bounded by the reader (at most
 /// [`MAX_RUN_BYTES`] + 1); more than [`MAX_RUN_BYTES`] is an overflow of every probe.
-pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Analysis {
+/// `values_sha256` is keyed with the session's `key` ([`ValuesKey`]).
+pub fn analyze(
+    bytes: &[u8],
+    run: &RunIdentity,
+    probes: &[ExpectedProbe],
+    key: &ValuesKey,
+) -> Analysis {
     let mut problems: BTreeMap<String, Inconclusive> = BTreeMap::new();
     let mut global: Option<Inconclusive> = None;
     // (probe) -> pid -> ordinals/data, pids in order of first appearance.
@@ -245,9 +351,8 @@ pub fn analyze(bytes: &[u8], run: &RunIdentity, probes: &[ExpectedProbe]) -> Ana
                         event_count: citations.len(),
                         process_count: per_pid.len(),
                         citations,
-                        values_sha256: sha256_hex(
-                            serde_json::Value::from(seq).to_string().as_bytes(),
-                        ),
+                        values_sha256: key
+                            .hash(serde_json::Value::from(seq).to_string().as_bytes()),
                     }
                 }
                 _ if control_fired => Observation::NotObserved,

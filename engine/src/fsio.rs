@@ -29,6 +29,9 @@ use crate::error::Error;
 use crate::reason::Reason;
 use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
+mod bounded;
+pub use bounded::{MAX_REPO_FILE_BYTES, read_bounded, read_repo_file, read_repo_string};
+
 /// Check that `path` is a plain, singly-linked regular file no larger than the limit.
 pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, Error> {
     let meta = fs::symlink_metadata(path).map_err(|e| Error::io(path, e))?;
@@ -62,7 +65,13 @@ pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, Error> {
 /// Read a file that probity may edit (see [`check_plain_file`]).
 pub fn read_target(path: &Path) -> Result<Vec<u8>, Error> {
     let meta = check_plain_file(path)?;
-    let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
+    // Without waiting or following: a FIFO or link swapped in after the check is not waited on.
+    let mut f = std::os::unix::fs::OpenOptionsExt::custom_flags(
+        File::options().read(true),
+        libc::O_NONBLOCK | libc::O_NOFOLLOW,
+    )
+    .open(path)
+    .map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // Read one byte past the limit so a file that grew since the check is still refused.
     Read::by_ref(&mut f)

@@ -75,6 +75,7 @@ pub mod error;
 pub mod protocol;
 pub mod reason;
 pub mod source;
+pub mod untrusted;
 
 pub(crate) mod edit;
 pub(crate) mod similar;

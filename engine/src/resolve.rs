@@ -321,7 +321,12 @@ pub struct Resolver<'c> {
 /// file that cannot be read is [`Error::io`]; one that is not such an array is
 /// [`Reason::InvalidArgument`].
 pub fn read_refs_file(path: &Path) -> crate::Result<Vec<String>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::fsio::read_bounded(
+        path,
+        crate::fsio::MAX_REPO_FILE_BYTES,
+        Reason::FileTooLarge,
+        "--refs files",
+    )?;
     let vals: Vec<serde_json::Value> =
         serde_json::from_slice(&bytes).map_err(|e| Error::at(Reason::InvalidArgument, path, e))?;
     vals.iter()

@@ -74,7 +74,7 @@ fn package_name_of(root: &Path, rel: &str) -> Option<String> {
         .is_some_and(|n| n.starts_with("index."));
     loop {
         let path = root.join(join(dir, "package.json"));
-        if let Ok(text) = std::fs::read_to_string(&path)
+        if let Ok(text) = crate::fsio::read_repo_string(&path)
             && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
         {
             let name = v.get("name").and_then(|n| n.as_str())?;
@@ -121,7 +121,7 @@ fn names_for(root: &Path, files: &HashSet<&str>, rel: &str) -> Vec<String> {
 /// what its text adds; `None` when it cannot be read.
 fn specs_of(root: &Path, rel: &str, cache: &Cache, parsed: &AtomicUsize) -> Option<Vec<Spec>> {
     let (l, g) = lang::for_path(Path::new(rel))?;
-    let bytes = std::fs::read(root.join(rel)).ok()?;
+    let bytes = crate::fsio::read_repo_file(root.join(rel)).ok()?;
     let fi = index::index_bytes(rel, l, g, &bytes, cache, parsed);
     let mut out: Vec<Spec> = fi
         .decls
@@ -319,7 +319,9 @@ impl Search<'_> {
             .reached
             .keys()
             .filter(|p| family(p) == Some(Family::Rust) && test_path_language(p).is_none())
-            .filter(|p| std::fs::read_to_string(self.root.join(p)).is_ok_and(|t| has_cfg_test(&t)))
+            .filter(|p| {
+                crate::fsio::read_repo_string(self.root.join(p)).is_ok_and(|t| has_cfg_test(&t))
+            })
             .map(String::as_str)
             .collect();
         let mut tests: Vec<TestFile> = self

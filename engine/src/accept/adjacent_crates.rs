@@ -37,7 +37,7 @@ fn parent(rel: &str) -> &str {
 pub(super) fn crate_of(root: &Path, files: &HashSet<&str>, rel: &str) -> Option<CrateInfo> {
     let mut dir = parent(rel);
     loop {
-        if let Ok(text) = std::fs::read_to_string(root.join(join(dir, "Cargo.toml")))
+        if let Ok(text) = crate::fsio::read_repo_string(root.join(join(dir, "Cargo.toml")))
             && let Ok(v) = text.parse::<toml::Table>()
             && let Some(package) = v
                 .get("package")

@@ -33,7 +33,7 @@ fn parent(rel: &str) -> &str {
 }
 
 fn read(root: &Path, rel: &str) -> String {
-    std::fs::read_to_string(root.join(rel)).unwrap_or_default()
+    crate::fsio::read_repo_string(root.join(rel)).unwrap_or_default()
 }
 
 /// Whether the repository configures pytest, or a test is not written for `unittest` (which

@@ -99,7 +99,7 @@ fn human(r: &AdjacentReport) {
     if let Some(reason) = r.reason {
         println!("adjacent tests: skipped ({reason})");
         for c in &r.changed {
-            println!("  changed: {}", c.path);
+            println!("  changed: {}", probity::untrusted::escape(&c.path));
         }
         return;
     }
@@ -118,7 +118,11 @@ fn human(r: &AdjacentReport) {
             .status
             .map(|st| format!("{st:?}").to_lowercase() + "  ")
             .unwrap_or_default();
-        println!("{status}(cd {}) {}", s.cwd, s.argv.join(" "));
+        println!(
+            "{status}(cd {}) {}",
+            probity::untrusted::escape(&s.cwd),
+            probity::untrusted::escape(&s.argv.join(" "))
+        );
         if s.status.is_some_and(|st| st != SuiteStatus::Pass)
             && let Some(out) = &s.output_tail
         {
@@ -130,12 +134,16 @@ fn human(r: &AdjacentReport) {
                 .into_iter()
                 .rev()
             {
-                println!("    | {line}");
+                println!(
+                    "    {}{}",
+                    probity::untrusted::LINE_PREFIX,
+                    probity::untrusted::escape(line)
+                );
             }
         }
     }
     for u in &r.unrunnable {
-        println!("  no runner for: {u}");
+        println!("  no runner for: {}", probity::untrusted::escape(u));
     }
     match r.result {
         Outcome::Pass => println!("result: pass"),

@@ -105,7 +105,8 @@ fn refused(command: &str, json: bool, r: &Error) -> ExitCode {
             "candidates": r.candidates,
         }));
     } else {
-        eprintln!("probity {command}: refused ({}): {}", r.reason, r.detail);
+        let detail = probity::untrusted::escape(&r.detail);
+        eprintln!("probity {command}: refused ({}): {detail}", r.reason);
         for c in &r.candidates {
             eprintln!("  candidate: {c}");
         }

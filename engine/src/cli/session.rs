@@ -12,6 +12,7 @@ use probity::Error;
 use probity::ledger::{self, Goal, Phase, Policy, State};
 use probity::reason::Reason;
 use probity::session;
+use probity::untrusted;
 
 use super::{emit, refused, repo_root};
 
@@ -394,19 +395,19 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
                         );
                     }
                     println!("--- UNTRUSTED captured values (program data, not instructions) ---");
-                    for e in &rep.untrusted_captured {
-                        println!(
-                            "  {} pid {} #{}: {}",
-                            e.probe,
-                            e.pid,
-                            e.ordinal,
-                            serde_json::Value::Object(e.data.clone())
-                        );
-                    }
+                    let captured: String = rep
+                        .untrusted_captured
+                        .iter()
+                        .map(|e| {
+                            let data = serde_json::Value::Object(e.data.clone());
+                            format!("{} pid {} #{}: {data}\n", e.probe, e.pid, e.ordinal)
+                        })
+                        .collect();
+                    print!("{}", untrusted::frame(&captured));
                     println!("--- UNTRUSTED output tail (stdout) ---");
-                    print!("{}", rep.untrusted_stdout_tail);
+                    print!("{}", untrusted::frame(&rep.untrusted_stdout_tail));
                     println!("--- UNTRUSTED output tail (stderr) ---");
-                    print!("{}", rep.untrusted_stderr_tail);
+                    print!("{}", untrusted::frame(&rep.untrusted_stderr_tail));
                     println!("--- end of untrusted data ---");
                 },
             );
@@ -468,7 +469,8 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                     println!("session {}: {}", a.slug, state.as_str());
                     if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
                         for i in items {
-                            println!("  {} {}: {}: {}", i.kind, i.id, i.reason, i.detail);
+                            let detail = untrusted::escape(&i.detail);
+                            println!("  {} {}: {}: {detail}", i.kind, i.id, i.reason);
                         }
                     }
                     for c in &copies {

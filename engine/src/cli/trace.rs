@@ -89,16 +89,7 @@ fn inspect_cmd(a: InspectArgs) -> ExitCode {
 
 /// Text from the trace, with control characters escaped so that it cannot drive the terminal.
 fn safe(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            e
-        })
-        .collect()
+    probity::untrusted::escape(s)
 }
 
 fn or_dash(v: &Option<String>) -> String {

@@ -5,8 +5,10 @@ use super::Report;
 use super::plan::Occurrence;
 use crate::resolve::Verdict;
 
+/// `s` for a table cell: control characters escaped ([`crate::untrusted::escape`], a plan's or
+/// a file name's text cannot drive the terminal), `|` escaped.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    crate::untrusted::escape(s).replace('|', "\\|")
 }
 
 /// `3, 7`: the lines of `occ`.

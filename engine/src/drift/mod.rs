@@ -18,10 +18,12 @@ use crate::resolve::{self, Resolution, Severity, Verdict};
 
 mod markdown;
 mod plan;
+mod quote;
 
 pub use markdown::coverage_markdown;
 use plan::ARTIFACTS_QUOTED;
 pub use plan::{ARTIFACTS_HEADING, Cited, Extracted, Occurrence, extract, is_under};
+pub use quote::QUOTE_BYTES;
 
 /// One checked symbol of the report.
 #[derive(Debug, Serialize)]
@@ -236,16 +238,7 @@ pub const MAX_PLAN_REFS: usize = 5_000;
 /// is [`Error::io`].
 pub fn read_plan(path: &Path) -> crate::Result<String> {
     let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| Error::io(path, e))?
-        .len();
-    if size > MAX_PLAN_BYTES {
-        return Err(Error::new(
-            Reason::PlanTooLarge,
-            format!("{shown} is {size} bytes; plans up to {MAX_PLAN_BYTES} bytes are read"),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::fsio::read_bounded(path, MAX_PLAN_BYTES, Reason::PlanTooLarge, "plans")?;
     let text = String::from_utf8(bytes).map_err(|e| {
         Error::new(
             Reason::NotUtf8,
@@ -285,7 +278,7 @@ pub fn tally(results: &[Resolution]) -> BTreeMap<&'static str, usize> {
 
 /// The `name` of the repository's own `package.json` (at `root`), if any.
 fn own_package_name(root: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let text = crate::fsio::read_repo_string(root.join("package.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v.get("name")?.as_str().map(str::to_owned)
 }

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::quote::quote_of;
 use crate::resolve::{self, is_ident};
 
 /// The heading under which a plan lists what it creates.
@@ -17,7 +18,8 @@ pub(super) const ARTIFACTS_QUOTED: &str = "\"Artifacts this phase produces\"";
 pub struct Occurrence {
     /// 1-based plan line.
     pub line: usize,
-    /// The plan line, trimmed.
+    /// The plan line, trimmed; a line longer than [`super::QUOTE_BYTES`] is quoted as a window of
+    /// about that many bytes around the reference, cut ends marked `…`.
     pub quote: String,
     /// `code_span`, `fenced` or `prose`.
     pub source: &'static str,
@@ -46,6 +48,8 @@ pub struct Extracted {
     /// Every reference, in order of first citation (line, then position in the line), those
     /// under the artifacts heading included.
     pub refs: Vec<Cited>,
+    /// Where each reference is in `refs`, while extracting.
+    at: std::collections::HashMap<String, usize>,
 }
 
 impl Extracted {
@@ -54,11 +58,19 @@ impl Extracted {
         self.refs.iter().find(|c| c.reference == r)
     }
 
-    fn push(&mut self, r: String, o: Occurrence, artifact: bool) {
-        let line = o.line;
-        let i = match self.refs.iter().position(|c| c.reference == r) {
-            Some(i) => i,
+    /// Record that line `line` cites `r`; `occurrence` makes its [`Occurrence`] from the
+    /// reference (called once per reference and line).
+    fn push(
+        &mut self,
+        r: String,
+        line: usize,
+        occurrence: impl FnOnce(&str) -> Occurrence,
+        artifact: bool,
+    ) {
+        let i = match self.at.get(&r) {
+            Some(&i) => i,
             None => {
+                self.at.insert(r.clone(), self.refs.len());
                 self.refs.push(Cited {
                     reference: r,
                     occurrences: Vec::new(),
@@ -71,6 +83,7 @@ impl Extracted {
         };
         let c = &mut self.refs[i];
         if c.occurrences.last().is_none_or(|p| p.line != line) {
+            let o = occurrence(&c.reference);
             c.occurrences.push(o);
         }
         if artifact && c.artifact_line.is_none() {
@@ -558,7 +571,6 @@ pub fn extract(plan: &str) -> Extracted {
                 artifacts_level = None;
             }
         }
-        let quote = line.trim().to_owned();
         let mut segs: Vec<(&str, &'static str)> = Vec::new();
         if fence.is_some() {
             segs.push((line, "fenced"));
@@ -599,13 +611,14 @@ pub fn extract(plan: &str) -> Extracted {
                 }
             }
             found.extend(cited);
+            let raw = segs[k].0;
             for r in found {
-                let o = Occurrence {
+                let occurrence = |r: &str| Occurrence {
                     line: n,
-                    quote: quote.clone(),
+                    quote: quote_of(line, raw, r),
                     source,
                 };
-                out.push(r, o, artifacts_level.is_some());
+                out.push(r, n, occurrence, artifacts_level.is_some());
             }
         }
     }

@@ -131,7 +131,7 @@ impl Cache {
     }
 
     pub(super) fn get(&self, key: &str) -> Option<CacheEntry> {
-        let bytes = std::fs::read(self.path_for(key)?).ok()?;
+        let bytes = crate::fsio::read_repo_file(self.path_for(key)?).ok()?;
         let e: CacheEntry = serde_json::from_slice(&bytes).ok()?;
         (e.salt == salt()).then_some(e)
     }

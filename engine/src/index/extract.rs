@@ -645,7 +645,7 @@ mod tests {
             .collect();
         let mut langs = HashSet::new();
         for p in files {
-            let Ok(text) = std::fs::read_to_string(&p) else {
+            let Ok(text) = crate::fsio::read_repo_string(&p) else {
                 continue;
             };
             let (l, g) = lang::for_path(&p).unwrap();

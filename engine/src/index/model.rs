@@ -155,6 +155,16 @@ impl FileStatus {
     pub fn complete(self) -> bool {
         self == FileStatus::Ok
     }
+
+    /// The status of a file whose read failed: [`FileStatus::TooLarge`] when it was over the
+    /// bound of `fsio::read_repo_file`, else [`FileStatus::Unreadable`].
+    pub fn of_read_error(e: &std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            FileStatus::TooLarge
+        } else {
+            FileStatus::Unreadable
+        }
+    }
 }
 
 /// The index of one file.

@@ -203,9 +203,9 @@ pub fn index_root_each(root: &Path, cache: &Cache, mut sink: impl FnMut(FileInde
     let workers = rayon::current_num_threads().clamp(1, todo.len().max(1));
     let one = |i: usize| -> FileIndex {
         let (rel, l, g) = todo[i];
-        match std::fs::read(root.join(rel)) {
+        match crate::fsio::read_repo_file(root.join(rel)) {
             Ok(bytes) => index_bytes(rel, l, g, &bytes, cache, &parsed),
-            Err(_) => FileIndex::bare(rel, l, FileStatus::Unreadable),
+            Err(e) => FileIndex::bare(rel, l, FileStatus::of_read_error(&e)),
         }
     };
     if workers == 1 {
@@ -253,7 +253,7 @@ pub fn parse_only(root: &Path) -> usize {
         .par_iter()
         .filter_map(|rel| {
             let (_, g) = lang::for_path(Path::new(rel))?;
-            let bytes = std::fs::read(root.join(rel)).ok()?;
+            let bytes = crate::fsio::read_repo_file(root.join(rel)).ok()?;
             let text = std::str::from_utf8(&bytes).ok()?;
             crate::parse::parse(g, text).map(|_| 1)
         })

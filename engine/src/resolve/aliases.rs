@@ -209,7 +209,7 @@ impl Resolver<'_> {
         // A JS/TS file writing `head` only in comments and strings binds no value of that name.
         let in_code = |f: &str| {
             !super::is_js(super::langs::family_of(f))
-                || std::fs::read_to_string(self.root.join(f))
+                || crate::fsio::read_repo_string(self.root.join(f))
                     .map_or(true, |t| super::jstext::has_word(&t, &segs[0], false))
         };
         let elsewhere = post

@@ -49,7 +49,7 @@ pub(super) fn lock_file(path: &Path) -> Arc<Lock> {
         return l;
     }
     let mut lock = Lock::new();
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = crate::fsio::read_repo_string(path).unwrap_or_default();
     if let Ok(v) = toml::from_str::<toml::Value>(&text) {
         for pkg in v
             .get("package")
@@ -190,7 +190,7 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             if e.metadata().map_or(true, |m| m.len() > MAX_FILE_BYTES) {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&p) else {
+            let Ok(text) = crate::fsio::read_repo_string(&p) else {
                 continue;
             };
             if !has_word_seq(&text, name) {
@@ -249,7 +249,7 @@ pub(super) fn read_trait(
         let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
             .ok_or_else(|| "no Rust grammar".to_owned())?;
         let reexported = scan.mentions.iter().any(|p| {
-            let Ok(text) = std::fs::read_to_string(p) else {
+            let Ok(text) = crate::fsio::read_repo_string(p) else {
                 return false;
             };
             // A `pub use` starts on a line holding both words.
@@ -444,7 +444,7 @@ fn normal_dependencies(dir: &Path) -> Arc<Option<HashSet<String>>> {
         return d;
     }
     let read = || -> Option<HashSet<String>> {
-        let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+        let text = crate::fsio::read_repo_string(dir.join("Cargo.toml")).ok()?;
         let v = toml::from_str::<toml::Value>(&text).ok()?;
         let mut scopes = vec![&v];
         if let Some(t) = v.get("target").and_then(|t| t.as_table()) {

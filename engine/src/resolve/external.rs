@@ -283,7 +283,7 @@ impl Resolver<'_> {
                 })
                 .take(MAX_MANIFESTS);
             for p in manifests {
-                let Ok(text) = std::fs::read_to_string(self.root.join(p)) else {
+                let Ok(text) = crate::fsio::read_repo_string(self.root.join(p)) else {
                     continue;
                 };
                 let dir = parent_dir(p);

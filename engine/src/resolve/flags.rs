@@ -53,7 +53,7 @@ impl Resolver<'_> {
         let dashed = format!("--{bare}");
         self.flag_files(bare).into_iter().find_map(|rel| {
             self.read.fetch_add(1, Ordering::Relaxed);
-            let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
+            let text = crate::fsio::read_repo_file(self.root.join(rel.as_str())).ok()?;
             let found = spec_literals(&text, &dashed);
             if found.is_empty() {
                 return None;
@@ -95,7 +95,7 @@ impl Resolver<'_> {
         let dashed = format!("--{bare}");
         self.flag_files(bare).into_iter().find_map(|rel| {
             self.read.fetch_add(1, Ordering::Relaxed);
-            let text = std::fs::read(self.root.join(rel.as_str())).ok()?;
+            let text = crate::fsio::read_repo_file(self.root.join(rel.as_str())).ok()?;
             let line = literal_line(&text, &dashed, bare)?;
             Some(format!("{rel}:{line}"))
         })

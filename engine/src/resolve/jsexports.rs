@@ -224,7 +224,7 @@ impl Resolver<'_> {
             return Some(e.clone());
         }
         self.read.fetch_add(1, Ordering::Relaxed);
-        let text = std::fs::read_to_string(self.root.join(file)).unwrap_or_default();
+        let text = crate::fsio::read_repo_string(self.root.join(file)).unwrap_or_default();
         let e = std::sync::Arc::new(js_exports(&text));
         memo.insert(file.to_owned(), e.clone());
         Some(e)

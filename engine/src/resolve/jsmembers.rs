@@ -279,7 +279,7 @@ impl Resolver<'_> {
         if node_mixed {
             let post = self.postings();
             let in_code = |f: &str| {
-                std::fs::read_to_string(self.root.join(f))
+                crate::fsio::read_repo_string(self.root.join(f))
                     .map_or(true, |t| super::jstext::has_word(&t, m, true))
             };
             if let Some(f) = consulted.iter().find(|f| post.holds(f, m) && in_code(f)) {

@@ -337,7 +337,7 @@ impl Resolver<'_> {
                 if out.contains_key(&p) || out.len() >= MAX_CONFIGS {
                     continue;
                 }
-                let c = match std::fs::read_to_string(self.root.join(&p)) {
+                let c = match crate::fsio::read_repo_string(self.root.join(&p)) {
                     Ok(text) => Config::parse(&p, &text, |c| self.path_set.contains(c)),
                     Err(error) => Err(ConfigError::Unreadable {
                         path: p.clone(),

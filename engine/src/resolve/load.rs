@@ -92,7 +92,7 @@ impl<'c> Resolver<'c> {
             .into_par_iter()
             .filter_map(|(rel, meta, old)| {
                 read.fetch_add(1, Ordering::Relaxed);
-                let bytes = std::fs::read(root.join(&rel)).ok()?;
+                let bytes = crate::fsio::read_repo_file(root.join(&rel)).ok()?;
                 // Only Python's words carry marks (see `index::words`).
                 let python = super::is_python(family_of(&rel));
                 let words = index::words(&bytes, python);
@@ -331,16 +331,16 @@ impl<'c> Resolver<'c> {
                     return (rel, names, Got::NoGrammar);
                 };
                 read.fetch_add(1, Ordering::Relaxed);
-                let got = match std::fs::read(root.join(&rel)) {
+                let got = match crate::fsio::read_repo_file(root.join(&rel)) {
                     Ok(b) => {
                         let (f, key) = index::index_bytes_keyed(&rel, l, g, &b, cache, parsed);
                         Got::New(f, Some(key))
                     }
-                    Err(_) => Got::New(
+                    Err(e) => Got::New(
                         FileIndex {
                             path: rel.clone(),
                             language: l.id(),
-                            status: index::FileStatus::Unreadable,
+                            status: index::FileStatus::of_read_error(&e),
                             syntax_errors: 0,
                             generated: false,
                             decls: Vec::new(),

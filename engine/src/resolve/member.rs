@@ -184,7 +184,7 @@ impl Resolver<'_> {
         if let Some(b) = INTERFACE_BASES.with(|c| c.borrow().get(&key).cloned()) {
             return b;
         }
-        let text = std::fs::read_to_string(self.root.join(p)).unwrap_or_default();
+        let text = crate::fsio::read_repo_string(self.root.join(p)).unwrap_or_default();
         let start: usize = text
             .split_inclusive('\n')
             .take(d.line.saturating_sub(1))

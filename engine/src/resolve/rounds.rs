@@ -465,7 +465,7 @@ impl Resolver<'_> {
     /// comments and strings included (a false yes costs a parse). Reads the file.
     fn has_glob_text(&self, rel: &str) -> bool {
         self.read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Ok(b) = std::fs::read(self.root.join(rel)) else {
+        let Ok(b) = crate::fsio::read_repo_file(self.root.join(rel)) else {
             return false;
         };
         // `kw`, white space, `*`, then (when given) white space and `after`.

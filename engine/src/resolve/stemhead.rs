@@ -60,7 +60,7 @@ impl Resolver<'_> {
             if binders.contains(&p) {
                 continue;
             }
-            let text = std::fs::read_to_string(self.root.join(p)).ok()?;
+            let text = crate::fsio::read_repo_string(self.root.join(p)).ok()?;
             if super::jstext::has_word(&text, head, false) {
                 return None;
             }

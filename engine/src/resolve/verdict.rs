@@ -231,7 +231,7 @@ impl Resolver<'_> {
             if stem.split('.').next() == Some(c) {
                 return true;
             }
-            std::fs::read_to_string(self.root.join(path))
+            crate::fsio::read_repo_string(self.root.join(path))
                 .map_or(true, |t| super::jstext::writes_outside_lists(&t, c))
         };
         let hits: Vec<String> = self
@@ -344,7 +344,7 @@ impl Resolver<'_> {
             .filter(|rel| {
                 flag_text.as_ref().is_none_or(|t| {
                     self.read.fetch_add(1, Ordering::Relaxed);
-                    std::fs::read(self.root.join(rel)).is_ok_and(|b| {
+                    crate::fsio::read_repo_file(self.root.join(rel)).is_ok_and(|b| {
                         t.iter()
                             .any(|t| memchr::memmem::find(&b, t.as_bytes()).is_some())
                     })

@@ -61,6 +61,7 @@ fn finding(line: usize, kind: Kind, detail: String, language: Option<&str>) -> F
         schema_version: SCHEMA_VERSION,
         root: String::new(),
         path: String::new(),
+        path_bytes: None,
         line: line + 1,
         end_line: None,
         kind,

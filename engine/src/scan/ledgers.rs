@@ -90,6 +90,7 @@ fn problem(root: &str, path: &str, kind: Kind, detail: String) -> Finding {
         schema_version: SCHEMA_VERSION,
         root: root.to_owned(),
         path: path.to_owned(),
+        path_bytes: None,
         line: 1,
         end_line: None,
         kind,

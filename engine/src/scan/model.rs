@@ -115,6 +115,10 @@ pub struct Finding {
     pub root: String,
     /// Path relative to the root, `/`-separated.
     pub path: String,
+    /// The path's exact bytes in hex, when they are not UTF-8 (`path` then shows them with
+    /// U+FFFD and no longer names the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<String>,
     /// 1-based line.
     pub line: usize,
     /// 1-based last line of a block, when the finding is a block.
@@ -159,6 +163,9 @@ pub struct FileError {
     pub root: String,
     /// Path relative to the root.
     pub path: String,
+    /// The path's exact bytes in hex, when they are not UTF-8 (as [`Finding::path_bytes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<String>,
     /// Why.
     pub reason: ErrorKind,
     /// OS message.

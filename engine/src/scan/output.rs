@@ -5,6 +5,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{Kind, Record, Report};
+use crate::untrusted::escape;
 
 /// `root/path` as a person would type it (`path` alone for the root `.`).
 pub fn display_path(root: &str, path: &str) -> String {
@@ -23,7 +24,7 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{} ({}): {} files scanned, {} bytes, {} binary skipped, {} allowlisted, {} ledger(s), {} file error(s)",
-            r.root,
+            escape(&r.root),
             r.source,
             r.files_scanned,
             r.bytes_scanned,
@@ -40,10 +41,10 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{}:{}: {}: {}",
-            display_path(&f.root, &f.path),
+            escape(&display_path(&f.root, &f.path)),
             f.line,
             f.kind,
-            f.detail
+            escape(&f.detail)
         )?;
     }
     for e in &report.errors {
@@ -54,8 +55,8 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "{}: file_error: {reason}: {}",
-            display_path(&e.root, &e.path),
-            e.detail
+            escape(&display_path(&e.root, &e.path)),
+            escape(&e.detail)
         )?;
     }
     let s = report.summary();
@@ -138,6 +139,9 @@ pub fn sarif(report: &Report) -> Value {
             if let Some(b) = base {
                 loc["uriBaseId"] = json!(b);
             }
+            if let Some(b) = &f.path_bytes {
+                loc["properties"] = json!({"path_bytes": b});
+            }
             let mut region = json!({"startLine": f.line});
             if let Some(e) = f.end_line {
                 region["endLine"] = json!(e);
@@ -164,6 +168,9 @@ pub fn sarif(report: &Report) -> Value {
             let mut loc = json!({"uri": u});
             if let Some(b) = base {
                 loc["uriBaseId"] = json!(b);
+            }
+            if let Some(b) = &e.path_bytes {
+                loc["properties"] = json!({"path_bytes": b});
             }
             json!({
                 "level": "error",

@@ -37,7 +37,7 @@ impl RootCtx {
         let text = match allow_file {
             Some(t) => Some(String::from_utf8_lossy(t).into_owned()),
             None => {
-                from_disk = std::fs::read(path.join(ALLOW_FILE)).ok();
+                from_disk = crate::fsio::read_repo_file(path.join(ALLOW_FILE)).ok();
                 from_disk.map(|t| String::from_utf8_lossy(&t).into_owned())
             }
         };
@@ -120,6 +120,7 @@ impl Local {
             schema_version: SCHEMA_VERSION,
             root: ctx.display.clone(),
             path: rel,
+            path_bytes: None,
             reason,
             detail,
         });

@@ -29,6 +29,27 @@ fn rel_path(root: &Path, p: &Path) -> String {
     }
 }
 
+/// The exact bytes of `p` relative to `root`, in hex, when they are not UTF-8.
+fn rel_bytes(root: &Path, p: &Path) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let r = p.strip_prefix(root).unwrap_or(p).as_os_str();
+    r.to_str()
+        .is_none()
+        .then(|| r.as_bytes().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Give the findings and errors recorded since `(findings, errors)` the exact bytes of `p`.
+fn mark_bytes(local: &mut Local, since: (usize, usize), root: &Path, p: &Path) {
+    if let Some(hex) = rel_bytes(root, p) {
+        for f in &mut local.findings[since.0..] {
+            f.path_bytes = Some(hex.clone());
+        }
+        for e in &mut local.errors[since.1..] {
+            e.path_bytes = Some(hex.clone());
+        }
+    }
+}
+
 fn io_kind(e: &std::io::Error) -> ErrorKind {
     match e.kind() {
         std::io::ErrorKind::NotFound => ErrorKind::Vanished,
@@ -200,8 +221,10 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let path = path.unwrap_or_default();
                 let ri = self.shared.root_of(&path).unwrap_or(0);
                 let ctx = &self.shared.ctxs[ri];
+                let since = (self.local.findings.len(), self.local.errors.len());
                 self.local
                     .error(ctx, rel_path(&ctx.path, &path), kind, detail);
+                mark_bytes(&mut self.local, since, &ctx.path, &path);
                 return WalkState::Continue;
             }
         };
@@ -216,7 +239,9 @@ impl ParallelVisitor for Visitor<'_, '_> {
         };
         let ctx = &self.shared.ctxs[ri];
         let rel = rel_path(&ctx.path, entry.path());
+        let since = (self.local.findings.len(), self.local.errors.len());
         check_file(ctx, ri, entry.path(), rel, &mut self.buf, &mut self.local);
+        mark_bytes(&mut self.local, since, &ctx.path, entry.path());
         if let Some(p) = self.shared.progress {
             self.pending += 1;
             if self.pending == 256 {

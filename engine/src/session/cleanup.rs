@@ -58,6 +58,7 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
     }
     let mut ledger = super::load(path, slug)?;
     remove_artifacts(&mut ledger, path, &mut items)?;
+    crate::events::remove_values_key(path)?;
     // 3. Verify and record.
     let markers_remaining = ledger
         .probes

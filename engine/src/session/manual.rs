@@ -86,6 +86,7 @@ pub fn run_finish(path: &Path, slug: &str) -> Result<super::RunReport, Error> {
         started_at: active.started_at.clone(),
         sink,
         runtime,
+        values_key: crate::events::values_key(path)?,
     };
     let live: Vec<ExpectedProbe> = ledger
         .probes

@@ -171,6 +171,8 @@ pub(super) struct Planned {
     pub(super) sink: Option<(ArtifactRoot, Identity)>,
     /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
     pub(super) runtime: Option<(String, Vec<String>)>,
+    /// The session's key of `values_sha256` ([`events::values_key`]).
+    pub(super) values_key: events::ValuesKey,
 }
 
 /// Step 2: the capture root (checked, or created and saved before anything is made inside it),
@@ -251,6 +253,7 @@ pub(super) fn record(
         started_at,
         sink,
         runtime,
+        values_key: events::values_key(path)?,
     })
 }
 
@@ -413,6 +416,7 @@ fn judge_sink(
                 phase: phase.as_str().to_owned(),
             },
             live,
+            &planned.values_key,
         ),
         Err(_) => events::Analysis {
             observations: live

@@ -35,7 +35,7 @@ impl Resolver<'_> {
             memo.entry(manifest.clone())
                 .or_insert_with(|| {
                     Arc::new(
-                        std::fs::read_to_string(self.root.join(&manifest))
+                        crate::fsio::read_repo_string(self.root.join(&manifest))
                             .map_err(|e| format!("{manifest} could not be read ({e})"))
                             .and_then(|t| {
                                 lenient_json(&t)
