@@ -54,6 +54,8 @@ impl Resolver<'_> {
         self.flag_files(bare).into_iter().find_map(|rel| {
             self.read.fetch_add(1, Ordering::Relaxed);
             let text = crate::fsio::read_repo_file(self.root.join(rel.as_str())).ok()?;
+            // Most files holding the flag's words never write `--name` (`verbose = True`).
+            memchr::memmem::find(&text, dashed.as_bytes())?;
             let found = spec_literals(&text, &dashed);
             if found.is_empty() {
                 return None;
