@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::ledger::{ArtifactStatus, Ledger, ProbeStatus, State};
+use crate::ledger::{self, ArtifactStatus, Ledger, ProbeStatus, State};
+use crate::reason::Reason;
 use crate::scan::{self, Kind};
 
 /// One reason a gate blocks.
@@ -24,6 +25,78 @@ pub struct GateItem {
     pub reason: String,
     /// Human detail.
     pub detail: String,
+}
+
+/// What the whole gate over a root reports (the data of `probity gate --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct GateReport {
+    /// How many session ledgers were judged.
+    pub sessions: usize,
+    /// Whether nothing blocks.
+    pub pass: bool,
+    /// Every reason it blocks.
+    pub blocking: Vec<GateItem>,
+}
+
+/// The root a gate judges when none is named: the git work tree enclosing `cwd`, if it has
+/// `.planning/debug`; anything else is refused (`no_session_root`), so that a gate run from the
+/// wrong folder can never pass on nothing.
+pub fn find_root(cwd: &Path) -> Result<PathBuf, Error> {
+    let Some(root) = cwd.ancestors().find(|d| d.join(".git").exists()) else {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} is not inside a git work tree: run the gate from the repository, or name it \
+                 with `--root DIR`",
+                cwd.display()
+            ),
+        ));
+    };
+    if !root.join(".planning/debug").is_dir() {
+        return Err(Error::new(
+            Reason::NoSessionRoot,
+            format!(
+                "{} has no .planning/debug: no session was started here; name the root with \
+                 `--root DIR` to judge it anyway",
+                root.display()
+            ),
+        ));
+    }
+    Ok(root.to_path_buf())
+}
+
+/// The whole gate over `root`: the session `slug` (refused `session_not_found` when it has no
+/// ledger), else every session under `<root>/.planning/debug/`, judged by [`gate`], plus what
+/// the tree holds ([`tree_items`], `verify_all` as there).
+pub fn gate_root(root: &Path, slug: Option<&str>, verify_all: bool) -> Result<GateReport, Error> {
+    let paths = match slug {
+        Some(s) => {
+            let p = ledger::ledger_path(root, s);
+            if !p.exists() {
+                return Err(Error::new(
+                    Reason::SessionNotFound,
+                    format!("{}: no such session", p.display()),
+                ));
+            }
+            vec![p]
+        }
+        None => ledger::all_ledgers(root),
+    };
+    let mut blocking = gate(&paths);
+    let slugs: Vec<String> = match slug {
+        Some(s) => vec![s.to_owned()],
+        None => paths
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".evidence.json"))
+            .map(str::to_owned)
+            .collect(),
+    };
+    blocking.extend(tree_items(root, &slugs, verify_all)?);
+    Ok(GateReport {
+        sessions: paths.len(),
+        pass: blocking.is_empty(),
+        blocking,
+    })
 }
 
 /// Judge ledgers for the gate: clean or not_used, no run in progress, nothing remaining.

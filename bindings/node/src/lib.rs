@@ -1,0 +1,550 @@
+//! `@probity/node`: the operations of the probity library as asynchronous Node.js functions (a
+//! napi-rs native addon).
+//!
+//! Each exported function takes one plain options object (camelCase keys, checked: an unknown
+//! key is refused), runs the library operation on libuv's thread pool ([`AsyncTask`]) and
+//! resolves to the operation's serializable report, converted to a JS object (the same data the
+//! CLI prints under `--json`). A refusal rejects with an `Error` whose message is the JSON
+//! `{"reason", "detail", "candidates"}` of the library's [`probity::Error`]; `index.js` turns it
+//! into a typed `ProbityError` whose `code` is the frozen reason code. No CLI is spawned.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use napi::bindgen_prelude::{AsyncTask, ToNapiValue, TypeName, ValueType};
+use napi::{Env, Status, Task};
+use napi_derive::napi;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use probity::ledger::{self, Goal, Phase, Policy, State};
+use probity::ops::{PlaceRequest, StripRequest};
+use probity::place::Anchor;
+use probity::probe::ProbeIdentity;
+use probity::reason::Reason;
+use probity::{Error, index, resolve as res, scan, session};
+
+type Outcome = Result<Value, Error>;
+
+/// One library call, run on libuv's pool.
+pub struct Op {
+    call: Option<Box<dyn FnOnce() -> Outcome + Send>>,
+}
+
+impl Op {
+    fn new<O: DeserializeOwned>(
+        options: Value,
+        f: impl FnOnce(O) -> Outcome + Send + 'static,
+    ) -> AsyncTask<Op> {
+        AsyncTask::new(Op {
+            call: Some(Box::new(move || f(parse(options)?))),
+        })
+    }
+}
+
+/// A report on its way to JS: a JSON value, converted to a plain JS object.
+pub struct Report(Value);
+
+impl TypeName for Report {
+    fn type_name() -> &'static str {
+        "object"
+    }
+    fn value_type() -> ValueType {
+        ValueType::Object
+    }
+}
+
+impl ToNapiValue for Report {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        val: Self,
+    ) -> napi::Result<napi::sys::napi_value> {
+        // SAFETY: the same contract as this function's: `env` is the live environment napi-rs
+        // passed in.
+        unsafe { Value::to_napi_value(env, val.0) }
+    }
+}
+
+impl Task for Op {
+    type Output = Value;
+    type JsValue = Report;
+
+    fn compute(&mut self) -> napi::Result<Value> {
+        let call = self
+            .call
+            .take()
+            .ok_or_else(|| napi::Error::new(Status::GenericFailure, "the operation ran already"))?;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(call))
+            .unwrap_or_else(|_| Err(Error::new(Reason::IoError, "internal error: a panic")));
+        outcome.map_err(|e| {
+            let body = json!({"reason": e.reason, "detail": e.detail, "candidates": e.candidates});
+            napi::Error::new(Status::GenericFailure, body.to_string())
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, output: Value) -> napi::Result<Report> {
+        Ok(Report(output))
+    }
+}
+
+/// The options object, checked: a missing or unknown key is `invalid_argument`.
+fn parse<O: DeserializeOwned>(options: Value) -> Result<O, Error> {
+    let options = if options.is_null() {
+        json!({})
+    } else {
+        options
+    };
+    serde_json::from_value(options).map_err(|e| Error::new(Reason::InvalidArgument, e.to_string()))
+}
+
+fn value<T: serde::Serialize>(t: &T) -> Outcome {
+    serde_json::to_value(t).map_err(|e| Error::new(Reason::IoError, e.to_string()))
+}
+
+fn string(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Where a session lives: `ledger`, else `<root>/.planning/debug/<slug>.evidence.json`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SessionOptions {
+    slug: String,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+}
+
+impl SessionOptions {
+    fn root(&self) -> PathBuf {
+        probity::repo_root(self.root.as_deref())
+    }
+    fn ledger(&self) -> PathBuf {
+        self.ledger
+            .clone()
+            .unwrap_or_else(|| ledger::ledger_path(&self.root(), &self.slug))
+    }
+}
+
+fn policy(s: Option<&str>) -> Result<Policy, Error> {
+    match s.unwrap_or("off") {
+        "off" => Ok(Policy::Off),
+        "adaptive" => Ok(Policy::Adaptive),
+        other => Err(Error::new(
+            Reason::InvalidArgument,
+            format!("policy `{other}`: off|adaptive"),
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PlaceOptions {
+    file: PathBuf,
+    line: Option<usize>,
+    after_line: Option<usize>,
+    function: Option<String>,
+    clean_line: Option<usize>,
+    after_clean_line: Option<usize>,
+    slug: String,
+    probe: String,
+    hypotheses: Vec<String>,
+    message: Option<String>,
+    #[serde(default)]
+    captures: Vec<String>,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+    expect_sha256: Option<String>,
+    #[serde(default)]
+    dry_run: bool,
+}
+
+/// `probity place`: one probe block, ledgered before the edit. Resolves to a `PlaceReport`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn place(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: PlaceOptions| {
+        let message = o.message.as_deref().unwrap_or("checkpoint");
+        let identity =
+            ProbeIdentity::checked(&o.slug, &o.probe, &o.hypotheses, message, &o.captures)?;
+        let anchor = match (
+            o.line,
+            o.after_line,
+            o.function,
+            o.clean_line,
+            o.after_clean_line,
+        ) {
+            (Some(n), None, None, None, None) => Anchor::Line(n),
+            (None, Some(n), None, None, None) => Anchor::AfterLine(n),
+            (None, None, Some(f), None, None) => Anchor::Function(f),
+            (None, None, None, Some(n), None) => Anchor::CleanLine(n),
+            (None, None, None, None, Some(n)) => Anchor::AfterCleanLine(n),
+            _ => {
+                return Err(Error::new(
+                    Reason::InvalidArgument,
+                    "give exactly one of line, afterLine, function, cleanLine, afterCleanLine",
+                ));
+            }
+        };
+        // As the CLI: without `ledger`, the session of this slug under the root, if any.
+        let ledger = o.ledger.or_else(|| {
+            let p = ledger::ledger_path(&probity::repo_root(o.root.as_deref()), &identity.slug);
+            (!o.dry_run && p.exists()).then_some(p)
+        });
+        value(&probity::place_file(&PlaceRequest {
+            file: o.file,
+            anchor,
+            identity,
+            ledger,
+            root: o.root,
+            expect_sha256: o.expect_sha256,
+            dry_run: o.dry_run,
+        })?)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StripOptions {
+    ledger: Option<PathBuf>,
+    probe: Option<String>,
+    slug: Option<String>,
+    root: Option<PathBuf>,
+}
+
+/// `probity strip`: every ledgered block whose bytes still match. Resolves to a `StripReport`
+/// (its `status` says whether all are gone; a `cleanup_failed` item is data, not a rejection).
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn strip(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: StripOptions| {
+        let ledger = match (o.ledger, &o.slug) {
+            (Some(l), _) => l,
+            (None, Some(slug)) => ledger::ledger_path(&probity::repo_root(o.root.as_deref()), slug),
+            (None, None) => {
+                return Err(Error::new(Reason::InvalidArgument, "give ledger or slug"));
+            }
+        };
+        value(&probity::strip_ledger(&StripRequest {
+            ledger,
+            probe: o.probe,
+            slug: o.slug,
+            root: o.root,
+        })?)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct VerifyOptions {
+    roots: Vec<PathBuf>,
+    #[serde(default)]
+    no_ignore: bool,
+    #[serde(default)]
+    follow: bool,
+    #[serde(default)]
+    allow: Vec<String>,
+    #[serde(default)]
+    staged: bool,
+    rev: Option<String>,
+    #[serde(default)]
+    threads: usize,
+}
+
+/// `probity verify`: no probe left under the roots. Resolves to `{findings, errors, summary}`
+/// (the records of `verify --json`).
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn verify(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: VerifyOptions| {
+        if o.roots.is_empty() {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                "give at least one root",
+            ));
+        }
+        let report = probity::verify(&scan::Options {
+            roots: o.roots,
+            no_ignore: o.no_ignore,
+            follow: o.follow,
+            allow: o.allow,
+            mode: match (o.staged, o.rev) {
+                (true, None) => scan::Mode::Staged,
+                (false, Some(r)) => scan::Mode::Rev(r),
+                (false, None) => scan::Mode::WorkTree,
+                (true, Some(_)) => {
+                    return Err(Error::new(
+                        Reason::InvalidArgument,
+                        "staged or rev, not both",
+                    ));
+                }
+            },
+            progress: None,
+            threads: o.threads,
+        })?;
+        Ok(json!({
+            "findings": value(&report.findings)?,
+            "errors": value(&report.errors)?,
+            "summary": value(&report.summary())?,
+        }))
+    })
+}
+
+/// Root and cache of a drift-guard operation.
+struct DriftCommon {
+    root: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    no_cache: bool,
+}
+
+impl DriftCommon {
+    fn setup(&self) -> Result<(PathBuf, index::Cache), Error> {
+        let root = probity::repo_root(self.root.as_deref());
+        index::check_root(&root)?;
+        Ok((
+            root,
+            index::Cache::new(self.cache_dir.clone(), self.no_cache),
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DriftOptions {
+    plan: Option<PathBuf>,
+    plan_text: Option<String>,
+    fail_on: Option<String>,
+    root: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    #[serde(default)]
+    no_cache: bool,
+}
+
+/// `probity drift`: the symbols a plan cites against the repository's declarations. Resolves to
+/// the drift `Report` plus `plan`, `root`, `exit_code` (under `failOn`) and
+/// `coverage_markdown`, as `drift --json`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn drift(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: DriftOptions| {
+        let threshold = res::Severity::parse_fail_on(o.fail_on.as_deref())?;
+        let text = match (&o.plan, o.plan_text) {
+            (Some(p), None) => probity::drift::read_plan(p)?,
+            (None, Some(t)) => t,
+            _ => {
+                return Err(Error::new(
+                    Reason::InvalidArgument,
+                    "give exactly one of plan, planText",
+                ));
+            }
+        };
+        let (root, cache) = DriftCommon {
+            root: o.root,
+            cache_dir: o.cache_dir,
+            no_cache: o.no_cache,
+        }
+        .setup()?;
+        let report = probity::drift::run(&text, &root, &cache);
+        let mut v = value(&report)?;
+        v["plan"] = json!(o.plan.as_deref().map(string));
+        v["root"] = json!(string(&root));
+        v["exit_code"] = json!(probity::drift::exit_code(
+            report.summary.max_severity,
+            threshold
+        ));
+        v["coverage_markdown"] = json!(probity::drift::coverage_markdown(&report));
+        Ok(v)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ResolveOptions {
+    refs: Vec<String>,
+    root: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    #[serde(default)]
+    no_cache: bool,
+}
+
+/// `probity resolve`: one verdict per reference. Resolves to `{root, authority, rung,
+/// max_severity, results, stats}`, as `resolve --json`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn resolve(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: ResolveOptions| {
+        let (root, cache) = DriftCommon {
+            root: o.root,
+            cache_dir: o.cache_dir,
+            no_cache: o.no_cache,
+        }
+        .setup()?;
+        let (results, stats) = res::resolve(&root, &o.refs, &cache);
+        let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
+        Ok(json!({
+            "root": string(&root),
+            "authority": res::AUTHORITY,
+            "rung": res::RUNG,
+            "max_severity": value(&max)?,
+            "results": value(&results)?,
+            "stats": value(&stats)?,
+        }))
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct InitOptions {
+    slug: String,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+    goal: Option<String>,
+    policy: Option<String>,
+}
+
+/// `probity session init`. Resolves to `{ledger, session}` (the ledger's path and the `Ledger`).
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_init(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: InitOptions| {
+        let s = SessionOptions {
+            slug: o.slug,
+            ledger: o.ledger,
+            root: o.root,
+        };
+        let path = s.ledger();
+        let goal = Goal::from(o.goal.as_deref().unwrap_or("find_and_fix"));
+        let l = session::init(&path, &s.slug, goal, policy(o.policy.as_deref())?)?;
+        Ok(json!({"ledger": string(&path), "session": value(&l)?}))
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RunOptions {
+    slug: String,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+    phase: String,
+    timeout_seconds: Option<u64>,
+    label: Option<String>,
+    command: Vec<String>,
+}
+
+/// `probity run`: one bounded, confined reproduction run. Resolves to a `RunReport`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_run(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: RunOptions| {
+        let s = SessionOptions {
+            slug: o.slug,
+            ledger: o.ledger,
+            root: o.root,
+        };
+        let report = session::run(
+            &s.ledger(),
+            &s.slug,
+            Phase::from(o.phase.as_str()),
+            Duration::from_secs(o.timeout_seconds.unwrap_or(120)),
+            &o.command,
+            o.label.as_deref(),
+        )?;
+        value(&report)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CompareOptions {
+    slug: String,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+    run_a: String,
+    run_b: String,
+}
+
+/// `probity compare`: two runs, probe by probe. Resolves to `{run_a, run_b, probes}`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_compare(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: CompareOptions| {
+        let s = SessionOptions {
+            slug: o.slug,
+            ledger: o.ledger,
+            root: o.root,
+        };
+        let l = session::load(&s.ledger(), &s.slug)?;
+        let rows = session::compare(&l, &o.run_a, &o.run_b)?;
+        Ok(json!({"run_a": o.run_a, "run_b": o.run_b, "probes": value(&rows)?}))
+    })
+}
+
+/// `probity cleanup`: strip every probe, remove every artifact, verify. Resolves to `{state,
+/// cleanup, copies}` (a `cleanup_failed` state is data, not a rejection).
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_cleanup(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |s: SessionOptions| {
+        let (l, copies) = session::cleanup(&s.ledger(), &s.slug, &s.root())?;
+        Ok(json!({
+            "state": value(&l.state.unwrap_or(State::NotUsed))?,
+            "cleanup": value(&l.cleanup)?,
+            "copies": copies,
+        }))
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GateOptions {
+    slug: Option<String>,
+    root: Option<PathBuf>,
+    #[serde(default)]
+    verify: bool,
+}
+
+/// `probity gate`: judge the sessions of a root. Resolves to a `GateReport`; without `root`,
+/// the enclosing git work tree with a `.planning/debug`, else `no_session_root`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_gate(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: GateOptions| {
+        let root = match o.root {
+            Some(r) => r,
+            None => {
+                let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
+                session::find_root(&cwd)?
+            }
+        };
+        value(&session::gate_root(&root, o.slug.as_deref(), o.verify)?)
+    })
+}
+
+/// `probity session render`: the `## Runtime Evidence` section. Resolves to `{markdown}`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_render(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |s: SessionOptions| {
+        let l = session::load(&s.ledger(), &s.slug)?;
+        Ok(json!({"markdown": session::render(&l, "\n")}))
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SyncOptions {
+    slug: String,
+    ledger: Option<PathBuf>,
+    root: Option<PathBuf>,
+    file: PathBuf,
+}
+
+/// `probity session sync`: replace the `## Runtime Evidence` section of a notes file. Resolves
+/// to `{file, changed}`.
+#[napi(ts_return_type = "Promise<unknown>")]
+pub fn session_sync(options: Value) -> AsyncTask<Op> {
+    Op::new(options, |o: SyncOptions| {
+        let s = SessionOptions {
+            slug: o.slug,
+            ledger: o.ledger,
+            root: o.root,
+        };
+        let changed = session::sync_file(&s.ledger(), &s.slug, &o.file)?;
+        Ok(json!({"file": string(&o.file), "changed": changed}))
+    })
+}
+
+/// The frozen reason codes, in declaration order (`ProbityError.code` is one of them).
+#[napi]
+pub fn reason_codes() -> Vec<&'static str> {
+    Reason::ALL.iter().map(|r| r.code()).collect()
+}
