@@ -21,6 +21,7 @@ mod golden;
 mod hostile_bounds;
 mod hostile_fs;
 mod layers;
+mod node_binding;
 mod place_address;
 mod probe_compact;
 mod properties;

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Build the native addon from source with cargo and copy it next to index.js as
+// `probity.<platform>-<arch>.node`. No npm dependency: node and cargo only.
+//
+//   node scripts/build.js               release build
+//   node scripts/build.js --debug       debug build (faster to compile)
+//   node scripts/build.js --if-missing  (the npm `install` script) do nothing when a prebuilt
+//                                       addon for this platform is already present
+"use strict";
+
+const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const pkgDir = path.resolve(__dirname, "..");
+const out = path.join(pkgDir, `probity.${process.platform}-${process.arch}.node`);
+const args = new Set(process.argv.slice(2));
+
+function prebuilt() {
+  if (fs.existsSync(out)) return out;
+  const { platform, arch } = process;
+  const libc =
+    platform === "linux"
+      ? process.report.getReport().header.glibcVersionRuntime
+        ? "-gnu"
+        : "-musl"
+      : platform === "win32"
+        ? "-msvc"
+        : "";
+  try {
+    return require.resolve(`@probity/node-${platform}-${arch}${libc}`, { paths: [pkgDir] });
+  } catch {
+    return null;
+  }
+}
+
+if (args.has("--if-missing")) {
+  const found = prebuilt();
+  if (found) {
+    console.log(`@probity/node: using ${found}`);
+    process.exit(0);
+  }
+}
+
+// The cargo workspace: this package lives at bindings/node of the probity repository.
+const workspace = process.env.PROBITY_SOURCE || path.resolve(pkgDir, "..", "..");
+if (!fs.existsSync(path.join(workspace, "bindings", "node", "Cargo.toml"))) {
+  console.error(
+    `@probity/node: no prebuilt addon for ${process.platform}-${process.arch} and no probity ` +
+      `source at ${workspace} (set PROBITY_SOURCE to a checkout of the repository)`,
+  );
+  process.exit(1);
+}
+
+const cargo = process.env.CARGO || "cargo";
+const cargoArgs = ["build", "-p", "probity-node", "--message-format=json-render-diagnostics"];
+if (!args.has("--debug")) cargoArgs.push("--release");
+console.error(`@probity/node: ${cargo} ${cargoArgs.join(" ")} (in ${workspace})`);
+const r = spawnSync(cargo, cargoArgs, {
+  cwd: workspace,
+  stdio: ["ignore", "pipe", "inherit"],
+  maxBuffer: 256 * 1024 * 1024,
+  encoding: "utf8",
+});
+if (r.error) {
+  console.error(`@probity/node: cannot run ${cargo}: ${r.error.message} (install Rust: https://rustup.rs)`);
+  process.exit(1);
+}
+if (r.status !== 0) process.exit(r.status || 1);
+
+// The cdylib cargo reports: libprobity_node.so (Linux), .dylib (macOS), probity_node.dll (Windows).
+let lib = null;
+for (const line of r.stdout.split("\n")) {
+  if (!line.startsWith("{")) continue;
+  const msg = JSON.parse(line);
+  if (msg.reason === "compiler-artifact" && msg.target && msg.target.name === "probity_node") {
+    lib = msg.filenames.find((f) => /\.(so|dylib|dll)$/.test(f)) || lib;
+  }
+}
+if (!lib) {
+  console.error("@probity/node: cargo reported no probity_node library");
+  process.exit(1);
+}
+fs.copyFileSync(lib, out);
+console.log(out);

@@ -1,0 +1,161 @@
+//! The Node.js package (`bindings/node/`, issue 13 §2), tested as a TypeScript front-end uses it:
+//! the addon is built (`cargo build -p probity-node`, debug), `bindings/node/test/session.test.ts`
+//! is compiled with `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it
+//! in a fixture repository (cart.py from corpus/examples/python): a full session (init, place,
+//! run, fix, run, compare, cleanup, uninstrumented run, gate, render, sync, verify), place and
+//! strip with a plain ledger, drift and resolve, and refusals as `ProbityError`s with their
+//! reason codes. Without `node` the test is skipped with a message, unless
+//! `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is set: then it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use probity::reason::Reason;
+
+use crate::util::{Repo, repo_root, tsc};
+
+fn package() -> PathBuf {
+    repo_root().join("bindings/node")
+}
+
+/// Whether `node` runs; when it does not, `None` after the skip message (or a failure where the
+/// toolchain is required).
+fn node() -> Option<()> {
+    let runs = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if runs {
+        return Some(());
+    }
+    let required = std::env::var_os("PROBITY_REQUIRE_FORMATTERS").is_some_and(|v| v == "1")
+        || std::env::var_os("CI").is_some();
+    assert!(
+        !required,
+        "node (Node.js >= 20) is required (CI or PROBITY_REQUIRE_FORMATTERS=1) but does not run"
+    );
+    eprintln!("node_binding: `node` is not installed: the Node.js package test is skipped");
+    None
+}
+
+/// `cargo build -p probity-node` (debug, the workspace's target dir); the cdylib it reports.
+fn build_addon() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "--locked",
+            "-p",
+            "probity-node",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(repo_root())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo build -p probity-node failed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "probity_node")
+        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f.as_str().map(PathBuf::from))
+        .find(|f| {
+            f.extension()
+                .is_some_and(|e| e == "so" || e == "dylib" || e == "dll")
+        })
+        .expect("cargo reports the probity_node cdylib")
+}
+
+/// `tsc --strict` of the test file into `out`; the emitted JavaScript.
+fn compile_test(out: &Path) -> PathBuf {
+    let test = package().join("test");
+    let status = Command::new(tsc())
+        .args(["--strict", "--esModuleInterop", "--noEmitOnError"])
+        .args(["--target", "es2022", "--module", "commonjs", "--outDir"])
+        .arg(out)
+        .arg(test.join("session.test.ts"))
+        .arg(test.join("node.d.ts"))
+        .status()
+        .expect("tsc runs");
+    assert!(
+        status.success(),
+        "tsc --strict rejects bindings/node/test/session.test.ts against index.d.ts"
+    );
+    out.join("session.test.js")
+}
+
+#[test]
+fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
+    if node().is_none() {
+        return;
+    }
+    let addon = build_addon();
+    let build = tempfile::tempdir().unwrap();
+    let js = compile_test(build.path());
+    let r = Repo::new();
+    r.write(
+        "cart.py",
+        std::fs::read(repo_root().join("corpus/examples/python/cart.py")).unwrap(),
+    );
+    let out = Command::new("node")
+        .arg("--test")
+        .arg(&js)
+        .current_dir(r.path())
+        .env("PROBITY_NODE_PACKAGE", package())
+        .env("PROBITY_NODE_ADDON", &addon)
+        .env_remove("GSD_DEBUG_PROBE_RUNTIME")
+        .env_remove("GSD_DEBUG_PROBE_SINK")
+        .output()
+        .expect("node runs");
+    let tap = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "node --test failed:\n{tap}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The four tests ran and passed (a test file that loads nothing would pass zero tests).
+    assert!(
+        tap.contains("# pass 4") && tap.contains("# fail 0"),
+        "{tap}"
+    );
+    // Every probe is gone and the fix is what is left: the session cleaned up for real.
+    let cart = String::from_utf8(r.read("cart.py")).unwrap();
+    assert!(!cart.contains("gsd-debug-probe"), "{cart}");
+    assert!(cart.contains("    return amount - discount\n"), "{cart}");
+    let ledger = probity::session::load(
+        &r.path().join(".planning/debug/cart-bug.evidence.json"),
+        "cart-bug",
+    )
+    .unwrap();
+    assert_eq!(ledger.runs.len(), 3);
+    assert_eq!(
+        ledger.state.map(|s| s.as_str()),
+        Some("clean"),
+        "{ledger:?}"
+    );
+}
+
+/// The `ReasonCode` union of `index.d.ts` lists exactly the frozen codes, in order.
+#[test]
+fn the_declarations_list_every_reason_code() {
+    let dts = std::fs::read_to_string(package().join("index.d.ts")).unwrap();
+    let start = dts
+        .find("export type ReasonCode =")
+        .expect("ReasonCode in index.d.ts");
+    let body = &dts[start..];
+    let body = &body[..body.find(';').unwrap()];
+    let declared: Vec<&str> = body
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().strip_prefix("| \"")?.strip_suffix('"'))
+        .collect();
+    let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
+    assert_eq!(
+        declared, codes,
+        "regenerate the ReasonCode union of bindings/node/index.d.ts from engine/src/reason.rs"
+    );
+}
