@@ -159,3 +159,54 @@ fn the_declarations_list_every_reason_code() {
         "regenerate the ReasonCode union of bindings/node/index.d.ts from engine/src/reason.rs"
     );
 }
+
+/// The library entries the package needed and only the CLI had: the gate's default root and
+/// the whole gate over a root (`session::find_root`, `session::gate_root`).
+#[test]
+fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
+    let outside = tempfile::tempdir().unwrap();
+    let refused = |r: Result<PathBuf, probity::Error>| r.unwrap_err().reason;
+    assert_eq!(
+        refused(probity::session::find_root(outside.path())),
+        Reason::NoSessionRoot
+    );
+    let r = Repo::new();
+    let sub = r.path().join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    assert_eq!(
+        refused(probity::session::find_root(&sub)),
+        Reason::NoSessionRoot
+    );
+    assert_eq!(
+        probity::session::gate_root(r.path(), Some("nope"), false)
+            .unwrap_err()
+            .reason,
+        Reason::SessionNotFound
+    );
+    let ledger = r.path().join(".planning/debug/s.evidence.json");
+    probity::session::init(
+        &ledger,
+        "s",
+        probity::ledger::Goal::FindAndFix,
+        probity::ledger::Policy::Off,
+    )
+    .unwrap();
+    assert_eq!(
+        probity::session::find_root(&sub).unwrap(),
+        r.path().to_path_buf()
+    );
+    let pass = probity::session::gate_root(r.path(), None, false).unwrap();
+    assert_eq!((pass.sessions, pass.pass), (1, true));
+    // A session left `active` blocks, named by its state, as `probity gate` reports it.
+    let mut l = probity::ledger::Ledger::load(&ledger).unwrap();
+    l.state = Some(probity::ledger::State::Active);
+    l.save(&ledger).unwrap();
+    let blocked = probity::session::gate_root(r.path(), Some("s"), false).unwrap();
+    assert!(!blocked.pass);
+    assert_eq!(blocked.blocking.len(), 1);
+    assert_eq!(
+        blocked.blocking[0].reason, "active",
+        "{:?}",
+        blocked.blocking
+    );
+}
