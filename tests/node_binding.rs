@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use probity::reason::Reason;
 
-use crate::util::{Repo, repo_root, tsc};
+use crate::util::{Repo, probity_bin, repo_root, tsc};
 
 fn package() -> PathBuf {
     repo_root().join("bindings/node")
@@ -40,8 +40,14 @@ fn node() -> Option<()> {
     None
 }
 
-/// `cargo build -p probity-node` (debug, the workspace's target dir); the cdylib it reports.
+/// `cargo build -p probity-node` (debug, the workspace's target dir), once per test run; the
+/// cdylib it reports.
 fn build_addon() -> PathBuf {
+    static ADDON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ADDON.get_or_init(cargo_build_addon).clone()
+}
+
+fn cargo_build_addon() -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -137,6 +143,65 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
         Some("clean"),
         "{ledger:?}"
     );
+}
+
+/// The measurement of issue 13 (bindings/node/bench/README.md): the same session (init, two
+/// places, three runs, compare, cleanup, gate, sync, drift) through the CLI and through the
+/// package, both compiled with `tsc --strict`, give the same answer; the CLI front-end spawns
+/// `probity` 11 times, the package none.
+#[test]
+fn the_same_session_through_the_cli_and_the_package_agrees() {
+    if node().is_none() {
+        return;
+    }
+    let addon = build_addon();
+    let build = tempfile::tempdir().unwrap();
+    let bench = package().join("bench");
+    let status = Command::new(tsc())
+        .args(["--strict", "--esModuleInterop", "--noEmitOnError"])
+        .args(["--target", "es2022", "--module", "commonjs", "--outDir"])
+        .arg(build.path())
+        .arg(bench.join("session-cli.ts"))
+        .arg(bench.join("session-package.ts"))
+        .arg(bench.join("node.d.ts"))
+        .status()
+        .expect("tsc runs");
+    assert!(status.success(), "tsc --strict rejects bindings/node/bench");
+    let summary = |front_end: &str| {
+        let r = Repo::new();
+        r.write(
+            "cart.py",
+            std::fs::read(repo_root().join("corpus/examples/python/cart.py")).unwrap(),
+        );
+        let out = Command::new("node")
+            .arg(build.path().join(format!("session-{front_end}.js")))
+            .current_dir(r.path())
+            .env("PROBITY_BIN", probity_bin())
+            .env("PROBITY_NODE_PACKAGE", package())
+            .env("PROBITY_NODE_ADDON", &addon)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{front_end}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let spawns = v["spawns"].take();
+        (v, spawns)
+    };
+    let (cli, cli_spawns) = summary("cli");
+    let (pkg, pkg_spawns) = summary("package");
+    assert_eq!(cli, pkg);
+    assert_eq!(
+        pkg["compare"],
+        serde_json::json!([["p-entry", true], ["p-total", false]])
+    );
+    assert_eq!(
+        pkg["drift"],
+        serde_json::json!(["apply_discount=VERIFIED", "apply_coupon=MISSING"])
+    );
+    assert_eq!((cli_spawns, pkg_spawns), (11.into(), 0.into()));
 }
 
 /// The `ReasonCode` union of `index.d.ts` lists exactly the frozen codes, in order.
