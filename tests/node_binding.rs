@@ -275,3 +275,57 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
         blocked.blocking
     );
 }
+
+/// A session run inside Node runs its command in the `cwd` option, and leaves the process's
+/// signals as they were: after it, SIGTERM still ends Node (the CLI forwards SIGINT/SIGTERM/SIGHUP to the reproduction while it runs; a library
+/// inside a long-lived host must not take them over, and signal handlers cannot be given back).
+#[test]
+fn a_run_inside_node_leaves_the_hosts_signals_alone() {
+    use std::os::unix::process::ExitStatusExt;
+    if node().is_none() {
+        return;
+    }
+    let addon = build_addon();
+    let r = Repo::new();
+    let script = r#"
+        const p = require(process.env.PROBITY_NODE_PACKAGE);
+        (async () => {
+          await p.session.init({ slug: "sig", policy: "adaptive" });
+          const { run } = await p.session.run({
+            slug: "sig", phase: "baseline", command: ["touch", "made-here"], cwd: "sub",
+          });
+          if (run.status !== "completed") throw new Error(run.status);
+          setTimeout(() => process.exit(0), 3000);
+          process.kill(process.pid, "SIGTERM");
+        })();
+    "#;
+    std::fs::create_dir(r.path().join("sub")).unwrap();
+    let mut child = Command::new("node")
+        .args(["-e", script])
+        .current_dir(r.path())
+        .env("PROBITY_NODE_PACKAGE", package())
+        .env("PROBITY_NODE_ADDON", &addon)
+        .spawn()
+        .expect("node runs");
+    // A handler left behind makes node spin forever on SIGTERM (seen: signal-hook chaining to
+    // node's own exit handler): bounded, then killed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("node did not end within 60 s of SIGTERM after a run");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGTERM),
+        "SIGTERM after a run did not end node: {status:?}"
+    );
+    // The run's `cwd` option: the command ran in `sub`, not in node's directory.
+    assert!(r.path().join("sub/made-here").exists());
+    assert!(!r.path().join("made-here").exists());
+}

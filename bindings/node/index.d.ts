@@ -588,6 +588,8 @@ export interface SessionRunOptions extends SessionOptions {
   timeoutSeconds?: number;
   /** Recorded instead of the (secret-masked) argv. */
   label?: string;
+  /** The command's working directory (default: the process's); `./prog` is found in it. */
+  cwd?: string;
 }
 
 /** probity::events::CapturedEvent: UNTRUSTED program data. */

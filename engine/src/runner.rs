@@ -206,12 +206,14 @@ impl Drop for Forwarding {
     }
 }
 
-/// Run `argv` with `env` added, in a new process group, for at most `timeout`.
+/// Run `argv` with `env` added, in the working directory `cwd` (`None`: this process's), in a
+/// new process group, for at most `timeout`.
 ///
 /// `on_spawn` is called with the new process group id (the child's pid) right after the spawn,
 /// before waiting, so the caller can record it durably. SIGINT, SIGTERM and SIGHUP received
 /// meanwhile are forwarded to the group (see the module doc).
 pub fn run(
+    cwd: Option<&std::path::Path>,
     argv: &[String],
     env: &[(String, String)],
     remove_env: &[&str],
@@ -220,7 +222,7 @@ pub fn run(
 ) -> std::io::Result<RunResult> {
     let forwarding = Forwarding::install()?;
     spawn_wait(
-        None,
+        cwd,
         argv,
         env,
         remove_env,

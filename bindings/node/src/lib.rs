@@ -423,9 +423,12 @@ struct RunOptions {
     timeout_seconds: Option<u64>,
     label: Option<String>,
     command: Vec<String>,
+    cwd: Option<PathBuf>,
 }
 
-/// `probity run`: one bounded, confined reproduction run. Resolves to a `RunReport`.
+/// `probity run`: one bounded, confined reproduction run, in `cwd` when given. Resolves to a
+/// `RunReport`. Unlike the CLI, it does not take over the host's SIGINT/SIGTERM/SIGHUP (a
+/// handler cannot be handed back to Node); the timeout still bounds the command.
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_run(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: RunOptions| {
@@ -434,13 +437,18 @@ pub fn session_run(options: Value) -> AsyncTask<Op> {
             ledger: o.ledger,
             root: o.root,
         };
-        let report = session::run(
+        let host = session::Host {
+            forward_signals: false,
+            cwd: o.cwd,
+        };
+        let report = session::run_hosted(
             &s.ledger(),
             &s.slug,
             Phase::from(o.phase.as_str()),
             Duration::from_secs(o.timeout_seconds.unwrap_or(120)),
             &o.command,
             o.label.as_deref(),
+            &host,
         )?;
         value(&report)
     })

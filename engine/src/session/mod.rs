@@ -43,7 +43,7 @@ pub use gate::{GateItem, GateReport, find_root, gate, gate_root, tree_items};
 pub use manual::{run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;
-pub use run::{RunReport, run};
+pub use run::{Host, RunReport, run, run_hosted};
 
 /// Current UTC time as RFC 3339 (`2026-11-29T23:01:36Z`).
 pub fn now_rfc3339() -> String {

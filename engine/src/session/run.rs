@@ -13,7 +13,7 @@
 //! never the ledger.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -50,6 +50,27 @@ pub struct RunReport {
     pub untrusted_stderr_tail: String,
 }
 
+/// Where and how a run's command is hosted ([`run_hosted`]).
+#[derive(Debug, Clone)]
+pub struct Host {
+    /// Forward SIGINT, SIGTERM and SIGHUP this process receives to the command's group while it
+    /// runs, and record the run `interrupted` (the CLI). A library inside a long-lived process
+    /// (the Node addon) passes `false`: a signal handler, once installed, cannot be handed back,
+    /// and the host would ignore those signals ever after.
+    pub forward_signals: bool,
+    /// The command's working directory (`None`: this process's); a relative program path with a
+    /// `/` is taken relative to it.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Host {
+    /// `probity run`: signals forwarded, this process's working directory.
+    pub const CLI: Host = Host {
+        forward_signals: true,
+        cwd: None,
+    };
+}
+
 /// `probity run`: holds the ledger's lock for the whole run. The run is recorded under `label`
 /// when given, else under the argv with its secrets masked ([`super::redact_argv`]).
 pub fn run(
@@ -59,6 +80,19 @@ pub fn run(
     timeout: Duration,
     argv: &[String],
     label: Option<&str>,
+) -> Result<RunReport, Error> {
+    run_hosted(path, slug, phase, timeout, argv, label, &Host::CLI)
+}
+
+/// [`run`], hosted as `host` says (signals, working directory).
+pub fn run_hosted(
+    path: &Path,
+    slug: &str,
+    phase: Phase,
+    timeout: Duration,
+    argv: &[String],
+    label: Option<&str>,
+    host: &Host,
 ) -> Result<RunReport, Error> {
     if let Phase::Other(_) = phase {
         return Err(Error::new(
@@ -72,13 +106,19 @@ pub fn run(
             "give the reproduction command after `--`",
         ));
     }
-    check_program(&argv[0])?;
+    let mut spawned = argv.to_vec();
+    if let Some(dir) = &host.cwd {
+        if argv[0].contains('/') && Path::new(&argv[0]).is_relative() {
+            spawned[0] = dir.join(&argv[0]).to_string_lossy().into_owned();
+        }
+    }
+    check_program(&spawned[0])?;
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
     let reference = label.map_or_else(|| super::redact_argv(argv), str::to_owned);
     let planned = record(&mut ledger, path, slug, &phase, reference)?;
-    let result = start(&mut ledger, path, &planned, &phase, timeout, argv)?;
+    let result = start(&mut ledger, path, &planned, &phase, timeout, &spawned, host)?;
     let collected = collect(&planned, slug, &phase, &live, &result);
     settle(&mut ledger, path, planned, &phase, collected, result, argv)
 }
@@ -301,6 +341,7 @@ fn start(
     phase: &Phase,
     timeout: Duration,
     argv: &[String],
+    host: &Host,
 ) -> Result<std::io::Result<RunResult>, Error> {
     let (env, remove_env) = probe_env(planned, phase)?;
     if let Some((r, id)) = &planned.sink {
@@ -314,13 +355,12 @@ fn start(
         // Best effort: a failure here only means a crash could leave the group running.
         let _ = ledger.save(path);
     };
-    Ok(runner::run(
-        argv,
-        &env,
-        &remove_env,
-        timeout,
-        &mut record_group,
-    ))
+    let cwd = host.cwd.as_deref();
+    Ok(if host.forward_signals {
+        runner::run(cwd, argv, &env, &remove_env, timeout, &mut record_group)
+    } else {
+        runner::run_in(cwd, argv, &env, &remove_env, timeout, &mut record_group)
+    })
 }
 
 /// A run's probe environment: variables to set, and variables to remove.
