@@ -329,3 +329,35 @@ fn a_run_inside_node_leaves_the_hosts_signals_alone() {
     assert!(r.path().join("sub/made-here").exists());
     assert!(!r.path().join("made-here").exists());
 }
+
+/// The ESM entry exports the same functions, and its refusals are the same typed errors.
+#[test]
+fn the_esm_entry_exports_the_same_api() {
+    if node().is_none() {
+        return;
+    }
+    let addon = build_addon();
+    let r = Repo::new();
+    let url = format!("file://{}", package().join("index.mjs").display());
+    let script = format!(
+        r#"import probity, {{ session, ProbityError, reasonCodes }} from "{url}";
+           try {{ await session.init({{ slug: "Not A Slug" }}); console.log("resolved"); }}
+           catch (e) {{ console.log(e instanceof ProbityError, e.code, session.run === probity.sessionRun,
+                                   reasonCodes().length); }}"#
+    );
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", &script])
+        .current_dir(r.path())
+        .env("PROBITY_NODE_ADDON", &addon)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("true invalid_identifier true {}", Reason::ALL.len())
+    );
+}
