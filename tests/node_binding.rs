@@ -1,5 +1,6 @@
 //! The Node.js package (`bindings/node/`, issue 13 §2), tested as a TypeScript front-end uses it:
-//! the addon is built (`cargo build -p probity-node`, debug), `bindings/node/test/session.test.ts`
+//! the addon is built by the install script (`scripts/build.js --debug`: `cargo build --locked -p
+//! probity-node`), `bindings/node/test/session.test.ts`
 //! is compiled with `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it
 //! in a fixture repository (cart.py from corpus/examples/python): a full session (init, place,
 //! run, fix, run, compare, cleanup, uninstrumented run, gate, render, sync, verify), place and
@@ -40,40 +41,33 @@ fn node() -> Option<()> {
     None
 }
 
-/// `cargo build -p probity-node` (debug, the workspace's target dir), once per test run; the
-/// cdylib it reports.
+/// The addon, built once per test run as the package's install script builds it:
+/// `node scripts/build.js --debug` (`cargo build --locked -p probity-node`, the workspace's
+/// target dir; the cdylib copied to a `.node` file).
 fn build_addon() -> PathBuf {
     static ADDON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ADDON.get_or_init(cargo_build_addon).clone()
-}
-
-fn cargo_build_addon() -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "build",
-            "--locked",
-            "-p",
-            "probity-node",
-            "--message-format=json-render-diagnostics",
-        ])
-        .current_dir(repo_root())
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "cargo build -p probity-node failed");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "probity_node")
-        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
-        .filter_map(|f| f.as_str().map(PathBuf::from))
-        .find(|f| {
-            f.extension()
-                .is_some_and(|e| e == "so" || e == "dylib" || e == "dll")
+    ADDON
+        .get_or_init(|| {
+            // Next to the probity binary (the target dir): rewritten, not piled up, per run.
+            let file = probity_bin().with_file_name("probity-node-test.node");
+            let mut out = String::from("--out=");
+            out.push_str(file.to_str().expect("a UTF-8 target path"));
+            let status = Command::new("node")
+                .arg(package().join("scripts/build.js"))
+                .args(["--debug", &out])
+                .current_dir(repo_root())
+                .stdout(Stdio::null())
+                .status()
+                .expect("node runs");
+            assert!(status.success(), "node scripts/build.js --debug failed");
+            assert!(
+                file.is_file(),
+                "scripts/build.js wrote no {}",
+                file.display()
+            );
+            file
         })
-        .expect("cargo reports the probity_node cdylib")
+        .clone()
 }
 
 /// `tsc --strict` of the test file into `out`; the emitted JavaScript.

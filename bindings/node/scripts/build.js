@@ -6,6 +6,8 @@
 //   node scripts/build.js --debug       debug build (faster to compile)
 //   node scripts/build.js --if-missing  (the npm `install` script) do nothing when a prebuilt
 //                                       addon for this platform is already present
+//   node scripts/build.js --out=FILE    write the addon to FILE instead (tests)
+// The build is `--locked`: the versions of the repository's Cargo.lock.
 "use strict";
 
 const { spawnSync } = require("node:child_process");
@@ -13,8 +15,12 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const pkgDir = path.resolve(__dirname, "..");
-const out = path.join(pkgDir, `probity.${process.platform}-${process.arch}.node`);
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const outArg = argv.find((a) => a.startsWith("--out="));
+const out = outArg
+  ? path.resolve(outArg.slice("--out=".length))
+  : path.join(pkgDir, `probity.${process.platform}-${process.arch}.node`);
 
 function prebuilt() {
   if (fs.existsSync(out)) return out;
@@ -53,7 +59,13 @@ if (!fs.existsSync(path.join(workspace, "bindings", "node", "Cargo.toml"))) {
 }
 
 const cargo = process.env.CARGO || "cargo";
-const cargoArgs = ["build", "-p", "probity-node", "--message-format=json-render-diagnostics"];
+const cargoArgs = [
+  "build",
+  "--locked",
+  "-p",
+  "probity-node",
+  "--message-format=json-render-diagnostics",
+];
 if (!args.has("--debug")) cargoArgs.push("--release");
 console.error(`@probity/node: ${cargo} ${cargoArgs.join(" ")} (in ${workspace})`);
 const r = spawnSync(cargo, cargoArgs, {
@@ -81,5 +93,8 @@ if (!lib) {
   console.error("@probity/node: cargo reported no probity_node library");
   process.exit(1);
 }
-fs.copyFileSync(lib, out);
+// Copied under a temporary name, then renamed: a process loading `out` never sees half a file.
+const tmp = `${out}.${process.pid}.tmp`;
+fs.copyFileSync(lib, tmp);
+fs.renameSync(tmp, out);
 console.log(out);
