@@ -1,12 +1,12 @@
 //! The Node.js package (`bindings/node/`, issue 13 §2), tested as a TypeScript front-end uses it:
-//! the addon is built by the install script (`scripts/build.js --debug`: `cargo build --locked -p
-//! probity-node`), `bindings/node/test/session.test.ts`
-//! is compiled with `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it
-//! in a fixture repository (cart.py from corpus/examples/python): a full session (init, place,
-//! run, fix, run, compare, cleanup, uninstrumented run, gate, render, sync, verify), place and
-//! strip with a plain ledger, drift and resolve, and refusals as `ProbityError`s with their
-//! reason codes. Without `node` the test is skipped with a message, unless
-//! `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is set: then it fails.
+//! the addon is built by the install script (`scripts/build.js --debug`, that is `cargo build
+//! --locked -p probity-node`), `bindings/node/test/session.test.ts` is compiled with
+//! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
+//! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
+//! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
+//! ledger, drift and resolve, and refusals as `ProbityError`s with their reason codes. Without
+//! `node` the tests are skipped with a message, unless `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is
+//! set: then they fail.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
