@@ -317,6 +317,30 @@ fn quiet_and_verbose() {
         &["index", "--root", ".", "--cache-dir", c, "-q"],
     );
     assert_eq!(err, "");
+
+    // run start: the exports are the result, the how-to line on stderr is a hint.
+    let init = ["session", "init", "--slug", "s", "--policy", "adaptive"];
+    assert_eq!(run_in(repo.path(), &init).0, 0);
+    let start = [
+        "run", "start", "--slug", "s", "--phase", "baseline", "--label", "x",
+    ];
+    let (code, out, err) = run_in(repo.path(), &start);
+    assert_eq!(code, 0);
+    assert!(out.contains("export GSD_DEBUG_PROBE_SINK="), "{out}");
+    assert!(err.contains("run-1 started"), "{err}");
+    assert_eq!(run_in(repo.path(), &["run", "finish", "--slug", "s"]).0, 0);
+    let (code, out, err) = run_in(repo.path(), &[&start[..], &["--quiet"]].concat());
+    assert_eq!(code, 0);
+    assert!(out.contains("export GSD_DEBUG_PROBE_SINK="), "{out}");
+    assert_eq!(err, "");
+    assert_eq!(run_in(repo.path(), &["run", "finish", "--slug", "s"]).0, 0);
+
+    // cleanup: the state is the result, the rebuild reminder a hint.
+    let (code, out, _) = run_in(repo.path(), &["cleanup", "--slug", "s"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("rebuild compiled outputs"), "{out}");
+    let (code, out, _) = run_in(repo.path(), &["cleanup", "--slug", "s", "-q"]);
+    assert_eq!((code, out.as_str()), (0, "session s: clean\n"));
 }
 
 #[test]

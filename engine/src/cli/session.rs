@@ -314,12 +314,14 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
                             for k in &unset {
                                 println!("unset {k}");
                             }
-                            eprintln!(
-                                "{run_id} started: export the variables above where the \
-                                 reproduction runs (eval \"$(probity run start ...)\"), perform \
-                                 it, then `probity run finish --slug {}`",
-                                a.slug
-                            );
+                            if !ui::quiet() {
+                                eprintln!(
+                                    "{run_id} started: export the variables above where the \
+                                     reproduction runs (eval \"$(probity run start ...)\"), \
+                                     perform it, then `probity run finish --slug {}`",
+                                    a.slug
+                                );
+                            }
                         },
                     );
                     ExitCode::SUCCESS
