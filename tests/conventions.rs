@@ -230,6 +230,11 @@ fn auto_color_follows_the_terminal_and_no_color() {
     );
     let never = in_terminal(repo.path(), "verify . --color never", None).unwrap();
     assert!(!never.contains(ESC), "{never:?}");
+    // clap's own help follows --color too.
+    let help = in_terminal(repo.path(), "--help", None).unwrap();
+    assert!(help.contains(ESC), "{help:?}");
+    let help = in_terminal(repo.path(), "--color=never --help", None).unwrap();
+    assert!(help.contains("Usage:") && !help.contains(ESC), "{help:?}");
 }
 
 #[test]
@@ -266,6 +271,14 @@ fn drift_verdicts_and_gate_status_are_colored() {
         "{colored:?}"
     );
     assert_eq!(strip_sgr(&colored), plain);
+    let mut verbose_args = args.to_vec();
+    verbose_args.push("--verbose");
+    let (_, verbose, err) = run_in(repo.path(), &verbose_args);
+    assert_eq!(verbose, plain, "verbose details go to stderr");
+    assert!(
+        err.contains("drift: 2 symbol(s) checked, 0 skipped, in "),
+        "{err}"
+    );
 
     let (code, gate, _) = run_in(repo.path(), &["gate", "--root", ".", "--color", "always"]);
     assert_eq!(code, 0);

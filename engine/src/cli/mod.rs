@@ -141,6 +141,7 @@ pub fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    ui::preset_color(std::env::args_os());
     let cli = Cli::parse();
     ui::init(&cli.global);
     match cli.command {

@@ -70,6 +70,31 @@ fn choice(when: ColorWhen) -> anstream::ColorChoice {
     }
 }
 
+/// Apply `--color` before the arguments are parsed, so that clap's own help and usage errors
+/// follow it too: the last `--color WHEN` / `--color=WHEN` before a `--` wins. (A value clap
+/// would refuse is left to clap.)
+pub(super) fn preset_color(args: impl IntoIterator<Item = std::ffi::OsString>) {
+    let mut last = None;
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let a = a.to_string_lossy().into_owned();
+        if a == "--" {
+            break;
+        }
+        let value = match a.strip_prefix("--color") {
+            Some("") => it.next().map(|v| v.to_string_lossy().into_owned()),
+            Some(v) => v.strip_prefix('=').map(str::to_owned),
+            None => None,
+        };
+        if let Some(w) = value.and_then(|v| ColorWhen::from_str(&v, false).ok()) {
+            last = Some(w);
+        }
+    }
+    if let Some(w) = last {
+        anstream::ColorChoice::write_global(choice(w));
+    }
+}
+
 /// Record the global flags; called once, before the command runs.
 pub(super) fn init(g: &GlobalArgs) {
     anstream::ColorChoice::write_global(choice(g.color));
