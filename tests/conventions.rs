@@ -120,6 +120,24 @@ fn man_page_is_roff_and_names_the_subcommands() {
         assert!(text.starts_with(".ie") || text.contains(".TH"), "{name}");
         assert!(listed.contains(name), "{listed}");
     }
+    use std::os::unix::fs::PermissionsExt;
+    let umask = Command::new("sh")
+        .current_dir(dir.path())
+        .arg("-c")
+        .arg("umask 022 && exec \"$0\" man --dir . --quiet")
+        .arg(probity_bin())
+        .status()
+        .unwrap();
+    assert!(umask.success());
+    let mode = std::fs::metadata(dir.path().join("probity.1"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o044,
+        0o044,
+        "pages are readable by all (umask 022): {mode:o}"
+    );
     let (code, listed, _) = run_in(dir.path(), &["man", "--dir", ".", "--quiet"]);
     assert_eq!((code, listed.as_str()), (0, ""));
     let (code, _, err) = run_in(dir.path(), &["man", "--dir", "nowhere"]);

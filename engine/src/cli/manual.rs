@@ -95,7 +95,10 @@ pub(super) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Res
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // Mode 0666 less the umask, as `fs::write` would create it (tempfile's default is 0600).
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
