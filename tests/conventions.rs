@@ -301,6 +301,32 @@ fn drift_verdicts_and_gate_status_are_colored() {
     let (code, gate, _) = run_in(repo.path(), &["gate", "--root", ".", "--color", "always"]);
     assert_eq!(code, 0);
     assert!(gate.contains("\u{1b}[32mgate: pass\u{1b}[0m"), "{gate:?}");
+    // Blocking reasons (stderr) are red; `never` leaves them plain.
+    let init = ["session", "init", "--slug", "g", "--policy", "adaptive"];
+    assert_eq!(run_in(repo.path(), &init).0, 0);
+    let start = [
+        "run", "start", "--slug", "g", "--phase", "baseline", "--label", "x",
+    ];
+    assert_eq!(run_in(repo.path(), &start).0, 0);
+    let (code, _, err) = run_in(repo.path(), &["gate", "--root", ".", "--color", "always"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(": \u{1b}[1m\u{1b}[31mactive_run\u{1b}[0m: run-1 never finished"),
+        "{err:?}"
+    );
+    let (code, _, err) = run_in(repo.path(), &["gate", "--root", ".", "--color", "never"]);
+    assert_eq!(code, 1);
+    assert!(err.contains(": active_run: run-1 never finished") && !err.contains(ESC));
+    assert_eq!(run_in(repo.path(), &["run", "finish", "--slug", "g"]).0, 0);
+    let (code, out, _) = run_in(
+        repo.path(),
+        &["cleanup", "--slug", "g", "--color", "always"],
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("session g: \u{1b}[1m\u{1b}[32mclean\u{1b}[0m\n"),
+        "{out:?}"
+    );
 }
 
 #[test]
