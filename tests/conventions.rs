@@ -248,6 +248,22 @@ fn auto_color_follows_the_terminal_and_no_color() {
     );
     let never = in_terminal(repo.path(), "verify . --color never", None).unwrap();
     assert!(!never.contains(ESC), "{never:?}");
+    // The spinner (stderr, a terminal) is progress: --quiet drops it.
+    let both = |args: &str| {
+        let cmd = format!("{} {args}", probity_bin().display());
+        let out = Command::new("script")
+            .current_dir(repo.path())
+            .args(["-qec", &cmd, "/dev/null"])
+            .env("TERM", "xterm-256color")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // (The spinner's first frame is drawn by its ticker thread, which a loaded machine may not
+    // schedule before a tiny walk ends: one frame in five runs is enough.)
+    assert!((0..5).any(|_| both("verify .").contains("files checked")));
+    let quiet = both("verify . --quiet");
+    assert!(quiet.contains("residue_without_markers") && !quiet.contains("files checked"));
     // clap's own help follows --color too.
     let help = in_terminal(repo.path(), "--help", None).unwrap();
     assert!(help.contains(ESC), "{help:?}");
