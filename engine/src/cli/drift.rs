@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use super::{SCHEMA_VERSION, emit, refused, repo_root};
+use super::{SCHEMA_VERSION, emit, refused, repo_root, ui};
 
 /// Options shared by the drift-guard commands.
 #[derive(Args)]
@@ -138,9 +138,11 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                     }
                     _ => r.reason.clone().unwrap_or_default(),
                 };
+                let verdict = format!("{:?}", r.verdict).to_uppercase();
+                let padded = format!("{verdict:<11}");
                 println!(
-                    "{:<11} {:<22} {}  {}",
-                    format!("{:?}", r.verdict).to_uppercase(),
+                    "{} {:<22} {}  {}",
+                    ui::verdict_tone(&verdict).map_or(padded.clone(), |t| ui::paint(t, &padded)),
                     r.severity.as_str(),
                     r.reference,
                     detail
@@ -209,7 +211,7 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
         ok &= writeln!(out).is_ok();
     }
     ok &= out.flush().is_ok();
-    if !json {
+    if !json && !ui::quiet() {
         eprintln!(
             "{n_files} files, {n_decls} declarations, {} parsed",
             stats.files_parsed
@@ -234,7 +236,16 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return refused("drift", json, &e),
     };
+    let started = std::time::Instant::now();
     let report = probity::drift::run(&plan, &root, &cache);
+    if ui::verbose() {
+        eprintln!(
+            "drift: {} symbol(s) checked, {} skipped, in {:.1} ms",
+            report.summary.checked,
+            report.summary.skipped,
+            started.elapsed().as_secs_f64() * 1e3
+        );
+    }
     let md = probity::drift::coverage_markdown(&report);
     let code = probity::drift::exit_code(report.summary.max_severity, threshold);
     let mut v = serde_json::to_value(&report).unwrap_or_default();
@@ -242,6 +253,6 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
     v["root"] = json!(root);
     v["exit_code"] = json!(code);
     v["coverage_markdown"] = json!(md);
-    emit("drift", json, v, || print!("{md}"));
+    emit("drift", json, v, || print!("{}", ui::paint_coverage(&md)));
     ExitCode::from(code)
 }

@@ -9,17 +9,20 @@ mod accept;
 mod accept_tests;
 mod drift;
 mod env;
+mod formats;
 mod languages;
+mod manual;
 mod place;
 mod session;
 mod trace;
+mod ui;
 mod verify;
 
 use std::io::Write;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use serde_json::json;
 
 use probity::{Error, repo_root};
@@ -44,6 +47,8 @@ const SCHEMA_VERSION: u32 = 1;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    global: ui::GlobalArgs,
 }
 
 #[derive(Subcommand)]
@@ -86,6 +91,10 @@ enum Command {
     /// diff that deletes or short-circuits behaviour; `accept tests` finds the adjacent tests).
     #[command(subcommand)]
     Accept(AcceptCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(manual::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with `--dir`.
+    Man(manual::ManArgs),
 }
 
 fn print_json(value: &serde_json::Value) {
@@ -132,7 +141,9 @@ pub fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    ui::preset_color(std::env::args_os());
     let cli = Cli::parse();
+    ui::init(&cli.global);
     match cli.command {
         Command::Place(a) => place::place(a),
         Command::Strip(a) => place::strip(a),
@@ -149,5 +160,7 @@ pub fn main() -> ExitCode {
         Command::Drift(a) => drift::drift_cmd(a),
         Command::Trace(c) => trace::trace_cmd(c),
         Command::Accept(c) => accept::accept_cmd(c),
+        Command::Completions(a) => manual::completions(a, Cli::command()),
+        Command::Man(a) => manual::man(a, Cli::command()),
     }
 }

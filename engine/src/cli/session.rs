@@ -14,7 +14,7 @@ use probity::reason::Reason;
 use probity::session;
 use probity::untrusted;
 
-use super::{emit, refused, repo_root};
+use super::{emit, refused, repo_root, ui};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCommand {
@@ -314,12 +314,14 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
                             for k in &unset {
                                 println!("unset {k}");
                             }
-                            eprintln!(
-                                "{run_id} started: export the variables above where the \
-                                 reproduction runs (eval \"$(probity run start ...)\"), perform \
-                                 it, then `probity run finish --slug {}`",
-                                a.slug
-                            );
+                            if !ui::quiet() {
+                                eprintln!(
+                                    "{run_id} started: export the variables above where the \
+                                     reproduction runs (eval \"$(probity run start ...)\"), \
+                                     perform it, then `probity run finish --slug {}`",
+                                    a.slug
+                                );
+                            }
                         },
                     );
                     ExitCode::SUCCESS
@@ -466,7 +468,12 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                 a.json,
                 json!({"state": state, "cleanup": l.cleanup, "copies": copies}),
                 || {
-                    println!("session {}: {}", a.slug, state.as_str());
+                    let tone = match state {
+                        State::Clean | State::NotUsed => ui::Tone::Good,
+                        State::CleanupFailed => ui::Tone::Bad,
+                        _ => ui::Tone::Warn,
+                    };
+                    println!("session {}: {}", a.slug, ui::paint(tone, state.as_str()));
                     if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
                         for i in items {
                             let detail = untrusted::escape(&i.detail);
@@ -476,10 +483,12 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                     for c in &copies {
                         println!("  copy of a probe left in place (the gate blocks on it): {c}");
                     }
-                    println!(
-                        "  rebuild compiled outputs (a tsc or bundler folder) that may still \
-                         hold a copy of a probe; `probity gate --verify` checks them"
-                    );
+                    if !ui::quiet() {
+                        println!(
+                            "  rebuild compiled outputs (a tsc or bundler folder) that may still \
+                             hold a copy of a probe; `probity gate --verify` checks them"
+                        );
+                    }
                 },
             );
             let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
@@ -527,10 +536,12 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
         json!({"sessions": paths.len(), "pass": items.is_empty(), "blocking": items}),
         || {
             for i in &items {
-                eprintln!("{}: {}: {}", i.ledger, i.reason, i.detail);
+                let reason = ui::paint_err(ui::Tone::Bad, &i.reason.to_string());
+                eprintln!("{}: {reason}: {}", i.ledger, i.detail);
             }
             if items.is_empty() {
-                println!("gate: pass ({} session(s) clean or not used)", paths.len());
+                let pass = ui::paint(ui::Tone::Good, "gate: pass");
+                println!("{pass} ({} session(s) clean or not used)", paths.len());
             }
         },
     );

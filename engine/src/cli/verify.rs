@@ -9,17 +9,23 @@ use clap::Args;
 use probity::Error;
 use probity::reason::Reason;
 
-use super::refused;
+use super::formats::{self, OutputFormat};
+use super::{refused, ui};
 
 #[derive(Args)]
 pub(super) struct VerifyArgs {
     /// Directories to check (each with its own `.planning/debug/` ledgers and `.probity-allow`).
     #[arg(required = true, value_name = "ROOT")]
     roots: Vec<PathBuf>,
-    /// Print JSON Lines: one object per finding and file error, then a summary.
+    /// Print JSON Lines: one object per finding and file error, then a summary
+    /// (`--output-format json`).
     #[arg(long)]
     json: bool,
-    /// Also write a SARIF 2.1.0 log to this file.
+    /// What stdout carries: text (default), json (JSON Lines), sarif, github (workflow
+    /// commands), gitlab (Code Quality report).
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    output_format: Option<OutputFormat>,
+    /// Also write a SARIF 2.1.0 log to this file (`-`: to stdout, instead of the text output).
     #[arg(long, value_name = "FILE")]
     sarif: Option<PathBuf>,
     /// Also scan files that .gitignore / .ignore exclude.
@@ -45,6 +51,12 @@ pub(super) struct VerifyArgs {
 pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
     use probity::scan;
     use std::io::IsTerminal;
+    let format = match formats::resolve(a.json, a.output_format, a.sarif.as_deref()) {
+        Ok(f) => f,
+        Err(e) => return refused("verify", a.json, &e),
+    };
+    let json = format == OutputFormat::Json;
+    let started = std::time::Instant::now();
     let opts = scan::Options {
         roots: a.roots,
         no_ignore: a.no_ignore,
@@ -55,28 +67,50 @@ pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
             (_, Some(r)) => scan::Mode::Rev(r),
             _ => scan::Mode::WorkTree,
         },
-        progress: std::io::stderr()
-            .is_terminal()
+        progress: (std::io::stderr().is_terminal() && !ui::quiet())
             .then(|| Arc::new(Spinner::default()) as Arc<dyn scan::Progress>),
         threads: a.threads,
     };
     let report = match scan::verify(&opts) {
         Ok(r) => r,
-        Err(e) => return refused("verify", a.json, &e),
+        Err(e) => return refused("verify", json, &e),
     };
-    if let Some(path) = &a.sarif {
-        let text = serde_json::to_string_pretty(&scan::output::sarif(&report)).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
+    if let Some(path) = a
+        .sarif
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"))
+    {
+        let text = formats::sarif_text(&report);
+        if let Err(e) = super::manual::write_atomic(path, text.as_bytes()) {
             let r = Error::new(Reason::IoError, format!("{}: {e}", path.display()));
-            return refused("verify", a.json, &r);
+            return refused("verify", json, &r);
         }
     }
     let mut out = std::io::stdout().lock();
-    let _ = if a.json {
-        scan::output::json_lines(&report, &mut out)
-    } else {
-        scan::output::human(&report, &mut out)
-    };
+    let _ = formats::render(format, &report, &mut out);
+    if ui::verbose() {
+        let s = report.summary();
+        for r in &s.roots {
+            eprintln!(
+                "verify: {} ({}): {} files scanned, {} with a token hit, {} binary and {} allowlisted skipped",
+                probity::untrusted::escape(&r.root),
+                r.source,
+                r.files_scanned,
+                r.files_with_hits,
+                r.binary_skipped,
+                r.allowed_skipped
+            );
+        }
+        eprintln!(
+            "verify: {:.1} ms, {} thread(s)",
+            started.elapsed().as_secs_f64() * 1e3,
+            if a.threads == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                a.threads
+            }
+        );
+    }
     ExitCode::from(report.exit_code())
 }
 

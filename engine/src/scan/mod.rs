@@ -17,6 +17,7 @@
 //! the optional [`Progress`] hook; drawing it is the caller's business.
 
 mod classify;
+pub mod formats;
 mod git;
 mod ledgers;
 mod model;

@@ -17,10 +17,50 @@ pub fn display_path(root: &str, path: &str) -> String {
     }
 }
 
+/// What a piece of the human summary is, for a front-end that colors it ([`HumanStyle`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// A finding's kind, the verdict line when something was found.
+    Finding,
+    /// A file error, the verdict line of an incomplete scan.
+    Incomplete,
+    /// The verdict line of a clean scan.
+    Clean,
+    /// A finding's or file error's `path:line`.
+    Location,
+}
+
+/// How [`human_styled`] renders: whether the per-root count lines are printed, and a function
+/// that wraps an already escaped piece of text for its [`Tone`] (color codes, or nothing).
+pub struct HumanStyle<'a> {
+    /// Print the per-root count lines (`--quiet` drops them).
+    pub root_lines: bool,
+    /// Wraps escaped text; it must not change the text itself.
+    pub paint: &'a dyn Fn(Tone, &str) -> String,
+}
+
 /// The human summary: per root counts and findings by kind, then one `path:line: kind: detail`
 /// line per finding and one line per file error.
 pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    for r in &report.roots {
+    let plain = |_: Tone, s: &str| s.to_owned();
+    human_styled(
+        report,
+        out,
+        &HumanStyle {
+            root_lines: true,
+            paint: &plain,
+        },
+    )
+}
+
+/// [`human`], with the per-root lines optional and the pieces passed through `style.paint`.
+pub fn human_styled(
+    report: &Report,
+    out: &mut dyn Write,
+    style: &HumanStyle<'_>,
+) -> std::io::Result<()> {
+    let paint = style.paint;
+    for r in report.roots.iter().filter(|_| style.root_lines) {
         writeln!(
             out,
             "{} ({}): {} files scanned, {} bytes, {} binary skipped, {} allowlisted, {} ledger(s), {} file error(s)",
@@ -38,12 +78,12 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     for f in &report.findings {
+        let at = format!("{}:{}", escape(&display_path(&f.root, &f.path)), f.line);
         writeln!(
             out,
-            "{}:{}: {}: {}",
-            escape(&display_path(&f.root, &f.path)),
-            f.line,
-            f.kind,
+            "{}: {}: {}",
+            paint(Tone::Location, &at),
+            paint(Tone::Finding, f.kind.code()),
             escape(&f.detail)
         )?;
     }
@@ -54,26 +94,31 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             .unwrap_or_default();
         writeln!(
             out,
-            "{}: file_error: {reason}: {}",
-            escape(&display_path(&e.root, &e.path)),
+            "{}: {}: {reason}: {}",
+            paint(Tone::Location, &escape(&display_path(&e.root, &e.path))),
+            paint(Tone::Incomplete, "file_error"),
             escape(&e.detail)
         )?;
     }
     let s = report.summary();
-    match s.exit_code {
-        0 => writeln!(out, "verify: clean")?,
-        1 => writeln!(
-            out,
-            "verify: {} finding(s), {} file error(s)",
-            s.findings, s.file_errors
-        )?,
-        _ => writeln!(
-            out,
-            "verify: incomplete: {} file(s) could not be checked",
-            s.file_errors
-        )?,
-    }
-    Ok(())
+    let verdict = match s.exit_code {
+        0 => paint(Tone::Clean, "verify: clean"),
+        1 => paint(
+            Tone::Finding,
+            &format!(
+                "verify: {} finding(s), {} file error(s)",
+                s.findings, s.file_errors
+            ),
+        ),
+        _ => paint(
+            Tone::Incomplete,
+            &format!(
+                "verify: incomplete: {} file(s) could not be checked",
+                s.file_errors
+            ),
+        ),
+    };
+    writeln!(out, "{verdict}")
 }
 
 /// JSON Lines: one object per finding, per file error, then the summary.
