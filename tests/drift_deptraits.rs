@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, data, probity};
 
 /// A fake `$CARGO_HOME` with the given unpacked crates: (`name-version`, [(path, text)]).
 fn cargo_home(crates: &[(&str, &[(&str, &str)])]) -> tempfile::TempDir {
@@ -47,14 +47,14 @@ fn resolve(r: &Repo, home: &Path, refs: &[&str]) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    data(&v)["results"].as_array().unwrap().clone()
 }
 
 #[track_caller]
 fn expect(got: &[Value], want: &[(&str, &str)]) {
     for (v, (verdict, reason)) in got.iter().zip(want) {
-        assert_eq!(v["verdict"], *verdict, "{v:#}");
+        assert_eq!(data(v)["verdict"], *verdict, "{v:#}");
         if !reason.is_empty() {
             let r = v["reason"].as_str().unwrap_or("");
             assert!(r.contains(reason), "reason lacks {reason:?}: {v:#}");

@@ -1,6 +1,6 @@
 //! Regression tests, each named after the defect it pins.
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, data, probity};
 
 /// A `--line` anchor inside an existing probe block used to snap to a statement of that block's
 /// body, nesting the new block inside it so neither could be stripped.
@@ -99,11 +99,11 @@ fn unknown_probe_entry_fields_survive_a_rewrite() {
     place("p2", &ret.to_string());
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
     assert_eq!(
-        v["probes"][0]["future_field"],
+        data(&v)["probes"][0]["future_field"],
         serde_json::json!({"kept": true})
     );
-    assert_eq!(v["top_level_future"], 7);
-    assert_eq!(v["probes"][1]["status"], "active");
+    assert_eq!(data(&v)["top_level_future"], 7);
+    assert_eq!(data(&v)["probes"][1]["status"], "active");
 }
 
 /// A probe placed below another one used to cite its line in the probed file (shifted by the
@@ -147,11 +147,13 @@ fn locations_are_lines_of_the_file_without_probes() {
     assert!(z_line > 3, "p1's block is above");
     let v = place("p2", z_line);
     assert_eq!(
-        v["placement"]["line_used"], z_line,
+        data(&v)["placement"]["line_used"],
+        z_line,
         "line_used is a line of the file as it is"
     );
     assert_eq!(
-        v["placement"]["location"], "m.py:3",
+        data(&v)["placement"]["location"],
+        "m.py:3",
         "location is a line of the clean file"
     );
     let l: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();

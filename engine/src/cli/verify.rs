@@ -6,7 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 use clap::Args;
 
+use std::io::Write;
+
 use probity::Error;
+use probity::contract::{Envelope, Status};
 use probity::reason::Reason;
 
 use super::refused;
@@ -16,7 +19,8 @@ pub(super) struct VerifyArgs {
     /// Directories to check (each with its own `.planning/debug/` ledgers and `.probity-allow`).
     #[arg(required = true, value_name = "ROOT")]
     roots: Vec<PathBuf>,
-    /// Print JSON Lines: one object per finding and file error, then a summary.
+    /// Print JSON Lines: one object per finding and file error (each with its `type`), then the
+    /// summary envelope.
     #[arg(long)]
     json: bool,
     /// Also write a SARIF 2.1.0 log to this file.
@@ -72,11 +76,27 @@ pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
         }
     }
     let mut out = std::io::stdout().lock();
-    let _ = if a.json {
-        scan::output::json_lines(&report, &mut out)
+    if a.json {
+        // JSON Lines: each finding and file error (with its `type`), then the envelope.
+        let _ = scan::output::json_lines(&report, &mut out);
+        let summary = report.summary();
+        let env = match Status::of_exit_code(report.exit_code()) {
+            Status::Failed => Envelope::failed(
+                "verify",
+                Reason::Incomplete,
+                format!(
+                    "{} file(s) could not be checked; nothing was found in the rest",
+                    summary.file_errors
+                ),
+                summary,
+            ),
+            status => Envelope::done("verify", status, summary),
+        };
+        let _ = serde_json::to_writer(&mut out, &env);
+        let _ = writeln!(out);
     } else {
-        scan::output::human(&report, &mut out)
-    };
+        let _ = scan::output::human(&report, &mut out);
+    }
     ExitCode::from(report.exit_code())
 }
 

@@ -60,7 +60,7 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     let s = report.summary();
-    match s.exit_code {
+    match report.exit_code() {
         0 => writeln!(out, "verify: clean")?,
         1 => writeln!(
             out,
@@ -76,15 +76,15 @@ pub fn human(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// JSON Lines: one object per finding, per file error, then the summary.
+/// JSON Lines: one object per finding, then one per file error, each with its `type`. The caller
+/// ends the stream with the summary envelope (`crate::contract`; `probity verify --json`).
 pub fn json_lines(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let recs = report
         .findings
         .iter()
         .cloned()
         .map(Record::Finding)
-        .chain(report.errors.iter().cloned().map(Record::FileError))
-        .chain(std::iter::once(Record::Summary(report.summary())));
+        .chain(report.errors.iter().cloned().map(Record::FileError));
     for r in recs {
         serde_json::to_writer(&mut *out, &r)?;
         writeln!(out)?;

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -16,7 +17,7 @@ use crate::ledger::{ArtifactStatus, Ledger, ProbeStatus, State};
 use crate::scan::{self, Kind};
 
 /// One reason a gate blocks.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GateItem {
     /// The ledger file.
     pub ledger: String,
