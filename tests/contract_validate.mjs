@@ -3,7 +3,8 @@
 // Reads one JSON document per stdin line; answers one line each: `ok <schema>` or
 // `invalid <schema> <ajv errors as JSON>`. The schema is the one named by the document's
 // `command` (`envelope` for a usage error naming no command), or `verify record` for a line of
-// `verify --json` before its envelope (it has a `type`).
+// `verify --json` before its envelope (it has a `type`); `{"probity_schema": NAME, "document":
+// DOC}` checks DOC against the schema NAME.
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -32,7 +33,15 @@ rl.on("line", (line) => {
     return;
   }
   let name;
-  if (doc && typeof doc === "object" && "type" in doc && !("command" in doc)) {
+  if (doc && typeof doc === "object" && "probity_schema" in doc && "document" in doc) {
+    // An explicit request: `{"probity_schema": NAME, "document": DOC}`.
+    name = doc.probity_schema;
+    doc = doc.document;
+    if (!validators[name]) {
+      process.stdout.write(`invalid ${name} no such schema\n`);
+      return;
+    }
+  } else if (doc && typeof doc === "object" && "type" in doc && !("command" in doc)) {
     name = "verify record";
   } else if (doc && typeof doc.command === "string" && validators[doc.command]) {
     name = doc.command;

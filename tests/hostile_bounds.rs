@@ -63,6 +63,9 @@ fn bounded_run(
     };
     let out = reader.join().unwrap();
     let v = serde_json::from_slice(&out).unwrap_or(Value::Null);
+    if !v.is_null() {
+        crate::util::check_json_output(&String::from_utf8_lossy(&out));
+    }
     (status.and_then(|s| s.code()), v)
 }
 
@@ -340,7 +343,10 @@ fn non_utf8_file_names_keep_their_bytes_in_json_and_sarif() {
     let text = String::from_utf8(out.stdout).unwrap();
     let finding: Value = text
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|l| {
+            crate::util::check_json_output(l);
+            serde_json::from_str::<Value>(l).unwrap()
+        })
         .find(|v| {
             data(v)["path"]
                 .as_str()

@@ -388,7 +388,7 @@ fn strip_within(r: &Repo, limit: Duration) -> Option<(i32, Value)> {
         if let Some(status) = child.try_wait().unwrap() {
             let mut out = String::new();
             std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
-            return Some((status.code().unwrap(), serde_json::from_str(&out).unwrap()));
+            return Some((status.code().unwrap(), crate::util::parse_output(&out)));
         }
         if start.elapsed() > limit {
             let _ = child.kill();

@@ -405,8 +405,7 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
             .arg("--json")
             .output()
             .unwrap();
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
+        crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
     };
     let v = cli(&["session", "init", "--slug", "rt", "--policy", "adaptive"]);
     assert_eq!(v["status"].as_str().unwrap_or("ok"), "ok", "{v}");

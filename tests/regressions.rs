@@ -55,7 +55,7 @@ fn place_inside_another_probe_block_is_refused() {
         .get_output()
         .stdout
         .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v: serde_json::Value = crate::util::parse_output(&String::from_utf8_lossy(&out));
     assert_eq!(v["reason"], "marker_at_anchor");
     assert_eq!(repo.read("m.py"), placed, "the file must be untouched");
     probity()
@@ -139,7 +139,7 @@ fn locations_are_lines_of_the_file_without_probes() {
             .get_output()
             .stdout
             .clone();
-        serde_json::from_slice(&out).unwrap()
+        crate::util::parse_output(&String::from_utf8_lossy(&out))
     };
     place("p1", 2);
     let text = String::from_utf8(repo.read("m.py")).unwrap();

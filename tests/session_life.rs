@@ -500,7 +500,10 @@ fn verify_treats_markers_in_markdown_code_as_data() {
     let lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| {
+            crate::util::check_json_output(l);
+            serde_json::from_str(l).unwrap()
+        })
         .collect();
     let findings: Vec<(&str, u64)> = lines
         .iter()

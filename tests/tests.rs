@@ -3,6 +3,7 @@
 mod accept_diff;
 mod accept_tests;
 mod cli;
+mod contract;
 mod drift;
 mod drift_accuracy;
 mod drift_chains;

@@ -160,7 +160,7 @@ fn place_at(repo: &Repo, rel: &str, line: usize, spec: &Spec) -> Placed {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_str(stdout.trim()).expect("place --json output");
+    let v: Value = crate::util::parse_output(&stdout);
     assert_eq!(data(&v)["status"], "placed", "{v}");
     let used = data(&v)["placement"]["line_used"]
         .as_u64()
@@ -191,7 +191,7 @@ fn strip_all(repo: &Repo, rel: &str, original: &[u8]) {
         "probity strip failed: {stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_str(stdout.trim()).expect("strip --json output");
+    let v: Value = crate::util::parse_output(&stdout);
     assert_eq!(data(&v)["status"], "clean", "{v}");
     assert!(
         repo.read(rel) == original,

@@ -22,8 +22,7 @@ fn inspect(trace: &Path, args: &[&str]) -> (i32, Value) {
         .args(args)
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     (out.status.code().unwrap(), v)
 }
 

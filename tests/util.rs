@@ -156,6 +156,17 @@ pub fn parse_output(stdout: &str) -> serde_json::Value {
     json
 }
 
+/// Check `doc` against the schema `name` of `probity schema` (ajv): `Err` with ajv's answer when
+/// it is invalid.
+pub fn validate_against(name: &str, doc: &serde_json::Value) -> Result<(), String> {
+    let answer = validator_answer(&serde_json::json!({"probity_schema": name, "document": doc}));
+    if answer.starts_with("ok ") {
+        Ok(())
+    } else {
+        Err(answer)
+    }
+}
+
 /// The ajv validator (`tests/contract_validate.mjs`), started once per test process over the
 /// schemas `probity schema` prints.
 struct Validator {
@@ -171,11 +182,32 @@ struct Validator {
 /// With `PROBITY_CONTRACT_LOG=FILE`, appends the schema name of each checked document to FILE.
 #[track_caller]
 pub fn check_json_output(text: &str) {
+    use std::io::Write;
+    let doc: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    let answer = validator_answer(&doc);
+    if let Some(file) = std::env::var_os("PROBITY_CONTRACT_LOG") {
+        let rest = answer.trim();
+        let rest = rest.strip_prefix("ok ").unwrap_or(rest);
+        let name = rest.strip_prefix("invalid ").unwrap_or(rest);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("PROBITY_CONTRACT_LOG");
+        let _ = writeln!(f, "{}", name.split(" [").next().unwrap_or(name));
+    }
+    assert!(
+        answer.starts_with("ok "),
+        "output does not match `probity schema`: {answer}\ndocument: {text}"
+    );
+}
+
+/// The validator's one-line answer for one document (see `tests/contract_validate.mjs`).
+fn validator_answer(doc: &serde_json::Value) -> String {
     use std::io::{BufRead, Write};
     use std::sync::{Mutex, OnceLock};
     static VALIDATOR: OnceLock<Mutex<Validator>> = OnceLock::new();
-    let doc: serde_json::Value =
-        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
     let v = VALIDATOR.get_or_init(|| {
         let modules = node_modules();
         assert!(
@@ -200,28 +232,11 @@ pub fn check_json_output(text: &str) {
             _child: child,
         })
     });
-    let answer = {
-        let mut v = v.lock().unwrap_or_else(|e| e.into_inner());
-        writeln!(v.stdin, "{doc}").expect("write to the validator");
-        let mut line = String::new();
-        v.stdout.read_line(&mut line).expect("read the validator");
-        line
-    };
-    if let Some(file) = std::env::var_os("PROBITY_CONTRACT_LOG") {
-        let rest = answer.trim();
-        let rest = rest.strip_prefix("ok ").unwrap_or(rest);
-        let name = rest.strip_prefix("invalid ").unwrap_or(rest);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .expect("PROBITY_CONTRACT_LOG");
-        let _ = writeln!(f, "{}", name.split(" [").next().unwrap_or(name));
-    }
-    assert!(
-        answer.starts_with("ok "),
-        "output does not match `probity schema`: {answer}\ndocument: {text}"
-    );
+    let mut v = v.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(v.stdin, "{doc}").expect("write to the validator");
+    let mut line = String::new();
+    v.stdout.read_line(&mut line).expect("read the validator");
+    line
 }
 
 impl Repo {

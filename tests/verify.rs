@@ -30,6 +30,7 @@ fn verify(roots: &[&Path], extra: &[&str]) -> (i32, Vec<Finding>, Vec<FileError>
         )
     };
     for line in records {
+        crate::util::check_json_output(line);
         let rec: Record = serde_json::from_str(line).unwrap_or_else(|err| {
             panic!(
                 "{err}: {line}\nstderr: {}",
