@@ -157,24 +157,24 @@ fn one(r: &Repo, reference: &str) -> Value {
 
 #[track_caller]
 fn verified(v: &Value, location: &str, kind: &str) {
-    assert_eq!(data(v)["verdict"], "VERIFIED", "{v:#}");
-    assert_eq!(data(v)["location"], location, "{v:#}");
-    assert_eq!(data(v)["kind"], kind, "{v:#}");
-    assert_eq!(data(v)["severity"], "none");
-    assert_eq!(data(v)["authority"], "treesitter");
-    assert_eq!(data(v)["rung"], 2);
+    assert_eq!(v["verdict"], "VERIFIED", "{v:#}");
+    assert_eq!(v["location"], location, "{v:#}");
+    assert_eq!(v["kind"], kind, "{v:#}");
+    assert_eq!(v["severity"], "none");
+    assert_eq!(v["authority"], "treesitter");
+    assert_eq!(v["rung"], 2);
 }
 
 #[track_caller]
 fn verdict(v: &Value, want: &str) {
-    assert_eq!(data(v)["verdict"], want, "{v:#}");
+    assert_eq!(v["verdict"], want, "{v:#}");
     let sev = match want {
         "VERIFIED" => "none",
         "MISSING" => "needs-acknowledgement",
         "AMBIGUOUS" => "medium",
         _ => "info",
     };
-    assert_eq!(data(v)["severity"], sev, "{v:#}");
+    assert_eq!(v["severity"], sev, "{v:#}");
 }
 
 #[test]
@@ -654,18 +654,18 @@ fn unparsable_file_makes_missing_uncheckable() {
         "class Halved:\n    def only_here(self:\n        pass\n",
     );
     let v = one(&r, "Halved.only_here");
-    assert_eq!(data(&v)["verdict"], "UNCHECKABLE", "{v:#}");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
     // `Nope.only_here`: no file mentions `Nope`, so none can declare its members; the broken file
     // cannot hold it and absence is provable.
     let v = one(&r, "Nope.only_here");
-    assert_eq!(data(&v)["verdict"], "MISSING", "{v:#}");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
     // `pkg.broken.gone`: the module file has syntax errors and mentions `gone`.
     r.write("pkg/broken.py", "def gone(x:\n    pass\n");
     let v = one(&r, "pkg.broken.gone");
-    assert_eq!(data(&v)["verdict"], "UNCHECKABLE", "{v:#}");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
     // ... and a name it does not mention is provably absent from it.
     let v = one(&r, "pkg.broken.never_written");
-    assert_eq!(data(&v)["verdict"], "MISSING", "{v:#}");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
 }
 
 #[test]
@@ -746,14 +746,14 @@ fn members_are_searched_in_their_class_files_and_bases() {
     let v = one(&r, "Child.own");
     verified(&v, "child.py:4:9", "method");
     let v = one(&r, "Child.absent");
-    assert_eq!(data(&v)["verdict"], "MISSING", "{v:#}");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
     // A class declared in a file with syntax errors keeps its members' absence unprovable.
     r.write(
         "half.py",
         "class Child2(Base):\n    def own(self:\n        pass\n",
     );
     let v = one(&r, "Child2.own");
-    assert_eq!(data(&v)["verdict"], "UNCHECKABLE", "{v:#}");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
     // Rust: `impl` blocks in another file than the type.
     r.write("src/lib.rs", "pub mod a;\npub mod b;\n");
     r.write("src/a.rs", "pub struct Engine;\n");
@@ -777,16 +777,16 @@ fn flags_are_searched_in_dash_strings() {
     }
     r.write("broken.py", "p.add_argument('--loud'\n");
     let v = one(&r, "--verbose");
-    assert_eq!(data(&v)["verdict"], "VERIFIED", "{v:#}");
+    assert_eq!(v["verdict"], "VERIFIED", "{v:#}");
     assert_eq!(
-        data(&v)["location"].as_str().unwrap().split(':').next(),
+        v["location"].as_str().unwrap().split(':').next(),
         Some("cli.py")
     );
     // `--loud` occurs in a file with syntax errors: absence is not provable.
     let v = one(&r, "--loud");
-    assert_eq!(data(&v)["verdict"], "UNCHECKABLE", "{v:#}");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
     let v = one(&r, "--absent");
-    assert_eq!(data(&v)["verdict"], "MISSING", "{v:#}");
+    assert_eq!(v["verdict"], "MISSING", "{v:#}");
 }
 
 #[test]
@@ -814,7 +814,7 @@ fn word_marks() {
 
 /// The candidates' locations of an AMBIGUOUS result.
 fn cand_locations(v: &Value) -> Vec<String> {
-    data(v)["candidates"]
+    v["candidates"]
         .as_array()
         .unwrap_or_else(|| panic!("no candidates: {v:#}"))
         .iter()
@@ -1262,9 +1262,9 @@ fn suggestions_come_from_near_declarations_anywhere() {
     let c = tempfile::tempdir().unwrap();
     let v = run_json(&r, c.path(), &["parse_row"]);
     let res = &data(&v)["results"][0];
-    assert_eq!(data(res)["verdict"], "MISSING", "{v:#}");
+    assert_eq!(res["verdict"], "MISSING", "{v:#}");
     assert_eq!(
-        data(res)["suggestions"],
+        res["suggestions"],
         serde_json::json!(["parse_rows"]),
         "{v:#}"
     );

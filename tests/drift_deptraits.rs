@@ -54,7 +54,7 @@ fn resolve(r: &Repo, home: &Path, refs: &[&str]) -> Vec<Value> {
 #[track_caller]
 fn expect(got: &[Value], want: &[(&str, &str)]) {
     for (v, (verdict, reason)) in got.iter().zip(want) {
-        assert_eq!(data(v)["verdict"], *verdict, "{v:#}");
+        assert_eq!(v["verdict"], *verdict, "{v:#}");
         if !reason.is_empty() {
             let r = v["reason"].as_str().unwrap_or("");
             assert!(r.contains(reason), "reason lacks {reason:?}: {v:#}");

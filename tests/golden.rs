@@ -241,7 +241,7 @@ fn live_entries(ledger: &Path) -> Result<usize, String> {
     }
     let v: Value = serde_json::from_slice(&std::fs::read(ledger).map_err(|e| e.to_string())?)
         .map_err(|e| format!("ledger does not parse: {e}"))?;
-    Ok(data(&v)["probes"]
+    Ok(v["probes"]
         .as_array()
         .map(|ps| ps.iter().filter(|p| p["status"] != "removed").count())
         .unwrap_or(0))

@@ -347,17 +347,12 @@ fn non_utf8_file_names_keep_their_bytes_in_json_and_sarif() {
             crate::util::check_json_output(l);
             serde_json::from_str::<Value>(l).unwrap()
         })
-        .find(|v| {
-            data(v)["path"]
-                .as_str()
-                .is_some_and(|p| p.starts_with("bad"))
-        })
+        .find(|v| v["path"].as_str().is_some_and(|p| p.starts_with("bad")))
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(finding["path_bytes"], "626164fffe2e7079", "{finding}");
     let v: Value =
         serde_json::from_slice(&std::fs::read(r.path().join("out.sarif")).unwrap()).unwrap();
-    let loc =
-        &data(&v)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!(loc["properties"]["path_bytes"], "626164fffe2e7079", "{loc}");
 }
 

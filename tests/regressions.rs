@@ -99,11 +99,11 @@ fn unknown_probe_entry_fields_survive_a_rewrite() {
     place("p2", &ret.to_string());
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
     assert_eq!(
-        data(&v)["probes"][0]["future_field"],
+        v["probes"][0]["future_field"],
         serde_json::json!({"kept": true})
     );
-    assert_eq!(data(&v)["top_level_future"], 7);
-    assert_eq!(data(&v)["probes"][1]["status"], "active");
+    assert_eq!(v["top_level_future"], 7);
+    assert_eq!(v["probes"][1]["status"], "active");
 }
 
 /// A probe placed below another one used to cite its line in the probed file (shifted by the

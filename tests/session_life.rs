@@ -507,13 +507,8 @@ fn verify_treats_markers_in_markdown_code_as_data() {
         .collect();
     let findings: Vec<(&str, u64)> = lines
         .iter()
-        .filter(|v| data(v)["type"] == "finding")
-        .map(|v| {
-            (
-                data(v)["kind"].as_str().unwrap(),
-                data(v)["line"].as_u64().unwrap(),
-            )
-        })
+        .filter(|v| v["type"] == "finding")
+        .map(|v| (v["kind"].as_str().unwrap(), v["line"].as_u64().unwrap()))
         .collect();
     assert_eq!(findings, [("orphan_marker", 15)], "{lines:?}");
     assert_eq!(out.status.code(), Some(1));
