@@ -9,7 +9,12 @@ use probity::Error;
 use probity::contract::schema;
 use probity::reason::Reason;
 
-use super::{print_json, refused};
+use super::refused;
+
+/// A schema, indented for people (and any JSON reader).
+fn print_pretty(v: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+}
 
 #[derive(Args)]
 pub(super) struct SchemaArgs {
@@ -30,13 +35,13 @@ pub(super) fn schema_cmd(a: SchemaArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if a.name.is_empty() {
-        print_json(&schema::all());
+        print_pretty(&schema::all());
         return ExitCode::SUCCESS;
     }
     let name = a.name.join(" ");
     match schema::schema(&name) {
         Some(s) => {
-            print_json(&s);
+            print_pretty(&s);
             ExitCode::SUCCESS
         }
         None => {
