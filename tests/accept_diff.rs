@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{probity, run_json};
+use crate::util::{data, probity, run_json};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -49,7 +49,7 @@ fn accept(dir: &Path, extra: &[&str]) -> (i32, Value) {
 
 /// The kinds found, sorted and deduplicated.
 fn kinds(v: &Value) -> Vec<String> {
-    let mut k: Vec<String> = v["findings"]
+    let mut k: Vec<String> = data(v)["findings"]
         .as_array()
         .unwrap_or_else(|| panic!("no findings: {v}"))
         .iter()
@@ -71,7 +71,7 @@ fn change(path: &str, old: &str, new: &str) -> (i32, Value) {
 fn flagged(path: &str, old: &str, new: &str, want: &[&str]) -> Value {
     let (code, v) = change(path, old, new);
     assert_eq!(code, 1, "{v}");
-    assert_eq!(v["verdict"], "flagged");
+    assert_eq!(data(&v)["verdict"], "flagged");
     assert_eq!(kinds(&v), want, "{v}");
     v
 }
@@ -80,8 +80,8 @@ fn flagged(path: &str, old: &str, new: &str, want: &[&str]) -> Value {
 fn passes(path: &str, old: &str, new: &str) {
     let (code, v) = change(path, old, new);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["verdict"], "pass");
-    assert_eq!(v["findings"], serde_json::json!([]));
+    assert_eq!(data(&v)["verdict"], "pass");
+    assert_eq!(data(&v)["findings"], serde_json::json!([]));
 }
 
 const PY_OLD: &str = "\
@@ -102,10 +102,10 @@ fn deletion_fix_is_flagged_with_kinds_lines_and_excerpt() {
         "def total(items):\n    return None\n",
         &["blanket_return", "branch_removed", "loop_removed"],
     );
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["command"], "accept diff");
-    assert_eq!(v["source"]["mode"], "worktree");
-    let f = &v["findings"][0];
+    assert_eq!(data(&v)["source"]["mode"], "worktree");
+    let f = &data(&v)["findings"][0];
     assert_eq!(f["file"], "cart.py");
     assert_eq!(f["old_lines"], serde_json::json!([2, 7]));
     assert_eq!(f["new_lines"], serde_json::json!([2, 2]));
@@ -113,8 +113,8 @@ fn deletion_fix_is_flagged_with_kinds_lines_and_excerpt() {
         f["excerpt"].as_str().unwrap().contains("if items is None"),
         "{f}"
     );
-    assert_eq!(v["files"][0]["language"], "python");
-    assert_eq!(v["files"][0]["analyzed"], true);
+    assert_eq!(data(&v)["files"][0]["language"], "python");
+    assert_eq!(data(&v)["files"][0]["analyzed"], true);
 }
 
 #[test]
@@ -332,8 +332,8 @@ def total(items):
 fn probe_blocks_are_never_part_of_the_fix() {
     let (code, v) = change("cart.py", PY_OLD, PROBE_NEW);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["files"][0]["probe_blocks_excluded"], 1);
-    assert_eq!(v["files"][0]["hunks"], 0);
+    assert_eq!(data(&v)["files"][0]["probe_blocks_excluded"], 1);
+    assert_eq!(data(&v)["files"][0]["hunks"], 0);
     // The same lines without their markers are a short-circuit.
     let bare = PROBE_NEW
         .lines()
@@ -348,7 +348,10 @@ fn probe_blocks_are_never_part_of_the_fix() {
     let (code, v) = change("cart.py", PY_OLD, &with_probe_and_deletion);
     assert_eq!(code, 1, "{v}");
     assert_eq!(kinds(&v), ["loop_removed"]);
-    assert_eq!(v["findings"][0]["old_lines"], serde_json::json!([5, 6]));
+    assert_eq!(
+        data(&v)["findings"][0]["old_lines"],
+        serde_json::json!([5, 6])
+    );
 }
 
 #[test]
@@ -359,7 +362,7 @@ fn staged_commit_and_range_modes() {
     // Nothing staged yet.
     let (code, v) = accept(d, &["--staged"]);
     assert_eq!(
-        (code, &v["source"]["mode"]),
+        (code, &data(&v)["source"]["mode"]),
         (0, &Value::from("staged")),
         "{v}"
     );
@@ -371,8 +374,8 @@ fn staged_commit_and_range_modes() {
     assert_eq!(code, 0, "clean tree: {v}");
     let (code, v) = accept(d, &["--commit", "HEAD"]);
     assert_eq!(code, 1, "{v}");
-    assert_eq!(v["source"]["rev"], "HEAD");
-    assert_eq!(v["new_rev"].as_str().unwrap().len(), 40);
+    assert_eq!(data(&v)["source"]["rev"], "HEAD");
+    assert_eq!(data(&v)["new_rev"].as_str().unwrap().len(), 40);
     let (code, v) = accept(d, &["--range", "HEAD~1..HEAD"]);
     assert_eq!(code, 1, "{v}");
     assert!(kinds(&v).contains(&"blanket_return".to_owned()));
@@ -411,7 +414,7 @@ fn other_files_are_listed_as_skipped() {
     write(dir.path(), &[("README.md", "new\n"), ("b.py", "y = 2\n")]);
     let (code, v) = accept(dir.path(), &[]);
     assert_eq!(code, 0, "{v}");
-    let files = v["files"].as_array().unwrap();
+    let files = data(&v)["files"].as_array().unwrap();
     assert_eq!(files.len(), 2, "{v}");
     assert_eq!(files[0]["path"], "README.md");
     assert_eq!(files[0]["skip_reason"], "unsupported_language");
@@ -504,13 +507,13 @@ fn deleted_test_files_are_flagged_and_renames_pass() {
     git(d, &["mv", "src/cart.py", "src/basket.py"]);
     let (code, v) = accept(d, &["--staged"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["files"][0]["status"], "R", "{v}");
-    assert_eq!(v["files"][0]["old_path"], "src/cart.py");
+    assert_eq!(data(&v)["files"][0]["status"], "R", "{v}");
+    assert_eq!(data(&v)["files"][0]["old_path"], "src/cart.py");
     git(d, &["rm", "-q", "tests/test_cart.py"]);
     let (code, v) = accept(d, &["--staged"]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(kinds(&v), ["test_deleted"]);
-    assert_eq!(v["findings"][0]["new_lines"], Value::Null);
+    assert_eq!(data(&v)["findings"][0]["new_lines"], Value::Null);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity_json};
+use crate::util::{Repo, data, probity_json};
 
 /// `accept tests --no-cache ARGS --json` in `dir`.
 fn accept(dir: &Path, args: &[&str]) -> (i32, Value) {
@@ -18,7 +18,7 @@ fn accept(dir: &Path, args: &[&str]) -> (i32, Value) {
 
 /// `(path, depth)` of every test found.
 fn found(v: &Value) -> Vec<(String, u64)> {
-    v["tests"]
+    data(v)["tests"]
         .as_array()
         .unwrap_or_else(|| panic!("no tests in {v}"))
         .iter()
@@ -32,7 +32,7 @@ fn found(v: &Value) -> Vec<(String, u64)> {
 }
 
 fn test_of<'a>(v: &'a Value, path: &str) -> &'a Value {
-    v["tests"]
+    data(v)["tests"]
         .as_array()
         .unwrap()
         .iter()
@@ -41,7 +41,7 @@ fn test_of<'a>(v: &'a Value, path: &str) -> &'a Value {
 }
 
 fn argvs(v: &Value) -> Vec<Vec<String>> {
-    v["suites"]
+    data(v)["suites"]
         .as_array()
         .unwrap()
         .iter()
@@ -98,8 +98,8 @@ fn python_direct_transitive_relative_and_unrelated() {
     let r = python_repo();
     let (code, v) = accept(r.path(), &["--files", "pkg/core.py"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["result"], "found");
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(data(&v)["result"], "found");
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(
         found(&v),
         [
@@ -164,7 +164,10 @@ fn conftest_reaches_the_tests_below_it_and_helpers_are_not_run() {
     );
     assert_eq!(test_of(&v, "tests/test_uses_fixture.py")["via"], "conftest");
     assert_eq!(argvs(&v)[0][3..], [s("tests/test_uses_fixture.py")]);
-    assert_eq!(v["unrunnable"], serde_json::json!(["tests/helpers.py"]));
+    assert_eq!(
+        data(&v)["unrunnable"],
+        serde_json::json!(["tests/helpers.py"])
+    );
 }
 
 #[test]
@@ -181,7 +184,7 @@ fn files_given_from_a_subfolder_are_taken_from_there() {
     ]);
     let (code, v) = crate::util::run_json(&mut cmd);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["changed"][0]["path"], "pkg/core.py");
+    assert_eq!(data(&v)["changed"][0]["path"], "pkg/core.py");
     assert_eq!(found(&v)[0], (s("tests/test_direct.py"), 1));
 }
 
@@ -203,7 +206,7 @@ fn depth_bound_excludes_what_is_further() {
     assert_eq!(found(&v), [(s("test_near.py"), 1)]);
     let (_, v) = accept(r.path(), &["--files", "a.py", "--depth", "3"]);
     assert_eq!(found(&v), [(s("test_near.py"), 1), (s("test_far.py"), 3)]);
-    assert_eq!(v["depth"], 3);
+    assert_eq!(data(&v)["depth"], 3);
 }
 
 #[test]
@@ -218,7 +221,7 @@ fn unittest_modules_when_tests_use_unittest() {
     assert_eq!(code, 0);
     let a = &argvs(&v)[0];
     assert_eq!(a[1..], [s("-m"), s("unittest"), s("tests.test_calc")]);
-    assert_eq!(v["suites"][0]["runner"], "unittest");
+    assert_eq!(data(&v)["suites"][0]["runner"], "unittest");
 }
 
 #[test]
@@ -328,7 +331,7 @@ fn js_workspace_package_through_its_entry() {
         ])
     );
     // Run from the test's own package.
-    assert_eq!(v["suites"][0]["cwd"], "apps/web");
+    assert_eq!(data(&v)["suites"][0]["cwd"], "apps/web");
     assert_eq!(argvs(&v), [["node", "--test", "test/app.test.js"].map(s)]);
 }
 
@@ -470,7 +473,7 @@ fn rust_unit_test_modules_under_a_tests_folder_of_src() {
         ]
         .map(s)]
     );
-    assert_eq!(v["unrunnable"], serde_json::json!([]));
+    assert_eq!(data(&v)["unrunnable"], serde_json::json!([]));
     let (_, v) = accept(r.path(), &["--files", "src/a.rs", "--depth", "1"]);
     assert_eq!(
         found(&v),
@@ -489,7 +492,7 @@ fn vitest_detected_from_what_the_tests_import() {
     );
     r.write("src/__tests__/helpers.ts", "export { a } from '../a';\n");
     let (_, v) = accept(r.path(), &["--files", "src/a.ts"]);
-    assert_eq!(v["suites"][0]["runner"], "vitest");
+    assert_eq!(data(&v)["suites"][0]["runner"], "vitest");
     assert_eq!(
         argvs(&v),
         [[
@@ -502,7 +505,7 @@ fn vitest_detected_from_what_the_tests_import() {
         .map(s)]
     );
     assert_eq!(
-        v["unrunnable"],
+        data(&v)["unrunnable"],
         serde_json::json!(["src/__tests__/helpers.ts"])
     );
 }
@@ -515,12 +518,12 @@ fn skipped_with_a_reason_when_no_test_reaches_the_change() {
     r.write("lonely.md", "# not code\n");
     let (code, v) = accept(r.path(), &["--files", "lonely.py", "lonely.md"]);
     assert_eq!(code, 0, "skipped is logged, not a failure: {v}");
-    assert_eq!(v["result"], "skipped");
-    assert_eq!(v["reason"], "no_adjacent_tests");
-    assert_eq!(v["tests"], serde_json::json!([]));
+    assert_eq!(data(&v)["result"], "skipped");
+    assert_eq!(data(&v)["reason"], "no_adjacent_tests");
+    assert_eq!(data(&v)["tests"], serde_json::json!([]));
     // A file in no registry language is listed but not searched for.
-    assert_eq!(v["changed"][0]["names"], serde_json::json!([]));
-    assert_eq!(v["changed"][0]["path"], "lonely.md");
+    assert_eq!(data(&v)["changed"][0]["names"], serde_json::json!([]));
+    assert_eq!(data(&v)["changed"][0]["path"], "lonely.md");
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -558,7 +561,7 @@ fn changed_files_from_git_worktree_staged_and_commit() {
     let r = git_repo();
     let (code, v) = accept(r.path(), &[]);
     assert_eq!(
-        (code, &v["reason"]),
+        (code, &data(&v)["reason"]),
         (0, &serde_json::json!("no_changed_files"))
     );
     r.write(
@@ -566,11 +569,11 @@ fn changed_files_from_git_worktree_staged_and_commit() {
         "from ..core import f\n\ndef g():\n    return f() + 0\n",
     );
     let (_, v) = accept(r.path(), &[]);
-    assert_eq!(v["changed"][0]["path"], "pkg/sub/helpers.py");
+    assert_eq!(data(&v)["changed"][0]["path"], "pkg/sub/helpers.py");
     assert_eq!(found(&v), [(s("tests/test_relative.py"), 1)]);
     // Nothing staged yet.
     let (_, v) = accept(r.path(), &["--staged"]);
-    assert_eq!(v["reason"], "no_changed_files");
+    assert_eq!(data(&v)["reason"], "no_changed_files");
     git(r.path(), &["add", "-A"]);
     let (_, v) = accept(r.path(), &["--staged"]);
     assert_eq!(found(&v), [(s("tests/test_relative.py"), 1)]);
@@ -628,8 +631,8 @@ fn run_records_pass_and_fail_per_suite() {
         &["--files", "good/lib/value.js", "bad/lib/value.js", "--run"],
     );
     assert_eq!(code, 1, "a failing suite fails the signal: {v}");
-    assert_eq!(v["result"], "fail");
-    let suites = v["suites"].as_array().unwrap();
+    assert_eq!(data(&v)["result"], "fail");
+    let suites = data(&v)["suites"].as_array().unwrap();
     let by_cwd = |c: &str| suites.iter().find(|s| s["cwd"] == c).unwrap();
     assert_eq!(by_cwd("good")["status"], "pass");
     assert_eq!(by_cwd("bad")["status"], "fail");
@@ -638,7 +641,7 @@ fn run_records_pass_and_fail_per_suite() {
         serde_json::json!(["node", "--test", "test/value.test.js"])
     );
     let (code, v) = accept(r.path(), &["--files", "good/lib/value.js", "--run"]);
-    assert_eq!((code, &v["result"]), (0, &serde_json::json!("pass")));
+    assert_eq!((code, &data(&v)["result"]), (0, &serde_json::json!("pass")));
 }
 
 #[test]
@@ -650,6 +653,6 @@ fn run_kills_a_suite_at_its_timeout() {
         &["--files", "slow/lib/value.js", "--run", "--timeout", "1"],
     );
     assert_eq!(code, 1, "{v}");
-    assert_eq!(v["suites"][0]["status"], "timeout");
+    assert_eq!(data(&v)["suites"][0]["status"], "timeout");
     assert!(t.elapsed().as_secs() < 20, "took {:?}", t.elapsed());
 }

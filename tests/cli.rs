@@ -3,9 +3,19 @@
 
 use probity::source::sha256_hex;
 
-use crate::util::*;
+use crate::util::{data, *};
 
 const PY: &str = "def f(x):\n    y = g(x,\n          1)\n    z = y + 1\n    return z\n";
+
+/// The keys of every `--json` envelope.
+const ENVELOPE_KEYS: [&str; 6] = [
+    "command",
+    "data",
+    "detail",
+    "reason",
+    "schema_version",
+    "status",
+];
 
 fn obj_keys(v: &serde_json::Value) -> Vec<String> {
     let mut k: Vec<String> = v
@@ -24,10 +34,10 @@ fn place_json_describes_the_placement() {
     repo.write("src/m.py", PY);
     let (code, v) = repo.place("src/m.py", "p", &["--line", "3"]);
     assert_eq!(code, 0, "{v}");
+    assert_eq!(obj_keys(&v), ENVELOPE_KEYS);
     assert_eq!(
-        obj_keys(&v),
+        obj_keys(data(&v)),
         [
-            "command",
             "file",
             "file_sha256_after",
             "file_sha256_before",
@@ -35,30 +45,30 @@ fn place_json_describes_the_placement() {
             "ledger",
             "placement",
             "probe",
-            "schema_version",
             "slug",
             "status"
         ]
     );
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["command"], "place");
-    assert_eq!(v["status"], "placed");
-    assert_eq!(v["file"], "src/m.py");
-    assert_eq!(v["language"], "python");
+    assert_eq!(v["status"], "ok");
+    assert_eq!(data(&v)["status"], "placed");
+    assert_eq!(data(&v)["file"], "src/m.py");
+    assert_eq!(data(&v)["language"], "python");
     assert_eq!(
-        (v["slug"].as_str(), v["probe"].as_str()),
+        (data(&v)["slug"].as_str(), data(&v)["probe"].as_str()),
         (Some("s"), Some("p"))
     );
-    assert_eq!(v["file_sha256_before"], sha256_hex(PY.as_bytes()));
+    assert_eq!(data(&v)["file_sha256_before"], sha256_hex(PY.as_bytes()));
     let now = repo.read("src/m.py");
-    assert_eq!(v["file_sha256_after"], sha256_hex(&now));
+    assert_eq!(data(&v)["file_sha256_after"], sha256_hex(&now));
     assert!(
-        v["ledger"]
+        data(&v)["ledger"]
             .as_str()
             .unwrap()
             .ends_with("test.evidence.json")
     );
-    let p = &v["placement"];
+    let p = &data(&v)["placement"];
     for key in [
         "block",
         "block_sha256",
@@ -104,8 +114,11 @@ fn place_json_describes_the_placement() {
     repo.write("src/n.py", PY);
     let (code, v) = repo.place("src/n.py", "q", &["--function", "n.f"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["placement"]["function"], "f");
-    assert_eq!(v["placement"]["line_requested"], serde_json::Value::Null);
+    assert_eq!(data(&v)["placement"]["function"], "f");
+    assert_eq!(
+        data(&v)["placement"]["line_requested"],
+        serde_json::Value::Null
+    );
 }
 
 #[test]
@@ -114,19 +127,22 @@ fn dry_run_writes_nothing_and_prints_the_block() {
     repo.write("m.py", PY);
     let (code, v) = repo.place("m.py", "p", &["--line", "4", "--dry-run"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["schema_version"], 1);
-    assert_eq!(v["status"], "dry_run");
-    assert_eq!(v["ledger"], serde_json::Value::Null);
+    assert_eq!(v["schema_version"], 2);
+    assert_eq!(data(&v)["status"], "dry_run");
+    assert_eq!(data(&v)["ledger"], serde_json::Value::Null);
     assert_eq!(repo.read("m.py"), PY.as_bytes());
     assert!(!repo.ledger().exists(), "a dry run wrote the ledger");
     assert!(!repo.path().join(".planning").exists());
     // The reported result is exactly what a real run writes.
-    let block = v["placement"]["block"].as_str().unwrap().to_owned();
-    let after = v["file_sha256_after"].clone();
+    let block = data(&v)["placement"]["block"].as_str().unwrap().to_owned();
+    let after = data(&v)["file_sha256_after"].clone();
     let (code, real) = repo.place("m.py", "p", &["--line", "4"]);
     assert_eq!(code, 0);
-    assert_eq!(real["placement"]["block"].as_str(), Some(block.as_str()));
-    assert_eq!(real["file_sha256_after"], after);
+    assert_eq!(
+        data(&real)["placement"]["block"].as_str(),
+        Some(block.as_str())
+    );
+    assert_eq!(data(&real)["file_sha256_after"], after);
 
     // Human dry run, with no ledger at all: the position and the block itself.
     let repo = Repo::new();
@@ -222,19 +238,18 @@ fn strip_json_reports_each_probe() {
     let (_, placed) = repo.place("b.py", "p2", &["--line", "2"]);
     let (code, v) = repo.strip(&["--probe", "p2"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(
-        obj_keys(&v),
-        ["command", "probes", "schema_version", "status"]
-    );
+    assert_eq!(obj_keys(&v), ENVELOPE_KEYS);
+    assert_eq!(obj_keys(data(&v)), ["probes", "status"]);
     assert_eq!(
         (
             v["schema_version"].as_u64(),
             v["command"].as_str(),
-            v["status"].as_str()
+            v["status"].as_str(),
+            data(&v)["status"].as_str()
         ),
-        (Some(1), Some("strip"), Some("clean"))
+        (Some(2), Some("strip"), Some("ok"), Some("clean"))
     );
-    let items = v["probes"].as_array().unwrap();
+    let items = data(&v)["probes"].as_array().unwrap();
     assert_eq!(items.len(), 1, "{v}");
     let item = &items[0];
     assert_eq!(
@@ -250,8 +265,14 @@ fn strip_json_reports_each_probe() {
         (Some("s"), Some("p2"), Some("b.py"))
     );
     assert_eq!(item["outcome"], "removed");
-    assert_eq!(item["line_start"], placed["placement"]["block_start_line"]);
-    assert_eq!(item["line_end"], placed["placement"]["block_end_line"]);
+    assert_eq!(
+        item["line_start"],
+        data(&placed)["placement"]["block_start_line"]
+    );
+    assert_eq!(
+        item["line_end"],
+        data(&placed)["placement"]["block_end_line"]
+    );
     assert_eq!(repo.read("b.py"), PY.as_bytes());
     assert_ne!(
         repo.read("a.py"),
@@ -261,13 +282,13 @@ fn strip_json_reports_each_probe() {
     // --slug selects by session.
     let (code, v) = repo.strip(&["--slug", "other"]);
     assert_eq!(
-        (code, v["probes"].as_array().map(Vec::len)),
+        (code, data(&v)["probes"].as_array().map(Vec::len)),
         (0, Some(0)),
         "{v}"
     );
     let (code, v) = repo.strip(&["--slug", "s"]);
     assert_eq!(
-        (code, v["probes"][0]["probe"].as_str()),
+        (code, data(&v)["probes"][0]["probe"].as_str()),
         (0, Some("p1")),
         "{v}"
     );
@@ -287,10 +308,10 @@ fn cleanup_failed_exits_1_with_a_reason_per_probe() {
     let (code, v) = repo.strip(&[]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(
-        (v["schema_version"].as_u64(), v["status"].as_str()),
-        (Some(1), Some("cleanup_failed"))
+        (v["schema_version"].as_u64(), data(&v)["status"].as_str()),
+        (Some(2), Some("cleanup_failed"))
     );
-    let item = &v["probes"][0];
+    let item = &data(&v)["probes"][0];
     assert_eq!(
         obj_keys(item),
         ["detail", "file", "outcome", "probe", "reason", "slug"]
@@ -322,26 +343,17 @@ fn refusals_are_json_with_exit_2() {
     repo.write("m.py", "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 2\n");
     let (code, v) = repo.place("m.py", "p", &["--function", "run"]);
     assert_eq!(code, 2, "{v}");
-    assert_eq!(
-        obj_keys(&v),
-        [
-            "candidates",
-            "command",
-            "detail",
-            "reason",
-            "schema_version",
-            "status"
-        ]
-    );
+    assert_eq!(obj_keys(&v), ENVELOPE_KEYS);
+    assert_eq!(obj_keys(data(&v)), ["candidates"]);
     assert_eq!(
         (v["schema_version"].as_u64(), v["command"].as_str()),
-        (Some(1), Some("place"))
+        (Some(2), Some("place"))
     );
     assert_eq!(
         (v["status"].as_str(), v["reason"].as_str()),
         (Some("refused"), Some("ambiguous_function"))
     );
-    let candidates: Vec<&str> = v["candidates"]
+    let candidates: Vec<&str> = data(&v)["candidates"]
         .as_array()
         .unwrap()
         .iter()
@@ -358,7 +370,7 @@ fn refusals_are_json_with_exit_2() {
         (2, Some("no_statement_at_line")),
         "{v}"
     );
-    assert_eq!(v["candidates"], serde_json::json!([]));
+    assert_eq!(data(&v)["candidates"], serde_json::json!([]));
     // Human refusals go to stderr and name the code.
     let out = probity()
         .current_dir(repo.path())
@@ -445,9 +457,9 @@ fn languages_lists_the_four_languages_and_the_message_labels() {
     assert_eq!(code, 0);
     assert_eq!(
         (v["schema_version"].as_u64(), v["command"].as_str()),
-        (Some(1), Some("languages"))
+        (Some(2), Some("languages"))
     );
-    let langs = v["languages"].as_array().unwrap();
+    let langs = data(&v)["languages"].as_array().unwrap();
     let ids: Vec<&str> = langs.iter().filter_map(|l| l["id"].as_str()).collect();
     assert_eq!(ids, ["rust", "javascript", "typescript", "python"]);
     let exts = |id: &str| -> Vec<String> {
@@ -469,7 +481,7 @@ fn languages_lists_the_four_languages_and_the_message_labels() {
         let want = if l["id"] == "python" { "#" } else { "//" };
         assert_eq!(l["comment"], want);
     }
-    let labels: Vec<&str> = v["messages"]
+    let labels: Vec<&str> = data(&v)["messages"]
         .as_array()
         .unwrap()
         .iter()
@@ -479,7 +491,7 @@ fn languages_lists_the_four_languages_and_the_message_labels() {
     assert_eq!(labels, expected);
     assert!(labels.contains(&"checkpoint") && labels.contains(&"control"));
     assert!(
-        v["messages"]
+        data(&v)["messages"]
             .as_array()
             .unwrap()
             .iter()

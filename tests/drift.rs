@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, data, probity};
 
 /// A small repository in all four languages.
 fn fixture() -> Repo {
@@ -142,13 +142,13 @@ fn run_json(r: &Repo, cache: &std::path::Path, args: &[&str]) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
 }
 
 fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<Value> {
     let c = tempfile::tempdir().unwrap();
     let v = run_json(r, c.path(), refs);
-    v["results"].as_array().unwrap().clone()
+    data(&v)["results"].as_array().unwrap().clone()
 }
 
 fn one(r: &Repo, reference: &str) -> Value {
@@ -375,7 +375,7 @@ fn drift(r: &Repo, cache: &std::path::Path, extra: &[&str]) -> (i32, Value) {
         .unwrap();
     (
         out.status.code().unwrap(),
-        serde_json::from_slice(&out.stdout).unwrap(),
+        crate::util::parse_output(&String::from_utf8_lossy(&out.stdout)),
     )
 }
 
@@ -385,7 +385,7 @@ fn plan_pass() {
     let c = tempfile::tempdir().unwrap();
     let (code, v) = drift(&r, c.path(), &[]);
     assert_eq!(code, 0, "{v:#}");
-    let results = v["results"].as_array().unwrap();
+    let results = data(&v)["results"].as_array().unwrap();
     let by_ref = |s: &str| {
         results
             .iter()
@@ -418,7 +418,7 @@ fn plan_pass() {
         results.iter().filter(|x| x["ref"] == "Worker.run").count(),
         1
     );
-    let skipped: Vec<&str> = v["skipped"]
+    let skipped: Vec<&str> = data(&v)["skipped"]
         .as_array()
         .unwrap()
         .iter()
@@ -427,9 +427,9 @@ fn plan_pass() {
     assert!(skipped.contains(&"pkg/new_module.py"), "{skipped:?}");
     assert!(skipped.contains(&"NewThing.build"), "{skipped:?}");
     assert!(!results.iter().any(|x| x["ref"] == "NewThing.build"));
-    assert_eq!(v["summary"]["max_severity"], "medium");
-    assert_eq!(v["summary"]["hard_block"], false);
-    let md = v["coverage_markdown"].as_str().unwrap();
+    assert_eq!(data(&v)["summary"]["max_severity"], "medium");
+    assert_eq!(data(&v)["summary"]["hard_block"], false);
+    let md = data(&v)["coverage_markdown"].as_str().unwrap();
     assert!(md.contains("### Verification coverage"), "{md}");
     assert!(
         md.contains("| `Worker.runn` | MISSING | needs-acknowledgement |"),
@@ -487,12 +487,12 @@ fn cache_reuse_invalidation_and_corruption() {
     let refs = ["Worker.run", "Engine::start", "Server.listen"];
     let first = run_json(&r, c.path(), &refs);
     assert!(
-        first["stats"]["files_parsed"].as_u64().unwrap() >= 3,
+        data(&first)["stats"]["files_parsed"].as_u64().unwrap() >= 3,
         "{first:#}"
     );
     let second = run_json(&r, c.path(), &refs);
-    assert_eq!(second["stats"]["files_parsed"], 0, "{second:#}");
-    assert_eq!(first["results"], second["results"]);
+    assert_eq!(data(&second)["stats"]["files_parsed"], 0, "{second:#}");
+    assert_eq!(data(&first)["results"], data(&second)["results"]);
 
     // A changed file is parsed again, and the new answer is seen.
     r.write(
@@ -500,33 +500,33 @@ fn cache_reuse_invalidation_and_corruption() {
         "class Worker:\n    def walk(self):\n        pass\n",
     );
     let third = run_json(&r, c.path(), &["Worker.run"]);
-    assert_eq!(third["results"][0]["verdict"], "MISSING");
+    assert_eq!(data(&third)["results"][0]["verdict"], "MISSING");
     // (Re-parsed: the verdict changed. Files holding names near `run` are parsed for the
     // suggestion, once: a repeat parses nothing.)
     assert!(
-        third["stats"]["files_parsed"].as_u64().unwrap() >= 1,
+        data(&third)["stats"]["files_parsed"].as_u64().unwrap() >= 1,
         "{third:#}"
     );
     let repeat = run_json(&r, c.path(), &["Worker.run"]);
-    assert_eq!(repeat["stats"]["files_parsed"], 0, "{repeat:#}");
-    assert_eq!(repeat["results"], third["results"]);
+    assert_eq!(data(&repeat)["stats"]["files_parsed"], 0, "{repeat:#}");
+    assert_eq!(data(&repeat)["results"], data(&third)["results"]);
 
     // A run on a changed tree that answers from the manifest's declarations (moved into the run,
     // not copied) writes them back when it saves the manifest: the next run parses nothing and
     // answers the same.
     r.write("pkg/unrelated.py", "X = 1\n");
     let changed = run_json(&r, c.path(), &refs);
-    assert_eq!(changed["stats"]["files_parsed"], 0, "{changed:#}");
-    assert_eq!(changed["results"][1], first["results"][1]);
-    assert_eq!(changed["results"][2], first["results"][2]);
+    assert_eq!(data(&changed)["stats"]["files_parsed"], 0, "{changed:#}");
+    assert_eq!(data(&changed)["results"][1], data(&first)["results"][1]);
+    assert_eq!(data(&changed)["results"][2], data(&first)["results"][2]);
     let after = run_json(&r, c.path(), &refs);
-    assert_eq!(after["stats"]["files_parsed"], 0, "{after:#}");
+    assert_eq!(data(&after)["stats"]["files_parsed"], 0, "{after:#}");
     assert!(
-        after["stats"]["cache_hits"].as_u64().unwrap() >= 3,
+        data(&after)["stats"]["cache_hits"].as_u64().unwrap() >= 3,
         "{after:#}"
     );
-    assert_eq!(after["results"], changed["results"]);
-    assert_eq!(after["results"][1]["verdict"], "VERIFIED");
+    assert_eq!(data(&after)["results"], data(&changed)["results"]);
+    assert_eq!(data(&after)["results"][1]["verdict"], "VERIFIED");
 
     // Corrupt every cache file: ignored and rebuilt.
     let mut n = 0;
@@ -536,10 +536,10 @@ fn cache_reuse_invalidation_and_corruption() {
     }
     assert!(n > 0);
     let fourth = run_json(&r, c.path(), &refs);
-    assert!(fourth["stats"]["files_parsed"].as_u64().unwrap() >= 3);
-    assert_eq!(fourth["results"][1], first["results"][1]);
+    assert!(data(&fourth)["stats"]["files_parsed"].as_u64().unwrap() >= 3);
+    assert_eq!(data(&fourth)["results"][1], data(&first)["results"][1]);
     let fifth = run_json(&r, c.path(), &refs);
-    assert_eq!(fifth["stats"]["files_parsed"], 0);
+    assert_eq!(data(&fifth)["stats"]["files_parsed"], 0);
 }
 
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -577,14 +577,14 @@ fn index_is_sorted_and_thread_independent() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
-        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        v.as_object_mut().unwrap().remove("stats");
+        let mut v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+        v["data"].as_object_mut().unwrap().remove("stats");
         v
     };
     let a = run("1");
     let b = run("2");
     assert_eq!(a, b);
-    let files = a["files"].as_array().unwrap();
+    let files = data(&a)["files"].as_array().unwrap();
     let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
     let mut sorted = paths.clone();
     sorted.sort();
@@ -628,7 +628,7 @@ fn streamed_index_json_is_canonical() {
     };
     let a = run("1");
     assert_eq!(a, run("3"));
-    let v: Value = serde_json::from_slice(&a).unwrap();
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&a));
     let mut canonical = serde_json::to_vec(&v).unwrap();
     canonical.push(b'\n');
     assert_eq!(
@@ -636,8 +636,8 @@ fn streamed_index_json_is_canonical() {
         String::from_utf8_lossy(&canonical)
     );
     assert_eq!(v["command"], "index");
-    assert_eq!(v["schema_version"], 1);
-    assert!(v["files"].as_array().unwrap().len() > 3);
+    assert_eq!(v["schema_version"], 2);
+    assert!(data(&v)["files"].as_array().unwrap().len() > 3);
 }
 
 #[test]
@@ -685,8 +685,8 @@ fn refs_file_and_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["results"][1]["verdict"], "VERIFIED");
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(data(&v)["results"][1]["verdict"], "VERIFIED");
     let out = probity()
         .args(["resolve", "--refs", "/nonexistent.json"])
         .output()
@@ -1261,7 +1261,7 @@ fn suggestions_come_from_near_declarations_anywhere() {
     }
     let c = tempfile::tempdir().unwrap();
     let v = run_json(&r, c.path(), &["parse_row"]);
-    let res = &v["results"][0];
+    let res = &data(&v)["results"][0];
     assert_eq!(res["verdict"], "MISSING", "{v:#}");
     assert_eq!(
         res["suggestions"],
@@ -1269,7 +1269,7 @@ fn suggestions_come_from_near_declarations_anywhere() {
         "{v:#}"
     );
     // Only the file declaring the near name was parsed for the suggestion.
-    assert_eq!(v["stats"]["files_parsed"], 1, "{v:#}");
+    assert_eq!(data(&v)["stats"]["files_parsed"], 1, "{v:#}");
 }
 
 /// `pkg.beta` is answered from `pkg/__init__.py` and the one import that can hold `beta`; the
@@ -1286,10 +1286,10 @@ fn module_imports_are_loaded_only_when_they_hold_the_name() {
     r.write("pkg/c.py", "def gamma():\n    pass\n");
     let c = tempfile::tempdir().unwrap();
     let v = run_json(&r, c.path(), &["pkg.beta"]);
-    verified(&v["results"][0], "pkg/b.py:1:5", "function");
-    assert_eq!(v["stats"]["files_parsed"], 2, "{v:#}");
+    verified(&data(&v)["results"][0], "pkg/b.py:1:5", "function");
+    assert_eq!(data(&v)["stats"]["files_parsed"], 2, "{v:#}");
     let v = run_json(&r, c.path(), &["pkg.delta"]);
-    assert_eq!(v["results"][0]["verdict"], "MISSING", "{v:#}");
+    assert_eq!(data(&v)["results"][0]["verdict"], "MISSING", "{v:#}");
 }
 
 /// Generated files (their head says `@generated`, `DO NOT EDIT`, ...): a declaration in one is a
@@ -1338,7 +1338,7 @@ fn generated_files_make_missing_uncheckable() {
             "Ghost.nickname",
         ],
     );
-    let v = v["results"].as_array().unwrap();
+    let v = data(&v)["results"].as_array().unwrap();
     // Declared in the generated module: the declaration exists.
     verified(&v[0], "api/messages_pb2.py:4:1", "constant");
     // Into the generated module: it may declare it at run time.
@@ -1644,12 +1644,16 @@ fn drift_is_thread_independent() {
                 .arg(dir.join("repo"))
                 .output()
                 .unwrap();
-            let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
-            v.as_object_mut().unwrap().remove("stats");
+            let mut v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+            v["data"].as_object_mut().unwrap().remove("stats");
             v
         };
         let one = run("1");
-        assert!(one["results"].as_array().is_some_and(|r| r.len() > 5));
+        assert!(
+            data(&one)["results"]
+                .as_array()
+                .is_some_and(|r| r.len() > 5)
+        );
         assert_eq!(one, run("2"), "{}", dir.display());
         assert_eq!(one, run("3"), "{}", dir.display());
         n += 1;
@@ -2166,9 +2170,9 @@ fn reexport_chains_are_followed_up_to_three_hops() {
     }
     let c = tempfile::tempdir().unwrap();
     let out = run_json(&b, c.path(), &["./web/barrel.ghost", "./web/barrel.part3"]);
-    verdict(&out["results"][0], "MISSING");
-    verified(&out["results"][1], "web/b3.ts:1:17", "function");
-    assert_eq!(out["stats"]["files_parsed"], 2, "{out:#}");
+    verdict(&data(&out)["results"][0], "MISSING");
+    verified(&data(&out)["results"][1], "web/b3.ts:1:17", "function");
+    assert_eq!(data(&out)["stats"]["files_parsed"], 2, "{out:#}");
 
     let r = Repo::new();
     r.write("src/lib.rs", "pub mod api;\nmod store;\nmod disk;\n");
@@ -2191,7 +2195,7 @@ fn drift_usage_refusals_carry_reason_codes() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
         assert_eq!(v["status"], "refused", "{args:?}: {v}");
         v["reason"].as_str().unwrap_or("<none>").to_owned()
     };
@@ -2219,7 +2223,7 @@ fn drift_usage_refusals_carry_reason_codes() {
     );
     assert_eq!(
         refused(&["drift", "--plan", "OK.md", "--fail-on", "loud"]),
-        "invalid_argument"
+        "usage"
     );
     r.write("refs.json", b"[1, 2]".as_slice());
     assert_eq!(

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, data, probity};
 
 /// A fake `$CARGO_HOME` with the given unpacked crates: (`name-version`, [(path, text)]).
 fn cargo_home(crates: &[(&str, &[(&str, &str)])]) -> tempfile::TempDir {
@@ -47,8 +47,8 @@ fn resolve(r: &Repo, home: &Path, refs: &[&str]) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    data(&v)["results"].as_array().unwrap().clone()
 }
 
 #[track_caller]

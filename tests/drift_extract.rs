@@ -5,7 +5,7 @@ use probity::drift::{Extracted, extract, is_under};
 use probity::resolve::Verdict;
 use serde_json::Value;
 
-use crate::util::{Repo, occurrence_lines, probity};
+use crate::util::{Repo, data, occurrence_lines, probity};
 
 /// The references of `plan`, in order.
 fn refs(plan: &str) -> Vec<String> {
@@ -376,11 +376,15 @@ fn drift_json(r: &Repo) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
 }
 
 fn list<'a>(v: &'a Value, key: &str) -> Vec<&'a Value> {
-    v[key].as_array().unwrap().iter().collect()
+    crate::util::data(v)[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect()
 }
 
 #[test]
@@ -477,12 +481,12 @@ fn plan_pass_end_to_end() {
             "ingest.json_source.load",
         ]
     );
-    let s = &v["summary"];
+    let s = &data(&v)["summary"];
     assert_eq!(s["skipped"], 6);
     assert_eq!(s["checked"].as_u64().unwrap() as usize, results.len());
 
     // The markdown: UNCHECKABLE and skipped symbols together, in line order, every line listed.
-    let md = v["coverage_markdown"].as_str().unwrap();
+    let md = data(&v)["coverage_markdown"].as_str().unwrap();
     let info: Vec<&str> = md
         .split("Unchecked or skipped (INFO):\n\n")
         .nth(1)

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::util::{occurrence_lines, probity, repo_root};
+use crate::util::{data, occurrence_lines, probity, repo_root};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,7 +94,7 @@ fn golden(dir: &Path, file: &str, actual: &str, errs: &mut Vec<String>) {
 
 /// The result (or skipped entry) for `r`.
 fn find<'a>(v: &'a Value, list: &str, r: &str) -> &'a Value {
-    v[list]
+    data(v)[list]
         .as_array()
         .unwrap()
         .iter()
@@ -119,7 +119,7 @@ fn assert_skipped(v: &Value, refs: &[&str]) {
             "{x}"
         );
         assert!(
-            v["results"]
+            data(v)["results"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -133,7 +133,11 @@ fn assert_not_extracted(v: &Value, refs: &[&str]) {
     for r in refs {
         for list in ["results", "skipped"] {
             assert!(
-                v[list].as_array().unwrap().iter().all(|y| y["ref"] != *r),
+                data(v)[list]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|y| y["ref"] != *r),
                 "{r} unexpectedly in {list}"
             );
         }
@@ -430,18 +434,24 @@ fn semantic_facts(name: &str, v: &Value) {
         }
     }
     // Common to every case.
-    let s = &v["summary"];
+    let s = &data(v)["summary"];
     let n = |k: &str| s[k].as_u64().unwrap();
-    assert_eq!(n("checked"), v["results"].as_array().unwrap().len() as u64);
+    assert_eq!(
+        n("checked"),
+        data(v)["results"].as_array().unwrap().len() as u64
+    );
     assert_eq!(
         n("verified") + n("missing") + n("ambiguous") + n("uncheckable"),
         n("checked")
     );
-    assert_eq!(n("skipped"), v["skipped"].as_array().unwrap().len() as u64);
+    assert_eq!(
+        n("skipped"),
+        data(v)["skipped"].as_array().unwrap().len() as u64
+    );
     assert!(n("missing") > 0 && n("skipped") > 0);
     // Every list in order of first citation, every occurrence list in line order.
     for list in ["results", "skipped"] {
-        let first: Vec<u64> = v[list]
+        let first: Vec<u64> = data(v)[list]
             .as_array()
             .unwrap()
             .iter()
@@ -451,7 +461,7 @@ fn semantic_facts(name: &str, v: &Value) {
             first.is_sorted(),
             "{name}: {list} not in plan order: {first:?}"
         );
-        for x in v[list].as_array().unwrap() {
+        for x in data(v)[list].as_array().unwrap() {
             assert!(occurrence_lines(x).is_sorted(), "{name}: {x}");
             assert!(
                 occurrence_lines(x).windows(2).all(|w| w[0] < w[1]),
@@ -477,12 +487,15 @@ fn drift_sample_plans() {
         // JSON, without --fail-on: rung 2 never blocks.
         let (code, stdout) = drift(dir, &["--json"]);
         assert_eq!(code, 0, "{name}: drift --json exit code");
-        let mut v: Value = serde_json::from_str(&stdout)
-            .unwrap_or_else(|e| panic!("{name}: stdout is not JSON ({e}): {stdout}"));
-        assert_eq!(v["plan"], rel(dir, "plan.md"));
-        assert_eq!(v["root"], rel(dir, "repo"));
-        assert_eq!(v["exit_code"], 0);
-        let stats = v.as_object_mut().unwrap().remove("stats").expect("stats");
+        let mut v: Value = crate::util::parse_output(&stdout);
+        assert_eq!(data(&v)["plan"], rel(dir, "plan.md"));
+        assert_eq!(data(&v)["root"], rel(dir, "repo"));
+        assert_eq!(v["status"], "ok");
+        let stats = v["data"]
+            .as_object_mut()
+            .unwrap()
+            .remove("stats")
+            .expect("stats");
         assert!(
             stats["files_parsed"].as_u64().unwrap() > 0,
             "{name}: {stats}"
@@ -490,7 +503,7 @@ fn drift_sample_plans() {
         assert_eq!(stats["cache_hits"], 0, "{name}: --no-cache: {stats}");
         assert_eq!(stats["cache_writes"], 0, "{name}: --no-cache: {stats}");
         semantic_facts(&name, &v);
-        let coverage = v["coverage_markdown"].as_str().unwrap().to_owned();
+        let coverage = data(&v)["coverage_markdown"].as_str().unwrap().to_owned();
         let json = serde_json::to_string_pretty(&v).unwrap() + "\n";
         golden(dir, "expected.json", &json, &mut errs);
 
@@ -513,10 +526,11 @@ fn drift_sample_plans() {
             let want = case.exit_code.expect("exit_code with fail_on");
             let (code, stdout) = drift(dir, &["--json", "--fail-on", sev]);
             assert_eq!(code, want, "{name}: --fail-on {sev}");
-            let w: Value = serde_json::from_str(&stdout).unwrap();
+            let w: Value = crate::util::parse_output(&stdout);
             assert_eq!(
-                w["exit_code"], want,
-                "{name}: exit_code field with --fail-on {sev}"
+                w["status"],
+                if want == 0 { "ok" } else { "not_clean" },
+                "{name}: status with --fail-on {sev}"
             );
         }
     }

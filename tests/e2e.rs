@@ -17,7 +17,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{Repo, line_number, probity_json, repo_root, session_ledger};
+use crate::util::{Repo, data, line_number, probity_json, repo_root, session_ledger};
 
 const BUGGY_VALUE: &str = "alphabetagamma";
 const FIXED_VALUE: &str = "alpha, beta, gamma";
@@ -176,7 +176,7 @@ fn run(dir: &Path, slug: &str, phase: &str, argv: &[String], env: &[(&str, &str)
 
 /// The captured `joined` values of probe `p-joined` in a run's untrusted data.
 fn captured_joined(report: &Value) -> Vec<String> {
-    report["untrusted_captured"]
+    data(report)["untrusted_captured"]
         .as_array()
         .expect("untrusted_captured[]")
         .iter()
@@ -209,8 +209,8 @@ fn end_to_end(lang: &Lang) {
         &["session", "init", "--slug", slug, "--policy", "adaptive"],
     );
     assert_eq!(code, 0, "{}", ctx("session init", &v));
-    assert_eq!(v["session"]["state"], "not_used");
-    assert_eq!(v["ledger"], ledger.display().to_string());
+    assert_eq!(data(&v)["session"]["state"], "not_used");
+    assert_eq!(data(&v)["ledger"], ledger.display().to_string());
 
     // Probes: the buggy value, then the control. Line numbers are looked up after each edit.
     let n = line_number(&path, lang.probe_before).to_string();
@@ -234,9 +234,9 @@ fn end_to_end(lang: &Lang) {
         ],
     );
     assert_eq!(code, 0, "{}", ctx("place p-joined", &v));
-    assert_eq!(v["status"], "placed");
+    assert_eq!(data(&v)["status"], "placed");
     assert_eq!(
-        v["ledger"],
+        data(&v)["ledger"],
         ledger.display().to_string(),
         "place without --ledger uses the session ledger"
     );
@@ -267,7 +267,7 @@ fn end_to_end(lang: &Lang) {
     let argv = build(lang, dir);
     let (code, v) = run(dir, slug, "baseline", &argv, &[]);
     assert_eq!(code, 0, "{}", ctx("baseline run", &v));
-    let r = &v["run"];
+    let r = &data(&v)["run"];
     assert_eq!(r["run_id"], "run-1");
     assert_eq!(r["status"], "completed", "{}", ctx("baseline", &v));
     assert_eq!(r["exit_code"], 0);
@@ -296,7 +296,7 @@ fn end_to_end(lang: &Lang) {
         "{}",
         ctx("baseline captures", &v)
     );
-    let stdout = v["untrusted_stdout_tail"].as_str().unwrap();
+    let stdout = data(&v)["untrusted_stdout_tail"].as_str().unwrap();
     assert!(
         stdout.contains(&format!("list=[{BUGGY_VALUE}] sink=set")),
         "{}",
@@ -329,9 +329,9 @@ fn end_to_end(lang: &Lang) {
     let argv = build(lang, dir);
     let (code, v) = run(dir, slug, "post_fix", &argv, &[]);
     assert_eq!(code, 0, "{}", ctx("post_fix run", &v));
-    assert_eq!(v["run"]["run_id"], "run-2");
+    assert_eq!(data(&v)["run"]["run_id"], "run-2");
     assert_eq!(
-        v["run"]["observations"]["p-joined"]["verdict"],
+        data(&v)["run"]["observations"]["p-joined"]["verdict"],
         "observed",
         "{}",
         ctx("post_fix", &v)
@@ -345,7 +345,7 @@ fn end_to_end(lang: &Lang) {
 
     let (code, v) = probity_json(dir, &["compare", "--slug", slug, "run-1", "run-2"]);
     assert_eq!(code, 0, "{}", ctx("compare", &v));
-    let rows = v["probes"].as_array().expect("probes[]");
+    let rows = data(&v)["probes"].as_array().expect("probes[]");
     let row = |p: &str| {
         rows.iter()
             .find(|r| r["probe"] == p)
@@ -357,10 +357,10 @@ fn end_to_end(lang: &Lang) {
         "{}",
         ctx("compare", &v)
     );
-    assert_eq!(row("p-joined")["a"], "observed");
-    assert_eq!(row("p-joined")["b"], "observed");
-    assert_eq!(row("p-joined")["a_events"], 1);
-    assert_eq!(row("p-joined")["b_events"], 1);
+    assert_eq!(row("p-joined")["a"]["verdict"], "observed");
+    assert_eq!(row("p-joined")["b"]["verdict"], "observed");
+    assert_eq!(row("p-joined")["a"]["events"], 1);
+    assert_eq!(row("p-joined")["b"]["events"], 1);
     assert_eq!(
         row("p-control")["same_values"],
         true,
@@ -371,10 +371,10 @@ fn end_to_end(lang: &Lang) {
     // Cleanup.
     let (code, v) = probity_json(dir, &["cleanup", "--slug", slug]);
     assert_eq!(code, 0, "{}", ctx("cleanup", &v));
-    assert_eq!(v["state"], "clean", "{}", ctx("cleanup", &v));
-    assert_eq!(v["cleanup"]["markers_remaining"], 0);
-    assert_eq!(v["cleanup"]["artifacts_remaining"], 0);
-    assert_eq!(v["cleanup"]["failure"], Value::Null);
+    assert_eq!(data(&v)["state"], "clean", "{}", ctx("cleanup", &v));
+    assert_eq!(data(&v)["cleanup"]["markers_remaining"], 0);
+    assert_eq!(data(&v)["cleanup"]["artifacts_remaining"], 0);
+    assert_eq!(data(&v)["cleanup"]["failure"], Value::Null);
     assert!(
         !capture_root.exists(),
         "{}: the capture root is removed",
@@ -391,10 +391,10 @@ fn end_to_end(lang: &Lang) {
         &[("GSD_DEBUG_PROBE_SINK", "/nonexistent/inherited-sink")],
     );
     assert_eq!(code, 0, "{}", ctx("uninstrumented_verify", &v));
-    assert_eq!(v["run"]["run_id"], "run-3");
-    assert_eq!(v["run"]["status"], "completed");
-    assert_eq!(v["run"]["observations"], serde_json::json!({}));
-    let stdout = v["untrusted_stdout_tail"].as_str().unwrap();
+    assert_eq!(data(&v)["run"]["run_id"], "run-3");
+    assert_eq!(data(&v)["run"]["status"], "completed");
+    assert_eq!(data(&v)["run"]["observations"], serde_json::json!({}));
+    let stdout = data(&v)["untrusted_stdout_tail"].as_str().unwrap();
     assert!(
         stdout.contains(&format!("list=[{FIXED_VALUE}] sink=unset")),
         "{}",
@@ -404,7 +404,7 @@ fn end_to_end(lang: &Lang) {
     // The gate passes, the tree is the fixed program, the ledger holds no raw data.
     let (code, v) = probity_json(dir, &["gate", "--slug", slug]);
     assert_eq!(code, 0, "{}", ctx("gate --slug", &v));
-    assert_eq!(v["pass"], true);
+    assert_eq!(v["status"], "ok");
     let (code, v) = probity_json(dir, &["gate"]);
     assert_eq!(code, 0, "{}", ctx("gate", &v));
     assert!(

@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use probity::source::Source;
 use probity::strip::{Outcome, Target, token_sha256};
 
-use crate::util::{Repo, lang_of, probity, repo_root};
+use crate::util::{Repo, data, lang_of, probity, repo_root};
 
 fn sha(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -111,7 +111,7 @@ fn place_py(repo: &Repo) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
 }
 
 fn strip_json(repo: &Repo) -> (i32, Value) {
@@ -125,7 +125,7 @@ fn strip_json(repo: &Repo) -> (i32, Value) {
         .unwrap();
     (
         out.status.code().unwrap_or(-1),
-        serde_json::from_slice(&out.stdout).unwrap(),
+        crate::util::parse_output(&String::from_utf8_lossy(&out.stdout)),
     )
 }
 
@@ -133,7 +133,7 @@ fn strip_json(repo: &Repo) -> (i32, Value) {
 fn the_ledger_records_the_blocks_token_hash() {
     let repo = Repo::new();
     let v = place_py(&repo);
-    let block = v["placement"]["block"].as_str().unwrap();
+    let block = data(&v)["placement"]["block"].as_str().unwrap();
     let l: Value =
         serde_json::from_slice(&repo.read(".planning/debug/test.evidence.json")).unwrap();
     let (lang, grammar) = lang_of("m.py");
@@ -160,9 +160,9 @@ fn a_reindented_crlf_block_strips_as_reformatted() {
     repo.write("m.py", &reformatted);
     let (code, v) = strip_json(&repo);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["status"], "clean", "{v}");
-    assert_eq!(v["probes"][0]["outcome"], "removed", "{v}");
-    assert_eq!(v["probes"][0]["reformatted"], true, "{v}");
+    assert_eq!(data(&v)["status"], "clean", "{v}");
+    assert_eq!(data(&v)["probes"][0]["outcome"], "removed", "{v}");
+    assert_eq!(data(&v)["probes"][0]["reformatted"], true, "{v}");
     let want: String = PY
         .lines()
         .map(|l| {
@@ -188,7 +188,11 @@ fn a_block_with_a_changed_token_is_refused() {
         repo.write("m.py", &changed);
         let (code, v) = strip_json(&repo);
         assert_eq!(code, 1, "{v}");
-        assert_eq!(v["probes"][0]["reason"], "block_hash_mismatch", "{v}");
+        assert_eq!(
+            data(&v)["probes"][0]["reason"],
+            "block_hash_mismatch",
+            "{v}"
+        );
         assert_eq!(
             repo.read("m.py"),
             changed.as_bytes(),
@@ -226,7 +230,7 @@ fn ledgers_of_the_previous_templates_still_strip() {
     );
     let (code, v) = strip_json(&repo);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["status"], "clean", "{v}");
+    assert_eq!(data(&v)["status"], "clean", "{v}");
     for (f, lang) in [
         ("cart.py", "python"),
         ("cart.js", "javascript"),

@@ -31,7 +31,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::util::{Repo, probity, repo_root};
+use crate::util::{Repo, data, probity, repo_root};
 
 /// Languages of the corpus and the minimum number of cases each must have.
 const LANGUAGES: &[&str] = &["rust", "javascript", "typescript", "python"];
@@ -190,6 +190,9 @@ fn run_json(cmd: &mut assert_cmd::Command) -> (i32, Value, String) {
     let code = out.status.code().unwrap_or(-1);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let json: Value = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+    if !json.is_null() {
+        crate::util::check_json_output(stdout.trim());
+    }
     let summary = if json["reason"].is_string() {
         format!("[{}: {}]", json["reason"], json["detail"])
     } else {
@@ -318,14 +321,14 @@ fn run_case(dir: &Path) -> Result<(), String> {
     if case.reason.is_some() {
         return Err("case.toml: a placed case takes no reason".into());
     }
-    if code != 0 || json["status"] != "placed" {
+    if code != 0 || data(&json)["status"] != "placed" {
         return Err(format!(
             "exit {code}, status {}, want 0/placed; {out}",
-            json["status"]
+            data(&json)["status"]
         ));
     }
     let mut errs: Vec<String> = Vec::new();
-    let p = &json["placement"];
+    let p = &data(&json)["placement"];
 
     // The golden file.
     if blessing() {
@@ -493,10 +496,10 @@ fn run_case(dir: &Path) -> Result<(), String> {
             .arg(&ledger)
             .arg("--json"),
     );
-    if code3 != 0 || json3["status"] != "clean" {
+    if code3 != 0 || data(&json3)["status"] != "clean" {
         errs.push(format!(
             "strip: exit {code3}, status {}, want 0/clean; {out3}",
-            json3["status"]
+            data(&json3)["status"]
         ));
     }
     if repo.read(&input_name) != input {

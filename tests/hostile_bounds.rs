@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Repo, probity_bin};
+use crate::util::{Repo, data, probity_bin};
 
 /// `probity <args>` in `dir` with the child's address space limited to `limit_mb` MiB and a
 /// wall-clock limit of `secs`: the exit code (`None` when killed or over time) and the JSON.
@@ -63,6 +63,9 @@ fn bounded_run(
     };
     let out = reader.join().unwrap();
     let v = serde_json::from_slice(&out).unwrap_or(Value::Null);
+    if !v.is_null() {
+        crate::util::check_json_output(&String::from_utf8_lossy(&out));
+    }
     (status.and_then(|s| s.code()), v)
 }
 
@@ -106,10 +109,10 @@ fn plan_from_an_endless_device_is_refused() {
         .write_all(b"call `a.f` then `a.gone`\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["plan"], "/dev/stdin", "{v}");
-    assert_eq!(v["results"][0]["ref"], "a.gone", "{v}");
-    assert_eq!(v["results"][0]["verdict"], "MISSING", "{v}");
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(data(&v)["plan"], "/dev/stdin", "{v}");
+    assert_eq!(data(&v)["results"][0]["ref"], "a.gone", "{v}");
+    assert_eq!(data(&v)["results"][0]["verdict"], "MISSING", "{v}");
 }
 
 /// A plan from a FIFO whose writer never stops is refused `plan_too_large` once the limit is
@@ -166,8 +169,8 @@ fn an_oversized_manifest_is_skipped_with_a_reason() {
         .args(["--", "@/lib/util.formatDate"])
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let x = &v["results"][0];
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    let x = &data(&v)["results"][0];
     assert_eq!(x["verdict"], "UNCHECKABLE", "{x:#}");
     let reason = x["reason"].as_str().unwrap();
     assert!(
@@ -191,8 +194,8 @@ fn drift_memory_does_not_grow_with_references_times_line_length() {
     let start = Instant::now();
     let (code, v) = bounded_run(r.path(), &args, Stdio::null(), 1024, 120);
     assert_eq!(code, Some(0), "{}", start.elapsed().as_secs_f64());
-    let results = v["results"].as_array().unwrap();
-    assert_eq!(results.len(), 3_000, "{}", v["summary"]);
+    let results = data(&v)["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3_000, "{}", data(&v)["summary"]);
     let out = serde_json::to_string(&v).unwrap();
     assert!(out.len() < 8 << 20, "{} bytes of output", out.len());
     for x in results {
@@ -340,7 +343,10 @@ fn non_utf8_file_names_keep_their_bytes_in_json_and_sarif() {
     let text = String::from_utf8(out.stdout).unwrap();
     let finding: Value = text
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|l| {
+            crate::util::check_json_output(l);
+            serde_json::from_str::<Value>(l).unwrap()
+        })
         .find(|v| v["path"].as_str().is_some_and(|p| p.starts_with("bad")))
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(finding["path_bytes"], "626164fffe2e7079", "{finding}");
@@ -365,7 +371,7 @@ fn values_sha256_is_keyed_with_a_session_secret() {
             ],
         );
         assert_eq!(code, 0, "{v}");
-        v["run"]["observations"]["p-main"]["values_sha256"]
+        data(&v)["run"]["observations"]["p-main"]["values_sha256"]
             .as_str()
             .unwrap()
             .to_owned()

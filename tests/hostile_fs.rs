@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Repo, line_number, probity_bin, probity_json, session_ledger};
+use crate::util::{Repo, data, line_number, probity_bin, probity_json, session_ledger};
 
 // --- Markdown sync ------------------------------------------------------------------------------
 
@@ -145,7 +145,11 @@ fn torn_save_is_not_absence() {
     assert_eq!(r.probe_status("p"), "active");
     // Once the save is over, the strip removes the block.
     let (code, v) = r.strip(&[]);
-    assert_eq!((code, &v["status"]), (0, &Value::from("clean")), "{v}");
+    assert_eq!(
+        (code, &data(&v)["status"]),
+        (0, &Value::from("clean")),
+        "{v}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), PY.as_bytes());
 }
 
@@ -183,7 +187,7 @@ fn deleted_folder_is_absence_once_settled() {
     std::fs::remove_dir_all(r.path().join("sub")).unwrap();
     let (code, v) = r.strip(&[]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["probes"][0]["outcome"], "already_absent", "{v}");
+    assert_eq!(data(&v)["probes"][0]["outcome"], "already_absent", "{v}");
     assert_eq!(r.probe_status("p"), "removed");
 }
 
@@ -272,8 +276,12 @@ fn ledger_paths_leading_outside_are_refused() {
         forge_file(&r, &file);
         let (code, v) = r.strip(&[]);
         assert_eq!(code, 1, "{form}: {v}");
-        assert_eq!(v["probes"][0]["outcome"], "cleanup_failed", "{form}: {v}");
-        assert_eq!(v["probes"][0]["reason"], want, "{form}: {v}");
+        assert_eq!(
+            data(&v)["probes"][0]["outcome"],
+            "cleanup_failed",
+            "{form}: {v}"
+        );
+        assert_eq!(data(&v)["probes"][0]["reason"], want, "{form}: {v}");
         assert_eq!(
             std::fs::read(&victim).unwrap(),
             probed,
@@ -349,7 +357,7 @@ fn reconcile_does_not_read_outside() {
     l["probes"][0]["status"] = Value::from("planned");
     std::fs::write(r.ledger(), serde_json::to_vec_pretty(&l).unwrap()).unwrap();
     let (_, v) = r.strip(&[]);
-    assert_eq!(v["probes"][0]["reason"], "outside_root", "{v}");
+    assert_eq!(data(&v)["probes"][0]["reason"], "outside_root", "{v}");
     assert_ne!(r.probe_status("p"), "removed");
 }
 
@@ -380,7 +388,7 @@ fn strip_within(r: &Repo, limit: Duration) -> Option<(i32, Value)> {
         if let Some(status) = child.try_wait().unwrap() {
             let mut out = String::new();
             std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
-            return Some((status.code().unwrap(), serde_json::from_str(&out).unwrap()));
+            return Some((status.code().unwrap(), crate::util::parse_output(&out)));
         }
         if start.elapsed() > limit {
             let _ = child.kill();
@@ -589,7 +597,7 @@ fn forged_capture_root_is_not_cleaned() {
     let (code, v) = probity_json(dir, &["cleanup", "--slug", "fg"]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(std::fs::read(&victim).unwrap(), b"secret");
-    let reasons: Vec<&str> = v["cleanup"]["failure"]
+    let reasons: Vec<&str> = data(&v)["cleanup"]["failure"]
         .as_array()
         .unwrap_or_else(|| panic!("{v:#}"))
         .iter()
@@ -628,8 +636,10 @@ fn drift_paths_outside_the_root_are_uncheckable() {
         .arg("--json")
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let refs = v["results"].as_array().unwrap_or_else(|| panic!("{v:#}"));
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    let refs = data(&v)["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v:#}"));
     for name in ["/etc/passwd", "../outside.txt"] {
         let x = refs
             .iter()

@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("operations", &["ops", "session", "scan"]),
     ("acceptance", &["accept"]),
+    ("contract", &["contract"]),
 ];
 
 /// The drift half: it may use the foundations and the language layer, and nothing else of the
@@ -47,7 +48,7 @@ const DRIFT_USES_LAYERS: usize = 2;
 
 /// Modules that combine both halves (fix acceptance: module resolution and bounded runs): they
 /// sit in the top layer of LAYERS and may use the drift half too.
-const BOTH_HALVES: &[&str] = &["accept"];
+const BOTH_HALVES: &[&str] = &["accept", "contract"];
 
 /// Edges allowed inside one layer (or inside the drift half), `from -> to`. Anything else inside
 /// a layer is "across" and fails.

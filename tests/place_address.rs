@@ -5,7 +5,7 @@
 use probity::place::Anchor;
 use probity::reason::Reason;
 
-use crate::util::*;
+use crate::util::{data, *};
 
 const TRAITS_RS: &str = "use std::fmt::{self, Debug, Display};
 
@@ -170,8 +170,16 @@ fn place_at_clean_lines(order: &[(&str, usize)]) {
         let probe = format!("p{n}{}", if flag.contains("after") { "a" } else { "b" });
         let (code, v) = repo.place("m.py", &probe, &[flag, &n.to_string()]);
         assert_eq!(code, 0, "{flag} {n}: {v}");
-        assert_eq!(v["placement"]["location"], format!("m.py:{n}"), "{v}");
-        assert_eq!(v["placement"]["clean_line_requested"], *n as u64, "{v}");
+        assert_eq!(
+            data(&v)["placement"]["location"],
+            format!("m.py:{n}"),
+            "{v}"
+        );
+        assert_eq!(
+            data(&v)["placement"]["clean_line_requested"],
+            *n as u64,
+            "{v}"
+        );
     }
     let now = String::from_utf8(repo.read("m.py")).unwrap();
     let lines: Vec<&str> = now.lines().collect();
@@ -236,11 +244,14 @@ fn line_still_counts_in_the_file_as_it_is() {
     repo.write("m.py", PLAN_PY);
     let (code, v) = repo.place("m.py", "p1", &["--line", "3"]);
     assert_eq!(code, 0, "{v}");
-    let end = v["placement"]["block_end_line"].as_u64().unwrap() as usize;
+    let end = data(&v)["placement"]["block_end_line"].as_u64().unwrap() as usize;
     let (code, v) = repo.place("m.py", "p2", &["--line", &(end + 2).to_string()]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["placement"]["location"], "m.py:4", "{v}");
-    assert!(v["placement"].get("clean_line_requested").is_none(), "{v}");
+    assert_eq!(data(&v)["placement"]["location"], "m.py:4", "{v}");
+    assert!(
+        data(&v)["placement"].get("clean_line_requested").is_none(),
+        "{v}"
+    );
     // Out of the clean file's range: refused with the clean file's size.
     let (code, v) = repo.place("m.py", "p3", &["--clean-line", "7"]);
     assert_eq!(
@@ -335,8 +346,8 @@ fn live_data(repo: &Repo, mut cmd: std::process::Command) -> Vec<serde_json::Val
         .arg(repo.ledger())
         .output()
         .expect("probity env");
-    let env: serde_json::Value = serde_json::from_slice(&out.stdout).expect("env --json");
-    let runtime = env["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+    let env: serde_json::Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
+    let runtime = data(&env)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
         .as_str()
         .expect("runtime");
     let out = cmd
@@ -348,7 +359,8 @@ fn live_data(repo: &Repo, mut cmd: std::process::Command) -> Vec<serde_json::Val
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    std::fs::remove_dir_all(env["root"].as_str().expect("root")).expect("remove the runtime");
+    std::fs::remove_dir_all(data(&env)["root"].as_str().expect("root"))
+        .expect("remove the runtime");
     assert!(
         out.status.success(),
         "{cmd:?}: {}",
@@ -615,8 +627,8 @@ fn cfg_attr_no_std_is_placed_under_the_negated_cfg_and_compiles_both_ways() {
     repo.write("lib.rs", CFG_NO_STD);
     let (code, v) = repo.place("lib.rs", "p", &["--line", "4", "--capture", "x=x"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["placement"]["cfg"], "feature = \"std\"", "{v}");
-    let block = v["placement"]["block"].as_str().unwrap();
+    assert_eq!(data(&v)["placement"]["cfg"], "feature = \"std\"", "{v}");
+    let block = data(&v)["placement"]["block"].as_str().unwrap();
     assert_eq!(
         block.lines().nth(1).unwrap().trim(),
         "#[cfg(feature = \"std\")]",

@@ -23,7 +23,7 @@ use probity::ledger::Observation;
 use probity::place::Anchor;
 use probity::probe::ProbeIdentity;
 
-use crate::util::{Repo, place_as, probity};
+use crate::util::{Repo, data, place_as, probity};
 
 /// Lines of a Rust block with one capture, markers included (the block carries its own code:
 /// Rust cannot load a runtime; see docs/probes.md for the trade-off).
@@ -125,11 +125,13 @@ fn runtime(repo: &Repo) -> (String, String) {
         .arg("--json")
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).expect("env --json");
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(v["status"], "ok", "{v}");
-    assert_eq!(v["recorded"], false, "{v}");
-    let root = v["root"].as_str().unwrap().to_owned();
-    let runtime = v["exports"]["GSD_DEBUG_PROBE_RUNTIME"].as_str().unwrap();
+    assert_eq!(data(&v)["recorded"], false, "{v}");
+    let root = data(&v)["root"].as_str().unwrap().to_owned();
+    let runtime = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .unwrap();
     assert!(runtime.starts_with(&root), "{v}");
     (runtime.to_owned(), root)
 }
@@ -403,8 +405,7 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
             .arg("--json")
             .output()
             .unwrap();
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
+        crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
     };
     let v = cli(&["session", "init", "--slug", "rt", "--policy", "adaptive"]);
     assert_eq!(v["status"].as_str().unwrap_or("ok"), "ok", "{v}");
@@ -424,7 +425,7 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
         "--capture",
         "y=y",
     ]);
-    assert_eq!(v["status"], "placed", "{v}");
+    assert_eq!(data(&v)["status"], "placed", "{v}");
     let out = probity()
         .current_dir(repo.path())
         .args([
@@ -433,9 +434,10 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
         .env_remove("GSD_DEBUG_PROBE_RUNTIME")
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(
-        v["run"]["observations"]["p1"]["verdict"], "observed",
+        data(&v)["run"]["observations"]["p1"]["verdict"],
+        "observed",
         "the block found the runtime of the run: {v}"
     );
     let ledger: Value = serde_json::from_slice(
@@ -459,7 +461,7 @@ fn probity_run_provides_the_runtime_and_removes_it_after_the_run() {
         assert!(!root.join(a["name"].as_str().unwrap()).exists());
     }
     let v = cli(&["cleanup", "--slug", "rt"]);
-    assert_eq!(v["state"], "clean", "{v}");
+    assert_eq!(data(&v)["state"], "clean", "{v}");
     assert!(!root.exists());
 }
 
@@ -476,7 +478,7 @@ fn env_without_a_ledger_is_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(v["reason"], "file_not_found", "{v}");
     assert!(!missing.exists(), "no ledger is created");
 }
@@ -494,7 +496,7 @@ fn env_on_a_session_records_its_files_and_cleanup_removes_them() {
             .arg("--json")
             .output()
             .unwrap();
-        serde_json::from_slice(&out.stdout).unwrap()
+        crate::util::parse_output(&String::from_utf8_lossy(&out.stdout))
     };
     cli(&["session", "init", "--slug", "se", "--policy", "adaptive"]);
     let v = cli(&[
@@ -509,15 +511,15 @@ fn env_on_a_session_records_its_files_and_cleanup_removes_them() {
         "--hypothesis",
         "h1",
     ]);
-    assert_eq!(v["status"], "placed", "{v}");
+    assert_eq!(data(&v)["status"], "placed", "{v}");
     let v = cli(&["env", "--slug", "se"]);
     assert_eq!(
-        (v["status"].as_str(), v["recorded"].as_bool()),
+        (v["status"].as_str(), data(&v)["recorded"].as_bool()),
         (Some("ok"), Some(true)),
         "{v}"
     );
-    assert_eq!(v["probes"], 1, "{v}");
-    let root = Path::new(v["root"].as_str().unwrap()).to_path_buf();
+    assert_eq!(data(&v)["probes"], 1, "{v}");
+    let root = Path::new(data(&v)["root"].as_str().unwrap()).to_path_buf();
     for name in ["env-1-runtime.py", "env-1-runtime.cjs"] {
         assert!(root.join(name).is_file(), "{name}");
     }
@@ -534,6 +536,6 @@ fn env_on_a_session_records_its_files_and_cleanup_removes_them() {
         "{ledger}"
     );
     let v = cli(&["cleanup", "--slug", "se"]);
-    assert_eq!(v["state"], "clean", "{v}");
+    assert_eq!(data(&v)["state"], "clean", "{v}");
     assert!(!root.exists(), "cleanup removed the runtime and the root");
 }

@@ -10,7 +10,7 @@ use probity::probe::ProbeIdentity;
 use probity::reason::Reason;
 use probity::strip::Outcome;
 
-use crate::util::*;
+use crate::util::{data, *};
 
 fn line(n: usize) -> Anchor {
     Anchor::Line(n)
@@ -1124,7 +1124,7 @@ fn adjacent_probes_through_the_command() {
         let place = |probe: &str, extra: &[&str], location: &str| {
             let (code, json) = repo.place("m.py", probe, extra);
             assert_eq!(code, 0, "{json}");
-            assert_eq!(json["placement"]["location"], location, "{json}");
+            assert_eq!(data(&json)["placement"]["location"], location, "{json}");
         };
         place("p1", &["--function", "f"], "m.py:2");
         place(
@@ -1145,11 +1145,19 @@ fn adjacent_probes_through_the_command() {
         if one_by_one {
             for probe in ["ctl", "p4", "p1", "p3"] {
                 let (code, json) = repo.strip(&["--probe", probe]);
-                assert_eq!((code, &json["status"]), (0, &"clean".into()), "{json}");
+                assert_eq!(
+                    (code, &data(&json)["status"]),
+                    (0, &"clean".into()),
+                    "{json}"
+                );
             }
         } else {
             let (code, json) = repo.strip(&[]);
-            assert_eq!((code, &json["status"]), (0, &"clean".into()), "{json}");
+            assert_eq!(
+                (code, &data(&json)["status"]),
+                (0, &"clean".into()),
+                "{json}"
+            );
         }
         assert_eq!(repo.read("m.py"), src.as_bytes());
     }
@@ -1744,11 +1752,11 @@ fn expected_file_hash_is_checked() {
     }
     let (code, json) = repo.place("m.py", "p", &["--line", "2", "--expect-sha256", &good]);
     assert_eq!(
-        (code, json["status"].as_str()),
+        (code, data(&json)["status"].as_str()),
         (0, Some("placed")),
         "{json}"
     );
-    assert_eq!(json["file_sha256_before"], good);
+    assert_eq!(data(&json)["file_sha256_before"], good);
     // Upper-case hex is the same hash.
     repo.write("n.py", PY);
     let (code, json) = repo.place(
@@ -2142,12 +2150,12 @@ fn strip_fails(repo: &Repo, rel: &str, edit: impl Fn(&mut Lines), expect: &[(&st
     repo.write(rel, &damaged);
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["status"].as_str()),
+        (code, data(&json)["status"].as_str()),
         (1, Some("cleanup_failed")),
         "{rel}: {json}"
     );
     for (probe, reason) in expect {
-        let item = json["probes"]
+        let item = data(&json)["probes"]
             .as_array()
             .unwrap()
             .iter()
@@ -2206,7 +2214,7 @@ fn strip_refuses_a_nested_marker_and_touches_no_sibling() {
     let repo = two();
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["status"].as_str()),
+        (code, data(&json)["status"].as_str()),
         (0, Some("clean")),
         "{json}"
     );
@@ -2225,23 +2233,27 @@ fn strip_of_an_absent_block_is_clean() {
         repo.write(rel, src);
         let (code, json) = repo.strip(&[]);
         assert_eq!(
-            (code, json["status"].as_str()),
+            (code, data(&json)["status"].as_str()),
             (0, Some("clean")),
             "{json}"
         );
-        assert_eq!(json["probes"][0]["outcome"], "already_absent", "{json}");
+        assert_eq!(
+            data(&json)["probes"][0]["outcome"],
+            "already_absent",
+            "{json}"
+        );
         assert_eq!(repo.probe_status("p"), "removed");
         assert_eq!(repo.read(rel), src.as_bytes());
         // Stripping again selects nothing and stays clean.
         let (code, json) = repo.strip(&[]);
         assert_eq!(
-            (code, json["status"].as_str()),
+            (code, data(&json)["status"].as_str()),
             (0, Some("clean")),
             "{json}"
         );
         let (code, json) = repo.strip(&["--probe", "p"]);
         assert_eq!(
-            (code, json["status"].as_str()),
+            (code, data(&json)["status"].as_str()),
             (0, Some("clean")),
             "{json}"
         );
@@ -2250,7 +2262,7 @@ fn strip_of_an_absent_block_is_clean() {
         std::fs::remove_file(repo.path().join(rel)).unwrap();
         let (code, json) = repo.strip(&[]);
         assert_eq!(
-            (code, json["probes"][0]["outcome"].as_str()),
+            (code, data(&json)["probes"][0]["outcome"].as_str()),
             (0, Some("already_absent")),
             "{json}"
         );
@@ -2275,7 +2287,7 @@ fn edits_outside_the_block_survive_strip() {
         repo.write(rel, lines.concat());
         let (code, json) = repo.strip(&[]);
         assert_eq!(
-            (code, json["status"].as_str()),
+            (code, data(&json)["status"].as_str()),
             (0, Some("clean")),
             "{json}"
         );
@@ -2323,7 +2335,7 @@ fn ledger_status_follows_place_and_strip() {
     // ...and the ledger, holding a removed and a live entry for it, still loads and strips.
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["status"].as_str()),
+        (code, data(&json)["status"].as_str()),
         (0, Some("clean")),
         "{json}"
     );
@@ -2349,7 +2361,7 @@ fn planned_entries_are_reconciled() {
     set_status(&repo, "p", "planned");
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["probes"][0]["outcome"].as_str()),
+        (code, data(&json)["probes"][0]["outcome"].as_str()),
         (0, Some("removed")),
         "{json}"
     );
@@ -2361,7 +2373,7 @@ fn planned_entries_are_reconciled() {
     set_status(&repo, "p", "planned");
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["status"].as_str()),
+        (code, data(&json)["status"].as_str()),
         (0, Some("clean")),
         "{json}"
     );
@@ -2375,7 +2387,7 @@ fn planned_entries_are_reconciled() {
     repo.write(rel, lines.concat());
     let (code, json) = repo.strip(&[]);
     assert_eq!(
-        (code, json["probes"][0]["reason"].as_str()),
+        (code, data(&json)["probes"][0]["reason"].as_str()),
         (1, Some("block_hash_mismatch")),
         "{json}"
     );

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{Repo, line_number, probity_bin, probity_json, session_ledger};
+use crate::util::{Repo, data, line_number, probity_bin, probity_json, session_ledger};
 
 /// The program the probes of most tests live in. `python3 app.py` runs the control probe only;
 /// `python3 app.py hit` also runs `p-main` once; `python3 app.py fork` runs `p-main` once in each
@@ -130,7 +130,7 @@ impl Fx {
     fn place_ok(&self, probe: &str, before: &str, extra: &[&str]) {
         let (code, v) = self.place(probe, before, extra);
         assert_eq!(code, 0, "place {probe}: {v}");
-        assert_eq!(v["status"], "placed");
+        assert_eq!(data(&v)["status"], "placed");
     }
 
     /// `probity run --slug S --phase P --timeout T --json -- argv...`.
@@ -175,7 +175,7 @@ impl Fx {
     fn cleanup_clean(&self) {
         let (code, v) = self.cleanup();
         assert_eq!(code, 0, "cleanup: {v}");
-        assert_eq!(v["state"], "clean", "cleanup: {v}");
+        assert_eq!(data(&v)["state"], "clean", "cleanup: {v}");
         assert_eq!(
             std::fs::read_to_string(self.app()).unwrap(),
             APP,
@@ -201,7 +201,7 @@ impl Fx {
 /// `not_observed`, `inconclusive:<reason>`.
 #[track_caller]
 fn verdict(report: &Value, probe: &str) -> String {
-    let o = &report["run"]["observations"][probe];
+    let o = &data(report)["run"]["observations"][probe];
     match o["verdict"].as_str() {
         Some("inconclusive") => format!("inconclusive:{}", o["reason"].as_str().unwrap()),
         Some(v) => v.to_owned(),
@@ -276,8 +276,8 @@ fn session_illegal_transition_refused() {
 
     let (code, v) = fx.cleanup();
     assert_eq!(code, 1, "{v}");
-    assert_eq!(v["state"], "cleanup_failed");
-    let failure = v["cleanup"]["failure"]
+    assert_eq!(data(&v)["state"], "cleanup_failed");
+    let failure = data(&v)["cleanup"]["failure"]
         .as_array()
         .expect("per-item failures");
     assert!(
@@ -286,7 +286,7 @@ fn session_illegal_transition_refused() {
             && i["reason"] == "block_hash_mismatch"),
         "{v}"
     );
-    assert!(v["cleanup"]["markers_remaining"].as_u64().unwrap() >= 1);
+    assert!(data(&v)["cleanup"]["markers_remaining"].as_u64().unwrap() >= 1);
 
     let before = fx.ledger_bytes();
     assert_eq!(
@@ -440,7 +440,7 @@ fn session_invalid_saved_policy_is_kept_and_reads_off() {
         let (code, v) = fx.cli(&["session", "render", "--slug", "bad-policy"]);
         assert_eq!(code, 0);
         assert!(
-            v["markdown"]
+            data(&v)["markdown"]
                 .as_str()
                 .unwrap()
                 .contains("\n- policy: off\n"),
@@ -594,7 +594,11 @@ fn session_eleventh_probe_refused() {
         ledger_before
     );
     let (code, v) = probity_json(repo.path(), &["cleanup", "--slug", "many"]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), src);
 }
 
@@ -645,7 +649,7 @@ fn session_unparsable_ledger_never_rewritten() {
         }
         let (code, v) = fx.gate();
         assert_eq!(code, 1, "{v}");
-        let reason = v["blocking"][0]["reason"].as_str().unwrap();
+        let reason = data(&v)["blocking"][0]["reason"].as_str().unwrap();
         assert!(
             matches!(reason, "ledger_unreadable" | "ledger_invalid"),
             "{v}"
@@ -667,7 +671,7 @@ fn session_render_and_sync_replace_exactly_the_section() {
     fx.run_ok(&["python3", "app.py", "hit"]);
     let (code, v) = fx.cli(&["session", "render", "--slug", "md"]);
     assert_eq!(code, 0);
-    let md = v["markdown"].as_str().unwrap().to_owned();
+    let md = data(&v)["markdown"].as_str().unwrap().to_owned();
     assert!(md.starts_with("## Runtime Evidence\n\n"), "{md}");
     for needle in [
         "- state: active",
@@ -699,7 +703,7 @@ fn session_render_and_sync_replace_exactly_the_section() {
     let old = "## Runtime Evidence\r\n\r\n- state: planned\r\n### Probes\r\nstale text\r\n\r\n";
     let file = fx.repo.write("session.md", format!("{before}{old}{after}"));
     let (code, v) = fx.cli(&["session", "sync", "session.md", "--slug", "md"]);
-    assert_eq!((code, &v["changed"]), (0, &json!(true)), "{v}");
+    assert_eq!((code, &data(&v)["changed"]), (0, &json!(true)), "{v}");
     let got = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
         got,
@@ -711,7 +715,7 @@ fn session_render_and_sync_replace_exactly_the_section() {
     );
     // Again: nothing to change.
     let (code, v) = fx.cli(&["session", "sync", "session.md", "--slug", "md"]);
-    assert_eq!((code, &v["changed"]), (0, &json!(false)), "{v}");
+    assert_eq!((code, &data(&v)["changed"]), (0, &json!(false)), "{v}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), got);
 
     // The section last in the file.
@@ -726,7 +730,7 @@ fn session_render_and_sync_replace_exactly_the_section() {
     let plain = "# Debug: md\n\nSymptoms: the list runs together.\n";
     let file = fx.repo.write("plain.md", plain);
     let (code, v) = fx.cli(&["session", "sync", "plain.md", "--slug", "md"]);
-    assert_eq!((code, &v["changed"]), (0, &json!(true)), "{v}");
+    assert_eq!((code, &data(&v)["changed"]), (0, &json!(true)), "{v}");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         format!("{plain}\n{md}")
@@ -742,7 +746,7 @@ fn session_render_and_sync_replace_exactly_the_section() {
     // The session's state moves on; the section follows, the rest stays.
     fx.cleanup_clean();
     let (_, v) = fx.cli(&["session", "render", "--slug", "md"]);
-    let md2 = v["markdown"].as_str().unwrap().to_owned();
+    let md2 = data(&v)["markdown"].as_str().unwrap().to_owned();
     assert!(md2.contains("- state: clean"));
     fx.cli(&["session", "sync", "session.md", "--slug", "md"]);
     assert_eq!(
@@ -766,7 +770,7 @@ fn session_run_ids_are_write_ahead_and_never_reused() {
     ]);
     let (code, v) = crate::util::run_json(&mut cmd);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["untrusted_stdout_tail"], "run-1 baseline\n");
+    assert_eq!(data(&v)["untrusted_stdout_tail"], "run-1 baseline\n");
     let during: Value =
         serde_json::from_slice(&std::fs::read(fx.dir().join("during.json")).unwrap()).unwrap();
     assert_eq!(during["active_run"]["run_id"], "run-1");
@@ -811,7 +815,7 @@ fn session_run_ids_are_write_ahead_and_never_reused() {
     });
     assert_eq!(fx.gate().0, 1, "a run in progress blocks the gate");
     let v = fx.run_ok(&["python3", "app.py", "hit"]);
-    assert_eq!(v["run"]["run_id"], "run-4");
+    assert_eq!(data(&v)["run"]["run_id"], "run-4");
     let l = fx.ledger_json();
     let r3 = &l["runs"][2];
     assert_eq!(r3["run_id"], "run-3");
@@ -839,7 +843,7 @@ fn session_run_ids_are_write_ahead_and_never_reused() {
     assert_eq!(ids, ["run-1", "run-2", "run-3", "run-4", "run-5"]);
     assert_eq!(l["runs"][4]["status"], "inconclusive");
     let v = fx.run("uninstrumented_verify", 5, &["true"]).1;
-    assert_eq!(v["run"]["run_id"], "run-6");
+    assert_eq!(data(&v)["run"]["run_id"], "run-6");
     assert_eq!(fx.ledger_json()["next_run_seq"], 7);
 }
 
@@ -863,9 +867,9 @@ fn session_timeout_kills_grandchildren() {
         "the timeout did not fire in time"
     );
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["timed_out"], true);
-    assert_eq!(v["run"]["status"], "timed_out");
-    assert_eq!(v["signal"], 9);
+    assert_eq!(data(&v)["timed_out"], true);
+    assert_eq!(data(&v)["run"]["status"], "timed_out");
+    assert_eq!(data(&v)["signal"], 9);
     assert_eq!(verdict(&v, "p-main"), "inconclusive:timeout");
     assert_eq!(verdict(&v, "p-ctl"), "inconclusive:timeout");
     let pid: i32 = std::fs::read_to_string(fx.dir().join("grandchild.pid"))
@@ -898,7 +902,7 @@ fn session_timeout_does_not_wait_for_a_process_that_left_the_group() {
         kill9(pid);
     }
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["run"]["status"], "timed_out");
+    assert_eq!(data(&v)["run"]["status"], "timed_out");
     assert!(
         took < Duration::from_secs(20),
         "probity waited {took:?} for a process outside the group"
@@ -956,7 +960,11 @@ fn hostile(script: &str) -> (Fx, Value) {
     let code = format!("{FORGE}{script}\n");
     let (status, v) = fx.run("baseline", 20, &["python3", "-c", &code]);
     assert_eq!(status, 0, "{v}");
-    assert_eq!(v["run"]["exit_code"], 0, "the forging script failed: {v}");
+    assert_eq!(
+        data(&v)["run"]["exit_code"],
+        0,
+        "the forging script failed: {v}"
+    );
     (fx, v)
 }
 
@@ -979,15 +987,19 @@ impl Forge {
         let code = format!("{FORGE}{script}\n");
         let (status, v) = self.fx.run("baseline", 20, &["python3", "-c", &code]);
         assert_eq!(status, 0, "{v}");
-        assert_eq!(v["run"]["exit_code"], 0, "the forging script failed: {v}");
+        assert_eq!(
+            data(&v)["run"]["exit_code"],
+            0,
+            "the forging script failed: {v}"
+        );
         let got = (verdict(&v, "p-main"), verdict(&v, "p-ctl"));
         assert_eq!(
             (got.0.as_str(), got.1.as_str()),
             (main, ctl),
             "{script}\n{}",
-            v["run"]
+            data(&v)["run"]
         );
-        let run_id = v["run"]["run_id"].as_str().unwrap();
+        let run_id = data(&v)["run"]["run_id"].as_str().unwrap();
         assert!(
             !self
                 .fx
@@ -1021,10 +1033,10 @@ fn hostile_events_over_each_limit() {
         "observed",
         "observed",
     );
-    let run_id = v["run"]["run_id"].as_str().unwrap().to_owned();
-    assert_eq!(v["run"]["observations"]["p-main"]["event_count"], 2);
+    let run_id = data(&v)["run"]["run_id"].as_str().unwrap().to_owned();
+    assert_eq!(data(&v)["run"]["observations"]["p-main"]["event_count"], 2);
     assert_eq!(
-        v["run"]["observations"]["p-main"]["citations"],
+        data(&v)["run"]["observations"]["p-main"]["citations"],
         json!([format!("{run_id}:p-main:1"), format!("{run_id}:p-main:2")])
     );
     // A line over 1024 bytes.
@@ -1051,7 +1063,8 @@ fn hostile_events_over_each_limit() {
         "inconclusive:overflow",
     );
     assert_eq!(
-        v["run"]["sink_bytes"], 262_145,
+        data(&v)["run"]["sink_bytes"],
+        262_145,
         "the sink is read with a hard bound"
     );
     // 100k lines over the run bound: overflow, read bounded.
@@ -1060,14 +1073,14 @@ fn hostile_events_over_each_limit() {
         "inconclusive:overflow",
         "inconclusive:overflow",
     );
-    assert_eq!(v["run"]["sink_bytes"], 262_145);
+    assert_eq!(data(&v)["run"]["sink_bytes"], 262_145);
     // 100k empty lines under the bound: malformed, every line counted.
     let v = f.case(
         "w(ev('p-ctl', 1), b'\\n' * 100000)",
         "inconclusive:malformed",
         "inconclusive:malformed",
     );
-    assert_eq!(v["run"]["sink_lines"], 100_001);
+    assert_eq!(data(&v)["run"]["sink_lines"], 100_001);
     f.done();
 }
 
@@ -1170,8 +1183,11 @@ fn hostile_duplicate_and_decreasing_ordinals() {
         "observed",
         "observed",
     );
-    assert_eq!(v["run"]["observations"]["p-main"]["process_count"], 2);
-    assert_eq!(v["run"]["observations"]["p-main"]["event_count"], 3);
+    assert_eq!(
+        data(&v)["run"]["observations"]["p-main"]["process_count"],
+        2
+    );
+    assert_eq!(data(&v)["run"]["observations"]["p-main"]["event_count"], 3);
     f.done();
 }
 
@@ -1200,8 +1216,8 @@ fn hostile_sink_swapped_for_symlink() {
 
     let (code, c) = fx.cleanup();
     assert_eq!(code, 1, "{c}");
-    assert_eq!(c["state"], "cleanup_failed");
-    let items = c["cleanup"]["failure"].as_array().unwrap();
+    assert_eq!(data(&c)["state"], "cleanup_failed");
+    let items = data(&c)["cleanup"]["failure"].as_array().unwrap();
     assert!(
         items.iter().any(|i| i["kind"] == "artifact"
             && i["id"] == "sink-run-1"
@@ -1244,18 +1260,18 @@ fn hostile_capture_root_renamed() {
     );
     let (code, c) = fx.cleanup();
     assert_eq!(code, 1, "{c}");
-    assert_eq!(c["state"], "cleanup_failed");
-    let items = c["cleanup"]["failure"].as_array().unwrap();
+    assert_eq!(data(&c)["state"], "cleanup_failed");
+    let items = data(&c)["cleanup"]["failure"].as_array().unwrap();
     assert!(
         items
             .iter()
             .any(|i| i["kind"] == "artifact" && i["reason"] == "identity_mismatch"),
         "{c}"
     );
-    assert!(c["cleanup"]["artifacts_remaining"].as_u64().unwrap() >= 1);
+    assert!(data(&c)["cleanup"]["artifacts_remaining"].as_u64().unwrap() >= 1);
     let (code, g) = fx.gate();
     assert_eq!(code, 1, "{g}");
-    let reasons: Vec<&str> = g["blocking"]
+    let reasons: Vec<&str> = data(&g)["blocking"]
         .as_array()
         .unwrap()
         .iter()
@@ -1289,7 +1305,7 @@ fn hostile_capture_root_replaced() {
     let root = fx.capture_root();
     let (code, c) = fx.cleanup();
     assert_eq!(
-        (code, c["state"].as_str()),
+        (code, data(&c)["state"].as_str()),
         (1, Some("cleanup_failed")),
         "{c}"
     );
@@ -1318,11 +1334,11 @@ fn hostile_pre_created_sink() {
     assert_eq!(fx.gate().0, 1);
     let (code, c) = fx.cleanup();
     assert_eq!(
-        (code, c["state"].as_str()),
+        (code, data(&c)["state"].as_str()),
         (1, Some("cleanup_failed")),
         "{c}"
     );
-    let items = c["cleanup"]["failure"].as_array().unwrap();
+    let items = data(&c)["cleanup"]["failure"].as_array().unwrap();
     assert!(
         items
             .iter()
@@ -1349,7 +1365,7 @@ fn session_not_observed_only_with_a_control_event() {
     let v = fx.run_ok(&["python3", "app.py", "hit"]);
     assert_eq!(verdict(&v, "p-main"), "observed");
     assert_eq!(
-        v["untrusted_captured"]
+        data(&v)["untrusted_captured"]
             .as_array()
             .unwrap()
             .iter()
@@ -1363,7 +1379,7 @@ fn session_not_observed_only_with_a_control_event() {
     assert_eq!(verdict(&v, "p-ctl"), "inconclusive:no_control_event");
     let (code, c) = fx.cli(&["compare", "--slug", "control", "run-1", "run-2"]);
     assert_eq!(code, 0);
-    let row = c["probes"]
+    let row = data(&c)["probes"]
         .as_array()
         .unwrap()
         .iter()
@@ -1372,18 +1388,26 @@ fn session_not_observed_only_with_a_control_event() {
         .clone();
     assert_eq!(
         row,
-        json!({"probe": "p-main", "a": "not_observed", "b": "observed", "a_events": 0, "b_events": 1, "same_values": null})
+        json!({
+            "probe": "p-main",
+            "a": {"verdict": "not_observed", "reason": null, "events": 0},
+            "b": {"verdict": "observed", "reason": null, "events": 1},
+            "same_values": null
+        })
     );
     let (code, c) = fx.cli(&["compare", "--slug", "control", "run-2", "run-3"]);
     assert_eq!(code, 0);
-    let row = c["probes"]
+    let row = data(&c)["probes"]
         .as_array()
         .unwrap()
         .iter()
         .find(|r| r["probe"] == "p-main")
         .unwrap()
         .clone();
-    assert_eq!(row["b"], "inconclusive:no_control_event");
+    assert_eq!(
+        row["b"],
+        json!({"verdict": "inconclusive", "reason": "no_control_event", "events": 0})
+    );
     assert_eq!(
         fx.refused(&["compare", "--slug", "control", "run-1", "run-9"]),
         "run_not_found"
@@ -1403,12 +1427,12 @@ fn session_not_observed_only_with_a_control_event() {
 fn session_forked_processes_kept_apart() {
     let fx = Fx::with_probes("fork");
     let v = fx.run_ok(&["python3", "app.py", "fork"]);
-    let o = &v["run"]["observations"]["p-main"];
+    let o = &data(&v)["run"]["observations"]["p-main"];
     assert_eq!(o["verdict"], "observed", "{v}");
     assert_eq!(o["process_count"], 2, "{v}");
     assert_eq!(o["event_count"], 2);
     assert_eq!(o["citations"], json!(["run-1:p-main:1", "run-1:p-main:1"]));
-    let pids: std::collections::BTreeSet<u64> = v["untrusted_captured"]
+    let pids: std::collections::BTreeSet<u64> = data(&v)["untrusted_captured"]
         .as_array()
         .unwrap()
         .iter()
@@ -1492,7 +1516,7 @@ fn session_sigkill_during_run_is_reconciled() {
     let (code, g) = fx.gate();
     assert_eq!(code, 1);
     assert!(
-        g["blocking"]
+        data(&g)["blocking"]
             .as_array()
             .unwrap()
             .iter()
@@ -1501,7 +1525,7 @@ fn session_sigkill_during_run_is_reconciled() {
     );
 
     let v = fx.run_ok(&["python3", "app.py", "hit"]);
-    assert_eq!(v["run"]["run_id"], "run-2");
+    assert_eq!(data(&v)["run"]["run_id"], "run-2");
     let l = fx.ledger_json();
     assert_eq!(l["runs"][0]["run_id"], "run-1");
     assert_eq!(l["runs"][0]["status"], "inconclusive");
@@ -1743,7 +1767,11 @@ fn gate_all_sessions_one_line_per_blocking_item() {
     }
     // Strip the `done` probe only by cleaning that session: the file keeps busy's probes.
     let (code, v) = p(&["cleanup", "--slug", "done"]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
 
     let out = crate::util::probity()
         .current_dir(dir)
@@ -1772,9 +1800,9 @@ fn gate_all_sessions_one_line_per_blocking_item() {
     );
     let (code, v) = p(&["gate"]);
     assert_eq!(code, 1);
-    assert_eq!(v["pass"], false);
-    assert_eq!(v["sessions"], 2);
-    assert_eq!(v["blocking"].as_array().unwrap().len(), 3);
+    assert_eq!(v["status"], "not_clean");
+    assert_eq!(data(&v)["sessions"], 2);
+    assert_eq!(data(&v)["blocking"].as_array().unwrap().len(), 3);
     assert_eq!(p(&["gate", "--slug", "done"]).0, 0);
     assert_eq!(p(&["gate", "--slug", "busy"]).0, 1);
     let (code, v) = p(&["gate", "--slug", "nosuch"]);
@@ -1873,7 +1901,11 @@ fn gate_as_git_pre_commit_hook() {
     );
 
     let (code, v) = probity_json(dir, &["cleanup", "--slug", "hook"]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
     assert!(git(&["add", "app.py"]).status.success());
     let out = git(&["commit", "-q", "-m", "clean"]);
     assert!(

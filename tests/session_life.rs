@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{Repo, line_number, probity_json, session_ledger};
+use crate::util::{Repo, data, line_number, probity_json, session_ledger};
 
 const APP: &str =
     "def compute(value):\n    value = value + 1\n    return value\n\n\nprint(compute(1))\n";
@@ -76,8 +76,8 @@ impl Life {
 fn policy_default_is_off_and_placing_a_probe_says_how_to_opt_in() {
     let l = Life::new("pol-default", &[]);
     let show = l.show();
-    assert_eq!(show["policy"]["effective"], "off", "{show}");
-    assert_eq!(show["policy"]["saved"], "off", "{show}");
+    assert_eq!(data(&show)["policy"]["effective"], "off", "{show}");
+    assert_eq!(data(&show)["policy"]["saved"], "off", "{show}");
     let (code, v) = l.place("p1", "    return value");
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["reason"], "policy_off");
@@ -101,7 +101,7 @@ fn set_policy_opts_in_and_changes_only_the_policy() {
     let l = Life::new("pol-set", &[]);
     let (code, v) = l.cli(&["session", "set-policy", "--slug", l.slug, "adaptive"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["policy"]["effective"], "adaptive");
+    assert_eq!(data(&v)["policy"]["effective"], "adaptive");
     let (code, v) = l.place("p1", "    return value");
     assert_eq!(code, 0, "{v}");
     let (code, v) = l.cli(&[
@@ -118,20 +118,20 @@ fn set_policy_opts_in_and_changes_only_the_policy() {
     expect["policy"] = "off".into();
     assert_eq!(after, expect, "only `policy` changed");
     let show = l.show();
-    assert_eq!(show["policy"]["effective"], "off");
+    assert_eq!(data(&show)["policy"]["effective"], "off");
     // Under off, a new probe is refused but cleanup still reconciles and cleans.
     let (code, v) = l.place("p2", "    value = value + 1");
     assert_eq!((code, v["reason"].as_str()), (2, Some("policy_off")), "{v}");
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["state"], "clean");
+    assert_eq!(data(&v)["state"], "clean");
     assert_eq!(
         l.repo.read("app.py"),
         APP.as_bytes(),
         "the probe is stripped"
     );
     let (code, v) = l.cli(&["gate"]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
 }
 
 #[test]
@@ -141,9 +141,9 @@ fn invalid_saved_policy_stays_on_disk_and_reads_as_off() {
     j["policy"] = serde_json::json!({"mode": "adaptive"});
     std::fs::write(l.ledger(), serde_json::to_vec_pretty(&j).unwrap()).unwrap();
     let show = l.show();
-    assert_eq!(show["policy"]["effective"], "off");
+    assert_eq!(data(&show)["policy"]["effective"], "off");
     assert_eq!(
-        show["policy"]["saved"],
+        data(&show)["policy"]["saved"],
         serde_json::json!({"mode": "adaptive"})
     );
     let (code, v) = l.place("p1", "    return value");
@@ -222,8 +222,13 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
         assert_eq!(status.code(), Some(128 + sig), "signal {sig}");
         let mut out = String::new();
         std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
-        let v: Value = serde_json::from_str(out.trim()).unwrap();
-        assert_eq!(v["interrupted_by"], sig, "{v}");
+        let v: Value = crate::util::parse_output(&out);
+        assert_eq!(data(&v)["interrupted_by"], sig, "{v}");
+        assert_eq!(
+            (v["status"].as_str(), v["reason"].as_str()),
+            (Some("failed"), Some("interrupted")),
+            "{v}"
+        );
         assert!(
             !group_alive(pgid),
             "nothing of the run's group is left running"
@@ -235,7 +240,7 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
         // The gate is not blocked by a run that will never finish.
         let (code, g) = l.cli(&["gate"]);
         assert_eq!(code, 1, "the session is still active: {g}");
-        let reasons: Vec<&str> = g["blocking"]
+        let reasons: Vec<&str> = data(&g)["blocking"]
             .as_array()
             .unwrap()
             .iter()
@@ -251,7 +256,7 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
     assert_eq!(code, 0, "{v}");
     let (code, g) = l.cli(&["gate"]);
-    assert_eq!((code, g["pass"].as_bool()), (0, Some(true)), "{g}");
+    assert_eq!((code, g["status"].as_str()), (0, Some("ok")), "{g}");
 }
 
 // --- 3. The gate cannot pass by accident ---
@@ -283,7 +288,7 @@ fn gate_outside_a_repository_or_without_sessions_refuses_unless_the_root_is_name
     assert!(v["detail"].as_str().unwrap().contains("--root"), "{v}");
     let root = plain.path().to_str().unwrap();
     let (code, v) = probity_json(plain.path(), &["gate", "--root", root]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
     // A repository where no session was ever started.
     let repo = Repo::new();
     let (code, v) = probity_json(repo.path(), &["gate"]);
@@ -312,21 +317,25 @@ fn gate_verify_blocks_on_a_probe_copied_into_an_ignored_build_output() {
     std::fs::create_dir(l.dir().join("dist")).unwrap();
     std::fs::copy(l.dir().join("app.py"), l.dir().join("dist/app.py")).unwrap();
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
     let (code, v) = l.cli(&["gate"]);
     assert_eq!(
-        (code, v["pass"].as_bool()),
-        (0, Some(true)),
+        (code, v["status"].as_str()),
+        (0, Some("ok")),
         "ignored files are not read: {v}"
     );
     let (code, v) = l.cli(&["gate", "--verify"]);
-    assert_eq!((code, v["pass"].as_bool()), (1, Some(false)), "{v}");
-    let item = &v["blocking"][0];
+    assert_eq!((code, v["status"].as_str()), (1, Some("not_clean")), "{v}");
+    let item = &data(&v)["blocking"][0];
     assert_eq!(item["reason"], "leftover_unledgered", "{v}");
     assert_eq!(item["ledger"], "dist/app.py", "{v}");
     std::fs::remove_dir_all(l.dir().join("dist")).unwrap();
     let (code, v) = l.cli(&["gate", "--verify"]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
 }
 
 // --- 4. Revert-and-reconfirm: `git stash` / `git stash pop` ---
@@ -345,7 +354,11 @@ fn stash_pop_brings_back_a_probe_that_gate_and_cleanup_catch() {
     // The user stashes the fix (and with it, the probe), cleans up, then pops the stash.
     git(l.dir(), &["stash", "-q"]);
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
     git(l.dir(), &["stash", "pop", "-q"]);
     assert_eq!(
         l.repo.read("app.py"),
@@ -354,8 +367,8 @@ fn stash_pop_brings_back_a_probe_that_gate_and_cleanup_catch() {
     );
     assert_eq!(l.ledger_json()["probes"][0]["status"], "removed");
     let (code, v) = l.cli(&["gate"]);
-    assert_eq!((code, v["pass"].as_bool()), (1, Some(false)), "{v}");
-    let reasons: Vec<&str> = v["blocking"]
+    assert_eq!((code, v["status"].as_str()), (1, Some("not_clean")), "{v}");
+    let reasons: Vec<&str> = data(&v)["blocking"]
         .as_array()
         .unwrap()
         .iter()
@@ -364,10 +377,14 @@ fn stash_pop_brings_back_a_probe_that_gate_and_cleanup_catch() {
     assert_eq!(reasons, ["leftover_unledgered"], "{v}");
     // Cleanup re-ledgers the block it placed (same file, same hash) and strips it.
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
     assert_eq!(l.repo.read("app.py"), APP.as_bytes());
     let (code, v) = l.cli(&["gate"]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
 }
 
 #[test]
@@ -378,9 +395,13 @@ fn cleanup_leaves_a_copy_of_a_probe_in_place_and_the_gate_blocks_on_it() {
     std::fs::copy(l.dir().join("app.py"), l.dir().join("copy.py")).unwrap();
     let copy = l.repo.read("copy.py");
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
     assert_eq!(
-        v["copies"],
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
+    assert_eq!(
+        data(&v)["copies"],
         serde_json::json!(["copy.py:3 (copy/p1)"]),
         "{v}"
     );
@@ -392,13 +413,13 @@ fn cleanup_leaves_a_copy_of_a_probe_in_place_and_the_gate_blocks_on_it() {
     assert_eq!(l.repo.read("copy.py"), copy, "the copy is not touched");
     let (code, v) = l.cli(&["gate"]);
     assert_eq!(
-        (code, v["blocking"][0]["ledger"].as_str()),
+        (code, data(&v)["blocking"][0]["ledger"].as_str()),
         (1, Some("copy.py")),
         "{v}"
     );
     std::fs::remove_file(l.dir().join("copy.py")).unwrap();
     let (code, v) = l.cli(&["gate"]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
 }
 
 // --- 5. Secrets on the reproduction's command line ---
@@ -479,7 +500,10 @@ fn verify_treats_markers_in_markdown_code_as_data() {
     let lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| {
+            crate::util::check_json_output(l);
+            serde_json::from_str(l).unwrap()
+        })
         .collect();
     let findings: Vec<(&str, u64)> = lines
         .iter()
@@ -517,7 +541,7 @@ fn a_misspelt_command_leaves_the_session_as_it_was() {
         "nothing recorded, nothing created"
     );
     let (code, v) = l.cli(&["gate"]);
-    assert_eq!((code, v["pass"].as_bool()), (0, Some(true)), "{v}");
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
 }
 
 // --- 6. A reproduction performed by hand ---
@@ -552,8 +576,8 @@ fn a_run_performed_by_hand_between_run_start_and_run_finish() {
         "click checkout",
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["run_id"], "run-1");
-    let sink = PathBuf::from(v["env"]["GSD_DEBUG_PROBE_SINK"].as_str().unwrap());
+    assert_eq!(data(&v)["run_id"], "run-1");
+    let sink = PathBuf::from(data(&v)["env"]["GSD_DEBUG_PROBE_SINK"].as_str().unwrap());
     assert!(sink.is_file(), "the sink exists for the user's shell");
     assert_eq!(l.ledger_json()["active_run"]["run_id"], "run-1");
     // The gate blocks while the person reproduces.
@@ -562,15 +586,19 @@ fn a_run_performed_by_hand_between_run_start_and_run_finish() {
     // The person runs the program with the printed environment.
     let mut cmd = std::process::Command::new("python3");
     cmd.current_dir(l.dir()).arg("app.py");
-    for (k, val) in v["env"].as_object().unwrap() {
+    for (k, val) in data(&v)["env"].as_object().unwrap() {
         cmd.env(k, val.as_str().unwrap());
     }
     assert!(cmd.output().unwrap().status.success());
     let (code, f) = l.cli(&["run", "finish", "--slug", l.slug]);
     assert_eq!(code, 0, "{f}");
-    assert_eq!(f["run"]["status"], "completed");
-    assert_eq!(f["run"]["reproduction_ref"], "click checkout");
-    assert_eq!(f["run"]["observations"]["p1"]["verdict"], "observed", "{f}");
+    assert_eq!(data(&f)["run"]["status"], "completed");
+    assert_eq!(data(&f)["run"]["reproduction_ref"], "click checkout");
+    assert_eq!(
+        data(&f)["run"]["observations"]["p1"]["verdict"],
+        "observed",
+        "{f}"
+    );
     assert!(!sink.exists(), "the sink is removed");
     let j = l.ledger_json();
     assert_eq!(j["active_run"], Value::Null);
@@ -582,5 +610,9 @@ fn a_run_performed_by_hand_between_run_start_and_run_finish() {
         "{v}"
     );
     let (code, v) = l.cli(&["cleanup", "--slug", l.slug]);
-    assert_eq!((code, v["state"].as_str()), (0, Some("clean")), "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (0, Some("clean")),
+        "{v}"
+    );
 }

@@ -3,6 +3,7 @@
 mod accept_diff;
 mod accept_tests;
 mod cli;
+mod contract;
 mod conventions;
 mod drift;
 mod drift_accuracy;

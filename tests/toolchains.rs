@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 use probity::events::{ExpectedProbe, RunIdentity, ValuesKey, analyze};
 use probity::ledger::Observation;
 
-use crate::util::{Repo, probity};
+use crate::util::{Repo, data, probity};
 
 const SLUG: &str = "tc";
 const HYPOTHESES: [&str; 2] = ["h1", "h2"];
@@ -160,9 +160,9 @@ fn place_at(repo: &Repo, rel: &str, line: usize, spec: &Spec) -> Placed {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_str(stdout.trim()).expect("place --json output");
-    assert_eq!(v["status"], "placed", "{v}");
-    let used = v["placement"]["line_used"]
+    let v: Value = crate::util::parse_output(&stdout);
+    assert_eq!(data(&v)["status"], "placed", "{v}");
+    let used = data(&v)["placement"]["line_used"]
         .as_u64()
         .expect("placement.line_used");
     assert_eq!(
@@ -191,8 +191,8 @@ fn strip_all(repo: &Repo, rel: &str, original: &[u8]) {
         "probity strip failed: {stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_str(stdout.trim()).expect("strip --json output");
-    assert_eq!(v["status"], "clean", "{v}");
+    let v: Value = crate::util::parse_output(&stdout);
+    assert_eq!(data(&v)["status"], "clean", "{v}");
     assert!(
         repo.read(rel) == original,
         "after strip {rel} must be byte-identical to the original"
@@ -227,14 +227,21 @@ fn runtime_for(dir: &Path) -> (String, PathBuf) {
         .arg("--json")
         .output()
         .expect("run probity env");
-    let v: Value = serde_json::from_slice(&out.stdout).expect("env --json output");
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(v["status"], "ok", "probity env: {v}");
-    assert_eq!(v["recorded"], false, "a ledger without a session: {v}");
-    let runtime = v["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+    assert_eq!(
+        data(&v)["recorded"],
+        false,
+        "a ledger without a session: {v}"
+    );
+    let runtime = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
         .as_str()
         .expect("the runtime export")
         .to_owned();
-    (runtime, PathBuf::from(v["root"].as_str().expect("root")))
+    (
+        runtime,
+        PathBuf::from(data(&v)["root"].as_str().expect("root")),
+    )
 }
 
 /// Run `cmd` to completion with the probe environment set as `sink` says (with a sink, the

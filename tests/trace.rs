@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{probity, repo_root};
+use crate::util::{data, probity, repo_root};
 
 fn fixture(name: &str) -> PathBuf {
     repo_root().join("tests/fixtures/trace").join(name)
@@ -22,14 +22,13 @@ fn inspect(trace: &Path, args: &[&str]) -> (i32, Value) {
         .args(args)
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     (out.status.code().unwrap(), v)
 }
 
 /// The check named `name` of a report.
 fn check<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["checks"]
+    data(v)["checks"]
         .as_array()
         .unwrap()
         .iter()
@@ -39,7 +38,7 @@ fn check<'a>(v: &'a Value, name: &str) -> &'a Value {
 
 /// The reason codes of the failed checks, in order.
 fn failed(v: &Value) -> Vec<String> {
-    v["checks"]
+    data(v)["checks"]
         .as_array()
         .unwrap()
         .iter()
@@ -52,45 +51,45 @@ fn failed(v: &Value) -> Vec<String> {
 fn complete_trace_counts_actions_commands_files_and_usage() {
     let (code, v) = inspect(&fixture("complete.jsonl"), &[]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["command"], "trace inspect");
-    assert_eq!(v["probity_version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(v["status"], "pass");
-    assert_eq!(v["lines"], 18);
-    assert_eq!(v["turns"]["started"], 2);
-    assert_eq!(v["turns"]["completed"], 2);
-    assert_eq!(v["turns"]["failed"], 0);
+    assert_eq!(data(&v)["probity_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(data(&v)["status"], "pass");
+    assert_eq!(data(&v)["lines"], 18);
+    assert_eq!(data(&v)["turns"]["started"], 2);
+    assert_eq!(data(&v)["turns"]["completed"], 2);
+    assert_eq!(data(&v)["turns"]["failed"], 0);
     // command_execution x2, file_change, mcp_tool_call, web_search; not reasoning, todo_list or
     // the agent messages.
-    assert_eq!(v["actions"], 5);
-    assert_eq!(v["items"]["total"], 9);
-    let by_type = &v["items"]["by_type"];
+    assert_eq!(data(&v)["actions"], 5);
+    assert_eq!(data(&v)["items"]["total"], 9);
+    let by_type = &data(&v)["items"]["by_type"];
     assert_eq!(by_type["command_execution"], 2);
     assert_eq!(by_type["agent_message"], 2);
     assert_eq!(by_type["todo_list"], 1);
     assert_eq!(by_type["reasoning"], 1);
     assert_eq!(by_type["web_search"], 1);
-    assert_eq!(v["items"]["unknown_types"], serde_json::json!({}));
-    let cmds = v["commands"].as_array().unwrap();
+    assert_eq!(data(&v)["items"]["unknown_types"], serde_json::json!({}));
+    let cmds = data(&v)["commands"].as_array().unwrap();
     assert_eq!(cmds.len(), 2);
     assert_eq!(cmds[0]["command"], "bash -lc ls");
     assert_eq!(cmds[0]["exit_code"], 0);
     assert_eq!(cmds[1]["exit_code"], 1);
     assert_eq!(cmds[1]["status"], "failed");
-    let files: Vec<&str> = v["files_changed"]
+    let files: Vec<&str> = data(&v)["files_changed"]
         .as_array()
         .unwrap()
         .iter()
         .map(|f| f["path"].as_str().unwrap())
         .collect();
     assert_eq!(files, ["/repo/src/lib.rs", "/repo/NOTES.md"]);
-    assert_eq!(v["files_changed"][1]["kind"], "add");
+    assert_eq!(data(&v)["files_changed"][1]["kind"], "add");
     // Summed over both turns.
-    assert_eq!(v["usage"]["input_tokens"], 25763);
-    assert_eq!(v["usage"]["cached_input_tokens"], 25248);
-    assert_eq!(v["usage"]["output_tokens"], 142);
-    assert_eq!(v["final_message"], "Done.\nROUTE: accepted");
-    assert_eq!(v["malformed"], serde_json::json!([]));
+    assert_eq!(data(&v)["usage"]["input_tokens"], 25763);
+    assert_eq!(data(&v)["usage"]["cached_input_tokens"], 25248);
+    assert_eq!(data(&v)["usage"]["output_tokens"], 142);
+    assert_eq!(data(&v)["final_message"], "Done.\nROUTE: accepted");
+    assert_eq!(data(&v)["malformed"], serde_json::json!([]));
     assert!(failed(&v).is_empty());
 }
 
@@ -109,15 +108,20 @@ fn semantic_review_notice_and_caller_facts_in_both_outputs() {
             "demo@abc123",
         ],
     );
-    assert_eq!(v["semantic_review_required"], true);
-    assert!(v["notice"].as_str().unwrap().contains("semantic review"));
-    assert_eq!(v["caller"]["model"], "gpt-5-codex");
-    assert_eq!(v["caller"]["tool_version"], "codex-cli 0.46.0");
-    assert_eq!(v["caller"]["prompt"], "route the cart bug");
-    assert_eq!(v["caller"]["target"], "demo@abc123");
+    assert_eq!(data(&v)["semantic_review_required"], true);
+    assert!(
+        data(&v)["notice"]
+            .as_str()
+            .unwrap()
+            .contains("semantic review")
+    );
+    assert_eq!(data(&v)["caller"]["model"], "gpt-5-codex");
+    assert_eq!(data(&v)["caller"]["tool_version"], "codex-cli 0.46.0");
+    assert_eq!(data(&v)["caller"]["prompt"], "route the cart bug");
+    assert_eq!(data(&v)["caller"]["target"], "demo@abc123");
     // Not given: recorded as null, never guessed from the trace.
     let (_, v) = inspect(&fixture("complete.jsonl"), &[]);
-    assert_eq!(v["caller"]["model"], Value::Null);
+    assert_eq!(data(&v)["caller"]["model"], Value::Null);
 
     let out = probity()
         .args(["trace", "inspect"])
@@ -145,19 +149,19 @@ fn semantic_review_notice_and_caller_facts_in_both_outputs() {
 fn failed_turn_fails_closed() {
     let (code, v) = inspect(&fixture("failed_turn.jsonl"), &[]);
     assert_eq!(code, 1, "{v}");
-    assert_eq!(v["status"], "fail");
-    assert_eq!(v["turns"]["failed"], 1);
-    assert_eq!(v["turns"]["completed"], 0);
+    assert_eq!(data(&v)["status"], "fail");
+    assert_eq!(data(&v)["turns"]["failed"], 1);
+    assert_eq!(data(&v)["turns"]["completed"], 0);
     assert_eq!(check(&v, "turn_completed")["reason"], "trace_turn_failed");
     assert_eq!(
         check(&v, "agent_message")["reason"],
         "trace_no_agent_message"
     );
-    assert_eq!(v["final_message"], Value::Null);
+    assert_eq!(data(&v)["final_message"], Value::Null);
     // The command that never completed is still an action.
-    assert_eq!(v["actions"], 1);
-    assert_eq!(v["commands"][0]["exit_code"], Value::Null);
-    let errors = v["errors"].as_array().unwrap();
+    assert_eq!(data(&v)["actions"], 1);
+    assert_eq!(data(&v)["commands"][0]["exit_code"], Value::Null);
+    let errors = data(&v)["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 2);
     assert_eq!(errors[0]["line"], 4);
     assert_eq!(errors[1]["line"], 5);
@@ -165,7 +169,7 @@ fn failed_turn_fails_closed() {
         errors[1]["message"],
         "stream disconnected before completion"
     );
-    assert_eq!(v["semantic_review_required"], true);
+    assert_eq!(data(&v)["semantic_review_required"], true);
 }
 
 #[test]
@@ -199,18 +203,18 @@ fn trace_without_a_turn_or_message_fails_closed() {
 fn unknown_item_types_are_counted_as_actions_and_listed() {
     let (code, v) = inspect(&fixture("unknown_types.jsonl"), &[]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["actions"], 3);
+    assert_eq!(data(&v)["actions"], 3);
     assert_eq!(
-        v["items"]["unknown_types"],
+        data(&v)["items"]["unknown_types"],
         serde_json::json!({"browser_action": 1, "image_generation": 2})
     );
-    assert_eq!(v["items"]["by_type"]["image_generation"], 2);
+    assert_eq!(data(&v)["items"]["by_type"]["image_generation"], 2);
     assert_eq!(
-        v["other_events"],
+        data(&v)["other_events"],
         serde_json::json!({"item.plan.delta": 1, "request_user_input": 1})
     );
-    assert_eq!(v["malformed"], serde_json::json!([]));
-    assert_eq!(v["usage"]["input_tokens"], 500);
+    assert_eq!(data(&v)["malformed"], serde_json::json!([]));
+    assert_eq!(data(&v)["usage"]["input_tokens"], 500);
 }
 
 #[test]
@@ -218,15 +222,15 @@ fn duplicate_item_ids_count_once() {
     let (code, v) = inspect(&fixture("duplicate_ids.jsonl"), &[]);
     assert_eq!(code, 0, "{v}");
     // item_0 (started, updated, completed twice), item_1, item_2 (started only).
-    assert_eq!(v["actions"], 3);
-    assert_eq!(v["items"]["by_type"]["command_execution"], 2);
-    let cmds = v["commands"].as_array().unwrap();
+    assert_eq!(data(&v)["actions"], 3);
+    assert_eq!(data(&v)["items"]["by_type"]["command_execution"], 2);
+    let cmds = data(&v)["commands"].as_array().unwrap();
     assert_eq!(cmds.len(), 2);
     assert_eq!(cmds[0]["id"], "item_0");
     assert_eq!(cmds[0]["exit_code"], 0);
     assert_eq!(cmds[0]["status"], "completed");
     assert_eq!(cmds[1]["status"], "in_progress");
-    assert_eq!(v["items"]["by_type"]["mcp_tool_call"], 1);
+    assert_eq!(data(&v)["items"]["by_type"]["mcp_tool_call"], 1);
     let (code, v) = inspect(&fixture("duplicate_ids.jsonl"), &["--max-actions", "2"]);
     assert_eq!(code, 1);
     assert_eq!(failed(&v), ["trace_ceiling_exceeded"]);
@@ -236,10 +240,10 @@ fn duplicate_item_ids_count_once() {
 fn truncated_last_line_is_reported_with_its_number() {
     let (code, v) = inspect(&fixture("truncated.jsonl"), &[]);
     assert_eq!(code, 1, "{v}");
-    let bad = v["malformed"].as_array().unwrap();
+    let bad = data(&v)["malformed"].as_array().unwrap();
     assert_eq!(bad.len(), 1);
     assert_eq!(bad[0]["line"], 5);
-    assert_eq!(v["malformed_total"], 1);
+    assert_eq!(data(&v)["malformed_total"], 1);
     assert_eq!(check(&v, "well_formed")["reason"], "trace_malformed_line");
     // The cut line was the turn's end: the turn is not completed either.
     assert_eq!(
@@ -247,8 +251,8 @@ fn truncated_last_line_is_reported_with_its_number() {
         "trace_turn_incomplete"
     );
     // What came before the cut is still counted.
-    assert_eq!(v["actions"], 1);
-    assert_eq!(v["final_message"], "ROUTE: accepted");
+    assert_eq!(data(&v)["actions"], 1);
+    assert_eq!(data(&v)["final_message"], "ROUTE: accepted");
 }
 
 #[test]
@@ -267,7 +271,7 @@ fn every_malformed_line_is_reported_with_its_number() {
     std::fs::write(&p, bytes).unwrap();
     let (code, v) = inspect(&p, &[]);
     assert_eq!(code, 1, "{v}");
-    let lines: Vec<u64> = v["malformed"]
+    let lines: Vec<u64> = data(&v)["malformed"]
         .as_array()
         .unwrap()
         .iter()
@@ -276,7 +280,7 @@ fn every_malformed_line_is_reported_with_its_number() {
     assert_eq!(lines, [19, 20, 21, 22, 23, 24, 25]);
     assert_eq!(failed(&v), ["trace_malformed_line"]);
     // The malformed usage line added nothing.
-    assert_eq!(v["usage"]["input_tokens"], 25763);
+    assert_eq!(data(&v)["usage"]["input_tokens"], 25763);
 }
 
 #[test]
@@ -316,7 +320,7 @@ fn hostile_100_mb_line_is_refused_with_bounded_memory() {
     }
     let out = cmd.output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(v["status"], "refused");
     assert_eq!(v["reason"], "trace_line_too_long");
     assert!(v["detail"].as_str().unwrap().starts_with("line 2:"), "{v}");
@@ -382,7 +386,7 @@ fn require_and_forbid_are_exact_and_read_only_the_final_message() {
         ],
     );
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["checks"].as_array().unwrap().len(), 6);
+    assert_eq!(data(&v)["checks"].as_array().unwrap().len(), 6);
     // With no final message, neither can hold.
     let (code, v) = inspect(&fixture("failed_turn.jsonl"), &["--forbid", "x"]);
     assert_eq!(code, 1);
@@ -414,8 +418,8 @@ fn token_ceilings_without_usage_fail_closed() {
     let t = fixture("no_usage.jsonl");
     let (code, v) = inspect(&t, &[]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(v["usage"]["input_tokens"], Value::Null);
-    assert_eq!(v["usage"]["turns_without_usage"], 1);
+    assert_eq!(data(&v)["usage"]["input_tokens"], Value::Null);
+    assert_eq!(data(&v)["usage"]["turns_without_usage"], 1);
     // The action ceiling needs no usage.
     let (code, _) = inspect(&t, &["--max-actions", "1"]);
     assert_eq!(code, 0);

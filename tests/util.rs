@@ -14,6 +14,11 @@ pub fn occurrence_lines(x: &serde_json::Value) -> Vec<u64> {
         .collect()
 }
 
+/// The `data` of a command's `--json` envelope (the value itself when it has none).
+pub fn data(v: &serde_json::Value) -> &serde_json::Value {
+    v.get("data").unwrap_or(v)
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -131,18 +136,107 @@ pub fn at_line_start(bytes: &[u8], offset: usize) -> bool {
     offset == 0 || bytes[offset - 1] == b'\n' || (offset == 3 && bytes.starts_with(b"\xEF\xBB\xBF"))
 }
 
-/// Run a probity command and return its exit code and its stdout parsed as JSON.
+/// Run a probity command and return its exit code and its stdout parsed as JSON (checked
+/// against `probity schema`, see [`check_json_output`]).
 pub fn run_json(cmd: &mut assert_cmd::Command) -> (i32, serde_json::Value) {
     let out = cmd.output().expect("run probity");
     let code = out.status.code().expect("exit code");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {stdout}\nstderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let json = parse_output(&stdout);
     (code, json)
+}
+
+/// A command's `--json` stdout, parsed and checked against `probity schema`
+/// ([`check_json_output`]).
+#[track_caller]
+pub fn parse_output(stdout: &str) -> serde_json::Value {
+    let json = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}"));
+    check_json_output(stdout.trim());
+    json
+}
+
+/// Check `doc` against the schema `name` of `probity schema` (ajv): `Err` with ajv's answer when
+/// it is invalid.
+pub fn validate_against(name: &str, doc: &serde_json::Value) -> Result<(), String> {
+    let answer = validator_answer(&serde_json::json!({"probity_schema": name, "document": doc}));
+    if answer.starts_with("ok ") {
+        Ok(())
+    } else {
+        Err(answer)
+    }
+}
+
+/// The ajv validator (`tests/contract_validate.mjs`), started once per test process over the
+/// schemas `probity schema` prints.
+struct Validator {
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    _child: std::process::Child,
+}
+
+/// Check one JSON document probity printed (a command's `--json` envelope, or a record line of
+/// `verify --json`) against `probity schema` with a real draft 2020-12 validator (ajv): every
+/// test that reads JSON output goes through here (`run_json`, `probity_json`, `parse_output`,
+/// the verify helper), so code, schemas and docs cannot drift apart. Panics when it is invalid.
+/// With `PROBITY_CONTRACT_LOG=FILE`, appends the schema name of each checked document to FILE.
+#[track_caller]
+pub fn check_json_output(text: &str) {
+    use std::io::Write;
+    let doc: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    let answer = validator_answer(&doc);
+    if let Some(file) = std::env::var_os("PROBITY_CONTRACT_LOG") {
+        let rest = answer.trim();
+        let rest = rest.strip_prefix("ok ").unwrap_or(rest);
+        let name = rest.strip_prefix("invalid ").unwrap_or(rest);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("PROBITY_CONTRACT_LOG");
+        let _ = writeln!(f, "{}", name.split(" [").next().unwrap_or(name));
+    }
+    assert!(
+        answer.starts_with("ok "),
+        "output does not match `probity schema`: {answer}\ndocument: {text}"
+    );
+}
+
+/// The validator's one-line answer for one document (see `tests/contract_validate.mjs`).
+fn validator_answer(doc: &serde_json::Value) -> String {
+    use std::io::{BufRead, Write};
+    use std::sync::{Mutex, OnceLock};
+    static VALIDATOR: OnceLock<Mutex<Validator>> = OnceLock::new();
+    let v = VALIDATOR.get_or_init(|| {
+        let modules = node_modules();
+        assert!(
+            modules.join("ajv/dist/2020.js").exists(),
+            "ajv missing: run `npm ci`"
+        );
+        let out = probity().arg("schema").output().expect("probity schema");
+        assert!(out.status.success(), "probity schema failed");
+        let path =
+            std::env::temp_dir().join(format!("probity-schemas-{}.json", std::process::id()));
+        std::fs::write(&path, &out.stdout).expect("write schemas");
+        let mut child = std::process::Command::new("node")
+            .arg(repo_root().join("tests/contract_validate.mjs"))
+            .arg(&path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("node (Node.js) is required by the tests");
+        Mutex::new(Validator {
+            stdin: child.stdin.take().expect("stdin"),
+            stdout: std::io::BufReader::new(child.stdout.take().expect("stdout")),
+            _child: child,
+        })
+    });
+    let mut v = v.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(v.stdin, "{doc}").expect("write to the validator");
+    let mut line = String::new();
+    v.stdout.read_line(&mut line).expect("read the validator");
+    line
 }
 
 impl Repo {
@@ -484,7 +578,7 @@ pub fn resolve_all(r: &Repo, refs: &[&str]) -> Vec<serde_json::Value> {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"].as_array().unwrap().clone()
+    data(&v)["results"].as_array().unwrap().clone()
 }
 
 /// Each reference of `want` resolves as given: `VERIFIED path:line`, `MISSING`, `UNCHECKABLE`,
@@ -528,5 +622,5 @@ pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    v["results"].as_array().unwrap().clone()
+    data(&v)["results"].as_array().unwrap().clone()
 }

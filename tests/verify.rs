@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use probity::contract::{Envelope, Status};
 use probity::scan::{ErrorKind, FileError, Finding, Kind, Record, Summary};
 
 use crate::util::{Repo, probity};
@@ -20,8 +21,16 @@ fn verify(roots: &[&Path], extra: &[&str]) -> (i32, Vec<Finding>, Vec<FileError>
         .expect("run");
     let code = out.status.code().expect("exit code");
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
-    let (mut f, mut e, mut s) = (Vec::new(), Vec::new(), None);
-    for line in stdout.lines() {
+    let (mut f, mut e) = (Vec::new(), Vec::new());
+    let lines: Vec<&str> = stdout.lines().collect();
+    let Some((last, records)) = lines.split_last() else {
+        panic!(
+            "no output\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    for line in records {
+        crate::util::check_json_output(line);
         let rec: Record = serde_json::from_str(line).unwrap_or_else(|err| {
             panic!(
                 "{err}: {line}\nstderr: {}",
@@ -31,22 +40,25 @@ fn verify(roots: &[&Path], extra: &[&str]) -> (i32, Vec<Finding>, Vec<FileError>
         match rec {
             Record::Finding(x) => f.push(x),
             Record::FileError(x) => e.push(x),
-            Record::Summary(x) => s = Some(x),
         }
     }
-    let s = s.unwrap_or_else(|| {
-        panic!(
-            "no summary: {stdout}\nstderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(s.exit_code as i32, code);
+    // The last line is the envelope; its status agrees with the exit code.
+    let env: Envelope<Summary> = serde_json::from_str(last)
+        .unwrap_or_else(|err| panic!("{err}: no summary envelope: {stdout}"));
+    crate::util::check_json_output(last);
+    let want = match code {
+        0 => (Status::Ok, None),
+        1 => (Status::NotClean, None),
+        _ => (Status::Failed, Some(probity::reason::Reason::Incomplete)),
+    };
+    assert_eq!((env.status, env.reason), want, "{last}");
+    assert_eq!(env.command, "verify");
     assert!(
-        f.iter().all(|x| x.schema_version == 1)
-            && e.iter().all(|x| x.schema_version == 1)
-            && s.schema_version == 1
+        f.iter().all(|x| x.schema_version == 2)
+            && e.iter().all(|x| x.schema_version == 2)
+            && env.schema_version == 2
     );
-    (code, f, e, s)
+    (code, f, e, env.data)
 }
 
 /// Kinds found in `path`, sorted.
@@ -301,7 +313,7 @@ fn clean_repo_binary_files_ignore_rules_and_allowlist() {
     repo.write("ignored/x.sh", "echo GSDDBG1\n");
     let (code, f, e, s) = verify(&[repo.path()], &[]);
     assert_eq!((code, f.len(), e.len()), (0, 0, 0), "{f:#?}");
-    assert_eq!(s.status, "clean");
+    assert_eq!((s.findings, s.file_errors), (0, 0));
     assert_eq!(s.roots[0].binary_skipped, 1);
     assert!(s.roots[0].files_scanned >= 9);
     // --no-ignore scans the ignored file.
@@ -355,7 +367,7 @@ fn symlink_loops_and_unreadable_files_are_per_file() {
             .any(|x| x.path == "loop" && x.reason == ErrorKind::SymlinkLoop),
         "{e:?}"
     );
-    assert_eq!(s.status, "incomplete");
+    assert_eq!((s.findings, s.file_errors > 0), (0, true));
     assert!(s.roots[0].files_scanned >= 1);
 
     let repo = Repo::new();
@@ -623,12 +635,16 @@ fn sarif_validates_against_the_official_schema() {
         "{} missing: run `npm ci`",
         schema.display()
     );
-    let script = "const Ajv = require('ajv');\
+    // ajv 6 (draft-04), the one `@microsoft/jest-sarif` depends on; the top-level `ajv` is 8
+    // (draft 2020-12, for `probity schema`).
+    let script = "const sarif = require.resolve('@microsoft/jest-sarif');\
+        const req = require('module').createRequire(sarif);\
+        const Ajv = req('ajv');\
         const fs = require('fs');\
         const schema = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));\
         const doc = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));\
         const ajv = new Ajv({ allErrors: true, schemaId: 'auto' });\
-        ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-04.json'));\
+        ajv.addMetaSchema(req('ajv/lib/refs/json-schema-draft-04.json'));\
         const ok = ajv.validate(schema, doc);\
         if (!ok) { console.error(JSON.stringify(ajv.errors, null, 1)); process.exit(1); }\
         console.log('valid');";

@@ -10,12 +10,13 @@ use std::fmt;
 use std::io::ErrorKind;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::reason::Reason;
 
 /// Why an operation was refused or failed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error, JsonSchema)]
 #[error("{reason}: {detail}")]
 pub struct Error {
     /// The frozen reason code.

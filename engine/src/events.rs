@@ -13,6 +13,7 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -138,7 +139,8 @@ pub struct RunIdentity {
     pub phase: String,
 }
 
-#[derive(Debug, Deserialize)]
+/// One event line's JSON object (contracts.md §7), as [`event_schema`] describes it.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Envelope {
     schema_version: u32,
@@ -155,8 +157,14 @@ struct Envelope {
     pid: u64,
 }
 
+/// The JSON Schema (draft 2020-12) of an event line's object (after the `GSDDBG1 ` prefix),
+/// derived from the type the reader parses it into; `crate::contract::schema` tightens it.
+pub fn event_schema() -> schemars::Schema {
+    schemars::schema_for!(Envelope)
+}
+
 /// One valid event's captured values, for display as untrusted data.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CapturedEvent {
     /// Probe id.
     pub probe: String,
@@ -169,7 +177,7 @@ pub struct CapturedEvent {
 }
 
 /// The judgement of one run's sink.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Analysis {
     /// Observation per expected probe, by id.
     pub observations: BTreeMap<String, Observation>,

@@ -13,6 +13,7 @@
 //! | 5 operations | [`ops`], [`session`], [`scan`], [`accept`] |
 //! | drift half | [`index`], [`resolve`], [`drift`] |
 //! | 6 acceptance (uses both halves) | [`accept`] |
+//! | 7 contract (the output of every command) | [`contract`] |
 //!
 //! # The library API
 //!
@@ -111,6 +112,9 @@ pub mod resolve;
 
 // Fix acceptance: uses the drift half and the I/O layer.
 pub mod accept;
+
+// The output contract: the envelope of every command, the reports of both halves as its data.
+pub mod contract;
 
 pub use error::{Error, Result};
 pub use fsio::repo_root;

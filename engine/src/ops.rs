@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -48,7 +49,7 @@ pub struct PlaceRequest {
 }
 
 /// Whether a placement was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlaceStatus {
     /// Written, read back and ledgered `active`.
@@ -58,7 +59,7 @@ pub enum PlaceStatus {
 }
 
 /// What `probity place` did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PlaceReport {
     /// `placed` or `dry_run`.
     pub status: PlaceStatus,
@@ -316,7 +317,7 @@ pub struct StripRequest {
 }
 
 /// One probe's strip result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StripItem {
     /// Slug.
     pub slug: String,
@@ -330,7 +331,7 @@ pub struct StripItem {
 }
 
 /// Whether a strip proved every selected probe gone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StripStatus {
     /// Every selected probe is removed or was already absent.
@@ -350,7 +351,7 @@ impl StripStatus {
 }
 
 /// What `probity strip` did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StripReport {
     /// `clean` if every selected probe is removed or absent, else `cleanup_failed`.
     pub status: StripStatus,

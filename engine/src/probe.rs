@@ -7,6 +7,7 @@
 //! ([`runtime_source`]). See: contracts.md §2 and §7, grammars/README.md for the template
 //! contract, docs/probes.md for the design.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -33,7 +34,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
 ];
 
 /// Who a probe is and what it records. Built only through [`ProbeIdentity::new`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProbeIdentity {
     /// Debug session slug.
     pub slug: String,
@@ -48,7 +49,7 @@ pub struct ProbeIdentity {
 }
 
 /// One captured value: a name and a side-effect-free expression of the target language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Capture {
     /// An ASCII identifier (`$` included) of at most 32 characters; the file's language
     /// narrows it (`capture::validate_name`).

@@ -24,3 +24,6 @@ pub const MAX_STATIC_JSON_BYTES: usize = 512;
 pub const MAX_CAPTURES: usize = 8;
 /// Maximum live probes in one session ledger.
 pub const MAX_PROBES: usize = 10;
+/// The version of every command's `--json` output (the envelope of `crate::contract`, and the
+/// records `verify --json` streams before it). 2 since the one envelope (issue 13).
+pub const OUTPUT_SCHEMA_VERSION: u32 = 2;

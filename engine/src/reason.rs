@@ -4,13 +4,14 @@
 //! shipped, keeps its meaning; new codes may be added (the enum is `#[non_exhaustive]`), none is
 //! ever renamed or removed. See: contracts.md §5.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 macro_rules! reasons {
     ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, )*) => {
         /// Why probity refused an operation, or why a probe could not be cleaned.
         #[non_exhaustive]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
         #[serde(rename_all = "snake_case")]
         pub enum Reason {
             $( $(#[doc = $doc])* $variant, )*
@@ -58,6 +59,9 @@ reasons! {
     InvalidHash = "invalid_hash",
     /// Bad command-line usage not covered by a more specific code.
     InvalidArgument = "invalid_argument",
+    /// The command line does not parse: an unknown command or flag, a missing argument, a bad
+    /// value (clap's usage errors; with `--json` they are an envelope too).
+    Usage = "usage",
 
     // --- the target file ---
     /// The file's extension has no grammar in the registry.
@@ -235,6 +239,14 @@ reasons! {
     /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`
     /// under it; name the root with `--root` to judge it anyway.
     NoSessionRoot = "no_session_root",
+
+    // --- commands that start their job but cannot complete it (status `failed`) ---
+    /// `probity run` received a signal and forwarded it to the reproduction; the run is recorded
+    /// `inconclusive` (exit 128 + the signal).
+    Interrupted = "interrupted",
+    /// `verify` could not check some files (each is a `file_error` record) and found nothing in
+    /// the rest.
+    Incomplete = "incomplete",
 }
 
 impl std::fmt::Display for Reason {

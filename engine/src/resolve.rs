@@ -41,6 +41,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -105,7 +106,7 @@ pub const RUNG: u8 = 2;
 pub const AUTHORITY: &str = "treesitter";
 
 /// The four verdicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[allow(missing_docs)]
 pub enum Verdict {
     #[serde(rename = "VERIFIED")]
@@ -131,7 +132,7 @@ impl Verdict {
 }
 
 /// Severity of a verdict (contracts.md §9), ordered from least to most severe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Default, JsonSchema)]
 #[allow(missing_docs)]
 pub enum Severity {
     #[serde(rename = "none")]
@@ -197,7 +198,7 @@ impl Severity {
 }
 
 /// One declaration a reference matched.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 pub struct Candidate {
     /// `path:line:column`.
     pub location: String,
@@ -213,7 +214,7 @@ pub struct Candidate {
 }
 
 /// The answer for one reference.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Resolution {
     /// The reference as given.
     #[serde(rename = "ref")]
@@ -257,7 +258,7 @@ pub struct Resolution {
 /// What a MISSING verdict searched: the names looked for and the files analyzed for them (every
 /// file of the repository whose words hold the name and that could declare it, and the module
 /// and container files the lookup consulted), all parsed without error.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Searched {
     /// The names (identifiers) looked for; for a path, the path.
     pub names: Vec<String>,

@@ -18,6 +18,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -87,7 +88,7 @@ pub fn write_runtime(
 pub const OUTPUT_TAIL_BYTES: usize = 4096;
 
 /// How a run ended.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RunResult {
     /// Exit code, if it exited.
     pub exit_code: Option<i32>,

@@ -7,6 +7,7 @@
 //! Layer 3 (pure placement): uses `marker` and `probe` (the same layer, below it), `edit` and
 //! layers 1-2; nothing from the I/O or operation layers. See: contracts.md §4.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::edit::{self, Splice};
@@ -32,7 +33,7 @@ pub struct Target {
 }
 
 /// What happened to one probe.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
     /// The block was (or, before the write, will be) removed.

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::reason::Reason;
@@ -39,7 +40,7 @@ pub struct TestsOptions {
 }
 
 /// One changed file, as the search saw it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Changed {
     /// Path relative to the root, `/`-separated.
     pub path: String,
@@ -51,7 +52,7 @@ pub struct Changed {
 }
 
 /// One test file adjacent to the change.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct TestFile {
     /// Path relative to the root.
     pub path: String,
@@ -69,7 +70,7 @@ pub struct TestFile {
 }
 
 /// A test runner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Runner {
     /// `python -m pytest FILE...`
@@ -87,7 +88,7 @@ pub enum Runner {
 }
 
 /// How a suite's run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuiteStatus {
     /// Exit code 0.
@@ -101,7 +102,7 @@ pub enum SuiteStatus {
 }
 
 /// The argv that runs exactly some of the tests, and how its run ended when asked.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Suite {
     /// The runner.
     pub runner: Runner,
@@ -127,7 +128,7 @@ pub struct Suite {
 }
 
 /// The overall result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Tests were found (not run).
@@ -141,7 +142,7 @@ pub enum Outcome {
 }
 
 /// Counters of the search.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct SearchStats {
     /// Files of the repository the word index covers.
     pub files_indexed: usize,
@@ -158,7 +159,7 @@ pub struct SearchStats {
 }
 
 /// The answer of `accept tests`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AdjacentReport {
     /// `found`, `pass`, `fail` or `skipped`.
     pub result: Outcome,

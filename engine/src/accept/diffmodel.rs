@@ -2,10 +2,11 @@
 //! shape found in a hunk, per-file outcomes and the verdict. Serialized as documented in
 //! docs/accept.md (`schema_version` is added by the CLI).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// What a flagged hunk does to behaviour. Frozen: kinds are added, never renamed or removed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Kind {
@@ -81,7 +82,7 @@ impl std::fmt::Display for Kind {
 }
 
 /// `pass` (no finding) or `flagged` (at least one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// No behaviour-deleting hunk.
@@ -91,7 +92,7 @@ pub enum Verdict {
 }
 
 /// One behaviour-deleting shape in one hunk.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Finding {
     /// Repo-relative path (the new path of a rename).
     pub file: String,
@@ -114,7 +115,7 @@ pub const EXCERPT_LINES: usize = 6;
 pub const EXCERPT_LINE_CHARS: usize = 160;
 
 /// What happened to one changed file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReport {
     /// Repo-relative path (new path).
     pub path: String,
@@ -137,7 +138,7 @@ pub struct FileReport {
 }
 
 /// What was compared.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum Source {
     /// Working tree (and untracked files) against HEAD.
@@ -157,7 +158,7 @@ pub enum Source {
 }
 
 /// The result of `accept diff`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DiffReport {
     /// `pass` or `flagged`.
     pub verdict: Verdict,

@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use probity::accept::diff::{self, Options};
 use probity::accept::{DiffReport, DiffSource, Verdict};
+
+use probity::contract::{Status, data};
 
 use super::{emit, refused};
 
@@ -66,10 +67,12 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refused(COMMAND, a.json, &e),
     };
-    let mut v = serde_json::to_value(&report).unwrap_or_default();
-    v["probity_version"] = json!(env!("CARGO_PKG_VERSION"));
-    emit(COMMAND, a.json, v, || human(&report));
-    ExitCode::from(report.exit_code())
+    let status = Status::of_exit_code(report.exit_code());
+    let d = data::AcceptDiff {
+        report,
+        probity_version: data::probity_version(),
+    };
+    emit(COMMAND, a.json, status, &d, || human(&d.report))
 }
 
 /// Text from the user's files, with control characters escaped so it cannot drive the terminal.

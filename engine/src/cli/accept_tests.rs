@@ -13,6 +13,8 @@ use probity::accept::{
     AdjacentReport, ChangeSource, DEFAULT_DEPTH, Outcome, SuiteStatus, TestsOptions, adjacent_tests,
 };
 
+use probity::contract::{Status, data};
+
 use super::{emit, refused, repo_root};
 
 #[derive(Args)]
@@ -87,12 +89,16 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refused(COMMAND, a.json, &e),
     };
-    let code = u8::from(report.result == Outcome::Fail);
-    let mut v = serde_json::to_value(&report).unwrap_or_default();
-    v["root"] = serde_json::json!(opts.root);
-    v["exit_code"] = serde_json::json!(code);
-    emit(COMMAND, a.json, v, || human(&report));
-    ExitCode::from(code)
+    let status = if report.result == Outcome::Fail {
+        Status::NotClean
+    } else {
+        Status::Ok
+    };
+    let d = data::AcceptTests {
+        report,
+        root: opts.root,
+    };
+    emit(COMMAND, a.json, status, &d, || human(&d.report))
 }
 
 fn human(r: &AdjacentReport) {

@@ -7,7 +7,23 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::json;
 
-use super::{SCHEMA_VERSION, emit, refused, repo_root, ui};
+use probity::contract::{SCHEMA_VERSION, Status, data};
+use probity::resolve::Severity;
+
+use super::{emit, refused, repo_root, ui};
+
+/// The `--fail-on` values.
+const FAIL_ON: [&str; 3] = ["needs-acknowledgement", "medium", "high"];
+
+/// A `--fail-on` value, checked by the parser.
+fn fail_on(s: Option<&str>) -> Option<Severity> {
+    s.and_then(Severity::parse)
+}
+
+/// `ok`, or `not_clean` when the most severe result reaches the threshold.
+fn drift_status(max: Severity, threshold: Option<Severity>) -> Status {
+    Status::of_exit_code(probity::drift::exit_code(max, threshold))
+}
 
 /// Options shared by the drift-guard commands.
 #[derive(Args)]
@@ -39,8 +55,8 @@ pub(super) struct ResolveArgs {
     /// A JSON file with the references: an array of strings (or of `{"ref": ...}`).
     #[arg(long = "refs", value_name = "FILE.json")]
     refs_file: Option<PathBuf>,
-    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high.
-    #[arg(long, value_name = "SEVERITY")]
+    /// Exit 1 when a result reaches this severity.
+    #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
     #[command(flatten)]
     common: DriftCommon,
@@ -60,9 +76,9 @@ pub(super) struct DriftArgs {
     /// The plan (markdown).
     #[arg(long, value_name = "PLAN.md")]
     plan: PathBuf,
-    /// Exit 1 when a result reaches this severity: needs-acknowledgement, medium, high
-    /// (default: only hard blocks, which rung 2 never raises).
-    #[arg(long, value_name = "SEVERITY")]
+    /// Exit 1 when a result reaches this severity (default: only hard blocks, which rung 2
+    /// never raises).
+    #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
     #[command(flatten)]
     common: DriftCommon,
@@ -86,10 +102,7 @@ pub(super) fn drift_setup(c: &DriftCommon) -> probity::Result<(PathBuf, probity:
 
 pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
     let json = a.common.json;
-    let threshold = match probity::resolve::Severity::parse_fail_on(a.fail_on.as_deref()) {
-        Ok(t) => t,
-        Err(e) => return refused("resolve", json, &e),
-    };
+    let threshold = fail_on(a.fail_on.as_deref());
     let (root, cache) = match drift_setup(&a.common) {
         Ok(x) => x,
         Err(e) => return refused("resolve", json, &e),
@@ -103,54 +116,48 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
     }
     let (results, stats) = probity::resolve::resolve(&root, &refs, &cache);
     let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
-    let code = probity::drift::exit_code(max, threshold);
-    emit(
-        "resolve",
-        json,
-        json!({
-            "root": root,
-            "authority": probity::resolve::AUTHORITY,
-            "rung": probity::resolve::RUNG,
-            "max_severity": max,
-            "results": results,
-            "stats": stats,
-        }),
-        || {
-            for r in &results {
-                let detail = match r.verdict {
-                    probity::resolve::Verdict::Verified => format!(
-                        "{} {}{}",
-                        r.kind.as_deref().unwrap_or(""),
-                        r.location.as_deref().unwrap_or(""),
-                        r.signature
-                            .as_deref()
-                            .map(|s| format!("  {s}"))
-                            .unwrap_or_default()
-                    ),
-                    probity::resolve::Verdict::Ambiguous => r
-                        .candidates
-                        .iter()
-                        .map(|c| c.location.clone())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    probity::resolve::Verdict::Missing if !r.suggestions.is_empty() => {
-                        format!("did you mean {}?", r.suggestions.join(", "))
-                    }
-                    _ => r.reason.clone().unwrap_or_default(),
-                };
-                let verdict = format!("{:?}", r.verdict).to_uppercase();
-                let padded = format!("{verdict:<11}");
-                println!(
-                    "{} {:<22} {}  {}",
-                    ui::verdict_tone(&verdict).map_or(padded.clone(), |t| ui::paint(t, &padded)),
-                    r.severity.as_str(),
-                    r.reference,
-                    detail
-                );
-            }
-        },
-    );
-    ExitCode::from(code)
+    let d = data::Resolve {
+        root,
+        authority: probity::resolve::AUTHORITY.to_owned(),
+        rung: probity::resolve::RUNG,
+        max_severity: max,
+        results,
+        stats,
+    };
+    emit("resolve", json, drift_status(max, threshold), &d, || {
+        for r in &d.results {
+            let detail = match r.verdict {
+                probity::resolve::Verdict::Verified => format!(
+                    "{} {}{}",
+                    r.kind.as_deref().unwrap_or(""),
+                    r.location.as_deref().unwrap_or(""),
+                    r.signature
+                        .as_deref()
+                        .map(|s| format!("  {s}"))
+                        .unwrap_or_default()
+                ),
+                probity::resolve::Verdict::Ambiguous => r
+                    .candidates
+                    .iter()
+                    .map(|c| c.location.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                probity::resolve::Verdict::Missing if !r.suggestions.is_empty() => {
+                    format!("did you mean {}?", r.suggestions.join(", "))
+                }
+                _ => r.reason.clone().unwrap_or_default(),
+            };
+            let verdict = format!("{:?}", r.verdict).to_uppercase();
+            let padded = format!("{verdict:<11}");
+            println!(
+                "{} {:<22} {}  {}",
+                ui::verdict_tone(&verdict).map_or(padded.clone(), |t| ui::paint(t, &padded)),
+                r.severity.as_str(),
+                r.reference,
+                detail
+            );
+        }
+    })
 }
 
 pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
@@ -161,18 +168,28 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
     };
     if a.parse_only {
         let n = probity::index::parse_only(&root);
-        emit("index", json, json!({ "files_parsed": n }), || {
+        let d = data::Index {
+            files: Vec::new(),
+            root,
+            stats: probity::index::Stats {
+                files_parsed: n,
+                ..Default::default()
+            },
+        };
+        return emit("index", json, Status::Ok, &d, || {
             println!("{n} files parsed")
         });
-        return ExitCode::SUCCESS;
     }
-    // Streamed file by file (the whole index is never held): the same bytes `emit` would print
-    // for `{"command", "files", "root", "schema_version", "stats"}` (keys in sorted order).
+    // Streamed file by file (the whole index is never held): the envelope `emit` would print
+    // around a `data::Index`, `data` last so that its `files` can be written one by one.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let (mut n_files, mut n_decls) = (0usize, 0usize);
     let mut ok = true;
     if json {
-        ok &= out.write_all(b"{\"command\":\"index\",\"files\":[").is_ok();
+        // Keys in sorted order (as a `serde_json::Value` prints them): `command`, then `data`,
+        // whose `files` are written one by one, then the rest after them.
+        let command = serde_json::to_string("index").unwrap_or_default();
+        ok &= write!(out, "{{\"command\":{command},\"data\":{{\"files\":[").is_ok();
     }
     let stats = probity::index::index_root_each(&root, &cache, |f| {
         if !ok {
@@ -204,10 +221,22 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
         n_decls += f.decls.len();
     });
     if json {
-        let tail = json!({ "root": root, "schema_version": SCHEMA_VERSION, "stats": stats });
-        let tail = serde_json::to_string(&tail).unwrap_or_default();
-        // `{"root":...}` → `],"root":...}`
-        ok &= write!(out, "],{}", tail.get(1..).unwrap_or("}")).is_ok();
+        let data_tail = json!({ "root": root, "stats": stats });
+        let rest = json!({
+            "detail": null,
+            "reason": null,
+            "schema_version": SCHEMA_VERSION,
+            "status": Status::Ok,
+        });
+        let (data_tail, rest) = (data_tail.to_string(), rest.to_string());
+        // `{"root":...}` → `],"root":...}`, `{"detail":...}` → `,"detail":...}`
+        ok &= write!(
+            out,
+            "],{},{}",
+            data_tail.get(1..).unwrap_or("}"),
+            rest.get(1..).unwrap_or("}")
+        )
+        .is_ok();
         ok &= writeln!(out).is_ok();
     }
     ok &= out.flush().is_ok();
@@ -224,10 +253,7 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
 
 pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
     let json = a.common.json;
-    let threshold = match probity::resolve::Severity::parse_fail_on(a.fail_on.as_deref()) {
-        Ok(t) => t,
-        Err(e) => return refused("drift", json, &e),
-    };
+    let threshold = fail_on(a.fail_on.as_deref());
     let plan = match probity::drift::read_plan(&a.plan) {
         Ok(p) => p,
         Err(e) => return refused("drift", json, &e),
@@ -247,12 +273,14 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
         );
     }
     let md = probity::drift::coverage_markdown(&report);
-    let code = probity::drift::exit_code(report.summary.max_severity, threshold);
-    let mut v = serde_json::to_value(&report).unwrap_or_default();
-    v["plan"] = json!(a.plan);
-    v["root"] = json!(root);
-    v["exit_code"] = json!(code);
-    v["coverage_markdown"] = json!(md);
-    emit("drift", json, v, || print!("{}", ui::paint_coverage(&md)));
-    ExitCode::from(code)
+    let status = drift_status(report.summary.max_severity, threshold);
+    let d = data::Drift {
+        report,
+        plan: a.plan,
+        root,
+        coverage_markdown: md,
+    };
+    emit("drift", json, status, &d, || {
+        print!("{}", ui::paint_coverage(&d.coverage_markdown))
+    })
 }

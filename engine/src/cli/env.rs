@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use serde_json::json;
 
 use probity::{ledger, repo_root, session};
+
+use probity::contract::{Status, data};
 
 use super::{emit, refused};
 
@@ -39,33 +40,20 @@ pub(super) fn env_cmd(a: EnvArgs) -> ExitCode {
     };
     match session::env(&path) {
         Ok(r) => {
-            let exports: serde_json::Map<String, serde_json::Value> = r
-                .exports
-                .iter()
-                .map(|(k, v)| (k.clone(), json!(v)))
-                .collect();
-            let v = json!({
-                "status": "ok",
-                "ledger": path.display().to_string(),
-                "exports": exports,
-                "probes": r.probes,
-                "root": r.root,
-                "artifacts": r.artifacts,
-                "recorded": r.recorded,
-            });
-            emit("env", a.json, v, || {
-                for (k, v) in &r.exports {
+            let exports = r.exports.clone();
+            let d = data::Env::new(path.display().to_string(), r);
+            emit("env", a.json, Status::Ok, &d, || {
+                for (k, v) in &exports {
                     println!("export {k}={}", sh_quote(v));
                 }
-                if !r.recorded {
+                if !d.recorded {
                     println!(
                         "# the runtime is in {} (a ledger without a session records no files): \
                          remove that folder when done",
-                        r.root
+                        d.root
                     );
                 }
-            });
-            ExitCode::SUCCESS
+            })
         }
         Err(e) => refused("env", a.json, &e),
     }

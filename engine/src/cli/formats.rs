@@ -7,6 +7,7 @@ use std::path::Path;
 use clap::ValueEnum;
 
 use probity::Error;
+use probity::contract::{Envelope, Status};
 use probity::reason::Reason;
 use probity::scan::{Report, formats, output};
 
@@ -71,6 +72,26 @@ fn tone(t: output::Tone) -> Tone {
     }
 }
 
+/// JSON Lines: each finding and file error (with its `type`), then the summary envelope.
+fn json_lines(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    output::json_lines(report, out)?;
+    let summary = report.summary();
+    let env = match Status::of_exit_code(report.exit_code()) {
+        Status::Failed => Envelope::failed(
+            "verify",
+            Reason::Incomplete,
+            format!(
+                "{} file(s) could not be checked; nothing was found in the rest",
+                summary.file_errors
+            ),
+            summary,
+        ),
+        status => Envelope::done("verify", status, summary),
+    };
+    serde_json::to_writer(&mut *out, &env)?;
+    writeln!(out)
+}
+
 /// Write `report` to `out` in format `f`.
 pub(super) fn render(f: OutputFormat, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     match f {
@@ -82,7 +103,7 @@ pub(super) fn render(f: OutputFormat, report: &Report, out: &mut dyn Write) -> s
             };
             output::human_styled(report, out, &style)
         }
-        OutputFormat::Json => output::json_lines(report, out),
+        OutputFormat::Json => json_lines(report, out),
         OutputFormat::Sarif => out.write_all(sarif_text(report).as_bytes()),
         OutputFormat::Github => formats::github(report, out),
         OutputFormat::Gitlab => {

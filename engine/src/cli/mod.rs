@@ -3,7 +3,9 @@
 //! library, and prints the result as human text or `--json`; it does no library work itself.
 //!
 //! Exit codes (contracts.md §10): 0 done and clean; 1 done, something not clean
-//! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input).
+//! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input). With `--json` every
+//! command prints one envelope (`probity::contract`) whose status agrees with the exit code, usage
+//! errors included (reason `usage`).
 
 mod accept;
 mod accept_tests;
@@ -13,30 +15,31 @@ mod formats;
 mod languages;
 mod manual;
 mod place;
+mod schema;
 mod session;
 mod trace;
 mod ui;
 mod verify;
 
+use std::ffi::OsString;
 use std::io::Write;
-
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use serde_json::json;
+use serde::Serialize;
 
+use probity::contract::{Envelope, Status};
+use probity::reason::Reason;
 use probity::{Error, repo_root};
 
 use accept::AcceptCommand;
 use drift::{DriftArgs, IndexArgs, ResolveArgs};
 use env::EnvArgs;
 use place::{PlaceArgs, StripArgs};
+use schema::SchemaArgs;
 use session::{CompareArgs, GateArgs, RunArgs, SessionArgs, SessionCommand};
 use trace::TraceCommand;
 use verify::VerifyArgs;
-
-/// JSON output version of every command.
-const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Parser)]
 #[command(
@@ -95,24 +98,21 @@ enum Command {
     Completions(manual::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with `--dir`.
     Man(manual::ManArgs),
+    /// Print the JSON Schemas (draft 2020-12) of every command's `--json` output, the ledger and
+    /// the event envelope.
+    Schema(SchemaArgs),
 }
 
-fn print_json(value: &serde_json::Value) {
+fn print_json<T: Serialize>(value: &T) {
     let mut out = std::io::stdout().lock();
     let _ = serde_json::to_writer(&mut out, value);
     let _ = writeln!(out);
 }
 
+/// A refusal: the envelope (`--json`) or one line on stderr; exit 2.
 fn refused(command: &str, json: bool, r: &Error) -> ExitCode {
     if json {
-        print_json(&json!({
-            "schema_version": SCHEMA_VERSION,
-            "command": command,
-            "status": "refused",
-            "reason": r.reason,
-            "detail": r.detail,
-            "candidates": r.candidates,
-        }));
+        print_json(&Envelope::refused(command, r));
     } else {
         let detail = probity::untrusted::escape(&r.detail);
         eprintln!("probity {command}: refused ({}): {detail}", r.reason);
@@ -120,17 +120,73 @@ fn refused(command: &str, json: bool, r: &Error) -> ExitCode {
             eprintln!("  candidate: {c}");
         }
     }
-    ExitCode::from(2)
+    ExitCode::from(Status::Refused.exit_code())
 }
 
-fn emit(command: &str, json: bool, mut v: serde_json::Value, human: impl FnOnce()) {
+/// A command that did its job: the envelope around `data` (`--json`) or the human text; the
+/// exit code of `status`.
+fn emit<T: Serialize>(
+    command: &str,
+    json: bool,
+    status: Status,
+    data: T,
+    human: impl FnOnce(),
+) -> ExitCode {
     if json {
-        v["schema_version"] = json!(SCHEMA_VERSION);
-        v["command"] = json!(command);
-        print_json(&v);
+        print_json(&Envelope::done(command, status, data));
     } else {
         human();
     }
+    ExitCode::from(status.exit_code())
+}
+
+/// Whether `--json` is among the options (before a `--`, after which the words are a
+/// reproduction command's).
+fn wants_json(argv: &[OsString]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
+
+/// The subcommand words of `argv` that name commands (`session init`), or `probity` when the
+/// first names none.
+fn command_path(argv: &[OsString]) -> String {
+    let mut cmd = Cli::command();
+    let mut path: Vec<String> = Vec::new();
+    for a in argv.iter().skip(1).take_while(|a| *a != "--") {
+        let Some(a) = a.to_str() else { continue };
+        if a.starts_with('-') {
+            continue;
+        }
+        match cmd.find_subcommand(a) {
+            Some(sub) => {
+                path.push(sub.get_name().to_owned());
+                cmd = sub.clone();
+            }
+            None if cmd.has_subcommands() && path.is_empty() => break,
+            None if !cmd.has_subcommands() => break,
+            None => {}
+        }
+    }
+    if path.is_empty() {
+        "probity".to_owned()
+    } else {
+        path.join(" ")
+    }
+}
+
+/// A command line clap refuses: with `--json`, the refusal envelope (reason `usage`, clap's
+/// message as detail) and exit 2; else clap's own message and exit (help and version too).
+fn usage_error(e: clap::Error, argv: &[OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !wants_json(argv) || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit()
+    }
+    let detail = e.render().to_string().trim_end().to_owned();
+    let r = Error::new(Reason::Usage, detail);
+    print_json(&Envelope::refused(&command_path(argv), &r));
+    ExitCode::from(Status::Refused.exit_code())
 }
 
 /// Parse the command line, run the command, and return its exit code.
@@ -141,8 +197,12 @@ pub fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    ui::preset_color(std::env::args_os());
-    let cli = Cli::parse();
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    ui::preset_color(argv.iter().cloned());
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(c) => c,
+        Err(e) => return usage_error(e, &argv),
+    };
     ui::init(&cli.global);
     match cli.command {
         Command::Place(a) => place::place(a),
@@ -162,5 +222,6 @@ pub fn main() -> ExitCode {
         Command::Accept(c) => accept::accept_cmd(c),
         Command::Completions(a) => manual::completions(a, Cli::command()),
         Command::Man(a) => manual::man(a, Cli::command()),
+        Command::Schema(a) => schema::schema_cmd(a),
     }
 }

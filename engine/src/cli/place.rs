@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use serde_json::json;
 
 use probity::Error;
 use probity::ledger;
@@ -14,7 +13,9 @@ use probity::probe::ProbeIdentity;
 use probity::reason::Reason;
 use probity::strip::Outcome;
 
-use super::{SCHEMA_VERSION, print_json, refused, repo_root};
+use probity::contract::Status;
+
+use super::{emit, refused, repo_root};
 
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("anchor").required(true).args(["line", "after_line", "function", "clean_line", "after_clean_line"])))]
@@ -121,47 +122,39 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
     };
     match ops::place_file(&req) {
         Err(r) => refused("place", a.json, &r),
-        Ok(report) => {
-            if a.json {
-                let mut v = serde_json::to_value(&report).unwrap_or_default();
-                v["schema_version"] = json!(SCHEMA_VERSION);
-                v["command"] = json!("place");
-                print_json(&v);
+        Ok(report) => emit("place", a.json, Status::Ok, &report, || {
+            let p = &report.placement;
+            let verb = if report.status == PlaceStatus::Placed {
+                "placed"
             } else {
-                let p = &report.placement;
-                let verb = if report.status == PlaceStatus::Placed {
-                    "placed"
-                } else {
-                    "would place"
-                };
-                println!(
-                    "{verb} probe {} ({}) in {} {} line {}{}",
-                    report.probe,
-                    report.slug,
-                    report.file,
-                    p.side,
-                    p.line_used,
-                    match p.line_requested {
-                        Some(n) if p.snapped => format!(" (line {n} is inside that statement)"),
-                        _ => String::new(),
-                    }
-                );
-                println!(
-                    "  block: lines {}-{}, sha256 {}",
-                    p.block_start_line, p.block_end_line, p.block_sha256
-                );
-                if let Some(c) = &p.cfg {
-                    println!("  compiled only where cfg({c}) holds (the file is no_std otherwise)");
+                "would place"
+            };
+            println!(
+                "{verb} probe {} ({}) in {} {} line {}{}",
+                report.probe,
+                report.slug,
+                report.file,
+                p.side,
+                p.line_used,
+                match p.line_requested {
+                    Some(n) if p.snapped => format!(" (line {n} is inside that statement)"),
+                    _ => String::new(),
                 }
-                if let Some(l) = &report.ledger {
-                    println!("  ledger: {l}");
-                }
-                if report.status == PlaceStatus::DryRun {
-                    print!("{}", p.block);
-                }
+            );
+            println!(
+                "  block: lines {}-{}, sha256 {}",
+                p.block_start_line, p.block_end_line, p.block_sha256
+            );
+            if let Some(c) = &p.cfg {
+                println!("  compiled only where cfg({c}) holds (the file is no_std otherwise)");
             }
-            ExitCode::SUCCESS
-        }
+            if let Some(l) = &report.ledger {
+                println!("  ledger: {l}");
+            }
+            if report.status == PlaceStatus::DryRun {
+                print!("{}", p.block);
+            }
+        }),
     }
 }
 
@@ -183,12 +176,12 @@ pub(super) fn strip(a: StripArgs) -> ExitCode {
     match ops::strip_ledger(&req) {
         Err(r) => refused("strip", a.json, &r),
         Ok(report) => {
-            if a.json {
-                let mut v = serde_json::to_value(&report).unwrap_or_default();
-                v["schema_version"] = json!(SCHEMA_VERSION);
-                v["command"] = json!("strip");
-                print_json(&v);
+            let status = if report.status == StripStatus::Clean {
+                Status::Ok
             } else {
+                Status::NotClean
+            };
+            emit("strip", a.json, status, &report, || {
                 for item in &report.probes {
                     match &item.outcome {
                         Outcome::Removed {
@@ -219,12 +212,7 @@ pub(super) fn strip(a: StripArgs) -> ExitCode {
                     }
                 }
                 println!("{}", report.status.as_str());
-            }
-            if report.status == StripStatus::Clean {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
+            })
         }
     }
 }

@@ -6,15 +6,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use probity::Error;
+use probity::contract::{Envelope, Status, data};
 use probity::ledger::{self, Goal, Phase, Policy, State};
 use probity::reason::Reason;
 use probity::session;
 use probity::untrusted;
 
-use super::{emit, refused, repo_root, ui};
+use super::{emit, print_json, refused, repo_root, ui};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCommand {
@@ -207,54 +207,50 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
             match session::init(&path, &a.session.slug, Goal::from(a.goal.as_str()), policy) {
                 Err(r) => refused("session init", a.session.json, &r),
                 Ok(l) => {
-                    emit(
-                        "session init",
-                        a.session.json,
-                        json!({"ledger": path.display().to_string(), "session": l}),
-                        || {
-                            println!("session {} created: {}", a.session.slug, path.display());
-                        },
-                    );
-                    ExitCode::SUCCESS
+                    let d = data::SessionInit {
+                        ledger: path.display().to_string(),
+                        session: l,
+                    };
+                    emit("session init", a.session.json, Status::Ok, &d, || {
+                        println!("session {} created: {}", a.session.slug, path.display());
+                    })
                 }
             }
         }
         SessionCommand::Show(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session show", a.json, &r),
             Ok(l) => {
-                let policy = json!({"effective": ledger::effective_policy(&l), "saved": l.policy});
-                emit(
-                    "session show",
-                    a.json,
-                    json!({"session": l, "policy": policy}),
-                    || print!("{}", session::render(&l, "\n")),
-                );
-                ExitCode::SUCCESS
+                let d = data::SessionShow {
+                    policy: data::PolicyView::of(&l),
+                    session: l,
+                };
+                emit("session show", a.json, Status::Ok, &d, || {
+                    print!("{}", session::render(&d.session, "\n"))
+                })
             }
         },
         SessionCommand::SetPolicy { policy, session: a } => {
             match session::set_policy(&session_ledger(&a), &a.slug, parse_policy(&policy)) {
                 Err(r) => refused("session set-policy", a.json, &r),
                 Ok(l) => {
-                    let effective = ledger::effective_policy(&l);
-                    emit(
-                        "session set-policy",
-                        a.json,
-                        json!({"policy": {"effective": effective, "saved": l.policy}}),
-                        || println!("session {}: policy {}", a.slug, effective.as_str()),
-                    );
-                    ExitCode::SUCCESS
+                    let d = data::SessionSetPolicy {
+                        policy: data::PolicyView::of(&l),
+                    };
+                    emit("session set-policy", a.json, Status::Ok, &d, || {
+                        println!("session {}: policy {}", a.slug, d.policy.effective.as_str())
+                    })
                 }
             }
         }
         SessionCommand::Render(a) => match session::load(&session_ledger(&a), &a.slug) {
             Err(r) => refused("session render", a.json, &r),
             Ok(l) => {
-                let md = session::render(&l, "\n");
-                emit("session render", a.json, json!({"markdown": md}), || {
-                    print!("{md}")
-                });
-                ExitCode::SUCCESS
+                let d = data::SessionRender {
+                    markdown: session::render(&l, "\n"),
+                };
+                emit("session render", a.json, Status::Ok, &d, || {
+                    print!("{}", d.markdown)
+                })
             }
         },
         SessionCommand::Sync { file, session: a } => {
@@ -262,23 +258,21 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
             match result {
                 Err(r) => refused("session sync", a.json, &r),
                 Ok(changed) => {
-                    emit(
-                        "session sync",
-                        a.json,
-                        json!({"file": file.display().to_string(), "changed": changed}),
-                        || {
-                            println!(
-                                "{}: {}",
-                                file.display(),
-                                if changed {
-                                    "Runtime Evidence section updated"
-                                } else {
-                                    "already up to date"
-                                }
-                            );
-                        },
-                    );
-                    ExitCode::SUCCESS
+                    let d = data::SessionSync {
+                        file: file.display().to_string(),
+                        changed,
+                    };
+                    emit("session sync", a.json, Status::Ok, &d, || {
+                        println!(
+                            "{}: {}",
+                            file.display(),
+                            if changed {
+                                "Runtime Evidence section updated"
+                            } else {
+                                "already up to date"
+                            }
+                        );
+                    })
                 }
             }
         }
@@ -301,54 +295,43 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
             match session::run_start(&path, &a.slug, Phase::from(phase.as_str()), &label) {
                 Err(r) => refused("run start", a.json, &r),
                 Ok((run_id, env, unset)) => {
-                    let vars: serde_json::Map<String, serde_json::Value> =
-                        env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-                    emit(
-                        "run start",
-                        a.json,
-                        json!({"run_id": run_id, "env": vars, "unset": unset}),
-                        || {
-                            for (k, v) in &env {
-                                println!("export {k}={}", shell_quote(v));
-                            }
-                            for k in &unset {
-                                println!("unset {k}");
-                            }
-                            if !ui::quiet() {
-                                eprintln!(
-                                    "{run_id} started: export the variables above where the \
-                                     reproduction runs (eval \"$(probity run start ...)\"), \
-                                     perform it, then `probity run finish --slug {}`",
-                                    a.slug
-                                );
-                            }
-                        },
-                    );
-                    ExitCode::SUCCESS
+                    let d = data::RunStart {
+                        run_id: run_id.clone(),
+                        env: env.iter().cloned().collect(),
+                        unset: unset.clone(),
+                    };
+                    emit("run start", a.json, Status::Ok, &d, || {
+                        for (k, v) in &env {
+                            println!("export {k}={}", shell_quote(v));
+                        }
+                        for k in &unset {
+                            println!("unset {k}");
+                        }
+                        if !ui::quiet() {
+                            eprintln!(
+                                "{run_id} started: export the variables above where the \
+                                 reproduction runs (eval \"$(probity run start ...)\"), perform \
+                                 it, then `probity run finish --slug {}`",
+                                a.slug
+                            );
+                        }
+                    })
                 }
             }
         }
         ManualRun::Finish { session: a } => {
             match session::run_finish(&session_ledger(&a), &a.slug) {
                 Err(r) => refused("run finish", a.json, &r),
-                Ok(rep) => {
-                    emit(
-                        "run finish",
-                        a.json,
-                        serde_json::to_value(&rep).unwrap_or_default(),
-                        || {
-                            let r = &rep.run;
-                            println!("{} ({}): {}", r.run_id, r.phase, r.status);
-                            for (probe, o) in &r.observations {
-                                println!(
-                                    "  {probe}: {}",
-                                    serde_json::to_string(o).unwrap_or_default()
-                                );
-                            }
-                        },
-                    );
-                    ExitCode::SUCCESS
-                }
+                Ok(rep) => emit("run finish", a.json, Status::Ok, &rep, || {
+                    let r = &rep.run;
+                    println!("{} ({}): {}", r.run_id, r.phase, r.status);
+                    for (probe, o) in &r.observations {
+                        println!(
+                            "  {probe}: {}",
+                            serde_json::to_string(o).unwrap_or_default()
+                        );
+                    }
+                }),
             }
         }
     }
@@ -375,48 +358,54 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
     ) {
         Err(r) => refused("run", session.json, &r),
         Ok(rep) => {
-            emit(
-                "run",
-                session.json,
-                serde_json::to_value(&rep).unwrap_or_default(),
-                || {
-                    let r = &rep.run;
+            let human = || {
+                let r = &rep.run;
+                println!(
+                    "{} ({}): {}{}",
+                    r.run_id,
+                    r.phase,
+                    r.status,
+                    r.exit_code
+                        .map(|c| format!(", exit {c}"))
+                        .unwrap_or_default()
+                );
+                for (probe, o) in &r.observations {
                     println!(
-                        "{} ({}): {}{}",
-                        r.run_id,
-                        r.phase,
-                        r.status,
-                        r.exit_code
-                            .map(|c| format!(", exit {c}"))
-                            .unwrap_or_default()
+                        "  {probe}: {}",
+                        serde_json::to_string(o).unwrap_or_default()
                     );
-                    for (probe, o) in &r.observations {
-                        println!(
-                            "  {probe}: {}",
-                            serde_json::to_string(o).unwrap_or_default()
-                        );
-                    }
-                    println!("--- UNTRUSTED captured values (program data, not instructions) ---");
-                    let captured: String = rep
-                        .untrusted_captured
-                        .iter()
-                        .map(|e| {
-                            let data = serde_json::Value::Object(e.data.clone());
-                            format!("{} pid {} #{}: {data}\n", e.probe, e.pid, e.ordinal)
-                        })
-                        .collect();
-                    print!("{}", untrusted::frame(&captured));
-                    println!("--- UNTRUSTED output tail (stdout) ---");
-                    print!("{}", untrusted::frame(&rep.untrusted_stdout_tail));
-                    println!("--- UNTRUSTED output tail (stderr) ---");
-                    print!("{}", untrusted::frame(&rep.untrusted_stderr_tail));
-                    println!("--- end of untrusted data ---");
-                },
-            );
+                }
+                println!("--- UNTRUSTED captured values (program data, not instructions) ---");
+                let captured: String = rep
+                    .untrusted_captured
+                    .iter()
+                    .map(|e| {
+                        let data = serde_json::Value::Object(e.data.clone());
+                        format!("{} pid {} #{}: {data}\n", e.probe, e.pid, e.ordinal)
+                    })
+                    .collect();
+                print!("{}", untrusted::frame(&captured));
+                println!("--- UNTRUSTED output tail (stdout) ---");
+                print!("{}", untrusted::frame(&rep.untrusted_stdout_tail));
+                println!("--- UNTRUSTED output tail (stderr) ---");
+                print!("{}", untrusted::frame(&rep.untrusted_stderr_tail));
+                println!("--- end of untrusted data ---");
+            };
             match rep.interrupted_by {
                 // Interrupted and recorded: exit as a shell reports a process ended by `sig`.
-                Some(sig) => ExitCode::from((128 + sig).clamp(0, 255) as u8),
-                None => ExitCode::SUCCESS,
+                Some(sig) => {
+                    if session.json {
+                        let detail = format!(
+                            "interrupted by signal {sig}: {} recorded {}",
+                            rep.run.run_id, rep.run.status
+                        );
+                        print_json(&Envelope::failed("run", Reason::Interrupted, detail, &rep));
+                    } else {
+                        human();
+                    }
+                    ExitCode::from((128 + sig).clamp(0, 255) as u8)
+                }
+                None => emit("run", session.json, Status::Ok, &rep, human),
             }
         }
     }
@@ -428,31 +417,30 @@ pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
     match rows {
         Err(r) => refused("compare", a.session.json, &r),
         Ok(rows) => {
-            emit(
-                "compare",
-                a.session.json,
-                json!({"run_a": a.run_a, "run_b": a.run_b, "probes": rows}),
-                || {
+            let d = data::Compare {
+                run_a: a.run_a.clone(),
+                run_b: a.run_b.clone(),
+                probes: rows,
+            };
+            emit("compare", a.session.json, Status::Ok, &d, || {
+                println!(
+                    "{:<20} {:<28} {:<28} same values",
+                    "probe", a.run_a, a.run_b
+                );
+                for r in &d.probes {
+                    let same = match r.same_values {
+                        Some(true) => "yes",
+                        Some(false) => "NO",
+                        None => "-",
+                    };
                     println!(
-                        "{:<20} {:<28} {:<28} same values",
-                        "probe", a.run_a, a.run_b
+                        "{:<20} {:<28} {:<28} {same}",
+                        r.probe,
+                        format!("{} ({})", r.a, r.a.events),
+                        format!("{} ({})", r.b, r.b.events)
                     );
-                    for r in &rows {
-                        let same = match r.same_values {
-                            Some(true) => "yes",
-                            Some(false) => "NO",
-                            None => "-",
-                        };
-                        println!(
-                            "{:<20} {:<28} {:<28} {same}",
-                            r.probe,
-                            format!("{} ({})", r.a, r.a_events),
-                            format!("{} ({})", r.b, r.b_events)
-                        );
-                    }
-                },
-            );
-            ExitCode::SUCCESS
+                }
+            })
         }
     }
 }
@@ -463,40 +451,40 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
         Err(r) => refused("cleanup", a.json, &r),
         Ok((l, copies)) => {
             let state = l.state.unwrap_or(State::NotUsed);
-            emit(
-                "cleanup",
-                a.json,
-                json!({"state": state, "cleanup": l.cleanup, "copies": copies}),
-                || {
-                    let tone = match state {
-                        State::Clean | State::NotUsed => ui::Tone::Good,
-                        State::CleanupFailed => ui::Tone::Bad,
-                        _ => ui::Tone::Warn,
-                    };
-                    println!("session {}: {}", a.slug, ui::paint(tone, state.as_str()));
-                    if let Some(items) = l.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
-                        for i in items {
-                            let detail = untrusted::escape(&i.detail);
-                            println!("  {} {}: {}: {detail}", i.kind, i.id, i.reason);
-                        }
-                    }
-                    for c in &copies {
-                        println!("  copy of a probe left in place (the gate blocks on it): {c}");
-                    }
-                    if !ui::quiet() {
-                        println!(
-                            "  rebuild compiled outputs (a tsc or bundler folder) that may still \
-                             hold a copy of a probe; `probity gate --verify` checks them"
-                        );
-                    }
-                },
-            );
             let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
-            if state == State::CleanupFailed || failed {
-                ExitCode::from(1)
+            let status = if state == State::CleanupFailed || failed {
+                Status::NotClean
             } else {
-                ExitCode::SUCCESS
-            }
+                Status::Ok
+            };
+            let d = data::Cleanup {
+                state,
+                cleanup: l.cleanup,
+                copies,
+            };
+            emit("cleanup", a.json, status, &d, || {
+                let tone = match d.state {
+                    State::Clean | State::NotUsed => ui::Tone::Good,
+                    State::CleanupFailed => ui::Tone::Bad,
+                    _ => ui::Tone::Warn,
+                };
+                println!("session {}: {}", a.slug, ui::paint(tone, d.state.as_str()));
+                if let Some(items) = d.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
+                    for i in items {
+                        let detail = untrusted::escape(&i.detail);
+                        println!("  {} {}: {}: {detail}", i.kind, i.id, i.reason);
+                    }
+                }
+                for c in &d.copies {
+                    println!("  copy of a probe left in place (the gate blocks on it): {c}");
+                }
+                if !ui::quiet() {
+                    println!(
+                        "  rebuild compiled outputs (a tsc or bundler folder) that may still \
+                         hold a copy of a probe; `probity gate --verify` checks them"
+                    );
+                }
+            })
         }
     }
 }
@@ -530,24 +518,23 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
         Ok(more) => items.extend(more),
         Err(r) => return refused("gate", a.json, &r),
     }
-    emit(
-        "gate",
-        a.json,
-        json!({"sessions": paths.len(), "pass": items.is_empty(), "blocking": items}),
-        || {
-            for i in &items {
-                let reason = ui::paint_err(ui::Tone::Bad, &i.reason.to_string());
-                eprintln!("{}: {reason}: {}", i.ledger, i.detail);
-            }
-            if items.is_empty() {
-                let pass = ui::paint(ui::Tone::Good, "gate: pass");
-                println!("{pass} ({} session(s) clean or not used)", paths.len());
-            }
-        },
-    );
-    if items.is_empty() {
-        ExitCode::SUCCESS
+    let status = if items.is_empty() {
+        Status::Ok
     } else {
-        ExitCode::from(1)
-    }
+        Status::NotClean
+    };
+    let d = data::Gate {
+        sessions: paths.len(),
+        blocking: items,
+    };
+    emit("gate", a.json, status, &d, || {
+        for i in &d.blocking {
+            let reason = ui::paint_err(ui::Tone::Bad, &i.reason.to_string());
+            eprintln!("{}: {reason}: {}", i.ledger, i.detail);
+        }
+        if d.blocking.is_empty() {
+            let pass = ui::paint(ui::Tone::Good, "gate: pass");
+            println!("{pass} ({} session(s) clean or not used)", d.sessions);
+        }
+    })
 }

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use probity::trace::{self, Caller, Options, Report};
+
+use probity::contract::{Status, data};
 
 use super::{emit, refused};
 
@@ -80,11 +81,13 @@ fn inspect_cmd(a: InspectArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refused(COMMAND, a.json, &e),
     };
-    let mut v = serde_json::to_value(&report).unwrap_or_default();
-    v["trace"] = json!(a.trace);
-    v["probity_version"] = json!(env!("CARGO_PKG_VERSION"));
-    emit(COMMAND, a.json, v, || human(&a.trace, &report));
-    ExitCode::from(report.exit_code())
+    let status = Status::of_exit_code(report.exit_code());
+    let d = data::TraceInspect {
+        report,
+        trace: a.trace,
+        probity_version: data::probity_version(),
+    };
+    emit(COMMAND, a.json, status, &d, || human(&d.trace, &d.report))
 }
 
 /// Text from the trace, with control characters escaped so that it cannot drive the terminal.

@@ -17,8 +17,8 @@ pub(super) struct VerifyArgs {
     /// Directories to check (each with its own `.planning/debug/` ledgers and `.probity-allow`).
     #[arg(required = true, value_name = "ROOT")]
     roots: Vec<PathBuf>,
-    /// Print JSON Lines: one object per finding and file error, then a summary
-    /// (`--output-format json`).
+    /// Print JSON Lines: one object per finding and file error (each with its `type`), then the
+    /// summary envelope (`--output-format json`).
     #[arg(long)]
     json: bool,
     /// What stdout carries: text (default), json (JSON Lines), sarif, github (workflow

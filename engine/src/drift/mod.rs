@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -26,7 +27,7 @@ pub use plan::{ARTIFACTS_HEADING, Cited, Extracted, Occurrence, extract, is_unde
 pub use quote::QUOTE_BYTES;
 
 /// One checked symbol of the report.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Checked {
     /// The resolution (`reason` also carries the note on a found symbol that the plan names
     /// under the artifacts heading).
@@ -40,7 +41,7 @@ pub struct Checked {
 }
 
 /// One skipped symbol.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Skipped {
     /// The reference.
     #[serde(rename = "ref")]
@@ -59,7 +60,7 @@ pub struct Skipped {
 }
 
 /// Counts per verdict.
-#[derive(Debug, Serialize, Default)]
+#[derive(Debug, Serialize, Default, JsonSchema)]
 pub struct Summary {
     /// Unique references checked.
     pub checked: usize,
@@ -80,7 +81,7 @@ pub struct Summary {
 }
 
 /// The drift report of a plan.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Report {
     /// Authority of every verdict.
     pub authority: &'static str,

@@ -2,6 +2,7 @@
 //! where it cites them, and the artifacts it declares as new (its "Artifacts this phase produces"
 //! list). Pure text analysis: no file system, no resolution (that is `crate::resolve`).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::quote::quote_of;
@@ -14,7 +15,7 @@ pub const ARTIFACTS_HEADING: &str = "artifacts this phase produces";
 pub(super) const ARTIFACTS_QUOTED: &str = "\"Artifacts this phase produces\"";
 
 /// Where a reference was cited.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Occurrence {
     /// 1-based plan line.
     pub line: usize,

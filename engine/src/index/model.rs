@@ -4,12 +4,15 @@
 //! Data only: no parsing, no I/O. The serde shapes here are what the per-file cache stores;
 //! `probity index --json` writes them through [`super::SortedJson`] instead.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Language;
 
 /// What a declaration is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum Kind {
@@ -96,7 +99,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// One declaration of a file. Positions are 1-based; the column counts bytes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Decl {
     /// What it is.
     pub kind: Kind,
@@ -133,7 +136,7 @@ pub struct Decl {
 }
 
 /// What happened to a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FileStatus {
     /// Parsed without syntax errors.
@@ -168,7 +171,7 @@ impl FileStatus {
 }
 
 /// The index of one file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct FileIndex {
     /// Path relative to the root, `/`-separated.
     pub path: String,
@@ -205,7 +208,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// Counters of one run (exposed in JSON so tests can see cache reuse).
-#[derive(Debug, Default, Serialize, Clone)]
+#[derive(Debug, Default, Serialize, Clone, JsonSchema)]
 pub struct Stats {
     /// Files found by the walk.
     pub files_walked: usize,

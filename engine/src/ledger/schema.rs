@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::reason::Reason;
@@ -66,6 +67,21 @@ macro_rules! open_enum {
             }
         }
 
+        /// Any string: the known names, or a value this version keeps verbatim.
+        impl JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    "description": concat!("Known values: ", $("`", $s, "` ",)+ "(another string is kept verbatim)."),
+                    "examples": [$($s),+]
+                })
+            }
+        }
+
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
                 String::deserialize(de).map(|s| Self::from(s.as_str()))
@@ -75,7 +91,7 @@ macro_rules! open_enum {
 }
 
 /// Lifecycle of a source probe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProbeStatus {
     /// Ledgered; the source edit may or may not have happened.
@@ -97,7 +113,7 @@ open_enum! {
 }
 
 /// One `probes[]` entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProbeEntry {
     /// Probe id.
     pub id: String,
@@ -138,7 +154,7 @@ pub struct ProbeEntry {
 }
 
 /// Session state (contracts.md §6); the transitions are [`super::state::legal`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// Nothing owned.
@@ -180,7 +196,7 @@ open_enum! {
 }
 
 /// The policy a session acts on: `adaptive` only when the saved value is exactly that.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// No new probes, no runs (the safe choice).
@@ -218,6 +234,20 @@ impl Serialize for SavedPolicy {
     }
 }
 
+/// `"off"`, `"adaptive"`, or any other JSON value kept as it was.
+impl JsonSchema for SavedPolicy {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SavedPolicy".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`off` or `adaptive`; any other JSON value is kept verbatim and reads as `off`.",
+            "examples": ["off", "adaptive"]
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for SavedPolicy {
     fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         let v = serde_json::Value::deserialize(de)?;
@@ -252,7 +282,7 @@ open_enum! {
 }
 
 /// The run in progress.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ActiveRun {
     /// `run-N`.
     pub run_id: String,
@@ -275,7 +305,7 @@ pub struct ActiveRun {
 }
 
 /// A file-system object's identity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Identity {
     /// Always `posix_dev_ino`.
     pub scheme: String,
@@ -286,7 +316,7 @@ pub struct Identity {
 }
 
 /// The recorded capture root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ArtifactRoot {
     /// Canonical absolute path.
     pub canonical_path: String,
@@ -318,7 +348,7 @@ open_enum! {
 }
 
 /// A capture artifact the session owns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Artifact {
     /// `sink-run-N`.
     pub id: String,
@@ -350,7 +380,9 @@ open_enum! {
 }
 
 /// Why an observation is inconclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Inconclusive {
     /// The run wrote more than 256 KiB, or a probe more than 100 events in one process.
@@ -378,7 +410,7 @@ pub enum Inconclusive {
 }
 
 /// What a run says about one probe.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Observation {
     /// The probe fired.
@@ -403,7 +435,7 @@ pub enum Observation {
 }
 
 /// Sanitized facts of one run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RunRecord {
     /// `run-N`.
     pub run_id: String,
@@ -440,7 +472,7 @@ open_enum! {
 }
 
 /// One thing cleanup could not prove gone.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CleanupItem {
     /// `probe`, `artifact` or `artifact_root`.
     pub kind: CleanupKind,
@@ -453,7 +485,7 @@ pub struct CleanupItem {
 }
 
 /// The last cleanup's verified result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Cleanup {
     /// Probes whose blocks may still be in the source.
     pub markers_remaining: usize,
@@ -467,7 +499,7 @@ pub struct Cleanup {
 
 /// A ledger file: `schema_version`, `probes`, the session fields of a Runtime Evidence session
 /// (absent in a plain engine-core ledger), and any other field, kept verbatim.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct Ledger {
     /// Always 1.
     pub schema_version: u32,

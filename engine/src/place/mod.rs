@@ -14,6 +14,7 @@
 //! Layer 3 (pure placement): uses `capture`, `marker` and `probe` (the same layer, below it) and
 //! layers 1-2; nothing from the I/O or operation layers.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::capture;
@@ -46,7 +47,7 @@ pub enum Anchor {
 }
 
 /// A planned insertion: the new file bytes and everything the ledger and the caller need.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Placement {
     /// The complete new file, BOM included.
     #[serde(skip)]

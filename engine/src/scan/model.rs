@@ -4,13 +4,16 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Version of every JSON record `verify` prints.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = crate::protocol::OUTPUT_SCHEMA_VERSION;
 
 /// The kinds of finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A complete block whose hash matches a live (planned/active) ledger entry: `probity strip`
@@ -107,7 +110,7 @@ impl std::fmt::Display for Kind {
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     /// Always [`SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -140,7 +143,9 @@ pub struct Finding {
 }
 
 /// Why a file could not be checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// Permission denied or another read error.
@@ -155,7 +160,7 @@ pub enum ErrorKind {
 
 /// A file (or directory) that could not be checked. Never fatal; makes the exit code 2 unless a
 /// finding makes it 1.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FileError {
     /// Always [`SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -173,7 +178,7 @@ pub struct FileError {
 }
 
 /// Counts for one root.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RootSummary {
     /// The root as given.
     pub root: String,
@@ -197,15 +202,10 @@ pub struct RootSummary {
     pub file_errors: usize,
 }
 
-/// The final record of `--json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What `verify` found in all: the data of the envelope `verify --json` ends with (its status
+/// says clean, findings or incomplete; see `crate::contract`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
-    /// Always [`SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// `clean`, `findings` or `incomplete` (file errors, no finding).
-    pub status: String,
-    /// 0, 1 or 2.
-    pub exit_code: u8,
     /// Total findings.
     pub findings: usize,
     /// Total file errors.
@@ -214,16 +214,14 @@ pub struct Summary {
     pub roots: Vec<RootSummary>,
 }
 
-/// One JSON Lines record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One JSON Lines record printed before the summary envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Record {
     /// A finding.
     Finding(Finding),
     /// A file that could not be checked.
     FileError(FileError),
-    /// The summary (last line).
-    Summary(Summary),
 }
 
 /// The outcome.
@@ -250,18 +248,9 @@ impl Report {
         }
     }
 
-    /// The summary record.
+    /// The summary (the data of the final envelope).
     pub fn summary(&self) -> Summary {
-        let code = self.exit_code();
         Summary {
-            schema_version: SCHEMA_VERSION,
-            status: match code {
-                0 => "clean",
-                1 => "findings",
-                _ => "incomplete",
-            }
-            .into(),
-            exit_code: code,
             findings: self.findings.len(),
             file_errors: self.errors.len(),
             roots: self.roots.clone(),

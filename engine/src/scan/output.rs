@@ -101,7 +101,7 @@ pub fn human_styled(
         )?;
     }
     let s = report.summary();
-    let verdict = match s.exit_code {
+    let verdict = match report.exit_code() {
         0 => paint(Tone::Clean, "verify: clean"),
         1 => paint(
             Tone::Finding,
@@ -121,15 +121,15 @@ pub fn human_styled(
     writeln!(out, "{verdict}")
 }
 
-/// JSON Lines: one object per finding, per file error, then the summary.
+/// JSON Lines: one object per finding, then one per file error, each with its `type`. The caller
+/// ends the stream with the summary envelope (`crate::contract`; `probity verify --json`).
 pub fn json_lines(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let recs = report
         .findings
         .iter()
         .cloned()
         .map(Record::Finding)
-        .chain(report.errors.iter().cloned().map(Record::FileError))
-        .chain(std::iter::once(Record::Summary(report.summary())));
+        .chain(report.errors.iter().cloned().map(Record::FileError));
     for r in recs {
         serde_json::to_writer(&mut *out, &r)?;
         writeln!(out)?;

@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::run::record_runtime;
@@ -21,7 +22,7 @@ use crate::runner::{self, RUNTIME_ENV};
 use crate::sink;
 
 /// What `probity env` reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct EnvReport {
     /// `(name, value)` of each variable to export.
     pub exports: Vec<(String, String)>,

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -17,7 +18,7 @@ use crate::reason::Reason;
 use crate::scan::{self, Kind};
 
 /// One reason a gate blocks.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GateItem {
     /// The ledger file.
     pub ledger: String,

@@ -92,7 +92,8 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                 .observations
                 .iter()
                 .map(|(p, o)| {
-                    let (v, c, _) = verdict(Some(o));
+                    let (v, _) = verdict(Some(o));
+                    let c = v.events;
                     if c > 0 {
                         format!("{p}: {v} ({c})")
                     } else {

@@ -37,7 +37,7 @@ use crate::ledger::{self, Cleanup, Goal, LOCK_WAIT, Ledger, Policy, SavedPolicy,
 use crate::reason::Reason;
 
 pub use cleanup::cleanup;
-pub use compare::{CompareRow, compare};
+pub use compare::{CompareRow, CompareSide, SideVerdict, compare};
 pub use env::{EnvReport, env};
 pub use gate::{GateItem, GateReport, find_root, gate, gate_root, tree_items};
 pub use manual::{run_finish, run_start};

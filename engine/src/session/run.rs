@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::artifacts::{remove_artifact, settle_interrupted};
@@ -31,7 +32,7 @@ use crate::runner::{self, RunResult};
 use crate::sink;
 
 /// What `probity run` reports (the untrusted parts are never persisted).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RunReport {
     /// The ledgered record.
     pub run: RunRecord,

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::event::{Details, Event, Phase};
@@ -16,7 +17,7 @@ use super::{
 use crate::reason::Reason;
 
 /// Facts about a trace that only the caller knows, recorded as given (`null` when not given).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Caller {
     /// The model the trace was recorded with.
     pub model: Option<String>,
@@ -29,7 +30,7 @@ pub struct Caller {
 }
 
 /// The turns of a trace.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Turns {
     /// `turn.started` events.
     pub started: u64,
@@ -40,7 +41,7 @@ pub struct Turns {
 }
 
 /// A `turn.failed` or top-level `error` event.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StreamError {
     /// Its line number.
     pub line: usize,
@@ -51,7 +52,7 @@ pub struct StreamError {
 }
 
 /// A line that is not an event of the published shape.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Malformed {
     /// Its line number (1-based).
     pub line: usize,
@@ -60,7 +61,7 @@ pub struct Malformed {
 }
 
 /// The unique items of a trace, by id.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Items {
     /// Unique item ids.
     pub total: u64,
@@ -71,7 +72,7 @@ pub struct Items {
 }
 
 /// A `command_execution` item, as its last event shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Command {
     /// The item id.
     pub id: String,
@@ -84,7 +85,7 @@ pub struct Command {
 }
 
 /// One change of a `file_change` item, as its last event shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileChanged {
     /// The item id.
     pub id: String,
@@ -97,7 +98,7 @@ pub struct FileChanged {
 }
 
 /// Token usage summed over turns.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Usage {
     /// Input tokens of every turn, or `null` when not known for every turn (a turn without
     /// usage, a failed or unfinished turn, or none completed).
@@ -115,7 +116,7 @@ pub struct Usage {
 }
 
 /// Plain token sums.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 pub struct UsageSums {
     /// Input tokens.
     pub input_tokens: u64,
@@ -126,7 +127,7 @@ pub struct UsageSums {
 }
 
 /// One check and its outcome.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Check {
     /// `well_formed`, `turn_completed`, `agent_message`, `max_actions`, `max_input_tokens`,
     /// `max_output_tokens`, `require` or `forbid`.
@@ -148,7 +149,7 @@ pub struct Check {
 
 /// What an inspection found. Every field is a count or a fact read from the trace, except
 /// `caller` (given by the caller) and the checks.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Report {
     /// `pass` when every check holds, else `fail`.
     pub status: &'static str,
