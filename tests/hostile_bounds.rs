@@ -393,7 +393,7 @@ fn values_sha256_is_keyed_with_a_session_secret() {
 // PROBITY_FUZZ_SECS=600 to run each for ten minutes, e.g.
 // `PROBITY_FUZZ_SECS=600 cargo test --release --test tests hostile_bounds::fuzz -- --test-threads=4`.
 
-mod fuzz {
+pub(crate) mod fuzz {
     use std::time::{Duration, Instant};
 
     use proptest::prelude::*;
@@ -403,7 +403,7 @@ mod fuzz {
 
     /// Run `check` on values of `strategy`: 256 cases, or batches of 2,000 until
     /// `PROBITY_FUZZ_SECS` have passed; prints the number of cases run.
-    fn fuzz<S: Strategy>(
+    pub(crate) fn fuzz<S: Strategy>(
         name: &str,
         strategy: S,
         check: impl Fn(S::Value) -> Result<(), TestCaseError>,
