@@ -4,6 +4,196 @@
 //! place-then-strip on arbitrary and mutated source. The strace-driven crash bench that found
 //! what these tests pin is `benches/crash/run.py`.
 
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::*;
+
+const APP: &str = "def main():\n    value = 21\n    print(value)\n\n\nmain()\n";
+
+/// `probity <args> --json` in `dir` with `TMPDIR=tmp`; the exit code and the JSON answer.
+fn in_tmp(dir: &Path, tmp: &Path, args: &[&str]) -> (i32, Value) {
+    let mut args: Vec<&str> = args.to_vec();
+    let at = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+    args.insert(at, "--json");
+    let mut cmd = probity();
+    cmd.current_dir(dir).env("TMPDIR", tmp).args(&args);
+    run_json(&mut cmd)
+}
+
+/// A repository with `app.py`, a session `cr` (policy adaptive) and a probe `p-main` in it.
+fn crash_repo(tmp: &Path) -> Repo {
+    let r = Repo::new();
+    r.write("app.py", APP);
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp,
+        &["session", "init", "--slug", "cr", "--policy", "adaptive"],
+    );
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp,
+        &[
+            "place",
+            "app.py",
+            "--line",
+            "3",
+            "--slug",
+            "cr",
+            "--probe",
+            "p-main",
+            "--hypothesis",
+            "h1",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    r
+}
+
+/// `probity run --slug cr` paused at the test hook `point`, then killed (SIGKILL) there.
+fn kill_run_at(r: &Repo, tmp: &Path, point: &str) {
+    let hook = tempfile::tempdir().unwrap();
+    let mut child = Command::new(probity_bin())
+        .current_dir(r.path())
+        .env("TMPDIR", tmp)
+        .env(
+            "PROBITY_TEST_PAUSE",
+            format!("{point}:{}", hook.path().display()),
+        )
+        .args([
+            "run", "--slug", "cr", "--phase", "baseline", "--json", "--", "python3", "app.py",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready = hook.path().join(format!("{point}.ready"));
+    let start = Instant::now();
+    while !ready.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never paused at {point}"
+        );
+        if let Some(s) = child.try_wait().unwrap() {
+            panic!("the run ended ({s}) without pausing at {point}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// The entries of `dir`.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// After a `run` killed at `point`, a cleanup reconciles: the session is `clean`, the probe's
+/// file is back to its bytes, and nothing of probity is left in `TMPDIR`; the gate passes.
+fn cleanup_reconciles(r: &Repo, tmp: &Path, point: &str) {
+    let (code, v) = in_tmp(r.path(), tmp, &["cleanup", "--slug", "cr"]);
+    assert_eq!(code, 0, "{point}: cleanup: {v}");
+    assert_eq!(data(&v)["state"], "clean", "{point}: {v}");
+    assert_eq!(r.read("app.py"), APP.as_bytes(), "{point}");
+    assert_eq!(
+        entries(tmp),
+        Vec::<String>::new(),
+        "{point}: left in TMPDIR"
+    );
+    let (code, v) = in_tmp(r.path(), tmp, &["gate", "--slug", "cr"]);
+    assert_eq!(code, 0, "{point}: gate: {v}");
+}
+
+/// SIGKILL between creating the capture root and recording it: the root's path was recorded
+/// first (write-ahead), so cleanup finds and removes the empty folder. Before, it was left in
+/// TMPDIR, unrecorded, and cleanup and gate said clean.
+#[test]
+fn run_killed_after_creating_the_capture_root_is_cleaned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    kill_run_at(&r, tmp.path(), "root_created");
+    assert_eq!(entries(tmp.path()).len(), 1, "the root was created");
+    cleanup_reconciles(&r, tmp.path(), "root_created");
+}
+
+/// SIGKILL between creating the sink and recording its identity: the sink's name was recorded
+/// first, in a private root probity made, so cleanup removes it. Before, cleanup failed
+/// (`identity_mismatch`) on every call, forever.
+#[test]
+fn run_killed_after_creating_the_sink_is_cleaned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    kill_run_at(&r, tmp.path(), "sink_created");
+    // The next run settles the interrupted one (its sink removed) and runs.
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp.path(),
+        &[
+            "run", "--slug", "cr", "--phase", "baseline", "--", "python3", "app.py",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let l: Value =
+        serde_json::from_slice(&std::fs::read(session_ledger(r.path(), "cr")).unwrap()).unwrap();
+    let runs = l["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "{l}");
+    assert_eq!(runs[0]["status"], "inconclusive", "{l}");
+    cleanup_reconciles(&r, tmp.path(), "sink_created");
+}
+
+/// SIGKILL between creating the capture root and recording it, then a new run: the run settles
+/// the interrupted root first and creates its own; cleanup leaves nothing.
+#[test]
+fn run_after_a_run_killed_before_its_root_was_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    kill_run_at(&r, tmp.path(), "root_created");
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp.path(),
+        &[
+            "run", "--slug", "cr", "--phase", "baseline", "--", "python3", "app.py",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(entries(tmp.path()).len(), 1, "one root, the run's");
+    cleanup_reconciles(&r, tmp.path(), "root_created, then run");
+}
+
+/// Fuzz finding (place-then-strip): in a Rust file with a syntax error (one byte of a corpus
+/// file changed, `trim_matches(` to `trim_matches0`), a probe placed at line 43 was written
+/// although its start marker is not a comment in the tree strip parses (from scratch), so strip
+/// could never remove it (`missing_start_marker`). Place now checks the markers in a fresh parse
+/// when the file has syntax errors: it refuses, or places a block strip removes exactly.
+#[test]
+fn place_in_a_file_with_syntax_errors_is_strippable() {
+    let bytes = std::fs::read(repo_root().join("corpus/rust/nested_fn/input.rs")).unwrap();
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replacen("trim_matches(", "trim_matches0", 1);
+    match place_in("a.rs", &text, probity::place::Anchor::Line(43)) {
+        Err(e) => assert_eq!(e.reason.code(), "would_break_syntax", "{e:?}"),
+        Ok(p) => {
+            let plan = strip_in("a.rs", &p.new_bytes, &[("s", "p", &p.block_sha256)]).unwrap();
+            assert!(
+                matches!(plan.outcomes[..], [probity::strip::Outcome::Removed { .. }]),
+                "{:?}",
+                plan.outcomes
+            );
+            assert_eq!(plan.new_bytes.as_deref(), Some(text.as_bytes()));
+        }
+    }
+}
+
 mod fuzz {
     use proptest::prelude::*;
 

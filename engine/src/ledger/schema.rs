@@ -314,6 +314,11 @@ open_enum! {
         Present = "present",
         /// Removed, removal verified.
         Removed = "removed",
+        /// Its exclusive creation failed because something already had its name: that file is
+        /// not probity's and is never removed by it (the artifact blocks until it is gone). A
+        /// `planned` artifact with no identity, by contrast, is probity's if it exists: its name
+        /// was recorded before the creation, which a crash interrupted.
+        Occupied = "occupied",
     }
 }
 
@@ -501,6 +506,11 @@ pub struct Ledger {
     /// The session's capture root.
     #[serde(default)]
     pub artifact_root: Option<ArtifactRoot>,
+    /// The path of a capture root about to be created, recorded before it is (write-ahead);
+    /// cleared once `artifact_root` records it. Present after a crash in between: cleanup removes
+    /// the folder if it was created (empty), and is fine if it never was.
+    #[serde(default)]
+    pub pending_root: Option<String>,
     /// Owned capture artifacts.
     #[serde(default)]
     pub artifacts: Vec<Artifact>,
@@ -531,6 +541,9 @@ impl Serialize for Ledger {
             m.insert("next_run_seq".into(), json!(self.next_run_seq.unwrap_or(1)));
             m.insert("active_run".into(), json!(self.active_run));
             m.insert("artifact_root".into(), json!(self.artifact_root));
+            if let Some(p) = &self.pending_root {
+                m.insert("pending_root".into(), json!(p));
+            }
         }
         m.insert("probes".into(), json!(self.probes));
         if self.slug.is_some() {

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::artifacts::{remove_artifact, settle_interrupted};
+use super::artifacts::{create_recorded, ensure_root, remove_artifact, settle_interrupted};
 use super::now_rfc3339;
 use crate::error::Error;
 use crate::events::{self, ExpectedProbe, RunIdentity};
@@ -175,7 +175,8 @@ pub(super) struct Planned {
     pub(super) values_key: events::ValuesKey,
 }
 
-/// Step 2: the capture root (checked, or created and saved before anything is made inside it),
+/// Step 2: the capture root (checked, or its path saved, then created, then its identity saved
+/// before anything is made inside it: [`ensure_root`]),
 /// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
 /// and its identity saved.
 pub(super) fn record(
@@ -188,18 +189,7 @@ pub(super) fn record(
     let root = if *phase == Phase::UninstrumentedVerify {
         None
     } else {
-        match ledger.artifact_root.clone() {
-            Some(r) => {
-                sink::check_root(&r)?;
-                Some(r)
-            }
-            None => {
-                let r = sink::create_root(slug)?;
-                ledger.artifact_root = Some(r.clone());
-                ledger.save(path)?;
-                Some(r)
-            }
-        }
+        Some(ensure_root(ledger, path, slug)?)
     };
     let n = ledger.next_run_seq.unwrap_or(1);
     let run_id = format!("run-{n}");
@@ -231,12 +221,10 @@ pub(super) fn record(
     let mut sink = None;
     let mut runtime = None;
     if let Some(r) = root {
-        let ident = sink::create_sink(&r, &sink_name)?;
-        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == sink_id) {
-            a.identity = Some(ident.clone());
-            a.status = ArtifactStatus::Present;
-        }
+        let created = create_recorded(ledger, &r, &sink_id, |name| sink::create_sink(&r, name));
+        // Saved either way: an `occupied` name is never taken for probity's.
         ledger.save(path)?;
+        let ident = created?;
         runtime = Some(record_runtime(
             ledger,
             path,
@@ -279,10 +267,12 @@ pub(super) fn record_runtime(
     ledger.save(path)?;
     let table = runner::runtime_table(&ledger.probes);
     for (kind, name) in &names {
-        let ident = runner::write_runtime(root, name, *kind, &table)?;
-        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == *name) {
-            a.identity = Some(ident);
-            a.status = ArtifactStatus::Present;
+        let created = create_recorded(ledger, root, name, |n| {
+            runner::write_runtime(root, n, *kind, &table)
+        });
+        if let Err(e) = created {
+            ledger.save(path)?;
+            return Err(e);
         }
     }
     ledger.save(path)?;
