@@ -169,6 +169,88 @@ fn run_after_a_run_killed_before_its_root_was_recorded() {
     cleanup_reconciles(&r, tmp.path(), "root_created, then run");
 }
 
+/// `probity strip --json` of `r`'s ledger paused right after its write (the test hook
+/// `strip_written`), where `edit` runs (an editor saving at that moment); the exit code and
+/// the JSON answer.
+fn strip_with_a_save_after_the_write(r: &Repo, edit: impl FnOnce()) -> (i32, Value) {
+    let hook = tempfile::tempdir().unwrap();
+    let child = Command::new(probity_bin())
+        .current_dir(r.path())
+        .env(
+            "PROBITY_TEST_PAUSE",
+            format!("strip_written:{}", hook.path().display()),
+        )
+        .args(["strip", "--json", "--ledger"])
+        .arg(r.ledger())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready = hook.path().join("strip_written.ready");
+    let start = Instant::now();
+    while !ready.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never paused after the write"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    edit();
+    std::fs::write(hook.path().join("strip_written.go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (out.status.code().unwrap(), v)
+}
+
+const PY: &str = "def f(x):\n    y = x + 1\n    return y\n";
+
+/// The strip's rename succeeded, then an editor saved the file (without the block, with a new
+/// line): the strip is decided from what it wrote: `removed`, exit 0, the ledger entry
+/// `removed`, and the later save reported apart (`concurrent_edit`). Before, it reported
+/// `cleanup_failed` (exit 1) with the ledger `active` while the block was gone.
+#[test]
+fn strip_decides_from_the_bytes_it_wrote() {
+    let r = Repo::new();
+    r.write("a.py", PY);
+    let (code, v) = r.place("a.py", "p", &["--line", "3"]);
+    assert_eq!(code, 0, "place: {v}");
+    let saved = format!("{PY}# saved by an editor\n");
+    let (code, v) = strip_with_a_save_after_the_write(&r, || {
+        r.write("a.py", &saved);
+    });
+    let item = &data(&v)["probes"][0];
+    assert_eq!(
+        (code, item["outcome"].as_str()),
+        (0, Some("removed")),
+        "{v}"
+    );
+    assert!(item["concurrent_edit"].is_string(), "{v}");
+    assert_eq!(r.probe_status("p"), "removed");
+    assert_eq!(r.read("a.py"), saved.as_bytes());
+}
+
+/// A later save that puts the block back (an editor's old buffer) is not reported removed: the
+/// strip fails (`concurrent_modification`) and the entry stays `active`, so the next strip
+/// removes it.
+#[test]
+fn strip_seeing_the_block_saved_back_stays_active() {
+    let r = Repo::new();
+    r.write("a.py", PY);
+    let (code, v) = r.place("a.py", "p", &["--line", "3"]);
+    assert_eq!(code, 0, "place: {v}");
+    let probed = r.read("a.py");
+    let (code, v) = strip_with_a_save_after_the_write(&r, || {
+        r.write("a.py", &probed);
+    });
+    let item = &data(&v)["probes"][0];
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(item["reason"], "concurrent_modification", "{v}");
+    assert_eq!(r.probe_status("p"), "active");
+    let (code, v) = r.strip(&[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(r.read("a.py"), PY.as_bytes());
+}
+
 /// Fuzz finding (place-then-strip): in a Rust file with a syntax error (one byte of a corpus
 /// file changed, `trim_matches(` to `trim_matches0`), a probe placed at line 43 was written
 /// although its start marker is not a comment in the tree strip parses (from scratch), so strip
