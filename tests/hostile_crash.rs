@@ -169,6 +169,104 @@ fn run_after_a_run_killed_before_its_root_was_recorded() {
     cleanup_reconciles(&r, tmp.path(), "root_created, then run");
 }
 
+/// The session ledger of `crash_repo` with `n` run records added, each with a `pad`-byte
+/// reproduction reference (what a version that did not bound runs could accumulate).
+fn add_runs(r: &Repo, n: usize, pad: usize) -> std::path::PathBuf {
+    let path = session_ledger(r.path(), "cr");
+    let mut l: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let runs = l["runs"].as_array_mut().unwrap();
+    for k in 0..n {
+        runs.push(serde_json::json!({
+            "run_id": format!("run-old-{k}"),
+            "phase": "baseline",
+            "reproduction_ref": "x".repeat(pad),
+            "started_at": "2026-01-01T00:00:00Z",
+            "ended_at": "2026-01-01T00:00:01Z",
+            "status": "completed",
+            "exit_code": 0,
+            "sink_bytes": 0,
+            "sink_lines": 0,
+            "observations": {"p-main": {"verdict": "not_observed"}},
+        }));
+    }
+    std::fs::write(&path, serde_json::to_vec(&l).unwrap()).unwrap();
+    path
+}
+
+/// A session whose ledger outgrew the 8 MiB read limit (runs of a version that did not bound
+/// them) can still be stripped and cleaned: both read it as a stream, keep the most recent
+/// 200 runs, and write it back compacted, after which every command reads it again (the gate
+/// passes). Before, strip and cleanup refused (`file_too_large`) and the probes could only be
+/// removed by hand.
+#[test]
+fn an_oversized_ledger_can_still_be_cleaned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    let path = add_runs(&r, 9_000, 1_000);
+    assert!(std::fs::metadata(&path).unwrap().len() > 8 * 1024 * 1024);
+    // What does not remove anything still refuses to read it.
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp.path(),
+        &["run", "--slug", "cr", "--phase", "baseline", "--", "true"],
+    );
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("file_too_large")),
+        "{v}"
+    );
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp.path(),
+        &["strip", "--ledger", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "strip: {v}");
+    assert_eq!(r.read("app.py"), APP.as_bytes());
+    let (code, v) = in_tmp(r.path(), tmp.path(), &["cleanup", "--slug", "cr"]);
+    assert_eq!(code, 0, "cleanup: {v}");
+    assert_eq!(data(&v)["state"], "clean", "{v}");
+    assert!(std::fs::metadata(&path).unwrap().len() < 8 * 1024 * 1024);
+    let l: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(l["runs"].as_array().unwrap().len(), 200);
+    assert_eq!(l["runs_dropped"], 8_800);
+    assert_eq!(l["runs"][199]["run_id"], "run-old-8999");
+    let (code, v) = in_tmp(r.path(), tmp.path(), &["gate", "--slug", "cr"]);
+    assert_eq!(code, 0, "gate: {v}");
+}
+
+/// What a run adds is bounded: at most 200 run records are kept (the oldest dropped and
+/// counted), and the reproduction reference is cut to 512 bytes, so runs alone never grow a
+/// ledger past its read limit.
+#[test]
+fn runs_add_a_bounded_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    let path = add_runs(&r, 200, 10);
+    let label = "y".repeat(100_000);
+    let (code, v) = in_tmp(
+        r.path(),
+        tmp.path(),
+        &[
+            "run", "--slug", "cr", "--phase", "baseline", "--label", &label, "--", "python3",
+            "app.py",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let l: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let runs = l["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 200);
+    assert_eq!(l["runs_dropped"], 1);
+    assert_eq!(runs[0]["run_id"], "run-old-1");
+    let recorded = runs[199]["reproduction_ref"].as_str().unwrap();
+    assert!(
+        recorded.len() <= 512 && recorded.ends_with('…'),
+        "{}",
+        recorded.len()
+    );
+    let removed = l["artifacts"].as_array().unwrap().len();
+    assert!(removed <= 600, "{removed}");
+}
+
 /// `probity strip --json` of `r`'s ledger paused right after its write (the test hook
 /// `strip_written`), where `edit` runs (an editor saving at that moment); the exit code and
 /// the JSON answer.

@@ -38,7 +38,7 @@ pub(super) fn settle_interrupted(ledger: &mut Ledger) {
             )
         })
         .collect();
-    ledger.runs.push(RunRecord {
+    ledger.push_run(RunRecord {
         run_id: active.run_id,
         phase: active.phase,
         reproduction_ref: active.reproduction_ref,

@@ -31,7 +31,7 @@ use crate::strip::Outcome;
 /// left in place.
 pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
     let lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_for_removal(path, slug)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;
@@ -56,7 +56,7 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
             });
         }
     }
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_for_removal(path, slug)?;
     remove_artifacts(&mut ledger, path, &mut items)?;
     crate::events::remove_values_key(path)?;
     // 3. Verify and record.

@@ -195,7 +195,7 @@ pub(super) fn record(
     let run_id = format!("run-{n}");
     let sink_id = format!("sink-{run_id}");
     let sink_name = format!("{run_id}.sink");
-    let reproduction_ref = Some(reference);
+    let reproduction_ref = Some(bounded_reference(reference));
     let started_at = now_rfc3339();
     ledger.next_run_seq = Some(n + 1);
     ledger.reproduction_ref = reproduction_ref.clone();
@@ -243,6 +243,20 @@ pub(super) fn record(
         runtime,
         values_key: events::values_key(path)?,
     })
+}
+
+/// `reference` cut to [`ledger::MAX_REPRODUCTION_REF_BYTES`] at a character boundary (ending
+/// with `…` when cut): an argv or label of any length adds a bounded record to the ledger.
+fn bounded_reference(reference: String) -> String {
+    let max = ledger::MAX_REPRODUCTION_REF_BYTES;
+    if reference.len() <= max {
+        return reference;
+    }
+    let mut end = max - '…'.len_utf8();
+    while !reference.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &reference[..end])
 }
 
 /// The shared probe runtime of a run (or of `probity env`): each file recorded as a planned
@@ -451,7 +465,7 @@ pub(super) fn settle(
         sink_lines: analysis.as_ref().map_or(0, |a| a.lines),
         observations,
     };
-    ledger.runs.push(record.clone());
+    ledger.push_run(record.clone());
     ledger.active_run = None;
     if let Some((r, _)) = &planned.sink {
         remove_artifact(ledger, r, &planned.sink_id);
