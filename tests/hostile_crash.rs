@@ -169,6 +169,54 @@ fn run_after_a_run_killed_before_its_root_was_recorded() {
     cleanup_reconciles(&r, tmp.path(), "root_created, then run");
 }
 
+/// SIGKILL between spawning the command and recording its process group: the command dies
+/// with probity (parent-death signal), so nothing is left running that no later call could
+/// reap. Before, a long command kept running, unrecorded.
+#[test]
+fn run_killed_before_recording_the_group_takes_the_command_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    let hook = tempfile::tempdir().unwrap();
+    let mut child = Command::new(probity_bin())
+        .current_dir(r.path())
+        .env("TMPDIR", tmp.path())
+        .env(
+            "PROBITY_TEST_PAUSE",
+            format!("spawned:{}", hook.path().display()),
+        )
+        .args([
+            "run", "--slug", "cr", "--phase", "baseline", "--json", "--", "sleep", "60",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready = hook.path().join("spawned.ready");
+    let start = Instant::now();
+    while !ready.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let children =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", child.id())).unwrap();
+    let sleeper: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let gone = || {
+        std::fs::read_to_string(format!("/proc/{sleeper}/stat"))
+            .map_or(true, |s| s.contains(") Z "))
+    };
+    let start = Instant::now();
+    while !gone() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the command outlived the killed run"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cleanup_reconciles(&r, tmp.path(), "spawned");
+}
+
 /// The session ledger of `crash_repo` with `n` run records added, each with a `pad`-byte
 /// reproduction reference (what a version that did not bound runs could accumulate).
 fn add_runs(r: &Repo, n: usize, pad: usize) -> std::path::PathBuf {
@@ -347,6 +395,67 @@ fn strip_seeing_the_block_saved_back_stays_active() {
     let (code, v) = r.strip(&[]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(r.read("a.py"), PY.as_bytes());
+}
+
+/// Crash bench finding: `place` killed after writing its temporary file and before renaming it
+/// over the source left `.probity-<pid>-<n>.tmp` holding the placed block; cleanup said clean
+/// and the gate then blocked forever on that "copy of a probe". Cleanup (through strip) now
+/// removes the temporary files of writers that are gone, and only those: a running writer's
+/// (this test's pid) is kept.
+#[test]
+fn cleanup_removes_the_temporary_file_of_a_killed_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = crash_repo(tmp.path());
+    let placed = r.read("app.py");
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let stale = format!(".probity-{dead}-AbC123.tmp");
+    let live = format!(".probity-{}-AbC123.tmp", std::process::id());
+    r.write(&stale, &placed);
+    r.write(&live, b"a write in progress\n");
+    let (code, v) = in_tmp(r.path(), tmp.path(), &["cleanup", "--slug", "cr"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(
+        !r.path().join(&stale).exists(),
+        "the stale temporary file is left"
+    );
+    assert!(
+        r.path().join(&live).exists(),
+        "a live writer's file was removed"
+    );
+    std::fs::remove_file(r.path().join(&live)).unwrap();
+    let (code, v) = in_tmp(r.path(), tmp.path(), &["gate", "--slug", "cr"]);
+    assert_eq!(code, 0, "gate: {v}");
+}
+
+/// The crash bench, short: `place`, `strip` and `cleanup` killed (strace fault injection,
+/// SIGKILL) at a sample of their write-like system calls, each followed by the same command and
+/// a cleanup that must reconcile (`benches/crash/run.py`; the full run is in its README). Runs
+/// only where strace works.
+#[test]
+fn crash_bench_short() {
+    let works = Command::new("strace")
+        .args(["-qq", "-o", "/dev/null", "--", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !works {
+        eprintln!("strace is not usable here: crash_bench_short skipped");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(repo_root().join("benches/crash/run.py"))
+        .args(["--only", "place,strip,cleanup", "--max", "6", "--probity"])
+        .arg(probity_bin())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("place") && !text.contains("FAIL"), "{text}");
 }
 
 /// Fuzz finding (place-then-strip): in a Rust file with a syntax error (one byte of a corpus

@@ -30,7 +30,9 @@ use crate::reason::Reason;
 use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
 mod bounded;
+mod temps;
 pub use bounded::{MAX_REPO_FILE_BYTES, read_bounded, read_repo_file, read_repo_string};
+pub use temps::remove_stale_temps;
 
 /// Check that `path` is a plain, singly-linked regular file no larger than the limit.
 pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, Error> {
@@ -143,7 +145,7 @@ pub fn atomic_replace(
         Err(e) => return Err(Error::io(path, e)),
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(".probity-")
+        .prefix(&format!(".probity-{}-", std::process::id()))
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))?;

@@ -302,6 +302,31 @@ pub fn reconcile(ledger: &mut Ledger, root: &Path) -> bool {
     changed
 }
 
+/// Remove the temporary files that writes killed before their rename left (a copy of a placed
+/// block among them) in the folders of the ledger's files and of the ledger itself
+/// ([`fsio::remove_stale_temps`]: only those of writers no longer running).
+fn remove_stale_temps(ledger: &Ledger, root: &Path, ledger_path: &Path) {
+    let mut dirs = std::collections::BTreeSet::new();
+    for file in ledger.probes.iter().filter_map(|p| p.file.as_deref()) {
+        if let Some(d) = fsio::confine(root, file)
+            .ok()
+            .and_then(|c| c.path().parent().map(Path::to_path_buf))
+        {
+            dirs.insert(d);
+        }
+    }
+    if let Some(d) = ledger_path.parent() {
+        dirs.insert(if d.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            d.to_path_buf()
+        });
+    }
+    for d in dirs {
+        fsio::remove_stale_temps(&d);
+    }
+}
+
 /// Everything `probity strip` needs.
 #[derive(Debug, Clone)]
 pub struct StripRequest {
@@ -397,6 +422,7 @@ pub fn strip_held(req: &StripRequest, held: &LedgerLock) -> Result<StripReport, 
     if reconcile(&mut ledger, &root) {
         ledger.save(&req.ledger)?;
     }
+    remove_stale_temps(&ledger, &root, &req.ledger);
     let selected: Vec<usize> = ledger
         .probes
         .iter()
