@@ -243,7 +243,7 @@ fn add_runs(r: &Repo, n: usize, pad: usize) -> std::path::PathBuf {
 
 /// A session whose ledger outgrew the 8 MiB read limit (runs of a version that did not bound
 /// them) can still be stripped and cleaned: both read it as a stream, keep the most recent
-/// 200 runs, and write it back compacted, after which every command reads it again (the gate
+/// 100 runs, and write it back compacted, after which every command reads it again (the gate
 /// passes). Before, strip and cleanup refused (`file_too_large`) and the probes could only be
 /// removed by hand.
 #[test]
@@ -275,21 +275,21 @@ fn an_oversized_ledger_can_still_be_cleaned() {
     assert_eq!(data(&v)["state"], "clean", "{v}");
     assert!(std::fs::metadata(&path).unwrap().len() < 8 * 1024 * 1024);
     let l: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(l["runs"].as_array().unwrap().len(), 200);
-    assert_eq!(l["runs_dropped"], 8_800);
-    assert_eq!(l["runs"][199]["run_id"], "run-old-8999");
+    assert_eq!(l["runs"].as_array().unwrap().len(), 100);
+    assert_eq!(l["runs_dropped"], 8_900);
+    assert_eq!(l["runs"][99]["run_id"], "run-old-8999");
     let (code, v) = in_tmp(r.path(), tmp.path(), &["gate", "--slug", "cr"]);
     assert_eq!(code, 0, "gate: {v}");
 }
 
-/// What a run adds is bounded: at most 200 run records are kept (the oldest dropped and
+/// What a run adds is bounded: at most 100 run records are kept (the oldest dropped and
 /// counted), and the reproduction reference is cut to 512 bytes, so runs alone never grow a
 /// ledger past its read limit.
 #[test]
 fn runs_add_a_bounded_record() {
     let tmp = tempfile::tempdir().unwrap();
     let r = crash_repo(tmp.path());
-    let path = add_runs(&r, 200, 10);
+    let path = add_runs(&r, 100, 10);
     let label = "y".repeat(100_000);
     let (code, v) = in_tmp(
         r.path(),
@@ -302,17 +302,17 @@ fn runs_add_a_bounded_record() {
     assert_eq!(code, 0, "{v}");
     let l: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let runs = l["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 200);
+    assert_eq!(runs.len(), 100);
     assert_eq!(l["runs_dropped"], 1);
     assert_eq!(runs[0]["run_id"], "run-old-1");
-    let recorded = runs[199]["reproduction_ref"].as_str().unwrap();
+    let recorded = runs[99]["reproduction_ref"].as_str().unwrap();
     assert!(
         recorded.len() <= 512 && recorded.ends_with('…'),
         "{}",
         recorded.len()
     );
     let removed = l["artifacts"].as_array().unwrap().len();
-    assert!(removed <= 600, "{removed}");
+    assert!(removed <= 300, "{removed}");
 }
 
 /// `probity strip --json` of `r`'s ledger paused right after its write (the test hook

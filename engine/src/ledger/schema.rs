@@ -563,9 +563,10 @@ impl Serialize for Ledger {
 
 /// The most run records a ledger keeps: a run adds one record (its observations bounded by the
 /// session's probe limit) and its artifacts; past this many, the oldest records are dropped
-/// (counted in `runs_dropped`), so runs never grow a ledger past its read limit.
+/// (counted in `runs_dropped`), so runs never grow a ledger past its read limit (a run's sink is
+/// at most 256 KiB, so its citations are at most a few tens of KiB).
 /// See: issue 12, "A session can outgrow its own ledger".
-pub const MAX_RUNS_KEPT: usize = 200;
+pub const MAX_RUNS_KEPT: usize = 100;
 
 /// The most `removed` artifact entries a ledger keeps (three per run: its sink and runtime).
 pub const MAX_REMOVED_ARTIFACTS_KEPT: usize = 3 * MAX_RUNS_KEPT;
