@@ -169,54 +169,6 @@ fn run_after_a_run_killed_before_its_root_was_recorded() {
     cleanup_reconciles(&r, tmp.path(), "root_created, then run");
 }
 
-/// SIGKILL between spawning the command and recording its process group: the command dies
-/// with probity (parent-death signal), so nothing is left running that no later call could
-/// reap. Before, a long command kept running, unrecorded.
-#[test]
-fn run_killed_before_recording_the_group_takes_the_command_with_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let r = crash_repo(tmp.path());
-    let hook = tempfile::tempdir().unwrap();
-    let mut child = Command::new(probity_bin())
-        .current_dir(r.path())
-        .env("TMPDIR", tmp.path())
-        .env(
-            "PROBITY_TEST_PAUSE",
-            format!("spawned:{}", hook.path().display()),
-        )
-        .args([
-            "run", "--slug", "cr", "--phase", "baseline", "--json", "--", "sleep", "60",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let ready = hook.path().join("spawned.ready");
-    let start = Instant::now();
-    while !ready.exists() {
-        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let children =
-        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", child.id())).unwrap();
-    let sleeper: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let gone = || {
-        std::fs::read_to_string(format!("/proc/{sleeper}/stat"))
-            .map_or(true, |s| s.contains(") Z "))
-    };
-    let start = Instant::now();
-    while !gone() {
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the command outlived the killed run"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    cleanup_reconciles(&r, tmp.path(), "spawned");
-}
-
 /// The session ledger of `crash_repo` with `n` run records added, each with a `pad`-byte
 /// reproduction reference (what a version that did not bound runs could accumulate).
 fn add_runs(r: &Repo, n: usize, pad: usize) -> std::path::PathBuf {

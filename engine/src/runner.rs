@@ -270,21 +270,6 @@ fn spawn_wait(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    // The command dies with probity (SIGKILL at its death): until its group is recorded, a
-    // crash of probity would leave it running with nobody to reap it. See: issue 12, "run has
-    // crash windows".
-    let parent = std::process::id();
-    // SAFETY: prctl, getppid and _exit are async-signal-safe; nothing else runs in the child.
-    unsafe {
-        use std::os::unix::process::CommandExt;
-        cmd.pre_exec(move || {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            if libc::getppid() as u32 != parent {
-                libc::_exit(137);
-            }
-            Ok(())
-        });
-    }
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pgid = child.id();

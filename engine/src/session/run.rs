@@ -311,7 +311,6 @@ fn start(
         sink::check_sink(r, &planned.sink_name, id)?;
     }
     let mut record_group = |pgid: u32| {
-        crate::fsio::test_pause("spawned");
         if let Some(a) = ledger.active_run.as_mut() {
             a.pgid = Some(pgid);
             a.pgid_start_ticks = runner::proc_start_and_group(pgid).map(|(start, _)| start);
