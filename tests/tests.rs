@@ -21,6 +21,7 @@ mod e2e;
 mod formatters;
 mod golden;
 mod hostile_bounds;
+mod hostile_crash;
 mod hostile_fs;
 mod layers;
 mod node_binding;

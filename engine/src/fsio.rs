@@ -30,7 +30,9 @@ use crate::reason::Reason;
 use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
 mod bounded;
+mod temps;
 pub use bounded::{MAX_REPO_FILE_BYTES, read_bounded, read_repo_file, read_repo_string};
+pub use temps::remove_stale_temps;
 
 /// Check that `path` is a plain, singly-linked regular file no larger than the limit.
 pub fn check_plain_file(path: &Path) -> Result<fs::Metadata, Error> {
@@ -133,12 +135,17 @@ pub fn atomic_replace(
         _ => Path::new("."),
     };
     let existing = match fs::symlink_metadata(path) {
-        Ok(_) => Some(check_plain_file(path)?),
+        // A file replaced whole (no expected hash: a ledger) may be past the read limit: it is
+        // not read, and replacing it is how an oversized ledger is compacted.
+        Ok(m) => Some(match check_plain_file(path) {
+            Err(e) if e.reason == Reason::FileTooLarge && expected_sha256.is_none() => m,
+            other => other?,
+        }),
         Err(e) if e.kind() == ErrorKind::NotFound && expected_sha256.is_none() => None,
         Err(e) => return Err(Error::io(path, e)),
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(".probity-")
+        .prefix(&format!(".probity-{}-", std::process::id()))
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))?;

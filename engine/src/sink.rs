@@ -19,7 +19,7 @@ use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
@@ -41,24 +41,113 @@ fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
     Error::at(reason, path, what)
 }
 
-/// Create a fresh, private (0700) root under the system temp dir; the caller records the result
-/// before creating anything inside.
-pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("probity-{slug}-"))
-        .permissions(fs::Permissions::from_mode(0o700))
-        .tempdir()
-        .map_err(|e| fail(Reason::IoError, &std::env::temp_dir(), e))?;
-    let path = dir.keep();
+/// The path a new capture root of `slug` will have: a fresh `probity-<slug>-<random>` name in
+/// the canonical system temp dir. Nothing is created: the caller records the path (write-ahead)
+/// and then calls [`make_root`], so a crash between the two leaves a recorded path that
+/// [`remove_planned_root`] settles.
+pub fn plan_root(slug: &str) -> Result<PathBuf, Error> {
+    use std::hash::{BuildHasher, Hasher};
+    let tmp = std::env::temp_dir();
+    let tmp = tmp
+        .canonicalize()
+        .map_err(|e| fail(Reason::IoError, &tmp, e))?;
+    // A per-process random key (std's hasher seed) mixed with the pid and the time: unique
+    // enough, and `make_root` creates exclusively anyway.
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    Ok(tmp.join(format!(
+        "probity-{slug}-{:012x}",
+        h.finish() & 0xffff_ffff_ffff
+    )))
+}
+
+/// Create the planned root (exclusively, mode 0700) and return what to record: its canonical
+/// path and identity. A path that already exists is refused (`io_error`, kind `AlreadyExists`).
+pub fn make_root(path: &Path) -> Result<ArtifactRoot, Error> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(path)
+        .map_err(|e| fail(Reason::IoError, path, e))?;
+    crate::fsio::test_pause("root_created");
     let canonical = path
         .canonicalize()
-        .map_err(|e| fail(Reason::IoError, &path, e))?;
+        .map_err(|e| fail(Reason::IoError, path, e))?;
     let meta =
         fs::symlink_metadata(&canonical).map_err(|e| fail(Reason::IoError, &canonical, e))?;
     Ok(ArtifactRoot {
         canonical_path: canonical.to_string_lossy().into_owned(),
         identity: identity_of(&meta),
     })
+}
+
+/// Create a fresh, private (0700) root under the system temp dir, unrecorded (for a run
+/// outside any session: `probity env` without a session ledger).
+pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
+    make_root(&plan_root(slug)?)
+}
+
+/// Settle a root recorded as planned (write-ahead) whose identity was never recorded: absent is
+/// fine; a directory that [`make_root`] could have made (a `probity-` name, owned by this user,
+/// not writable by others) is removed if empty, relative to its parent's descriptor. Nothing is
+/// ever created in a root before it is recorded, so a planned root holds nothing of ours; one
+/// that is not empty is left (`artifact_remaining`).
+pub fn remove_planned_root(path: &Path) -> Result<(), Error> {
+    let (Some(parent), Some(base)) = (path.parent(), path.file_name()) else {
+        return Err(fail(Reason::IdentityMismatch, path, "not a capture root"));
+    };
+    let Some(dir) = open_dir(parent)? else {
+        return Ok(());
+    };
+    let cname = c_name(path, base)?;
+    let Some(st) = stat_at(&dir, path, &cname)? else {
+        return Ok(());
+    };
+    if st.st_mode & libc::S_IFMT != libc::S_IFDIR {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            path,
+            "the planned capture root is not a directory",
+        ));
+    }
+    let meta = fs::symlink_metadata(path).map_err(|e| fail(Reason::IoError, path, e))?;
+    made_by_probity(path, &meta)?;
+    unlink_at(
+        &dir,
+        path,
+        &cname,
+        libc::AT_REMOVEDIR,
+        Reason::ArtifactRemaining,
+    )
+}
+
+/// Remove an artifact recorded by name whose identity was never recorded (a crash between its
+/// exclusive creation and the save of its identity): absent is fine; a regular file owned by
+/// this user in the checked root (private to this user, made by probity, where the name was
+/// recorded before the file was created) is that artifact and is unlinked relative to the
+/// root's descriptor; anything else is refused (`identity_mismatch`).
+pub fn remove_unrecorded(root: &ArtifactRoot, name: &str) -> Result<(), Error> {
+    let (dir_path, dir) = open_checked_root(root)?;
+    let path = child_path(&dir_path, name)?;
+    let cname = c_name(&path, std::ffi::OsStr::new(name))?;
+    let Some(st) = stat_at(&dir, &path, &cname)? else {
+        return Ok(());
+    };
+    // SAFETY: geteuid has no preconditions.
+    let mine = st.st_uid == unsafe { libc::geteuid() };
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG || !mine {
+        return Err(fail(
+            Reason::IdentityMismatch,
+            &path,
+            "exists, is not a regular file of this user, and its identity was never recorded",
+        ));
+    }
+    unlink_at(&dir, &path, &cname, 0, Reason::IoError)
 }
 
 /// Check that the recorded root still is the same directory, not a symlink, at the same path.
@@ -162,6 +251,7 @@ pub fn create_sink(root: &ArtifactRoot, name: &str) -> Result<Identity, Error> {
     let f = unsafe { File::from_raw_fd(fd) };
     let meta = f.metadata().map_err(|e| fail(Reason::IoError, &path, e))?;
     f.sync_all().map_err(|e| fail(Reason::IoError, &path, e))?;
+    crate::fsio::test_pause("sink_created");
     Ok(identity_of(&meta))
 }
 

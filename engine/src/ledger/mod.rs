@@ -22,8 +22,12 @@ pub use schema::{
     CleanupKind, Goal, Identity, Inconclusive, Ledger, Mode, Observation, Phase, Policy,
     ProbeEntry, ProbeKind, ProbeStatus, RunRecord, RunStatus, SavedPolicy, State,
 };
+pub use schema::{MAX_REMOVED_ARTIFACTS_KEPT, MAX_REPRODUCTION_REF_BYTES, MAX_RUNS_KEPT};
 pub use state::{
     after_place, before_place, effective_policy, legal, policy_off, resolve_policy, set_policy,
     transition,
 };
-pub use store::{LOCK_WAIT, LedgerLock, all_ledgers, ledger_path, lock, repository_root};
+pub use store::{
+    LOCK_WAIT, LedgerLock, MAX_OVERSIZED_LEDGER_BYTES, all_ledgers, ledger_path, lock,
+    repository_root,
+};

@@ -344,6 +344,11 @@ open_enum! {
         Present = "present",
         /// Removed, removal verified.
         Removed = "removed",
+        /// Its exclusive creation failed because something already had its name: that file is
+        /// not probity's and is never removed by it (the artifact blocks until it is gone). A
+        /// `planned` artifact with no identity, by contrast, is probity's if it exists: its name
+        /// was recorded before the creation, which a crash interrupted.
+        Occupied = "occupied",
     }
 }
 
@@ -533,12 +538,20 @@ pub struct Ledger {
     /// The session's capture root.
     #[serde(default)]
     pub artifact_root: Option<ArtifactRoot>,
+    /// The path of a capture root about to be created, recorded before it is (write-ahead);
+    /// cleared once `artifact_root` records it. Present after a crash in between: cleanup removes
+    /// the folder if it was created (empty), and is fine if it never was.
+    #[serde(default)]
+    pub pending_root: Option<String>,
     /// Owned capture artifacts.
     #[serde(default)]
     pub artifacts: Vec<Artifact>,
     /// Sanitized run facts.
     #[serde(default)]
     pub runs: Vec<RunRecord>,
+    /// How many of the oldest run records were dropped to keep at most [`MAX_RUNS_KEPT`].
+    #[serde(default)]
+    pub runs_dropped: Option<u64>,
     /// Result of the last cleanup.
     #[serde(default)]
     pub cleanup: Option<Cleanup>,
@@ -563,18 +576,66 @@ impl Serialize for Ledger {
             m.insert("next_run_seq".into(), json!(self.next_run_seq.unwrap_or(1)));
             m.insert("active_run".into(), json!(self.active_run));
             m.insert("artifact_root".into(), json!(self.artifact_root));
+            if let Some(p) = &self.pending_root {
+                m.insert("pending_root".into(), json!(p));
+            }
         }
         m.insert("probes".into(), json!(self.probes));
         if self.slug.is_some() {
             m.insert("artifacts".into(), json!(self.artifacts));
             m.insert("runs".into(), json!(self.runs));
+            if let Some(n) = self.runs_dropped {
+                m.insert("runs_dropped".into(), json!(n));
+            }
             m.insert("cleanup".into(), json!(self.cleanup));
         }
         Value::Object(m).serialize(ser)
     }
 }
 
+/// The most run records a ledger keeps: a run adds one record (its observations bounded by the
+/// session's probe limit) and its artifacts; past this many, the oldest records are dropped
+/// (counted in `runs_dropped`), so runs never grow a ledger past its read limit (a run's sink is
+/// at most 256 KiB, so its citations are at most a few tens of KiB).
+/// See: issue 12, "A session can outgrow its own ledger".
+pub const MAX_RUNS_KEPT: usize = 100;
+
+/// The most `removed` artifact entries a ledger keeps (three per run: its sink and runtime).
+pub const MAX_REMOVED_ARTIFACTS_KEPT: usize = 3 * MAX_RUNS_KEPT;
+
+/// The longest `reproduction_ref` recorded, in bytes (a longer one is cut at a character
+/// boundary and ends with `…`).
+pub const MAX_REPRODUCTION_REF_BYTES: usize = 512;
+
 impl Ledger {
+    /// Record a finished run, then [`Ledger::compact`].
+    pub fn push_run(&mut self, run: RunRecord) {
+        self.runs.push(run);
+        self.compact();
+    }
+
+    /// Keep the most recent [`MAX_RUNS_KEPT`] run records (counting the dropped ones in
+    /// `runs_dropped`) and the most recent [`MAX_REMOVED_ARTIFACTS_KEPT`] removed artifacts.
+    /// Live artifacts are always kept.
+    pub fn compact(&mut self) {
+        if self.runs.len() > MAX_RUNS_KEPT {
+            let n = self.runs.len() - MAX_RUNS_KEPT;
+            self.runs.drain(..n);
+            self.runs_dropped = Some(self.runs_dropped.unwrap_or(0) + n as u64);
+        }
+        let removed = self
+            .artifacts
+            .iter()
+            .filter(|a| a.status == ArtifactStatus::Removed)
+            .count();
+        let mut extra = removed.saturating_sub(MAX_REMOVED_ARTIFACTS_KEPT);
+        self.artifacts.retain(|a| {
+            let drop = extra > 0 && a.status == ArtifactStatus::Removed;
+            extra -= usize::from(drop);
+            !drop
+        });
+    }
+
     /// The live (planned or active) entry for `(slug, id)`.
     pub fn live(&self, slug: &str, id: &str) -> Option<&ProbeEntry> {
         self.probes

@@ -41,29 +41,172 @@ impl Ledger {
         let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| {
             Error::new(Reason::LedgerUnreadable, format!("{}: {e}", path.display()))
         })?;
-        if ledger.schema_version != 1 {
-            return Err(Error::new(
-                Reason::LedgerInvalid,
-                format!(
-                    "{}: schema_version {} is not 1",
-                    path.display(),
-                    ledger.schema_version
-                ),
-            ));
-        }
-        let mut seen = std::collections::HashSet::new();
-        for p in &ledger.probes {
-            // Only live entries must be unique: a removed probe's id may be placed again.
-            if p.status != ProbeStatus::Removed && !seen.insert((&p.slug, &p.id)) {
-                return Err(Error::new(
-                    Reason::LedgerInvalid,
-                    format!("{}: probe {} appears twice", path.display(), p.id),
-                ));
-            }
-        }
-        Ok(ledger)
+        checked(ledger, path)
     }
 
+    /// [`Ledger::load`] for the commands that remove probes and artifacts (`strip`, `cleanup`),
+    /// which must work on any session: a ledger past the read limit (runs of a version that did
+    /// not bound them, or a hand-edited one) is read as a stream, up to
+    /// [`MAX_OVERSIZED_LEDGER_BYTES`], keeping only the most recent [`super::MAX_RUNS_KEPT`] run
+    /// records (the others counted in `runs_dropped`), so memory stays bounded; the next save
+    /// writes the compacted ledger, which every command reads again.
+    /// See: issue 12, "A session can outgrow its own ledger".
+    pub fn load_for_removal(path: &Path) -> Result<Ledger, Error> {
+        match Ledger::load(path) {
+            Err(e) if e.reason == Reason::FileTooLarge => load_oversized(path),
+            other => other,
+        }
+    }
+}
+
+/// The most bytes [`Ledger::load_for_removal`] streams of an oversized ledger.
+pub const MAX_OVERSIZED_LEDGER_BYTES: u64 = 1 << 30;
+
+/// Stream an oversized ledger: a regular file (not followed if a symlink), its top-level
+/// fields read one by one, `runs` keeping only the most recent records; then compacted.
+fn load_oversized(path: &Path) -> Result<Ledger, Error> {
+    use std::io::Read;
+    let unreadable = |e: &dyn std::fmt::Display| {
+        Error::new(Reason::LedgerUnreadable, format!("{}: {e}", path.display()))
+    };
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| unreadable(&e))?;
+    let meta = file.metadata().map_err(|e| unreadable(&e))?;
+    if !meta.is_file() {
+        return Err(Error::at(
+            Reason::NotRegularFile,
+            path,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > MAX_OVERSIZED_LEDGER_BYTES {
+        return Err(Error::new(
+            Reason::FileTooLarge,
+            format!(
+                "{} is {} bytes; ledgers up to {MAX_OVERSIZED_LEDGER_BYTES} bytes are read to \
+                 clean them",
+                path.display(),
+                meta.len()
+            ),
+        ));
+    }
+    let reader = std::io::BufReader::new(file.take(MAX_OVERSIZED_LEDGER_BYTES));
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let fields = serde::Deserializer::deserialize_map(&mut de, stream::Fields::new())
+        .and_then(|f| de.end().map(|()| f))
+        .map_err(|e| unreadable(&e))?;
+    let mut ledger: Ledger = serde_json::from_value(serde_json::Value::Object(fields.map))
+        .map_err(|e| unreadable(&e))?;
+    if fields.dropped > 0 {
+        ledger.runs_dropped = Some(ledger.runs_dropped.unwrap_or(0) + fields.dropped);
+    }
+    ledger.compact();
+    checked(ledger, path)
+}
+
+/// The streaming reader of [`load_oversized`].
+mod stream {
+    use std::collections::VecDeque;
+    use std::fmt;
+
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    /// A ledger's top-level fields, `runs` cut to the most recent records.
+    pub(super) struct Fields {
+        pub(super) map: Map<String, Value>,
+        pub(super) dropped: u64,
+    }
+
+    impl<'de> Visitor<'de> for Fields {
+        type Value = Fields;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a ledger object")
+        }
+        fn visit_map<A: MapAccess<'de>>(mut self, mut m: A) -> Result<Fields, A::Error> {
+            while let Some(k) = m.next_key::<String>()? {
+                if k == "runs" {
+                    let LastRuns(runs, dropped) = m.next_value()?;
+                    self.dropped += dropped;
+                    self.map.insert(k, Value::Array(runs.into()));
+                } else {
+                    let v: Value = m.next_value()?;
+                    self.map.insert(k, v);
+                }
+            }
+            Ok(self)
+        }
+    }
+
+    impl Fields {
+        /// None read yet.
+        pub(super) fn new() -> Fields {
+            Fields {
+                map: Map::new(),
+                dropped: 0,
+            }
+        }
+    }
+
+    /// The last [`crate::ledger::MAX_RUNS_KEPT`] elements of an array, and how many were not
+    /// kept; each element is read and dropped in turn.
+    struct LastRuns(VecDeque<Value>, u64);
+
+    impl<'de> Deserialize<'de> for LastRuns {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = LastRuns;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("an array of runs")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<LastRuns, A::Error> {
+                    let mut kept = VecDeque::new();
+                    let mut dropped = 0;
+                    while let Some(v) = s.next_element::<Value>()? {
+                        kept.push_back(v);
+                        if kept.len() > crate::ledger::MAX_RUNS_KEPT {
+                            kept.pop_front();
+                            dropped += 1;
+                        }
+                    }
+                    Ok(LastRuns(kept, dropped))
+                }
+            }
+            d.deserialize_seq(V)
+        }
+    }
+}
+
+/// The checks every loaded ledger passes: schema version 1, each live probe once.
+fn checked(ledger: Ledger, path: &Path) -> Result<Ledger, Error> {
+    if ledger.schema_version != 1 {
+        return Err(Error::new(
+            Reason::LedgerInvalid,
+            format!(
+                "{}: schema_version {} is not 1",
+                path.display(),
+                ledger.schema_version
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for p in &ledger.probes {
+        // Only live entries must be unique: a removed probe's id may be placed again.
+        if p.status != ProbeStatus::Removed && !seen.insert((&p.slug, &p.id)) {
+            return Err(Error::new(
+                Reason::LedgerInvalid,
+                format!("{}: probe {} appears twice", path.display(), p.id),
+            ));
+        }
+    }
+    Ok(ledger)
+}
+
+impl Ledger {
     /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
     pub fn save(&self, path: &Path) -> Result<(), Error> {
         if let Some(dir) = path.parent() {

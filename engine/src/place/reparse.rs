@@ -56,8 +56,16 @@ pub(super) fn splice_and_reparse(
         old_end_position: point,
         new_end_position: tree_sitter::Point::new(insert_line + block_lines, 0),
     });
-    let new_tree = parse::parse_with(grammar, &new_body, Some(&edited))
+    let mut new_tree = parse::parse_with(grammar, &new_body, Some(&edited))
         .ok_or_else(|| Error::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+    // Error recovery may read a file with syntax errors differently from scratch than
+    // incrementally; strip parses from scratch, so the markers are checked in that tree.
+    // Found by fuzzing place-then-strip (issue 12): a block placed after a line with a stray
+    // `)` whose start marker a fresh parse did not see as a comment.
+    if before_errors > 0 || parse::error_count(&new_tree) > 0 {
+        new_tree = parse::parse(grammar, &new_body)
+            .ok_or_else(|| Error::new(Reason::WouldBreakSyntax, "the parser gave up"))?;
+    }
     let after_errors = parse::error_count(&new_tree);
     if after_errors > before_errors {
         return Err(Error::new(

@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use super::artifacts::{remove_artifact, settle_interrupted};
+use super::artifacts::{remove_artifact, settle_interrupted, settle_pending_root};
 use super::now_rfc3339;
 use crate::error::Error;
 use crate::ledger::{
@@ -31,7 +31,7 @@ use crate::strip::Outcome;
 /// left in place.
 pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
     let lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_for_removal(path, slug)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;
@@ -56,7 +56,7 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
             });
         }
     }
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_for_removal(path, slug)?;
     remove_artifacts(&mut ledger, path, &mut items)?;
     crate::events::remove_values_key(path)?;
     // 3. Verify and record.
@@ -70,7 +70,8 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
         .iter()
         .filter(|a| a.status != ArtifactStatus::Removed)
         .count()
-        + usize::from(ledger.artifact_root.is_some());
+        + usize::from(ledger.artifact_root.is_some())
+        + usize::from(ledger.pending_root.is_some());
     let clean = items.is_empty() && markers_remaining == 0 && artifacts_remaining == 0;
     ledger.cleanup = Some(Cleanup {
         markers_remaining,
@@ -149,6 +150,15 @@ fn remove_artifacts(
     path: &Path,
     items: &mut Vec<CleanupItem>,
 ) -> Result<(), Error> {
+    // A root recorded write-ahead whose creation was interrupted (see `ensure_root`).
+    if let Some(e) = settle_pending_root(ledger) {
+        items.push(CleanupItem {
+            kind: CleanupKind::ArtifactRoot,
+            id: ledger.pending_root.clone().unwrap_or_default(),
+            reason: e.reason,
+            detail: e.detail,
+        });
+    }
     let Some(r) = ledger.artifact_root.clone() else {
         return Ok(());
     };

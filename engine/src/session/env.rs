@@ -67,19 +67,8 @@ pub fn env(path: &Path) -> Result<EnvReport, Error> {
             recorded: false,
         });
     }
-    let root = match ledger.artifact_root.clone() {
-        Some(r) => {
-            sink::check_root(&r)?;
-            r
-        }
-        None => {
-            let label = ledger.slug.clone().unwrap_or_else(|| "env".to_owned());
-            let r = sink::create_root(&label)?;
-            ledger.artifact_root = Some(r.clone());
-            ledger.save(path)?;
-            r
-        }
-    };
+    let label = ledger.slug.clone().unwrap_or_else(|| "env".to_owned());
+    let root = super::artifacts::ensure_root(&mut ledger, path, &label)?;
     let n = (1..)
         .find(|k| {
             let prefix = format!("env-{k}-");

@@ -167,6 +167,12 @@ fn judge(l: &Ledger, name: &str, items: &mut Vec<GateItem>) {
     if !root.is_empty() {
         block("artifact_remaining", format!("capture root {root}"));
     }
+    if let Some(p) = &l.pending_root {
+        block(
+            "artifact_remaining",
+            format!("capture root {p} (its creation was interrupted)"),
+        );
+    }
 }
 
 /// What the tree under `root` holds that blocks: blocks and markers of the sessions `slugs` that

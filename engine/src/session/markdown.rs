@@ -134,6 +134,12 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
     out
 }
 
+/// How the session file is parsed: CommonMark with tables and a YAML front matter block.
+fn options() -> pulldown_cmark::Options {
+    pulldown_cmark::Options::ENABLE_TABLES
+        | pulldown_cmark::Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+}
+
 /// The byte range of the `## Runtime Evidence` section of `md`: from the start of the line of
 /// its heading (a top-level level-2 heading, ATX or setext, whose text is `Runtime Evidence`) to
 /// the start of the line of the next top-level heading of level 1 or 2, or the end.
@@ -142,14 +148,13 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
 /// heading-like line in a fenced or indented code block, an HTML block or a front matter is
 /// text, and setext headings end the section like ATX ones. See: issue 12, "Data loss".
 fn section_range(md: &str) -> Option<std::ops::Range<usize>> {
-    use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
     let line_start = |at: usize| md[..at].rfind('\n').map_or(0, |i| i + 1);
     let mut depth = 0usize;
     // The heading being read: its line start, level and text so far.
     let mut heading: Option<(usize, HeadingLevel, String)> = None;
     let mut begin = None;
-    for (event, range) in Parser::new_ext(md, opts).into_offset_iter() {
+    for (event, range) in Parser::new_ext(md, options()).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) if depth == 0 => {
                 heading = Some((line_start(range.start), level, String::new()));
@@ -189,24 +194,93 @@ fn section_range(md: &str) -> Option<std::ops::Range<usize>> {
 /// as CommonMark: its top-level level-2 heading (ATX or setext) up to the next top-level
 /// heading of level 1 or 2 (ATX or setext), or the end; a heading-like line in a code block is
 /// text.
+///
+/// Idempotent: when the text ends inside a block it leaves open (a fence, an HTML block), the
+/// appended section is preceded by the line that closes it (CommonMark closes it at the end of
+/// the document anyway), so the next sync finds the section. [`sync_file`] refuses such a file
+/// instead of adding that line.
 pub fn sync_text(md: &str, ledger: &Ledger) -> String {
+    sync_parts(md, ledger).0
+}
+
+/// [`sync_text`], and whether a line closing a block the text leaves open was added.
+fn sync_parts(md: &str, ledger: &Ledger) -> (String, bool) {
     let eol = if md.contains("\r\n") { "\r\n" } else { "\n" };
+    let rendered = render(ledger, eol);
     let Some(range) = section_range(md) else {
         let mut out = md.to_owned();
         if !out.is_empty() && !out.ends_with('\n') {
             out.push_str(eol);
         }
-        if !out.is_empty() {
-            out.push_str(eol);
+        let found = |t: &str| {
+            section_range(t).is_some_and(|r| {
+                t[r].trim_end_matches(['\r', '\n']) == rendered.trim_end_matches(['\r', '\n'])
+            })
+        };
+        // What may close a block the text leaves open: nothing, its fence, or the end
+        // condition of an HTML block (CommonMark 4.6, kinds 1-5).
+        let mut closers = vec![String::new()];
+        closers.extend(open_fence(md));
+        closers.extend(
+            [
+                "-->",
+                "?>",
+                ">",
+                "]]>",
+                "</pre>",
+                "</script>",
+                "</style>",
+                "</textarea>",
+            ]
+            .map(str::to_owned),
+        );
+        let mut first = None;
+        for closer in &closers {
+            let mut t = out.clone();
+            if !closer.is_empty() {
+                t.push_str(closer);
+                t.push_str(eol);
+            }
+            if !t.is_empty() {
+                t.push_str(eol);
+            }
+            t.push_str(&rendered);
+            if found(&t) {
+                return (t, !closer.is_empty());
+            }
+            first.get_or_insert(t);
         }
-        out.push_str(&render(ledger, eol));
-        return out;
+        return (first.unwrap_or_default(), false);
     };
-    let mut section = render(ledger, eol);
+    let mut section = rendered;
     if range.end < md.len() {
         section.push_str(eol);
     }
-    format!("{}{}{}", &md[..range.start], section, &md[range.end..])
+    (
+        format!("{}{}{}", &md[..range.start], section, &md[range.end..]),
+        false,
+    )
+}
+
+/// The line that closes a fenced code block `md` leaves open at its end: the fence's character
+/// repeated as often as it opens it, indented as it is.
+fn open_fence(md: &str) -> Option<String> {
+    use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+    // The parser ends an unclosed block at the end of the text: the last fenced block that
+    // reaches it is the candidate (a closed one never needs the closer tried).
+    let mut last = None;
+    for (event, range) in Parser::new_ext(md, options()).into_offset_iter() {
+        if let Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) = event {
+            last = Some(range);
+        }
+    }
+    let range = last.filter(|r| r.end >= md.trim_end().len())?;
+    let line_start = md[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let line = md[line_start..].trim_start_matches([' ', '>', '-', '*', '+', '\t']);
+    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = line.chars().take_while(|x| *x == c).count();
+    let indent = &md[line_start..md.len() - line.len()];
+    Some(format!("{indent}{}", c.to_string().repeat(n)))
 }
 
 /// `probity session sync`: load the session ledger of `slug` from `ledger`, then replace the
@@ -217,13 +291,13 @@ pub fn sync_file(ledger: &Path, slug: &str, file: &Path) -> Result<bool, Error> 
     let bytes = fsio::read_target(file)?;
     let before = sha256_hex(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;
-    let new = sync_text(&text, &l);
+    let (new, closed) = sync_parts(&text, &l);
     // The section must be a section of the result: appended after a block the file leaves
-    // open, it would be text that no later sync finds.
+    // open, it would be text that no later sync finds; the file is not closed for the user.
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let rendered = render(&l, eol);
     let found = section_range(&new).map(|r| new[r].trim_end_matches(['\r', '\n']).to_owned());
-    if found.as_deref() != Some(rendered.trim_end_matches(['\r', '\n'])) {
+    if closed || found.as_deref() != Some(rendered.trim_end_matches(['\r', '\n'])) {
         return Err(Error::at(
             Reason::UnclosedMarkdownBlock,
             file,

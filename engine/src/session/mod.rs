@@ -72,6 +72,20 @@ pub fn now_rfc3339() -> String {
 
 /// Load a session ledger and check it belongs to `slug`.
 pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
+    load_with(path, slug, Ledger::load)
+}
+
+/// [`load`] for cleanup: a ledger past the read limit is still read
+/// ([`Ledger::load_for_removal`]), so a session can always be cleaned.
+pub(crate) fn load_for_removal(path: &Path, slug: &str) -> Result<Ledger, Error> {
+    load_with(path, slug, Ledger::load_for_removal)
+}
+
+fn load_with(
+    path: &Path,
+    slug: &str,
+    read: fn(&Path) -> Result<Ledger, Error>,
+) -> Result<Ledger, Error> {
     if !path.exists() {
         return Err(Error::new(
             Reason::SessionNotFound,
@@ -81,7 +95,7 @@ pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
             ),
         ));
     }
-    let ledger = Ledger::load(path)?;
+    let ledger = read(path)?;
     match &ledger.slug {
         Some(s) if s == slug => Ok(ledger),
         _ => Err(Error::new(

@@ -19,7 +19,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::artifacts::{remove_artifact, settle_interrupted};
+use super::artifacts::{create_recorded, ensure_root, remove_artifact, settle_interrupted};
 use super::now_rfc3339;
 use crate::error::Error;
 use crate::events::{self, ExpectedProbe, RunIdentity};
@@ -216,7 +216,8 @@ pub(super) struct Planned {
     pub(super) values_key: events::ValuesKey,
 }
 
-/// Step 2: the capture root (checked, or created and saved before anything is made inside it),
+/// Step 2: the capture root (checked, or its path saved, then created, then its identity saved
+/// before anything is made inside it: [`ensure_root`]),
 /// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
 /// and its identity saved.
 pub(super) fn record(
@@ -229,24 +230,13 @@ pub(super) fn record(
     let root = if *phase == Phase::UninstrumentedVerify {
         None
     } else {
-        match ledger.artifact_root.clone() {
-            Some(r) => {
-                sink::check_root(&r)?;
-                Some(r)
-            }
-            None => {
-                let r = sink::create_root(slug)?;
-                ledger.artifact_root = Some(r.clone());
-                ledger.save(path)?;
-                Some(r)
-            }
-        }
+        Some(ensure_root(ledger, path, slug)?)
     };
     let n = ledger.next_run_seq.unwrap_or(1);
     let run_id = format!("run-{n}");
     let sink_id = format!("sink-{run_id}");
     let sink_name = format!("{run_id}.sink");
-    let reproduction_ref = Some(reference);
+    let reproduction_ref = Some(bounded_reference(reference));
     let started_at = now_rfc3339();
     ledger.next_run_seq = Some(n + 1);
     ledger.reproduction_ref = reproduction_ref.clone();
@@ -272,12 +262,10 @@ pub(super) fn record(
     let mut sink = None;
     let mut runtime = None;
     if let Some(r) = root {
-        let ident = sink::create_sink(&r, &sink_name)?;
-        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == sink_id) {
-            a.identity = Some(ident.clone());
-            a.status = ArtifactStatus::Present;
-        }
+        let created = create_recorded(ledger, &r, &sink_id, |name| sink::create_sink(&r, name));
+        // Saved either way: an `occupied` name is never taken for probity's.
         ledger.save(path)?;
+        let ident = created?;
         runtime = Some(record_runtime(
             ledger,
             path,
@@ -296,6 +284,20 @@ pub(super) fn record(
         runtime,
         values_key: events::values_key(path)?,
     })
+}
+
+/// `reference` cut to [`ledger::MAX_REPRODUCTION_REF_BYTES`] at a character boundary (ending
+/// with `…` when cut): an argv or label of any length adds a bounded record to the ledger.
+fn bounded_reference(reference: String) -> String {
+    let max = ledger::MAX_REPRODUCTION_REF_BYTES;
+    if reference.len() <= max {
+        return reference;
+    }
+    let mut end = max - '…'.len_utf8();
+    while !reference.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &reference[..end])
 }
 
 /// The shared probe runtime of a run (or of `probity env`): each file recorded as a planned
@@ -320,10 +322,12 @@ pub(super) fn record_runtime(
     ledger.save(path)?;
     let table = runner::runtime_table(&ledger.probes);
     for (kind, name) in &names {
-        let ident = runner::write_runtime(root, name, *kind, &table)?;
-        if let Some(a) = ledger.artifacts.iter_mut().find(|a| a.id == *name) {
-            a.identity = Some(ident);
-            a.status = ArtifactStatus::Present;
+        let created = create_recorded(ledger, root, name, |n| {
+            runner::write_runtime(root, n, *kind, &table)
+        });
+        if let Err(e) = created {
+            ledger.save(path)?;
+            return Err(e);
         }
     }
     ledger.save(path)?;
@@ -502,7 +506,7 @@ pub(super) fn settle(
         sink_lines: analysis.as_ref().map_or(0, |a| a.lines),
         observations,
     };
-    ledger.runs.push(record.clone());
+    ledger.push_run(record.clone());
     ledger.active_run = None;
     if let Some((r, _)) = &planned.sink {
         remove_artifact(ledger, r, &planned.sink_id);
