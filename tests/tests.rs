@@ -23,6 +23,7 @@ mod hostile_fs;
 mod layers;
 mod place_address;
 mod probe_compact;
+mod probe_rest;
 mod properties;
 mod registry;
 mod regressions;
