@@ -167,3 +167,93 @@ fn verify_names_a_reformatted_block_reformatted_not_edited() {
     assert_eq!(String::from_utf8(repo.read("src/m.rs")).unwrap(), RS);
     let _ = data(&v);
 }
+
+/// Workers started before any probe hit: the main thread hits only after they were created.
+const JS_EARLY_WORKERS: &str = r#"const { Worker, isMainThread, workerData } = require("worker_threads");
+function work(i) {
+  const total = i * 2;
+  return total;
+}
+if (isMainThread) {
+  let left = 3;
+  for (let k = 0; k < 3; k++) {
+    const w = new Worker(__filename, { workerData: k });
+    w.on("exit", () => {
+      left -= 1;
+      if (left === 0) {
+        console.log("done");
+      }
+    });
+  }
+  for (let i = 0; i < 5; i++) {
+    work(i);
+  }
+} else {
+  for (let i = 0; i < 10; i++) {
+    work(workerData * 100 + i);
+  }
+}
+"#;
+
+/// `probity <args> --json` in `dir` (`--json` before a `--` argv).
+fn cli(dir: &std::path::Path, args: &[&str]) -> Value {
+    let at = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+    let out = probity()
+        .current_dir(dir)
+        .args(&args[..at])
+        .arg("--json")
+        .args(&args[at..])
+        .env_remove("GSD_DEBUG_PROBE_RUNTIME")
+        .env_remove("NODE_OPTIONS")
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn javascript_workers_started_before_the_first_hit_share_the_process_sequence() {
+    let repo = Repo::new();
+    repo.write("w.js", JS_EARLY_WORKERS);
+    let v = cli(
+        repo.path(),
+        &["session", "init", "--slug", "wk", "--policy", "adaptive"],
+    );
+    assert_eq!(data(&v)["status"].as_str().unwrap_or("ok"), "ok", "{v}");
+    let v = cli(
+        repo.path(),
+        &[
+            "place",
+            "w.js",
+            "--line",
+            "3",
+            "--slug",
+            "wk",
+            "--probe",
+            "p1",
+            "--hypothesis",
+            "h1",
+            "--message",
+            "state",
+            "--capture",
+            "i=i",
+        ],
+    );
+    assert_eq!(v["status"], "placed", "{v}");
+    for round in 0..3 {
+        let v = cli(
+            repo.path(),
+            &[
+                "run", "--slug", "wk", "--phase", "baseline", "--", "node", "w.js",
+            ],
+        );
+        let obs = &data(&v)["run"]["observations"]["p1"];
+        assert_eq!(
+            obs["verdict"], "observed",
+            "round {round}: 3 workers x 10 + 5 hits in one process, one valid sequence: {v}"
+        );
+        assert_eq!(obs["event_count"], 35, "round {round}: {v}");
+    }
+    let v = cli(repo.path(), &["cleanup", "--slug", "wk"]);
+    assert_eq!(data(&v)["state"], "clean", "{v}");
+}
