@@ -257,3 +257,49 @@ fn javascript_workers_started_before_the_first_hit_share_the_process_sequence() 
     let v = cli(repo.path(), &["cleanup", "--slug", "wk"]);
     assert_eq!(data(&v)["state"], "clean", "{v}");
 }
+
+/// What indexmap 2.2.6 has (benches/entry-probes): two `fmt` of one `impl Debug` under opposite
+/// `cfg`s, so their Rust addresses are the same, and a free function named like a nested one.
+const RS_TWINS: &str = "use std::fmt;
+struct M;
+impl fmt::Debug for M {
+    #[cfg(not(feature = \"x\"))]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(\"m\")
+    }
+    #[cfg(feature = \"x\")]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(\"x\")
+    }
+}
+fn check() {
+    fn check() {
+        let _ = 1;
+    }
+    check();
+}
+";
+
+#[test]
+fn each_candidate_given_back_verbatim_selects_exactly_one_function() {
+    let repo = Repo::new();
+    repo.write("src/t.rs", RS_TWINS);
+    for (name, lines) in [("fmt", [5, 9]), ("check", [13, 14])] {
+        let (code, v) = repo.place("src/t.rs", "p0", &["--function", name, "--dry-run"]);
+        assert_ne!(code, 0, "{v}");
+        assert_eq!(v["reason"], "ambiguous_function", "{v}");
+        let cands: Vec<String> = data(&v)["candidates"]
+            .as_array()
+            .or_else(|| v["candidates"].as_array())
+            .expect("candidates")
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(cands.len(), 2, "{v}");
+        for (c, line) in cands.iter().zip(lines) {
+            assert!(c.ends_with(&format!("(line {line})")), "{c}");
+            let (code, v) = repo.place("src/t.rs", "p0", &["--function", c, "--dry-run"]);
+            assert_eq!(code, 0, "{c}: {v}");
+        }
+    }
+}
