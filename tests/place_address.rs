@@ -370,8 +370,13 @@ fn live_data(repo: &Repo, mut cmd: std::process::Command) -> Vec<serde_json::Val
         .unwrap()
         .lines()
         .map(|l| {
-            let v: serde_json::Value =
+            let mut v: serde_json::Value =
                 serde_json::from_str(l.strip_prefix("GSDDBG1 ").expect("prefix")).expect("JSON");
+            // Rust probes write `Debug` text; probity parses it (as its sink validator does).
+            let loc = v["location"].as_str().unwrap_or_default().to_owned();
+            if let Some(d) = v.get_mut("data").and_then(serde_json::Value::as_object_mut) {
+                probity::events::normalize_data(&loc, d);
+            }
             v["data"].clone()
         })
         .collect()

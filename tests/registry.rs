@@ -30,7 +30,7 @@ fn every_template_has_its_required_placeholders() {
         // A block either calls the shared runtime (which holds the identity and the limits) or
         // carries them itself (Rust).
         let calls_runtime = t.contains("{{RUNTIME_MODULE}}");
-        let self_contained = t.contains("{{STATIC_JSON_FMT}}") && t.contains("{{MAX_EVENTS}}");
+        let self_contained = t.contains("{{EVENT_FMT}}") && t.contains("{{MAX_EVENTS}}");
         assert!(
             calls_runtime || self_contained,
             "{}: template neither calls the runtime nor carries the identity and limits",

@@ -27,6 +27,7 @@ mod layers;
 mod node_binding;
 mod place_address;
 mod probe_compact;
+mod probe_rest;
 mod properties;
 mod registry;
 mod regressions;

@@ -355,8 +355,13 @@ fn events(
         let json = line
             .strip_prefix(b"GSDDBG1 ")
             .unwrap_or_else(|| panic!("no GSDDBG1 prefix: {text}"));
-        let v: Value =
+        let mut v: Value =
             serde_json::from_slice(json).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+        // A Rust probe writes its values as `Debug` text; probity parses them (as `analyze`).
+        let loc = v["location"].as_str().unwrap_or_default().to_owned();
+        if let Some(d) = v.get_mut("data").and_then(Value::as_object_mut) {
+            probity::events::normalize_data(&loc, d);
+        }
         let obj = v
             .as_object()
             .unwrap_or_else(|| panic!("not an object: {text}"));

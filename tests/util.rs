@@ -629,3 +629,9 @@ pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
 pub fn data(v: &serde_json::Value) -> &serde_json::Value {
     v.get("data").unwrap_or(v)
 }
+
+/// A command's data fields: `data` of the JSON envelope, or the value itself (before the
+/// envelope).
+pub fn data(v: &serde_json::Value) -> &serde_json::Value {
+    v.get("data").unwrap_or(v)
+}

@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::ledger::{Inconclusive, Observation};
-use crate::protocol::{EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES};
+use crate::protocol::{
+    EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES, MAX_VALUE_CHARS,
+};
 use crate::reason::Reason;
 use crate::source::sha256_hex;
 
@@ -198,6 +200,50 @@ fn scalar(v: &serde_json::Value) -> bool {
     }
 }
 
+/// Whether an event's `location` (`path:line`) names a Rust file: a Rust probe writes each
+/// captured value as its `Debug` text (docs/probes.md), which [`normalize_data`] parses.
+fn is_rust_location(location: &str) -> bool {
+    location
+        .rsplit_once(':')
+        .is_some_and(|(path, _)| path.ends_with(".rs"))
+}
+
+/// The JSON scalar a Rust probe's value stands for. A Rust block writes every captured value
+/// as a JSON string holding the value's `Debug` text, cut to [`MAX_VALUE_CHARS`] + 1
+/// characters: `true`/`false` become booleans, a finite JSON number a number, a `Debug` string
+/// (`"text"`) its text without the quotes; anything else (`Point { x: 1 }`, `<Type>` for a
+/// type without `Debug`) stays a string, cut to [`MAX_VALUE_CHARS`] characters.
+pub fn rust_value(text: &str) -> serde_json::Value {
+    match text {
+        "true" => return serde_json::Value::Bool(true),
+        "false" => return serde_json::Value::Bool(false),
+        _ => {}
+    }
+    if let Ok(n) = serde_json::from_str::<serde_json::Number>(text)
+        && n.as_f64().is_some_and(f64::is_finite)
+    {
+        return serde_json::Value::Number(n);
+    }
+    let inner = match text.strip_prefix('"') {
+        Some(rest) => rest.strip_suffix('"').unwrap_or(rest),
+        None => text,
+    };
+    serde_json::Value::String(inner.chars().take(MAX_VALUE_CHARS).collect())
+}
+
+/// Turn the string values of an event written at `location` into the scalars they stand for
+/// when `location` is a Rust file ([`rust_value`]); other languages write JSON scalars already.
+pub fn normalize_data(location: &str, data: &mut serde_json::Map<String, serde_json::Value>) {
+    if !is_rust_location(location) {
+        return;
+    }
+    for v in data.values_mut() {
+        if let serde_json::Value::String(s) = v {
+            *v = rust_value(s);
+        }
+    }
+}
+
 type Data = serde_json::Map<String, serde_json::Value>;
 /// One process's events of one probe: its pid and `(ordinal, data)` in order.
 type PidEvents = (u64, Vec<(u64, Data)>);
@@ -268,7 +314,7 @@ pub fn analyze(
             global.get_or_insert(Inconclusive::Malformed);
             continue;
         };
-        let env: Envelope = match serde_json::from_slice(json) {
+        let mut env: Envelope = match serde_json::from_slice(json) {
             Ok(e) => e,
             Err(_) => {
                 global.get_or_insert(Inconclusive::Malformed);
@@ -298,6 +344,7 @@ pub fn analyze(
             continue;
         }
         let _ = &env.timestamp;
+        normalize_data(&env.location, &mut env.data);
         let per_pid = seen.entry(env.probe_id.clone()).or_default();
         let idx = match per_pid.iter().position(|(pid, _)| *pid == env.pid) {
             Some(i) => i,

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::lang::Language;
 use crate::protocol::{
-    MARKER_TAG, MAX_CAPTURES, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_STATIC_JSON_BYTES,
-    MAX_VALUE_CHARS,
+    EVENT_PREFIX, MARKER_TAG, MAX_CAPTURES, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE,
+    MAX_STATIC_JSON_BYTES, MAX_VALUE_CHARS,
 };
 use crate::reason::Reason;
 
@@ -299,23 +299,46 @@ pub const RUNTIME_MODULE: &str = "GSDDBG1_rt1";
 /// The runtime's version, written into its file name and its source.
 pub const RUNTIME_VERSION: &str = "1";
 
-/// The static JSON as Rust string literals of at most about 78 characters each (`\\` and `"`
-/// escaped, braces doubled: they are part of a `format!` string), one per line of the
-/// template's `concat!`. Not raw strings: a raw string in the inserted text makes
-/// tree-sitter-rust's incremental re-parse redo much of the rest of the file.
-fn format_pieces(json: &str) -> Vec<String> {
-    let text = literal_escape(json).replace('{', "{{").replace('}', "}}");
-    let mut pieces = vec![String::new()];
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let mut unit = c.to_string();
-        if c == '\\' || ((c == '{' || c == '}') && chars.peek() == Some(&c)) {
-            unit.extend(chars.next());
+/// The rest of a Rust event line after the static JSON, as `format!` text: run and phase
+/// (`{:?}` of their environment values), ordinal, data (the captures' `"name":value` pairs),
+/// timestamp and pid.
+const EVENT_TAIL: &str =
+    r#","run_id":{:?},"phase":{:?},"ordinal":{},"data":{{{}}},"timestamp":{},"pid":{}}}"#;
+
+/// The whole event line of a Rust probe (`GSDDBG1 `, the static JSON with its braces doubled,
+/// [`EVENT_TAIL`]) as Rust string literals of at most 84 characters each (`\\` and `"`
+/// escaped), one per line of the template's `concat!`. Not raw strings: a raw string in the
+/// inserted text makes tree-sitter-rust's incremental re-parse redo much of the rest of the
+/// file.
+fn event_format_pieces(json: &str) -> Vec<String> {
+    let fmt = format!(
+        "{EVENT_PREFIX}{}{EVENT_TAIL}",
+        json.replace('{', "{{").replace('}', "}}")
+    );
+    let text = literal_escape(&fmt);
+    // Units: a character, or a backslash escape kept whole (a literal cannot end inside one).
+    let mut units: Vec<&str> = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let len = if text.as_bytes()[at] == b'\\' { 2 } else { 1 };
+        units.push(&text[at..at + len]);
+        at += len;
+    }
+    // Greedy pieces of at most WIDTH bytes, broken after a `,` (between two JSON fields) when
+    // one lies in the last quarter of the piece, so that a field is rarely cut in two.
+    const WIDTH: usize = 84;
+    let mut pieces: Vec<String> = vec![String::new()];
+    for u in units {
+        let cur = pieces.last_mut().expect("never empty");
+        if cur.len() + u.len() > WIDTH {
+            let cut = cur
+                .rfind(',')
+                .filter(|&i| i + 1 >= WIDTH * 3 / 4)
+                .map_or(cur.len(), |i| i + 1);
+            let rest = cur.split_off(cut);
+            pieces.push(rest);
         }
-        if pieces.last().is_some_and(|l| l.len() + unit.len() > 78) {
-            pieces.push(String::new());
-        }
-        pieces.last_mut().expect("never empty").push_str(&unit);
+        pieces.last_mut().expect("never empty").push_str(u);
     }
     pieces.into_iter().map(|p| format!("\"{p}\"")).collect()
 }
@@ -356,7 +379,7 @@ pub fn render_block(
         out.push_str(eol);
     };
     push_line(&mut out, &format!("{c} {}", identity.marker_start()));
-    let pieces = format_pieces(&static_json);
+    let pieces = event_format_pieces(&static_json);
     for line in lang.entry.template.lines() {
         let line = line
             .replace("{{STATIC_JSON}}", &static_lit)
@@ -365,16 +388,14 @@ pub fn render_block(
             .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
             .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
             .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string());
-        if line.contains("{{STATIC_JSON_FMT}}") {
+        if let Some(at) = line.find("{{EVENT_FMT}}") {
             let last = pieces.len() - 1;
             for (i, piece) in pieces.iter().enumerate() {
-                let l = line.replace("{{STATIC_JSON_FMT}}", piece);
-                // The template's separator after the placeholder ends only the last piece.
-                let l = if i < last { format!("{piece},") } else { l };
+                // The template's text after the placeholder ends only the last piece.
                 let l = if i < last {
-                    line[..line.find("{{STATIC_JSON_FMT}}").unwrap_or(0)].to_owned() + &l
+                    format!("{}{piece},", &line[..at])
                 } else {
-                    l
+                    line.replace("{{EVENT_FMT}}", piece)
                 };
                 push_line(&mut out, &l);
             }

@@ -21,55 +21,30 @@ impl fmt::Display for Paket {
         // gsd-debug-probe:start golden-run p1
         #[rustfmt::skip]
         #[allow(warnings, clippy::all, clippy::pedantic, clippy::nursery, clippy::restriction)]
-        let () = {
-            let gsd_data = || [GsdStr::new(),
-            ].concat();
-            use ::std::{env, fmt, string::String as GsdStr, time::{SystemTime, UNIX_EPOCH}};
-            struct GsdW<'a, T: ?Sized>(&'a T); // Debug values with {:?}, others as their type name
-            struct GsdCut(GsdStr, usize); // JSON-escapes what is written, keeps at most .1 characters
-            trait GsdDbg { fn gsd(&self) -> GsdStr; } trait GsdAny { fn gsd(&self) -> GsdStr; }
-            impl<T: fmt::Debug + ?Sized> GsdDbg for &GsdW<'_, T> {
-                fn gsd(&self) -> GsdStr { gsd_cut(format_args!("{:?}", self.0), 96 + 1) } }
-            impl<T: ?Sized> GsdAny for GsdW<'_, T> { fn gsd(&self) -> GsdStr {
-                gsd_cut(format_args!("\"<{}>", ::std::any::type_name::<T>()), 96 + 1) } }
-            impl fmt::Write for GsdCut { fn write_str(&mut self, s: &str) -> fmt::Result {
-                for c in s.chars().take(self.1) { match c {
-                    '"' | '\\' => { self.0.push('\\'); self.0.push(c) }
-                    _ if c < ' ' => self.0 += &format!("\\u{:04x}", c as u32),
-                    _ => self.0.push(c) } }
-                self.1 -= s.chars().count().min(self.1);
-                if self.1 > 0 { Ok(()) } else { Err(fmt::Error) } } }
-            fn gsd_cut(a: fmt::Arguments, n: usize) -> GsdStr {
-                let mut c = GsdCut(GsdStr::new(), n); let _ = fmt::write(&mut c, a); c.0 }
-            fn gsd_v(t: GsdStr) -> GsdStr { // numbers and booleans stay JSON scalars
-                if t.parse::<f64>().map_or(t == "true" || t == "false", f64::is_finite) { return t; }
-                let s = t.strip_prefix("\\\"").unwrap_or(&t);
-                format!("\"{}\"", s.strip_suffix("\\\"").unwrap_or(s)) }
-            // Events gsd-debug-probe/golden-run/p1 wrote in this process.
-            static GSD_N: ::std::sync::Mutex<usize> = ::std::sync::Mutex::new(0);
-            let gsd_n = || GSD_N.lock().unwrap_or_else(|e| e.into_inner());
-            let gsd_sink = env::var_os("GSD_DEBUG_PROBE_SINK").unwrap_or_default();
-            if ::std::path::Path::new(&gsd_sink).is_file() && *gsd_n() < 100 {
-                let gsd_data = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(gsd_data))
-                    .unwrap_or_else(|_| ",\"_capture_error\":\"panic\"".into());
-                let mut n = gsd_n();
-                let env = |k| env::var(k)
-                    .map_or("null".into(), |v| gsd_v(gsd_cut(format_args!("{:?}", v), 1024)));
-                let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
-                let line = |d: &str| format!(concat!("GSDDBG1 ",
-                    "{{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:21\",\"message\":\"check",
-                    "point\",\"probe_id\":\"p1\",\"schema_version\":1,\"session_id\":\"golden-run\"",
-                    ",\"run_id\":{},\"phase\":{},\"ordinal\":{},",
-                    "\"data\":{{{}}},\"timestamp\":{},\"pid\":{}}}"),
-                    env("GSD_DEBUG_PROBE_RUN"), env("GSD_DEBUG_PROBE_PHASE"), *n + 1, d, ms,
-                    ::std::process::id());
-                let line = Some(line(&gsd_data[1.min(gsd_data.len())..]))
-                    .filter(|l| l.len() <= 1024).unwrap_or_else(|| line("\"_truncated\":true"));
-                let file = ::std::fs::OpenOptions::new().append(true).open(&gsd_sink);
-                if let (true, Ok(mut f)) = (line.len() <= 1024 && *n < 100, file) {
-                    if ::std::io::Write::write(&mut f, (line + "\n").as_bytes()).is_ok() { *n += 1; } }
-            }
-        };
+        let () = { static GSD_N: ::std::sync::Mutex<usize> = ::std::sync::Mutex::new(0); // events
+            if let Some(gsd_sink) = ::std::env::var_os("GSD_DEBUG_PROBE_SINK").filter(|p|
+                ::std::path::Path::new(p).is_file() && GSD_N.lock().map_or(false, |n| *n < 100)) {
+            let gsd_data = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| [GsdS::new(),
+            ].concat())).unwrap_or_else(|_| "\"_capture_error\":\"panic\"".into());
+            let mut n = GSD_N.lock().unwrap_or_else(|e| e.into_inner());
+            let gsd_env = |k| ::std::env::var(k).unwrap_or_default();
+            let gsd_l = |d: &str| format!(concat!( // gsd-debug-probe/golden-run/p1
+                "GSDDBG1 {{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:21\",",
+                "\"message\":\"checkpoint\",\"probe_id\":\"p1\",\"schema_version\":1,",
+                "\"session_id\":\"golden-run\",\"run_id\":{:?},\"phase\":{:?},\"ordinal\":{},",
+                "\"data\":{{{}}},\"timestamp\":{},\"pid\":{}}}"),
+                gsd_env("GSD_DEBUG_PROBE_RUN"), gsd_env("GSD_DEBUG_PROBE_PHASE"), *n + 1, d,
+                ::std::time::UNIX_EPOCH.elapsed().map_or(0, |t| t.as_millis()), ::std::process::id());
+            let l = Some(gsd_l(gsd_data.trim_end_matches(','))).filter(|l| l.len() <= 1024)
+                .unwrap_or_else(|| gsd_l("\"_truncated\":true")) + "\n";
+            if l.len() <= 1024 + 1 && ::std::fs::OpenOptions::new().append(true).open(&gsd_sink)
+                .and_then(|mut f| ::std::io::Write::write(&mut f, l.as_bytes())).is_ok() { *n += 1 }
+            use ::std::{any::type_name as gsd_type, fmt::Debug, string::String as GsdS};
+            struct GsdW<'a, T>(&'a T); trait GsdV { fn gsd(&self) -> GsdS; } // the autoref trick:
+            impl<T: Debug> GsdV for &GsdW<'_, T> { fn gsd(&self) -> GsdS { gsd_v(self.0) } } // {:?}
+            impl<T> GsdV for GsdW<'_, T> { fn gsd(&self) -> GsdS { format!("<{}>", gsd_type::<T>()) } }
+            fn gsd_v(v: &dyn Debug) -> GsdS { format!("{:?}", v).chars().take(96 + 1).collect() }
+        } };
         // gsd-debug-probe:end golden-run p1
         let maße = [self.länge, self.breite, self.höhe];
         write!(f, "{}×{}×{} cm", maße[0], maße[1], maße[2])

@@ -81,7 +81,7 @@ pub fn classify(rel: &str, bytes: &[u8], index: &LedgerIndex) -> Vec<Finding> {
             match Source::new(bytes.to_vec()) {
                 Ok(source) => {
                     if let Some(tree) = crate::parse::parse(grammar, source.body()) {
-                        return parsed(lang, &source, &tree, index);
+                        return parsed(lang, grammar, &source, &tree, index);
                     }
                     return textual(bytes, index, "the parser gave up; scanned as text");
                 }
@@ -145,6 +145,7 @@ fn in_string(
 
 fn parsed(
     lang: &crate::lang::Language,
+    grammar: &crate::lang::Grammar,
     source: &Source,
     tree: &tree_sitter::Tree,
     index: &LedgerIndex,
@@ -172,7 +173,12 @@ fn parsed(
     }
     markers.extend(stray);
     markers.sort_by_key(|m| m.start);
-    pair(body, &markers, index, Some(lang.id()), "")
+    let tokens = |block: &[u8]| {
+        std::str::from_utf8(block)
+            .ok()
+            .and_then(|b| crate::strip::token_sha256(lang, grammar, b))
+    };
+    pair(body, &markers, index, Some((lang.id(), &tokens)), "")
 }
 
 fn textual(bytes: &[u8], index: &LedgerIndex, note: &str) -> Vec<Finding> {
@@ -226,13 +232,18 @@ fn with_note(detail: String, note: &str) -> String {
 type StartsEnds<'a> = (Vec<&'a Marker>, Vec<&'a Marker>);
 
 /// Pair markers into blocks, correlate blocks with ledgers, and find residue outside blocks.
+/// The hash of a block's token sequence, for a parsed file (`strip::token_sha256`).
+type TokenHash<'a> = &'a dyn Fn(&[u8]) -> Option<String>;
+
 fn pair(
     text: &[u8],
     markers: &[Marker],
     index: &LedgerIndex,
-    language: Option<&str>,
+    parsed: Option<(&str, TokenHash<'_>)>,
     note: &str,
 ) -> Vec<Finding> {
+    let language = parsed.map(|p| p.0);
+    let tokens = parsed.map(|p| p.1);
     let mut lines = Lines::new(text);
     let mut out = Vec::new();
     let mut groups: BTreeMap<(&str, &str), StartsEnds<'_>> = BTreeMap::new();
@@ -321,8 +332,10 @@ fn pair(
                         note,
                     );
                 } else {
-                    let sha = sha256_hex(&text[span]);
-                    let (kind, ledger, detail) = index.judge(slug, probe, &sha);
+                    let sha = sha256_hex(&text[span.clone()]);
+                    let block = &text[span.clone()];
+                    let (kind, ledger, detail) =
+                        index.judge(slug, probe, &sha, &|| tokens.and_then(|t| t(block)));
                     f.kind = kind;
                     f.ledger = ledger;
                     f.detail = with_note(

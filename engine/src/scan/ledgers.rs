@@ -16,6 +16,7 @@ struct Known {
     ledger: String,
     live: bool,
     sha: Option<String>,
+    token_sha: Option<String>,
 }
 
 /// What the ledgers of one root know about probes.
@@ -26,7 +27,15 @@ pub struct LedgerIndex {
 
 impl LedgerIndex {
     /// Judge a block of `(slug, probe)` whose span hashes to `sha`: kind, ledger, detail.
-    pub fn judge(&self, slug: &str, probe: &str, sha: &str) -> (Kind, Option<String>, String) {
+    /// `tokens` gives the hash of the block's token sequence (`strip::token_sha256`); it is
+    /// called only for a block whose bytes differ from a live entry that ledgers one.
+    pub fn judge(
+        &self,
+        slug: &str,
+        probe: &str,
+        sha: &str,
+        tokens: &dyn Fn() -> Option<String>,
+    ) -> (Kind, Option<String>, String) {
         let known = self
             .probes
             .get(&(slug.to_owned(), probe.to_owned()))
@@ -43,6 +52,25 @@ impl LedgerIndex {
                 Some(k.ledger.clone()),
                 format!(
                     "matches a live entry of {}; `probity strip --ledger {}` removes it",
+                    k.ledger, k.ledger
+                ),
+            );
+        }
+        if known.iter().any(|k| k.live && k.token_sha.is_some())
+            && let Some(got) = tokens()
+            && let Some(k) = known.iter().find(|k| {
+                k.live
+                    && k.token_sha
+                        .as_deref()
+                        .is_some_and(|h| h.eq_ignore_ascii_case(&got))
+            })
+        {
+            return (
+                Kind::LeftoverReformatted,
+                Some(k.ledger.clone()),
+                format!(
+                    "reformatted since placement (whitespace and line breaks only: its tokens \
+                     match the live entry of {}); `probity strip --ledger {}` removes it",
                     k.ledger, k.ledger
                 ),
             );
@@ -156,6 +184,7 @@ pub fn load(root: &Path, display: &str) -> Loaded {
                     ledger: rel.clone(),
                     live: p.status != ProbeStatus::Removed,
                     sha: p.expected_block_sha256.clone(),
+                    token_sha: p.expected_block_token_sha256.clone(),
                 });
         }
         let live: Vec<String> = ledger

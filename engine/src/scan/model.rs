@@ -21,6 +21,9 @@ pub enum Kind {
     LeftoverOwned,
     /// A complete block that a live ledger entry knows, but whose bytes were edited.
     LeftoverModified,
+    /// A complete block of a live ledger entry that a formatter changed in whitespace and line
+    /// breaks only (its tokens match the entry's token hash): `probity strip` removes it.
+    LeftoverReformatted,
     /// A complete block no live ledger entry knows.
     LeftoverUnledgered,
     /// A marker without its partner, or a comment mentioning the tag that is not a marker.
@@ -52,6 +55,7 @@ impl Kind {
         Kind::LedgerNotClean,
         Kind::ArtifactRemaining,
         Kind::LedgerUnreadable,
+        Kind::LeftoverReformatted,
     ];
 
     /// The snake_case code.
@@ -67,6 +71,7 @@ impl Kind {
             Kind::LedgerNotClean => "ledger_not_clean",
             Kind::ArtifactRemaining => "artifact_remaining",
             Kind::LedgerUnreadable => "ledger_unreadable",
+            Kind::LeftoverReformatted => "leftover_reformatted",
         }
     }
 
@@ -99,6 +104,9 @@ impl Kind {
                 "A capture artifact or capture root that a ledger still owns exists on disk."
             }
             Kind::LedgerUnreadable => "A ledger under .planning/debug cannot be read or parsed.",
+            Kind::LeftoverReformatted => {
+                "A probe block is still in the source; a formatter changed only its whitespace and line breaks (its tokens match a live ledger entry), so `probity strip` can remove it."
+            }
         }
     }
 }

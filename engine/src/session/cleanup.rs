@@ -110,7 +110,10 @@ fn reconcile_tree(ledger: &mut Ledger, slug: &str, root: &Path) -> Result<Vec<St
     for f in report.findings.iter().filter(|f| {
         matches!(
             f.kind,
-            Kind::LeftoverUnledgered | Kind::LeftoverOwned | Kind::LeftoverModified
+            Kind::LeftoverUnledgered
+                | Kind::LeftoverOwned
+                | Kind::LeftoverModified
+                | Kind::LeftoverReformatted
         ) && f.slug.as_deref() == Some(slug)
     }) {
         let id = f.probe.clone().unwrap_or_default();

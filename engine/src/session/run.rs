@@ -348,7 +348,13 @@ fn start(
     argv: &[String],
     host: &Host,
 ) -> Result<std::io::Result<RunResult>, Error> {
-    let (env, remove_env) = probe_env(planned, phase)?;
+    let (mut env, remove_env) = probe_env(planned, phase)?;
+    if let Some((stem, _)) = &planned.runtime {
+        env.push(node_preload(
+            stem,
+            std::env::var("NODE_OPTIONS").ok().as_deref(),
+        ));
+    }
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
     }
@@ -366,6 +372,31 @@ fn start(
     } else {
         runner::run_in(cwd, argv, &env, &remove_env, timeout, &mut record_group)
     })
+}
+
+/// `NODE_OPTIONS` for a run with a runtime: the caller's options, then `--require` of the
+/// JavaScript runtime, so that every Node.js process of the run loads it before the program's
+/// first line. The main thread then shares its per-probe counters with every worker it starts,
+/// also those started before the first probe hit (docs/probes.md). Only for `probity run`, whose
+/// runtime outlives every process of the run; a shell that exported it after the runtime was
+/// removed could not start `node` at all.
+fn node_preload(stem: &str, current: Option<&str>) -> (String, String) {
+    let quoted: String = format!(
+        "{stem}{}",
+        crate::probe::RuntimeKind::JavaScript.extension()
+    )
+    .chars()
+    .flat_map(|c| match c {
+        '"' | '\\' => vec!['\\', c],
+        _ => vec![c],
+    })
+    .collect();
+    let mut v = current.unwrap_or("").trim().to_owned();
+    if !v.is_empty() {
+        v.push(' ');
+    }
+    v.push_str(&format!("--require \"{quoted}\""));
+    ("NODE_OPTIONS".to_owned(), v)
 }
 
 /// A run's probe environment: variables to set, and variables to remove.
