@@ -530,3 +530,8 @@ pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     v["results"].as_array().unwrap().clone()
 }
+
+/// A command's data fields, before and after the `--json` envelope (`{..., data}`).
+pub fn data(v: &serde_json::Value) -> &serde_json::Value {
+    v.get("data").unwrap_or(v)
+}

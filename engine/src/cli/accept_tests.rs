@@ -48,6 +48,8 @@ pub(super) struct TestsArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    session: super::accept_reconfirm::SessionOpt,
 }
 
 pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
@@ -91,6 +93,39 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
     let mut v = serde_json::to_value(&report).unwrap_or_default();
     v["root"] = serde_json::json!(opts.root);
     v["exit_code"] = serde_json::json!(code);
+    let (result, reason) = match report.result {
+        Outcome::Pass => ("pass", None),
+        Outcome::Fail => ("fail", Some("a neighbouring test suite failed".to_owned())),
+        Outcome::Skipped => (
+            "skipped",
+            Some(
+                report
+                    .reason
+                    .map_or("no adjacent tests".to_owned(), |r| r.code().to_owned()),
+            ),
+        ),
+        Outcome::Found => (
+            "skipped",
+            Some("adjacent tests found but not run (give --run)".to_owned()),
+        ),
+    };
+    let mut details = v.clone();
+    details["suites_run"] = serde_json::json!(
+        report
+            .suites
+            .iter()
+            .filter(|s| s.status.is_some())
+            .map(|s| serde_json::json!({"argv": s.argv, "status": s.status}))
+            .collect::<Vec<_>>()
+    );
+    let rec =
+        super::accept_reconfirm::signal_record(COMMAND, result, reason, &details, &["suites_run"]);
+    match super::accept_reconfirm::record_into(&a.session, a.root.as_deref(), "adjacent_tests", rec)
+    {
+        Some(Err(e)) => return refused(COMMAND, a.json, &e),
+        Some(Ok(ver)) => v["verification"] = serde_json::json!(ver),
+        None => {}
+    }
     emit(COMMAND, a.json, v, || human(&report));
     ExitCode::from(code)
 }

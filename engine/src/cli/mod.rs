@@ -6,6 +6,7 @@
 //! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input).
 
 mod accept;
+mod accept_reconfirm;
 mod accept_tests;
 mod drift;
 mod env;
