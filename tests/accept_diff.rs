@@ -541,3 +541,36 @@ fn guards_found_on_held_out_releases() {
         &["branch_removed"],
     );
 }
+
+/// The guardrail flags a change that *only* deletes: a file that keeps as many branches as it
+/// had (one removed here, one added in another function) was restructured, not deleted. The
+/// same removal with nothing added is still flagged.
+#[test]
+fn balanced_branches_in_a_file_pass() {
+    let old = "def a(x):\n    if not x:\n        raise ValueError(\"x\")\n    return x\n\n\ndef b(y):\n    return y\n";
+    let moved = "def a(x):\n    return x\n\n\ndef b(y):\n    if y is None:\n        return 0\n    return y\n";
+    passes("m.py", old, moved);
+    let removed = "def a(x):\n    return x\n\n\ndef b(y):\n    return y\n";
+    flagged("m.py", old, removed, &["branch_removed"]);
+}
+
+/// A diff that deletes a test and adds at least as many in another file reorganized its tests;
+/// deleting it alone is flagged.
+#[test]
+fn deleted_test_with_tests_added_elsewhere_passes() {
+    let old = "def test_a():\n    assert f(1) == 1\n\n\ndef test_b():\n    assert f(2) == 2\n";
+    let new = "def test_b():\n    assert f(2) == 2\n";
+    let dir = repo(&[("tests/test_x.py", old)]);
+    write(
+        dir.path(),
+        &[
+            ("tests/test_x.py", new),
+            ("tests/test_y.py", "def test_c():\n    assert f(3) == 3\n"),
+        ],
+    );
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = change("tests/test_x.py", old, new);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["test_deleted"]);
+}

@@ -187,6 +187,9 @@ pub fn classify(
 pub struct Elsewhere {
     pool: HashMap<Class, usize>,
     tests_added: HashMap<String, usize>,
+    /// Tests the whole diff adds, and deletes (every file).
+    tests_added_total: usize,
+    tests_deleted_total: usize,
 }
 
 /// The last segment of a test key (`test_a` of `T::test_a`).
@@ -211,11 +214,15 @@ pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
         .iter()
         .filter_map(|&x| test_key(f, x, o))
         .collect();
+    let mut new_tests = HashSet::new();
     for k in new_nodes.iter().filter_map(|&x| test_key(f, x, n)) {
         if !old_tests.contains(&k) {
             *into.tests_added.entry(bare(&k).to_owned()).or_default() += 1;
+            into.tests_added_total += 1;
         }
+        new_tests.insert(k);
     }
+    into.tests_deleted_total += old_tests.difference(&new_tests).count();
 }
 
 /// Take one from a counter, if it has any.
@@ -235,6 +242,11 @@ fn tests_deleted(
     new_nodes: &[Node<'_>],
     elsewhere: &mut Elsewhere,
 ) {
+    // A diff that adds at least as many tests as it deletes (in any of its files) reorganized
+    // its tests; the guardrail flags a change that only deletes.
+    if elsewhere.tests_added_total >= elsewhere.tests_deleted_total {
+        return;
+    }
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
     let old_tests: Vec<(String, Node<'_>)> = old_nodes
         .iter()
@@ -291,12 +303,22 @@ fn removals(
         }
     }
     let new_compact = compact(n);
+    // The guardrail flags a change that *only* deletes: a file that holds at least as many
+    // nodes of a class after the diff as before had its control flow (or its checks)
+    // restructured, not deleted.
+    let total = |m: &HashMap<(Class, String), usize>, c: Class| -> usize {
+        m.iter().filter(|((k, _), _)| *k == c).map(|(_, v)| v).sum()
+    };
+    let balanced: HashSet<Class> = [Class::Branch, Class::Loop, Class::Assert]
+        .into_iter()
+        .filter(|&c| total(&new_count, c) >= total(&old_count, c))
+        .collect();
     // A test turned into a parametrized one keeps its checks as data rows.
     let param_old = parametrized_scopes(f, old_nodes, o);
     let param_new = parametrized_scopes(f, new_nodes, n);
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     for (c, key, x) in candidates {
-        if case_kept(x, o, &new_compact) {
+        if balanced.contains(&c) || case_kept(x, o, &new_compact) {
             continue;
         }
         if param_new.contains(&key) && !param_old.contains(&key) {
