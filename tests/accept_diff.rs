@@ -574,3 +574,41 @@ fn deleted_test_with_tests_added_elsewhere_passes() {
     assert_eq!(code, 1, "{v}");
     assert_eq!(kinds(&v), ["test_deleted"]);
 }
+
+/// Checks extracted into a helper the same diff adds, and called where they were, are not
+/// removed (minimatch 3.0.5); removing them with no call in their place is.
+#[test]
+fn checks_extracted_into_a_new_helper_pass() {
+    let old = "function a(p) {\n  if (typeof p !== 'string') {\n    throw new TypeError('p')\n  }\n  return p\n}\n\nfunction b(p) {\n  if (p.length > 10) {\n    throw new TypeError('long')\n  }\n  return p\n}\n";
+    let new = "const check = p => {\n  if (typeof p !== 'string' || p.length > 10) {\n    throw new TypeError('bad')\n  }\n}\n\nfunction a(p) {\n  check(p)\n  return p\n}\n\nfunction b(p) {\n  check(p)\n  return p\n}\n";
+    passes("m.js", old, new);
+    let dropped = "function a(p) {\n  return p\n}\n\nfunction b(p) {\n  return p\n}\n";
+    flagged("m.js", old, dropped, &["branch_removed"]);
+}
+
+/// A body that was only constants (under attributes) replaced by a constant deletes no
+/// behaviour (memchr 2.7.2); a body with logic replaced by a constant is a blanket return.
+#[test]
+fn constant_body_to_constant_passes() {
+    let old = "pub fn ok() -> bool {\n    #[cfg(feature = \"x\")]\n    {\n        true\n    }\n    #[cfg(not(feature = \"x\"))]\n    {\n        false\n    }\n}\n";
+    passes("src/lib.rs", old, "pub fn ok() -> bool {\n    true\n}\n");
+    let logic = "pub fn ok(v: &[u8]) -> bool {\n    v.iter().all(|b| b.is_ascii())\n}\n";
+    flagged(
+        "src/lib.rs",
+        logic,
+        "pub fn ok(v: &[u8]) -> bool {\n    true\n}\n",
+        &["blanket_return"],
+    );
+}
+
+/// An empty handler rewritten (the file had one before) is not a new swallow; one added is.
+#[test]
+fn rewritten_empty_handler_passes() {
+    let old = "var path = { sep: '/' }\ntry {\n  path = require('path')\n} catch (er) {}\n";
+    let new =
+        "const path = (() => { try { return require('path') } catch (e) {}})() || { sep: '/' }\n";
+    passes("m.js", old, new);
+    let plain = "const path = require('path')\n";
+    let added = "let path\ntry {\n  path = require('path')\n} catch (e) {}\n";
+    flagged("m.js", plain, added, &["exception_swallowed"]);
+}

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::diffguards::{calls_helper, constant_body};
 use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
 use super::diffreplace::{line_rules, weakened};
 pub use super::diffside::{Hunk, Side};
@@ -187,6 +188,8 @@ pub fn classify(
 pub struct Elsewhere {
     pool: HashMap<Class, usize>,
     tests_added: HashMap<String, usize>,
+    /// Names of the functions the diff adds (in any file).
+    helpers_added: HashSet<String>,
     /// Tests the whole diff adds, and deletes (every file).
     tests_added_total: usize,
     tests_deleted_total: usize,
@@ -204,6 +207,19 @@ pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
     let new_nodes = all_nodes(new.tree.root_node());
     let old_scopes = scopes(f, &old_nodes, o);
     for &x in &new_nodes {
+        if is_function(x.kind())
+            && let Some(name) = scope_name(f, x, n)
+        {
+            let outer = scope_key(f, x, n);
+            let key = if outer.is_empty() {
+                name.clone()
+            } else {
+                format!("{outer}::{name}")
+            };
+            if !old_scopes.contains(&key) {
+                into.helpers_added.insert(name);
+            }
+        }
         if let Some(c) = class_of(f, x, n)
             && !old_scopes.contains(&scope_key(f, x, n))
         {
@@ -326,6 +342,14 @@ fn removals(
         }
         if c != Class::Assert && body_reguarded(cx, x, new_nodes) {
             continue;
+        }
+        // Extracted into a helper the diff adds, called where the check was.
+        let row = x.start_position().row;
+        if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
+            let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
+            if calls_helper(&added, &elsewhere.helpers_added) {
+                continue;
+            }
         }
         let k = (c, key);
         let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
@@ -464,6 +488,13 @@ fn first_line(s: &str) -> String {
 
 fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
     let (f, n) = (cx.f, cx.new.src);
+    // A file with no more swallowing handlers than it had rewrote one, it did not add one.
+    let old_swallows = all_nodes(cx.old.tree.root_node())
+        .into_iter()
+        .filter(|&x| swallows(f, x, cx.old.src))
+        .count();
+    let new_swallows = new_nodes.iter().filter(|&&x| swallows(f, x, n)).count();
+    let more_swallows = new_swallows > old_swallows;
     let moved = cx.removed_trimmed();
     let removed_compact: String = cx
         .old
@@ -476,7 +507,11 @@ fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
         let row = x.start_position().row;
         let overlaps = (row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
         // Handlers: a body emptied under an unchanged `except`/`catch` line counts too.
-        if overlaps && swallows(f, x, n) && !removed_compact.contains(&compact(text(x, n))) {
+        if more_swallows
+            && overlaps
+            && swallows(f, x, n)
+            && !removed_compact.contains(&compact(text(x, n)))
+        {
             hits.push((
                 x,
                 Kind::ExceptionSwallowed,
@@ -593,7 +628,7 @@ fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
         let Some(&Some(before)) = old_fns.get(&k) else {
             continue;
         };
-        if blank(before, o) {
+        if blank(before, o) || constant_body(before, o) {
             continue;
         }
         hits.push((x, k));

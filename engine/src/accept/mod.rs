@@ -20,6 +20,7 @@
 pub mod diff;
 mod diffclassify;
 mod diffgit;
+mod diffguards;
 mod diffmodel;
 mod diffreplace;
 mod diffside;
