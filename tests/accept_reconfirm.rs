@@ -55,6 +55,17 @@ const JS: Prog = Prog {
     probe_before: "    return joined;",
 };
 
+const RS: Prog = Prog {
+    lib: "main.rs",
+    lib_text: "fn join_words(words: &[&str]) -> String {\n    let joined = words.join(\"\");\n    joined\n}\n\nfn other() -> i32 {\n    1\n}\n\nfn main() {\n    let ok = join_words(&[\"a\", \"b\"]) == \"a, b\" && other() == 1;\n    std::process::exit(if ok { 0 } else { 1 });\n}\n",
+    check: "check.sh",
+    check_text: "set -e\nrustc --edition 2021 -o .planning/prog-bin main.rs\nexec .planning/prog-bin\n",
+    argv: &["sh", "check.sh"],
+    bug: "words.join(\"\")",
+    fix: "words.join(\", \")",
+    probe_before: "    joined",
+};
+
 const SLUG: &str = "rc";
 
 /// A repository with the buggy program committed, a session (policy adaptive) with one probe
@@ -208,6 +219,51 @@ fn reconfirm_real_fix_python() {
 #[test]
 fn reconfirm_real_fix_javascript() {
     real_fix(&JS);
+}
+
+#[test]
+fn reconfirm_real_fix_rust() {
+    real_fix(&RS);
+}
+
+/// A committed fix whose lines changed again since cannot be reverted: `revert_conflict`,
+/// nothing written, no run made.
+#[test]
+fn reconfirm_refuses_a_fix_changed_since() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    let with_probe = std::fs::read_to_string(d.join(p.lib)).unwrap();
+    std::fs::write(d.join(p.lib), p.lib_text.replace(p.bug, p.fix)).unwrap();
+    git(d, &["commit", "-qam", "fix"]);
+    let again = with_probe.replace(p.bug, "\"; \".join(words)");
+    std::fs::write(d.join(p.lib), &again).unwrap();
+    let before = tree(d);
+    let (code, v) = reconfirm(d, p, &["--commit", "HEAD"]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["reason"], "revert_conflict");
+    assert_eq!(tree(d), before);
+    assert_eq!(ledger(d)["runs"].as_array().unwrap().len(), 1);
+    assert!(ledger(d).get("verification").is_none());
+}
+
+/// `accept tests --slug` records signal 4: skipped, with its reason, when no test imports the
+/// change.
+#[test]
+fn accept_tests_records_its_signal() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    edit(d, p.lib, p.bug, p.fix);
+    let (code, v) = probity_json(d, &["accept", "tests", "--slug", SLUG]);
+    assert_eq!(code, 0, "{v}");
+    let rec = &data(&v)["verification"]["adjacent_tests"];
+    assert_eq!(rec["result"], "skipped", "{v}");
+    assert_eq!(rec["reason"], "no_adjacent_tests", "{v}");
+    assert_eq!(
+        ledger(d)["verification"]["adjacent_tests"]["result"],
+        "skipped"
+    );
 }
 
 /// A fake fix: the code change does nothing, the check was weakened (it is not part of the
