@@ -612,3 +612,39 @@ fn rewritten_empty_handler_passes() {
     let added = "let path\ntry {\n  path = require('path')\n} catch (e) {}\n";
     flagged("m.js", plain, added, &["exception_swallowed"]);
 }
+
+/// Guards from held-out batch 4: a nested condition folded into its parent's (tomlkit 0.12.5),
+/// a `None` default moved into the parameters (tomlkit), a branch that only logged
+/// (python-multipart 0.0.18), assertions turned into a table of cases checked in a loop (shlex
+/// 1.3.0). The same removals without their replacement are still flagged.
+#[test]
+fn folded_conditions_moved_defaults_log_lines_and_tables_pass() {
+    let old = "def new(self, r):\n    raw = str(r)\n    if self.sign:\n        s = \"+\" if r >= 0 else \"-\"\n        raw = s + raw\n    return raw\n";
+    let folded = "def new(self, r):\n    raw = str(r)\n    if self.sign and r >= 0:\n        raw = \"+\" + raw\n    return raw\n";
+    passes("m.py", old, folded);
+    let default_old =
+        "def array(raw=None):\n    if raw is None:\n        raw = \"[]\"\n    return value(raw)\n";
+    let default_new = "def array(raw=\"[]\"):\n    return value(raw)\n";
+    passes("m.py", default_old, default_new);
+    flagged(
+        "m.py",
+        default_old,
+        "def array(raw=None):\n    return value(raw)\n",
+        &["branch_removed"],
+    );
+    let log_old = "def end(self, c):\n    if c not in (1, 2):\n        self.logger.warning(\"byte %x\", c)\n    return 0\n";
+    passes("m.py", log_old, "def end(self, c):\n    return 0\n");
+    let raise_old =
+        "def end(self, c):\n    if c not in (1, 2):\n        raise ValueError(c)\n    return 0\n";
+    flagged(
+        "m.py",
+        raise_old,
+        "def end(self, c):\n    return 0\n",
+        &["branch_removed"],
+    );
+    let t_old = "#[test]\nfn q() {\n    assert_eq!(quote(\"a\"), \"a\");\n    assert_eq!(quote(\"a b\"), \"'a b'\");\n}\n";
+    let t_table = "#[test]\nfn q() {\n    let mut ok = true;\n    for (i, o) in [(\"a\", \"a\"), (\"a b\", \"'a b'\"), (\"\", \"''\")] {\n        ok &= quote(i) == o;\n        assert!(!o.is_empty());\n    }\n    assert!(ok);\n}\n";
+    passes("src/lib.rs", t_old, t_table);
+    let t_weak = "#[test]\nfn q() {\n    assert!(quote(\"a\").is_ok());\n    assert!(quote(\"a b\").is_ok());\n}\n";
+    flagged("src/lib.rs", t_old, t_weak, &["assertion_weakened"]);
+}

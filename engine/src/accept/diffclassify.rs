@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::diffguards::{calls_helper, constant_body};
+use super::diffguards::{calls_helper, condition_folded, constant_body, default_moved, logs_only};
 use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
 use super::diffreplace::{line_rules, weakened};
 pub use super::diffside::{Hunk, Side};
@@ -343,13 +343,26 @@ fn removals(
         if c != Class::Assert && body_reguarded(cx, x, new_nodes) {
             continue;
         }
-        // Extracted into a helper the diff adds, called where the check was.
+        // Extracted into a helper the diff adds, called where the check was; a condition
+        // folded into an added one; a `None` default moved into the parameters; a log line.
         let row = x.start_position().row;
         if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
             let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
             if calls_helper(&added, &elsewhere.helpers_added) {
                 continue;
             }
+            let conds: Vec<String> = new_nodes
+                .iter()
+                .filter(|y| h.new.contains(&y.start_position().row))
+                .filter_map(|&y| condition_of(y))
+                .map(|(c, _)| compact(text(c, n)))
+                .collect();
+            if c == Class::Branch && condition_folded(x, o, &conds) {
+                continue;
+            }
+        }
+        if c == Class::Branch && (default_moved(x, o, n) || logs_only(x, o)) {
+            continue;
         }
         let k = (c, key);
         let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
