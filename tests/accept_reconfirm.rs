@@ -391,6 +391,26 @@ fn reconfirm_refuses_another_reproduction() {
     assert_eq!(ledger(d)["runs"].as_array().unwrap().len(), 1);
 }
 
+/// Under policy `off` no run may be made: refused before the fix is touched.
+#[test]
+fn reconfirm_refuses_under_policy_off() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    edit(d, p.lib, p.bug, p.fix);
+    let (code, v) = probity_json(d, &["session", "set-policy", "off", "--slug", SLUG]);
+    assert_eq!(code, 0, "{v}");
+    let before = tree(d);
+    let (code, v) = reconfirm(d, p, &[]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["reason"], "policy_off");
+    assert_eq!(tree(d), before);
+    assert!(
+        !d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"))
+            .exists()
+    );
+}
+
 /// A crash with the fix reverted (the process killed at that point) leaves the write-ahead
 /// journal; the next reconfirm puts the fix back first, and so does `cleanup`.
 #[test]

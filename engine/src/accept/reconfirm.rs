@@ -265,6 +265,10 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
         ));
     }
     let recovered = journal::recover(&o.ledger, &root)?;
+    // Runs need a policy that allows them: refuse before the fix is touched.
+    if crate::ledger::effective_policy(&ledger) == crate::ledger::Policy::Off {
+        return Err(crate::ledger::policy_off(&o.slug, "runs"));
+    }
     let baseline_exit_code = ledger
         .runs
         .iter()
