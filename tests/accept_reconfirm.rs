@@ -533,6 +533,30 @@ fn verification_record_and_verdict() {
         "{block}"
     );
     assert!(block.contains("- no_op_deletion: flagged"), "{block}");
+    // The RCA may justify the removal: no_op_deletion passes, marked justified.
+    let (code, v) = rec(&["--signal", "target_test", "--rca-justification", "why"]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["reason"], "invalid_argument");
+    let (code, v) = rec(&[
+        "--signal",
+        "no_op_deletion",
+        "--rca-justification",
+        "the removed branch was the bug (RCA)",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let nd = &data(&v)["verification"]["no_op_deletion"];
+    assert_eq!(nd["result"], "pass");
+    assert_eq!(nd["deletion_justified_by_rca"], true);
+    assert_eq!(data(&v)["verification"]["guardrail_verdict"], "incomplete");
+    let (code, _) = rec(&[
+        "--signal",
+        "no_op_deletion",
+        "--result",
+        "flagged",
+        "--reason",
+        "back",
+    ]);
+    assert_eq!(code, 0);
     // Debt without a justification is refused; with one, accepted_debt.
     let (code, v) = rec(&["--signal", "no_op_deletion", "--accept-debt", " "]);
     assert_eq!(code, 2);

@@ -167,8 +167,12 @@ pub(super) struct RecordArgs {
     #[arg(long, value_parser = verification::SIGNALS)]
     signal: String,
     /// Its result (`skipped` needs --reason).
-    #[arg(long, value_parser = ["pass", "fail", "flagged", "skipped"], required_unless_present = "accept_debt")]
+    #[arg(long, value_parser = ["pass", "fail", "flagged", "skipped"], required_unless_present_any = ["accept_debt", "rca_justification"])]
     result: Option<String>,
+    /// `no_op_deletion` only: the root-cause analysis justifies the removal the detector flagged
+    /// (recorded as `pass` with `deletion_justified_by_rca: true` and this text as the reason).
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["result", "accept_debt"])]
+    rca_justification: Option<String>,
     /// Why it was skipped, or the evidence.
     #[arg(long, value_name = "TEXT")]
     reason: Option<String>,
@@ -190,6 +194,30 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
         .clone()
         .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug));
     let r = match (&a.accept_debt, &a.result) {
+        _ if a.rca_justification.is_some() => {
+            let why = a.rca_justification.clone().unwrap_or_default();
+            if a.signal != "no_op_deletion" || why.trim().is_empty() {
+                let e = Error::new(
+                    probity::reason::Reason::InvalidArgument,
+                    "--rca-justification needs --signal no_op_deletion and a text",
+                );
+                return refused(COMMAND, a.json, &e);
+            }
+            let mut details = Map::new();
+            details.insert("deletion_justified_by_rca".into(), json!(true));
+            verification::record_signal(
+                &path,
+                &a.slug,
+                &a.signal,
+                SignalRecord {
+                    result: "pass".into(),
+                    reason: Some(why),
+                    source: "caller".into(),
+                    recorded_at: String::new(),
+                    details,
+                },
+            )
+        }
         (Some(j), _) => verification::accept_debt(&path, &a.slug, &a.signal, j),
         (None, Some(result)) => verification::record_signal(
             &path,
