@@ -71,10 +71,17 @@ const SLUG: &str = "rc";
 /// A repository with the buggy program committed, a session (policy adaptive) with one probe
 /// placed before `probe_before`, and a baseline run that shows the bug.
 fn setup(p: &Prog) -> tempfile::TempDir {
+    setup_with(p, &[])
+}
+
+/// [`setup`] with more files committed.
+fn setup_with(p: &Prog, extra: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q"]);
-    for (rel, text) in [(p.lib, p.lib_text), (p.check, p.check_text)] {
+    let mut files = vec![(p.lib, p.lib_text), (p.check, p.check_text)];
+    files.extend(extra.iter().copied());
+    for (rel, text) in files {
         let f = d.join(rel);
         std::fs::create_dir_all(f.parent().unwrap()).unwrap();
         std::fs::write(f, text).unwrap();
@@ -161,7 +168,11 @@ fn ledger(d: &Path) -> Value {
 /// A real fix: the bug returns on revert, is gone on re-apply; the tree is restored byte-exactly,
 /// the probe still hash-verifies, the two runs are ledgered, the signal is recorded.
 fn real_fix(p: &Prog) {
-    let dir = setup(p);
+    real_fix_in(p, &[]);
+}
+
+fn real_fix_in(p: &Prog, extra: &[(&str, &str)]) {
+    let dir = setup_with(p, extra);
     let d = dir.path();
     edit(d, p.lib, p.bug, p.fix);
     let before = tree(d);
@@ -224,6 +235,32 @@ fn reconfirm_real_fix_javascript() {
 #[test]
 fn reconfirm_real_fix_rust() {
     real_fix(&RS);
+}
+
+/// TypeScript: the reproduction compiles with tsc, then runs the check with node.
+#[test]
+fn reconfirm_real_fix_typescript() {
+    let tsc = crate::util::tsc();
+    let check_text: &'static str = Box::leak(
+        format!(
+            "set -e\n{} --strict --skipLibCheck --target es2020 --module commonjs --outDir \
+             .planning/out lib.ts check.ts\nexec node .planning/out/check.js\n",
+            tsc.display()
+        )
+        .into_boxed_str(),
+    );
+    let ts = Prog {
+        lib: "lib.ts",
+        lib_text: "export function joinWords(words: string[]): string {\n    const joined = words.join(\"\");\n    return joined;\n}\n\nexport function other(): number {\n    return 1;\n}\n",
+        check: "check.sh",
+        check_text,
+        argv: &["sh", "check.sh"],
+        bug: "words.join(\"\")",
+        fix: "words.join(\", \")",
+        probe_before: "    return joined;",
+    };
+    let check_ts = "import { joinWords } from \"./lib\";\ndeclare const process: { exit(code: number): never };\nprocess.exit(joinWords([\"a\", \"b\"]) === \"a, b\" ? 0 : 1);\n";
+    real_fix_in(&ts, &[("check.ts", check_ts)]);
 }
 
 /// A committed fix whose lines changed again since cannot be reverted: `revert_conflict`,
