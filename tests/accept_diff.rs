@@ -544,3 +544,110 @@ fn guards_found_on_held_out_releases() {
         &["branch_removed"],
     );
 }
+
+/// The guardrail flags a change that *only* deletes: a file that keeps as many branches as it
+/// had (one removed here, one added in another function) was restructured, not deleted. The
+/// same removal with nothing added is still flagged.
+#[test]
+fn balanced_branches_in_a_file_pass() {
+    let old = "def a(x):\n    if not x:\n        raise ValueError(\"x\")\n    return x\n\n\ndef b(y):\n    return y\n";
+    let moved = "def a(x):\n    return x\n\n\ndef b(y):\n    if y is None:\n        return 0\n    return y\n";
+    passes("m.py", old, moved);
+    let removed = "def a(x):\n    return x\n\n\ndef b(y):\n    return y\n";
+    flagged("m.py", old, removed, &["branch_removed"]);
+}
+
+/// A diff that deletes a test and adds at least as many in another file reorganized its tests;
+/// deleting it alone is flagged.
+#[test]
+fn deleted_test_with_tests_added_elsewhere_passes() {
+    let old = "def test_a():\n    assert f(1) == 1\n\n\ndef test_b():\n    assert f(2) == 2\n";
+    let new = "def test_b():\n    assert f(2) == 2\n";
+    let dir = repo(&[("tests/test_x.py", old)]);
+    write(
+        dir.path(),
+        &[
+            ("tests/test_x.py", new),
+            ("tests/test_y.py", "def test_c():\n    assert f(3) == 3\n"),
+        ],
+    );
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = change("tests/test_x.py", old, new);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["test_deleted"]);
+}
+
+/// Checks extracted into a helper the same diff adds, and called where they were, are not
+/// removed (minimatch 3.0.5); removing them with no call in their place is.
+#[test]
+fn checks_extracted_into_a_new_helper_pass() {
+    let old = "function a(p) {\n  if (typeof p !== 'string') {\n    throw new TypeError('p')\n  }\n  return p\n}\n\nfunction b(p) {\n  if (p.length > 10) {\n    throw new TypeError('long')\n  }\n  return p\n}\n";
+    let new = "const check = p => {\n  if (typeof p !== 'string' || p.length > 10) {\n    throw new TypeError('bad')\n  }\n}\n\nfunction a(p) {\n  check(p)\n  return p\n}\n\nfunction b(p) {\n  check(p)\n  return p\n}\n";
+    passes("m.js", old, new);
+    let dropped = "function a(p) {\n  return p\n}\n\nfunction b(p) {\n  return p\n}\n";
+    flagged("m.js", old, dropped, &["branch_removed"]);
+}
+
+/// A body that was only constants (under attributes) replaced by a constant deletes no
+/// behaviour (memchr 2.7.2); a body with logic replaced by a constant is a blanket return.
+#[test]
+fn constant_body_to_constant_passes() {
+    let old = "pub fn ok() -> bool {\n    #[cfg(feature = \"x\")]\n    {\n        true\n    }\n    #[cfg(not(feature = \"x\"))]\n    {\n        false\n    }\n}\n";
+    passes("src/lib.rs", old, "pub fn ok() -> bool {\n    true\n}\n");
+    let logic = "pub fn ok(v: &[u8]) -> bool {\n    v.iter().all(|b| b.is_ascii())\n}\n";
+    flagged(
+        "src/lib.rs",
+        logic,
+        "pub fn ok(v: &[u8]) -> bool {\n    true\n}\n",
+        &["blanket_return"],
+    );
+}
+
+/// An empty handler rewritten (the file had one before) is not a new swallow; one added is.
+#[test]
+fn rewritten_empty_handler_passes() {
+    let old = "var path = { sep: '/' }\ntry {\n  path = require('path')\n} catch (er) {}\n";
+    let new =
+        "const path = (() => { try { return require('path') } catch (e) {}})() || { sep: '/' }\n";
+    passes("m.js", old, new);
+    let plain = "const path = require('path')\n";
+    let added = "let path\ntry {\n  path = require('path')\n} catch (e) {}\n";
+    flagged("m.js", plain, added, &["exception_swallowed"]);
+}
+
+/// Guards from held-out batch 4: a nested condition folded into its parent's (tomlkit 0.12.5),
+/// a `None` default moved into the parameters (tomlkit), a branch that only logged
+/// (python-multipart 0.0.18), assertions turned into a table of cases checked in a loop (shlex
+/// 1.3.0). The same removals without their replacement are still flagged.
+#[test]
+fn folded_conditions_moved_defaults_log_lines_and_tables_pass() {
+    let old = "def new(self, r):\n    raw = str(r)\n    if self.sign:\n        s = \"+\" if r >= 0 else \"-\"\n        raw = s + raw\n    return raw\n";
+    let folded = "def new(self, r):\n    raw = str(r)\n    if self.sign and r >= 0:\n        raw = \"+\" + raw\n    return raw\n";
+    passes("m.py", old, folded);
+    let default_old =
+        "def array(raw=None):\n    if raw is None:\n        raw = \"[]\"\n    return value(raw)\n";
+    let default_new = "def array(raw=\"[]\"):\n    return value(raw)\n";
+    passes("m.py", default_old, default_new);
+    flagged(
+        "m.py",
+        default_old,
+        "def array(raw=None):\n    return value(raw)\n",
+        &["branch_removed"],
+    );
+    let log_old = "def end(self, c):\n    if c not in (1, 2):\n        self.logger.warning(\"byte %x\", c)\n    return 0\n";
+    passes("m.py", log_old, "def end(self, c):\n    return 0\n");
+    let raise_old =
+        "def end(self, c):\n    if c not in (1, 2):\n        raise ValueError(c)\n    return 0\n";
+    flagged(
+        "m.py",
+        raise_old,
+        "def end(self, c):\n    return 0\n",
+        &["branch_removed"],
+    );
+    let t_old = "#[test]\nfn q() {\n    assert_eq!(quote(\"a\"), \"a\");\n    assert_eq!(quote(\"a b\"), \"'a b'\");\n}\n";
+    let t_table = "#[test]\nfn q() {\n    let mut ok = true;\n    for (i, o) in [(\"a\", \"a\"), (\"a b\", \"'a b'\"), (\"\", \"''\")] {\n        ok &= quote(i) == o;\n        assert!(!o.is_empty());\n    }\n    assert!(ok);\n}\n";
+    passes("src/lib.rs", t_old, t_table);
+    let t_weak = "#[test]\nfn q() {\n    assert!(quote(\"a\").is_ok());\n    assert!(quote(\"a b\").is_ok());\n}\n";
+    flagged("src/lib.rs", t_old, t_weak, &["assertion_weakened"]);
+}

@@ -13,7 +13,14 @@ kinds must come out `flagged` (recall, per expected kind: the kind must be among
 a case labelled `fix` must come out `pass` (a flagged fix is a false positive).
 
   python3 benches/accept/run.py [--probity target/release/probity] [--only ID] [--show ID]
-          [--markdown]
+          [--markdown] [--cases FILE] [--keep-going]
+
+A case whose `files` is "auto" takes every file of a supported language (.py .js .cjs .mjs .ts
+.rs) that differs between the two releases, outside dist/, build/, vendor/, node_modules/ and
+minified files; a pair with more than AUTO_MAX such files is skipped as too large (a rule fixed
+before any result is seen, so a held-out batch needs no choice of files by hand). `--cases`
+reads another list (heldout3.toml); `--keep-going` reports a case that cannot be fetched and
+goes on.
 
 Exit 0 whatever the numbers; 2 when the harness itself failed. Standard library only.
 """
@@ -38,6 +45,32 @@ DONE = ".probity-unpacked"
 
 class HarnessError(Exception):
     pass
+
+
+class SkipCase(Exception):
+    pass
+
+
+AUTO_MAX = 12
+AUTO_EXT = (".py", ".js", ".cjs", ".mjs", ".ts", ".rs")
+AUTO_SKIP_DIRS = {"dist", "build", "vendor", "node_modules", ".git"}
+
+
+def auto_files(old, new):
+    """Every supported source file that differs between the two trees (added/removed included)."""
+    def walk(root):
+        out = {}
+        for p in root.rglob("*"):
+            rel = p.relative_to(root)
+            if not p.is_file() or set(rel.parts[:-1]) & AUTO_SKIP_DIRS:
+                continue
+            if not p.name.endswith(AUTO_EXT) or ".min." in p.name:
+                continue
+            out[rel.as_posix()] = p
+        return out
+    a, b = walk(old), walk(new)
+    return sorted(r for r in set(a) | set(b)
+                  if r not in a or r not in b or a[r].read_bytes() != b[r].read_bytes())
 
 
 def run(cmd, cwd=None, check=True):
@@ -127,7 +160,15 @@ def materialize(case):
     else:
         old = fetch(case["eco"], case["name"], case["old"])
         new = fetch(case["eco"], case["name"], case["new"])
-        pairs = [(f, old / f, new / f) for f in case["files"]]
+        files = case["files"]
+        if files == "auto":
+            files = auto_files(old, new)
+            if len(files) > AUTO_MAX:
+                raise SkipCase(f"{len(files)} changed source files (more than {AUTO_MAX})")
+            if not files:
+                raise SkipCase("no changed source file")
+            case["files_used"] = files
+        pairs = [(f, old / f, new / f) for f in files]
     for rel, o, _ in pairs:
         if o.exists():
             (d / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -151,8 +192,10 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--show", help="print the case's git diff and the detector's findings")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--cases", default=str(HERE / "cases.toml"))
+    ap.add_argument("--keep-going", action="store_true")
     a = ap.parse_args()
-    cases = tomllib.loads((HERE / "cases.toml").read_text())["case"]
+    cases = tomllib.loads(Path(a.cases).read_text())["case"]
     if a.show:
         a.only = a.show
     if a.only:
@@ -163,7 +206,18 @@ def main():
     results = []
     try:
         for c in cases:
-            d = materialize(c)
+            try:
+                d = materialize(c)
+            except SkipCase as e:
+                print(f"skipped {c['id']}: {e}")
+                continue
+            except HarnessError as e:
+                if not a.keep_going:
+                    raise
+                print(f"unavailable {c['id']}: {str(e).splitlines()[0]}")
+                continue
+            if "files_used" in c:
+                print(f"{c['id']}: {len(c['files_used'])} files: {' '.join(c['files_used'])}")
             p = run([a.probity, "accept", "diff", "--commit", "HEAD", "--json", "--root", str(d)], check=False)
             if p.returncode not in (0, 1):
                 raise HarnessError(f"{c['id']}: exit {p.returncode}: {p.stdout} {p.stderr}")

@@ -234,6 +234,12 @@ reasons! {
     GitFailed = "git_failed",
     /// A git call took longer than its timeout; its process group was killed.
     GitTimedOut = "git_timed_out",
+    // --- fix acceptance: revert and reconfirm (`probity accept reconfirm`, docs/accept.md) ---
+    /// The fix cannot be reverted in the current tree: one of its hunks is no longer there (the
+    /// code changed since), or undoing it would touch a probe block. Nothing was written.
+    RevertConflict = "revert_conflict",
+    /// The reproduction given is not the one the session recorded (`reproduction_ref`).
+    ReproductionMismatch = "reproduction_mismatch",
 
     // --- the gate (`probity gate`, docs/gate.md) ---
     /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`
@@ -247,6 +253,9 @@ reasons! {
     /// `verify` could not check some files (each is a `file_error` record) and found nothing in
     /// the rest.
     Incomplete = "incomplete",
+    /// `accept reconfirm`: a run of the reproduction timed out or was interrupted, so whether the
+    /// bug returns on revert (or is gone on re-apply) is undecided; the tree was restored.
+    ReproductionUndecided = "reproduction_undecided",
 }
 
 impl std::fmt::Display for Reason {

@@ -195,13 +195,17 @@ fn read_disk(root: &Path, rel: &str) -> Result<Vec<u8>> {
 }
 
 /// One version of a file with its complete probe blocks taken out.
-struct Filtered {
-    text: String,
-    map: Vec<usize>,
-    blocks: usize,
+pub(super) struct Filtered {
+    /// The text without the blocks.
+    pub(super) text: String,
+    /// Filtered row (0-based) to original line (1-based).
+    pub(super) map: Vec<usize>,
+    /// Blocks taken out.
+    pub(super) blocks: usize,
 }
 
-fn filter(
+/// `bytes` with its complete probe blocks taken out (and the line map back).
+pub(super) fn filter(
     language: &Language,
     grammar: &Grammar,
     bytes: &[u8],

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::diffguards::{calls_helper, condition_folded, constant_body, default_moved, logs_only};
 use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
 use super::diffreplace::{line_rules, weakened};
 pub use super::diffside::{Hunk, Side};
@@ -187,6 +188,11 @@ pub fn classify(
 pub struct Elsewhere {
     pool: HashMap<Class, usize>,
     tests_added: HashMap<String, usize>,
+    /// Names of the functions the diff adds (in any file).
+    helpers_added: HashSet<String>,
+    /// Tests the whole diff adds, and deletes (every file).
+    tests_added_total: usize,
+    tests_deleted_total: usize,
 }
 
 /// The last segment of a test key (`test_a` of `T::test_a`).
@@ -201,6 +207,19 @@ pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
     let new_nodes = all_nodes(new.tree.root_node());
     let old_scopes = scopes(f, &old_nodes, o);
     for &x in &new_nodes {
+        if is_function(x.kind())
+            && let Some(name) = scope_name(f, x, n)
+        {
+            let outer = scope_key(f, x, n);
+            let key = if outer.is_empty() {
+                name.clone()
+            } else {
+                format!("{outer}::{name}")
+            };
+            if !old_scopes.contains(&key) {
+                into.helpers_added.insert(name);
+            }
+        }
         if let Some(c) = class_of(f, x, n)
             && !old_scopes.contains(&scope_key(f, x, n))
         {
@@ -211,11 +230,15 @@ pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
         .iter()
         .filter_map(|&x| test_key(f, x, o))
         .collect();
+    let mut new_tests = HashSet::new();
     for k in new_nodes.iter().filter_map(|&x| test_key(f, x, n)) {
         if !old_tests.contains(&k) {
             *into.tests_added.entry(bare(&k).to_owned()).or_default() += 1;
+            into.tests_added_total += 1;
         }
+        new_tests.insert(k);
     }
+    into.tests_deleted_total += old_tests.difference(&new_tests).count();
 }
 
 /// Take one from a counter, if it has any.
@@ -235,6 +258,11 @@ fn tests_deleted(
     new_nodes: &[Node<'_>],
     elsewhere: &mut Elsewhere,
 ) {
+    // A diff that adds at least as many tests as it deletes (in any of its files) reorganized
+    // its tests; the guardrail flags a change that only deletes.
+    if elsewhere.tests_added_total >= elsewhere.tests_deleted_total {
+        return;
+    }
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
     let old_tests: Vec<(String, Node<'_>)> = old_nodes
         .iter()
@@ -291,18 +319,49 @@ fn removals(
         }
     }
     let new_compact = compact(n);
+    // The guardrail flags a change that *only* deletes: a file that holds at least as many
+    // nodes of a class after the diff as before had its control flow (or its checks)
+    // restructured, not deleted.
+    let total = |m: &HashMap<(Class, String), usize>, c: Class| -> usize {
+        m.iter().filter(|((k, _), _)| *k == c).map(|(_, v)| v).sum()
+    };
+    let balanced: HashSet<Class> = [Class::Branch, Class::Loop, Class::Assert]
+        .into_iter()
+        .filter(|&c| total(&new_count, c) >= total(&old_count, c))
+        .collect();
     // A test turned into a parametrized one keeps its checks as data rows.
     let param_old = parametrized_scopes(f, old_nodes, o);
     let param_new = parametrized_scopes(f, new_nodes, n);
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     for (c, key, x) in candidates {
-        if case_kept(x, o, &new_compact) {
+        if balanced.contains(&c) || case_kept(x, o, &new_compact) {
             continue;
         }
         if param_new.contains(&key) && !param_old.contains(&key) {
             continue;
         }
         if c != Class::Assert && body_reguarded(cx, x, new_nodes) {
+            continue;
+        }
+        // Extracted into a helper the diff adds, called where the check was; a condition
+        // folded into an added one; a `None` default moved into the parameters; a log line.
+        let row = x.start_position().row;
+        if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
+            let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
+            if calls_helper(&added, &elsewhere.helpers_added) {
+                continue;
+            }
+            let conds: Vec<String> = new_nodes
+                .iter()
+                .filter(|y| h.new.contains(&y.start_position().row))
+                .filter_map(|&y| condition_of(y))
+                .map(|(c, _)| compact(text(c, n)))
+                .collect();
+            if c == Class::Branch && condition_folded(x, o, &conds) {
+                continue;
+            }
+        }
+        if c == Class::Branch && (default_moved(x, o, n) || logs_only(x, o)) {
             continue;
         }
         let k = (c, key);
@@ -442,6 +501,13 @@ fn first_line(s: &str) -> String {
 
 fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
     let (f, n) = (cx.f, cx.new.src);
+    // A file with no more swallowing handlers than it had rewrote one, it did not add one.
+    let old_swallows = all_nodes(cx.old.tree.root_node())
+        .into_iter()
+        .filter(|&x| swallows(f, x, cx.old.src))
+        .count();
+    let new_swallows = new_nodes.iter().filter(|&&x| swallows(f, x, n)).count();
+    let more_swallows = new_swallows > old_swallows;
     let moved = cx.removed_trimmed();
     let removed_compact: String = cx
         .old
@@ -454,7 +520,11 @@ fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
         let row = x.start_position().row;
         let overlaps = (row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
         // Handlers: a body emptied under an unchanged `except`/`catch` line counts too.
-        if overlaps && swallows(f, x, n) && !removed_compact.contains(&compact(text(x, n))) {
+        if more_swallows
+            && overlaps
+            && swallows(f, x, n)
+            && !removed_compact.contains(&compact(text(x, n)))
+        {
             hits.push((
                 x,
                 Kind::ExceptionSwallowed,
@@ -571,7 +641,7 @@ fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
         let Some(&Some(before)) = old_fns.get(&k) else {
             continue;
         };
-        if blank(before, o) {
+        if blank(before, o) || constant_body(before, o) {
             continue;
         }
         hits.push((x, k));

@@ -95,10 +95,17 @@ pub fn weakened<'t>(
         }
         let strong_old = olds.iter().filter(|(_, s)| *s).count();
         let strong_new = news.iter().filter(|(_, s)| *s).count();
-        // A weakening replaces assertions; a hunk that adds more than it removes is new tests.
+        // A weakening replaces assertions; a hunk that adds more than it removes is new tests,
+        // and one whose new assertions sit in a loop checks a table of cases (table-driven).
+        let table_driven = news.iter().any(|(x, _)| {
+            std::iter::successors(x.parent(), |p| p.parent())
+                .take_while(|p| in_new(p))
+                .any(|p| super::diffsyntax::is_loop(f, p.kind()))
+        });
         if let Some((x, _)) = news.iter().find(|(_, s)| !*s)
             && strong_new < strong_old
             && news.len() <= olds.len()
+            && !table_driven
         {
             hits.push((*x, "a strong assertion became a weaker one".to_owned()));
             continue;

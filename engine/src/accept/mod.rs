@@ -12,10 +12,15 @@
 //! (Rust crates: library root, integration tests), `adjacent_git` (the changed files),
 //! `adjacent_run` (the runners' argv and the bounded runs); it uses the drift half (`index`,
 //! `resolve`) for module resolution and `runner` for bounded process groups.
+//!
+//! `reconfirm*` is signal 5, revert and reconfirm with the probes in place (docs/accept.md):
+//! `reconfirm_patch` (the revert, in memory, probe blocks kept byte-exact), `reconfirm` (the
+//! write-ahead journal, the two runs through `session::run`, the byte-exact restore).
 
 pub mod diff;
 mod diffclassify;
 mod diffgit;
+mod diffguards;
 mod diffmodel;
 mod diffreplace;
 mod diffside;
@@ -38,3 +43,8 @@ pub use adjacent_model::{
     AdjacentReport, ChangeSource, Changed, Outcome, Runner, SearchStats, Suite, SuiteStatus,
     TestFile, TestsOptions,
 };
+
+pub mod reconfirm;
+mod reconfirm_patch;
+
+pub use reconfirm::{ReconfirmOptions, ReconfirmReport, reconfirm, verify_probes};

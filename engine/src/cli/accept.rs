@@ -11,6 +11,7 @@ use probity::accept::diff::{self, Options};
 use probity::accept::{DiffReport, DiffSource, Verdict};
 
 use probity::contract::{Status, data};
+use serde_json::json;
 
 use super::{emit, refused};
 
@@ -23,6 +24,16 @@ pub(super) enum AcceptCommand {
     /// The tests that import the changed files (through the import graph, bounded depth), the
     /// argv that runs exactly them, and optionally their bounded runs.
     Tests(super::accept_tests::TestsArgs),
+    /// Revert only the fix's hunks (probe blocks stay byte-exact), run the session's
+    /// reproduction and confirm the bug returns; re-apply, run, confirm it is gone; the tree is
+    /// restored byte-exactly whatever happens (signal 5).
+    Reconfirm(super::accept_reconfirm::ReconfirmArgs),
+    /// Record a signal's result computed by the caller (target test, mutation check), or accept
+    /// an unmet signal as documented technical debt, in the session's `verification` record.
+    Record(super::accept_reconfirm::RecordArgs),
+    /// The session's `verification` record and guardrail verdict ("FIX REJECTED BY GUARDRAIL"
+    /// when a signal failed); exit 0 accepted, 1 rejected or incomplete.
+    Verdict(super::accept_reconfirm::VerdictArgs),
 }
 
 #[derive(Args)]
@@ -42,12 +53,17 @@ pub(super) struct DiffArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    session: super::accept_reconfirm::SessionOpt,
 }
 
 pub(super) fn accept_cmd(c: AcceptCommand) -> ExitCode {
     match c {
         AcceptCommand::Diff(a) => diff_cmd(a),
         AcceptCommand::Tests(a) => super::accept_tests::tests_cmd(a),
+        AcceptCommand::Reconfirm(a) => super::accept_reconfirm::reconfirm_cmd(a),
+        AcceptCommand::Record(a) => super::accept_reconfirm::record_cmd(a),
+        AcceptCommand::Verdict(a) => super::accept_reconfirm::verdict_cmd(a),
     }
 }
 
@@ -60,7 +76,7 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
         _ => DiffSource::Worktree,
     };
     let opts = Options {
-        dir: a.root.unwrap_or_else(|| PathBuf::from(".")),
+        dir: a.root.clone().unwrap_or_else(|| PathBuf::from(".")),
         source,
     };
     let report = match diff::run(&opts) {
@@ -68,9 +84,43 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
         Err(e) => return refused(COMMAND, a.json, &e),
     };
     let status = Status::of_exit_code(report.exit_code());
+    let (result, reason) = match report.verdict {
+        Verdict::Pass => ("pass", None),
+        Verdict::Flagged => {
+            let kinds: Vec<String> = report.counts.keys().map(|k| k.to_string()).collect();
+            let why = format!(
+                "diff deletes or short-circuits behaviour ({} findings: {}) with no RCA \
+                 justification",
+                report.findings.len(),
+                kinds.join(", ")
+            );
+            ("flagged", Some(why))
+        }
+    };
+    let mut details = serde_json::to_value(&report).unwrap_or_default();
+    details["findings"] = json!(report.findings.len());
+    details["deletion_justified_by_rca"] = json!(false);
+    let rec = super::accept_reconfirm::signal_record(
+        COMMAND,
+        result,
+        reason,
+        &details,
+        &["findings", "hunks", "counts", "deletion_justified_by_rca"],
+    );
+    let verification = match super::accept_reconfirm::record_into(
+        &a.session,
+        a.root.as_deref(),
+        "no_op_deletion",
+        rec,
+    ) {
+        Some(Err(e)) => return refused(COMMAND, a.json, &e),
+        Some(Ok(ver)) => Some(ver),
+        None => None,
+    };
     let d = data::AcceptDiff {
         report,
         probity_version: data::probity_version(),
+        verification,
     };
     emit(COMMAND, a.json, status, &d, || human(&d.report))
 }

@@ -8,6 +8,7 @@
 //! errors included (reason `usage`).
 
 mod accept;
+mod accept_reconfirm;
 mod accept_tests;
 mod drift;
 mod env;

@@ -16,6 +16,7 @@ use crate::accept::{AdjacentReport, DiffReport};
 use crate::index::{FileIndex, Stats};
 use crate::ledger::{self, Ledger, Policy, SavedPolicy, State};
 use crate::resolve::{Resolution, Severity};
+use crate::session::verification::Verification;
 use crate::session::{CompareRow, GateItem};
 
 /// `session init`.
@@ -273,6 +274,10 @@ pub struct AcceptDiff {
     pub report: DiffReport,
     /// The probity that judged it.
     pub probity_version: String,
+    /// The session's fix-acceptance record, when the signal was recorded into a session
+    /// (`--slug`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
 }
 
 /// `accept tests`.
@@ -283,6 +288,36 @@ pub struct AcceptTests {
     pub report: AdjacentReport,
     /// Repository root.
     pub root: PathBuf,
+    /// The session's fix-acceptance record, when the signal was recorded into a session
+    /// (`--slug`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
+}
+
+/// `accept reconfirm`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AcceptReconfirm {
+    /// The report.
+    #[serde(flatten)]
+    pub report: crate::accept::ReconfirmReport,
+    /// The session's fix-acceptance record, with this signal recorded.
+    pub verification: Verification,
+}
+
+/// `accept record`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AcceptRecord {
+    /// The session's fix-acceptance record, with the signal recorded.
+    pub verification: Verification,
+}
+
+/// `accept verdict`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AcceptVerdict {
+    /// The session's fix-acceptance record.
+    pub verification: Verification,
+    /// The "FIX REJECTED BY GUARDRAIL" block of a rejected fix (markdown), else null.
+    pub rejected_block: Option<String>,
 }
 
 /// The version of this probity, for the data that records it.

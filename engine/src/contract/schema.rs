@@ -39,6 +39,9 @@ pub const COMMANDS: &[(&str, &[Status])] = &[
     ("trace inspect", OK_NOT_CLEAN),
     ("accept diff", OK_NOT_CLEAN),
     ("accept tests", OK_NOT_CLEAN),
+    ("accept reconfirm", ALL_DONE),
+    ("accept record", OK),
+    ("accept verdict", OK_NOT_CLEAN),
 ];
 
 const OK: &[Status] = &[Status::Ok];
@@ -94,6 +97,9 @@ pub fn schema(name: &str) -> Option<Value> {
                 "trace inspect" => envelope::<data::TraceInspect>(command, statuses),
                 "accept diff" => envelope::<data::AcceptDiff>(command, statuses),
                 "accept tests" => envelope::<data::AcceptTests>(command, statuses),
+                "accept reconfirm" => envelope::<data::AcceptReconfirm>(command, statuses),
+                "accept record" => envelope::<data::AcceptRecord>(command, statuses),
+                "accept verdict" => envelope::<data::AcceptVerdict>(command, statuses),
                 _ => return None,
             }
         }

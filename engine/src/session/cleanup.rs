@@ -32,6 +32,8 @@ use crate::strip::Outcome;
 pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
     let lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load_for_removal(path, slug)?;
+    // A reconfirm interrupted with the fix reverted: put the fix back first (issue 15).
+    super::journal::recover(path, root)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;

@@ -129,6 +129,12 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
             }
         }
     }
+    let verification = super::verification::render_lines(ledger);
+    if !verification.is_empty() {
+        l.push(String::new());
+        l.extend(verification);
+        l.pop();
+    }
     let mut out = l.join(eol);
     out.push_str(eol);
     out

@@ -9,6 +9,8 @@
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
 //! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
 //! - `redact`: the reproduction's argv with its secrets masked, as `reproduction_ref` keeps it;
+//! - `verification`(mod@verification): the guardrail's `verification` record (issue 15);
+//! - `journal`(mod@journal): the write-ahead journal of `accept reconfirm`;
 //! - `artifacts` (private): settling an interrupted run and removing one recorded artifact.
 //!
 //! The schema, store and state machine are [`crate::ledger`]. Every operation that changes the
@@ -24,10 +26,12 @@ mod cleanup;
 mod compare;
 mod env;
 mod gate;
+pub mod journal;
 mod manual;
 mod markdown;
 mod redact;
 mod run;
+pub mod verification;
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
