@@ -300,6 +300,36 @@ fn every_command_prints_one_envelope_its_schema_accepts() {
     assert_eq!(data(&v)["reason"], "no_adjacent_tests");
     note(&v);
 
+    // Fix acceptance in a session: revert and reconfirm a "fix" that changes nothing the
+    // reproduction sees (fail), a caller's signal, the verdict (rejected).
+    let g = g.path();
+    let init = ["session", "init", "--slug", "a", "--policy", "adaptive"];
+    expect(g, &init, 0, "ok");
+    let repro = ["--", "python3", "-c", "import app"];
+    let run: Vec<&str> = ["run", "--slug", "a", "--phase", "baseline"]
+        .into_iter()
+        .chain(repro)
+        .collect();
+    expect(g, &run, 0, "ok");
+    let reconfirm: Vec<&str> = ["accept", "reconfirm", "--slug", "a"]
+        .into_iter()
+        .chain(repro)
+        .collect();
+    let v = expect(g, &reconfirm, 1, "not_clean");
+    assert_eq!(data(&v)["result"], "fail", "{v}");
+    assert_eq!(data(&v)["tree_restored"], true, "{v}");
+    note(&v);
+    let record = [
+        "accept", "record", "--slug", "a", "--signal", "target_test", "--result", "pass",
+    ];
+    let v = expect(g, &record, 0, "ok");
+    assert_eq!(data(&v)["verification"]["target_test"]["result"], "pass");
+    note(&v);
+    let v = expect(g, &["accept", "verdict", "--slug", "a"], 1, "not_clean");
+    assert_eq!(data(&v)["verification"]["guardrail_verdict"], "rejected");
+    assert!(data(&v)["rejected_block"].is_string(), "{v}");
+    note(&v);
+
     let want: BTreeSet<String> = schema_commands().into_iter().collect();
     assert_eq!(seen, want, "commands seen vs `probity schema --list`");
 }

@@ -239,7 +239,7 @@ fn javascript_workers_started_before_the_first_hit_share_the_process_sequence() 
             "i=i",
         ],
     );
-    assert_eq!(v["status"], "placed", "{v}");
+    assert_eq!(v["status"], "ok", "{v}");
     for round in 0..3 {
         let v = cli(
             repo.path(),
