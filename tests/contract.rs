@@ -320,7 +320,14 @@ fn every_command_prints_one_envelope_its_schema_accepts() {
     assert_eq!(data(&v)["tree_restored"], true, "{v}");
     note(&v);
     let record = [
-        "accept", "record", "--slug", "a", "--signal", "target_test", "--result", "pass",
+        "accept",
+        "record",
+        "--slug",
+        "a",
+        "--signal",
+        "target_test",
+        "--result",
+        "pass",
     ];
     let v = expect(g, &record, 0, "ok");
     assert_eq!(data(&v)["verification"]["target_test"]["result"], "pass");
