@@ -1,6 +1,7 @@
 //! probity's integration tests: one test binary, one module per concern.
 
 mod accept_diff;
+mod accept_precision;
 mod accept_reconfirm;
 mod accept_tests;
 mod cli;

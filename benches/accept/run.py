@@ -223,10 +223,16 @@ def main():
                 raise HarnessError(f"{c['id']}: exit {p.returncode}: {p.stdout} {p.stderr}")
             v = json.loads(p.stdout)
             found = sorted({f["kind"] for f in v["findings"]})
+            # Severity `review` (session 19) reports a shape without flagging; older binaries
+            # have no severity: every finding flags.
+            c["_flag_kinds"] = sorted({f["kind"] for f in v["findings"]
+                                       if f.get("severity", "flag") == "flag"})
+            c["_review"] = sum(f.get("severity") == "review" for f in v["findings"])
             if a.show:
                 print(run(["git", "-C", str(d), "show", "--stat", "-p", "HEAD"]).stdout)
                 for f in v["findings"]:
-                    print(f"## {f['kind']} {f['file']} old {f['old_lines']} new {f['new_lines']}: {f['detail']}")
+                    print(f"## {f.get('severity', 'flag')} {f['kind']} {f['file']} old {f['old_lines']} "
+                          f"new {f['new_lines']}: {f['detail']} net {f.get('net')}")
                     print(f["excerpt"])
             results.append((c, v["verdict"], found, v["hunks"]))
     except HarnessError as e:
@@ -258,11 +264,12 @@ def report(results, markdown):
                 real_flagged += verdict == "flagged"
             if verdict == "flagged":
                 wrong.append(f"false+  {c['id']}: found {found}")
-    # Per-kind precision: of the fix cases, how many were flagged with this kind.
+    # Per-kind precision: of the fix cases, how many were flagged with this kind (a finding of
+    # severity `flag`).
     fp_kind = defaultdict(int)
     for c, verdict, found, _ in results:
         if c["label"] == "fix":
-            for k in found:
+            for k in c.get("_flag_kinds", found):
                 fp_kind[k] += 1
     tp_kind = {k: v[1] for k, v in per_kind.items()}
     kinds = sorted(set(per_kind) | set(fp_kind))
@@ -293,6 +300,10 @@ def report(results, markdown):
     print(f"genuine fixes flagged: {flagged_fixes}/{fixes} = {pct(flagged_fixes, fixes)} (target <= 5%); "
           f"real-history fixes flagged: {real_flagged}/{real_fixes}")
     print(f"overall precision (flagged cases that are behaviour-deleting): {overall_prec}")
+    review_fixes = [c["id"] for c, verdict, _, _ in results
+                    if c["label"] == "fix" and verdict == "pass" and c.get("_review")]
+    print(f"genuine fixes passed with review findings only: {len(review_fixes)}"
+          + (f" ({', '.join(review_fixes)})" if review_fixes else ""))
     for w in wrong:
         print(w)
     for c, verdict, found, hunks in results:

@@ -12,7 +12,7 @@ use tree_sitter::Tree;
 
 use super::diffclassify::{Elsewhere, Hunk, Side, classify, survey};
 use super::diffgit::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
-use super::diffmodel::{DiffReport, FileReport, Source, Verdict};
+use super::diffmodel::{DiffReport, FileReport, Net, Severity, Source, Verdict};
 use crate::error::{Error, Result};
 use crate::lang::{self, Grammar, Language};
 use crate::marker;
@@ -143,19 +143,20 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     }
     let mut findings = Vec::new();
     let mut hunks = 0;
+    let mut net_units = 0;
     for (i, language, p) in &prepared {
         hunks += p.hunks.len();
         if let Some((o, n)) = p.sides() {
             let path = &files[*i].path;
-            findings.extend(classify(
-                language.family(),
-                path,
-                &o,
-                &n,
-                &p.hunks,
-                &mut elsewhere,
-            ));
+            let (found, file_units) =
+                classify(language.family(), path, &o, &n, &p.hunks, &mut elsewhere);
+            findings.extend(found);
+            net_units += file_units;
         }
+    }
+    for f in &mut findings {
+        f.net.diff_units = net_units;
+        f.severity = severity(&f.net);
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     findings.sort_by(|a, b| {
@@ -165,8 +166,12 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     for f in &findings {
         *counts.entry(f.kind).or_insert(0) += 1;
     }
+    let review_findings = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Review)
+        .count();
     Ok(DiffReport {
-        verdict: if findings.is_empty() {
+        verdict: if review_findings == findings.len() {
             Verdict::Pass
         } else {
             Verdict::Flagged
@@ -181,7 +186,18 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         hunks,
         findings,
         counts,
+        review_findings,
+        net_units,
     })
+}
+
+/// A finding flags the diff only when the change removes behaviour that nothing in it replaces.
+fn severity(net: &Net) -> Severity {
+    if net.scope_units < 0 && net.file_units < 0 && net.diff_units < 0 {
+        Severity::Flag
+    } else {
+        Severity::Review
+    }
 }
 
 /// A working-tree file (empty when it is gone; a symlink or other non-file is read as empty).

@@ -9,8 +9,11 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::diffguards::{calls_helper, condition_folded, constant_body, default_moved, logs_only};
-use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind};
+use super::diffguards::{
+    calls_helper, condition_folded, constant_body, default_moved, logs_only, parametrized_scopes,
+};
+use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind, Net, Severity};
+use super::diffnet::{neutralized, scope_at_row, settle};
 use super::diffreplace::{line_rules, weakened};
 pub use super::diffside::{Hunk, Side};
 use super::diffsyntax::{
@@ -27,6 +30,8 @@ struct Ctx<'a> {
     new: &'a Side<'a>,
     hunks: &'a [Hunk],
     out: BTreeMap<(usize, Kind), (Finding, usize)>,
+    /// Per finding: its scope key and the units its nodes neutralize.
+    meta: BTreeMap<(usize, Kind), (String, i64)>,
 }
 
 fn range_of(map: &[usize], r: &Range<usize>) -> Option<[usize; 2]> {
@@ -54,11 +59,26 @@ impl Ctx<'_> {
     /// Record a finding about `node` on the old (`old == true`) or new side.
     fn flag(&mut self, old: bool, node: Node<'_>, kind: Kind, detail: String) {
         let (start, end) = (node.start_position().row, node.end_position().row);
-        self.flag_rows(old, start, end, kind, detail);
+        let src = if old { self.old.src } else { self.new.src };
+        let dead = if old {
+            0
+        } else {
+            neutralized(self.f, kind, node, src)
+        };
+        let scope = scope_key(self.f, node, src);
+        self.flag_rows(old, (start, end), kind, detail, (scope, dead));
     }
 
-    /// Record a finding about rows `start..=end` of one side.
-    fn flag_rows(&mut self, old: bool, start: usize, end: usize, kind: Kind, detail: String) {
+    /// Record a finding about rows `start..=end` of one side, in `scope`, neutralizing `dead`
+    /// units.
+    fn flag_rows(
+        &mut self,
+        old: bool,
+        (start, end): (usize, usize),
+        kind: Kind,
+        detail: String,
+        (scope, dead): (String, i64),
+    ) {
         let side = if old { self.old } else { self.new };
         // The first changed row of the node places it in a hunk.
         let row = (start..=end)
@@ -80,11 +100,20 @@ impl Ctx<'_> {
                     new_lines: range_of(self.new.map, &hunk.new),
                     excerpt: excerpt(side, start..end + 1),
                     detail,
+                    severity: Severity::Flag,
+                    net: Net {
+                        scope: String::new(),
+                        scope_units: 0,
+                        file_units: 0,
+                        diff_units: 0,
+                    },
                 },
                 0,
             )
         });
         entry.1 += 1;
+        let m = self.meta.entry((h, kind)).or_insert((scope, 0));
+        m.1 += dead;
     }
 
     fn removed_trimmed(&self) -> HashSet<&str> {
@@ -132,7 +161,8 @@ fn class_of(f: Family, n: Node<'_>, src: &str) -> Option<Class> {
     }
 }
 
-/// Classify one file's hunks.
+/// Classify one file's hunks: the findings (severity and `diff_units` left for the caller, which
+/// sees every file) and the file's net units of behaviour.
 pub fn classify(
     f: Family,
     file: &str,
@@ -140,7 +170,7 @@ pub fn classify(
     new: &Side<'_>,
     hunks: &[Hunk],
     elsewhere: &mut Elsewhere,
-) -> Vec<Finding> {
+) -> (Vec<Finding>, i64) {
     let mut cx = Ctx {
         f,
         file,
@@ -148,6 +178,7 @@ pub fn classify(
         new,
         hunks,
         out: BTreeMap::new(),
+        meta: BTreeMap::new(),
     };
     let old_nodes = all_nodes(old.tree.root_node());
     let new_nodes = all_nodes(new.tree.root_node());
@@ -165,20 +196,41 @@ pub fn classify(
     }
     for row in rows {
         let detail = "a `?` became an ignored result".to_owned();
-        cx.flag_rows(false, row, row, Kind::ExceptionSwallowed, detail);
+        let scope = scope_at_row(f, new.tree.root_node(), new.src, row);
+        cx.flag_rows(
+            false,
+            (row, row),
+            Kind::ExceptionSwallowed,
+            detail,
+            (scope, 1),
+        );
     }
-    let mut out: Vec<Finding> = cx
+    // The net change per scope and per file (docs/accept.md: the verdict).
+    let meta = std::mem::take(&mut cx.meta);
+    let mut found: Vec<(Finding, String)> = cx
         .out
-        .into_values()
-        .map(|(mut finding, n)| {
+        .into_iter()
+        .map(|(key, (mut finding, n))| {
             if n > 1 {
                 finding.detail = format!("{} ({n} in this hunk)", finding.detail);
             }
-            finding
+            (
+                finding,
+                meta.get(&key).map(|m| m.0.clone()).unwrap_or_default(),
+            )
         })
         .collect();
+    let dead: Vec<(String, i64)> = meta.into_values().collect();
+    let file_units = settle(
+        f,
+        (&old_nodes, old.src),
+        (&new_nodes, new.src),
+        &dead,
+        &mut found,
+    );
+    let mut out: Vec<Finding> = found.into_iter().map(|(x, _)| x).collect();
     out.sort_by_key(|a| (a.old_lines, a.new_lines, a.kind));
-    out
+    (out, file_units)
 }
 
 /// What the whole diff adds in new places, so that code moved there is not "removed": the
@@ -415,55 +467,6 @@ fn body_reguarded(cx: &Ctx<'_>, x: Node<'_>, new_nodes: &[Node<'_>]) -> bool {
             && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
             && compact(text(y, n)).contains(body)
     })
-}
-
-/// The scope keys of parametrized tests (`@pytest.mark.parametrize`, `#[rstest]`/`#[case]`/
-/// `#[test_case]`).
-fn parametrized_scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for &x in nodes {
-        if !is_function(x.kind()) {
-            continue;
-        }
-        let marks = match f {
-            Family::Python => x
-                .parent()
-                .filter(|p| p.kind() == "decorated_definition")
-                .map(|p| {
-                    (0..p.named_child_count())
-                        .filter_map(|i| p.named_child(i as u32))
-                        .filter(|d| d.kind() == "decorator")
-                        .map(|d| text(d, src))
-                        .collect::<String>()
-                })
-                .unwrap_or_default(),
-            Family::Rust => {
-                let mut attrs = String::new();
-                let mut prev = x.prev_named_sibling();
-                while let Some(p) = prev
-                    && p.kind() == "attribute_item"
-                {
-                    attrs.push_str(text(p, src));
-                    prev = p.prev_named_sibling();
-                }
-                attrs
-            }
-            Family::JavaScript => String::new(),
-        };
-        let param = marks.contains("parametrize")
-            || marks.contains("rstest")
-            || marks.contains("test_case")
-            || marks.contains("case(");
-        if param && let Some(name) = scope_name(f, x, src) {
-            let outer = scope_key(f, x, src);
-            out.insert(if outer.is_empty() {
-                name
-            } else {
-                format!("{outer}::{name}")
-            });
-        }
-    }
-    out
 }
 
 /// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:

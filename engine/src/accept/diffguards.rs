@@ -2,13 +2,18 @@
 //! that looks like a deletion line by line (benches/accept/README.md, held-out batch 3):
 //! a constant body replaced by another constant, a check extracted into a helper the same diff
 //! adds; and from held-out batch 4: a condition folded into another one, a `None` default moved
-//! into the parameter list, a branch that only logged.
+//! into the parameter list, a branch that only logged; and the session-18 one: a test turned into
+//! a parametrized one keeps its checks as data rows.
 
 use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::diffsyntax::{body_statements, compact, condition_of, is_blank_statement, text};
+use super::diffsyntax::{
+    body_statements, compact, condition_of, is_blank_statement, is_function, scope_key, scope_name,
+    text,
+};
+use crate::lang::Family;
 
 /// Whether every statement of a function's body is a blank value once attributes are set aside
 /// and blocks opened (`#[cfg(x)] { true } #[cfg(not(x))] { false }`): such a body had no
@@ -146,4 +151,53 @@ pub fn logs_only(x: Node<'_>, o: &str) -> bool {
             let t = t.trim_start_matches("this.");
             LOGGERS.iter().any(|l| t.starts_with(l))
         })
+}
+
+/// The scope keys of parametrized tests (`@pytest.mark.parametrize`, `#[rstest]`/`#[case]`/
+/// `#[test_case]`).
+pub fn parametrized_scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for &x in nodes {
+        if !is_function(x.kind()) {
+            continue;
+        }
+        let marks = match f {
+            Family::Python => x
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition")
+                .map(|p| {
+                    (0..p.named_child_count())
+                        .filter_map(|i| p.named_child(i as u32))
+                        .filter(|d| d.kind() == "decorator")
+                        .map(|d| text(d, src))
+                        .collect::<String>()
+                })
+                .unwrap_or_default(),
+            Family::Rust => {
+                let mut attrs = String::new();
+                let mut prev = x.prev_named_sibling();
+                while let Some(p) = prev
+                    && p.kind() == "attribute_item"
+                {
+                    attrs.push_str(text(p, src));
+                    prev = p.prev_named_sibling();
+                }
+                attrs
+            }
+            Family::JavaScript => String::new(),
+        };
+        let param = marks.contains("parametrize")
+            || marks.contains("rstest")
+            || marks.contains("test_case")
+            || marks.contains("case(");
+        if param && let Some(name) = scope_name(f, x, src) {
+            let outer = scope_key(f, x, src);
+            out.insert(if outer.is_empty() {
+                name
+            } else {
+                format!("{outer}::{name}")
+            });
+        }
+    }
+    out
 }

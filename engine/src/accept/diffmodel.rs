@@ -81,14 +81,41 @@ impl std::fmt::Display for Kind {
     }
 }
 
-/// `pass` (no finding) or `flagged` (at least one).
+/// `pass` (no `flag` finding) or `flagged` (at least one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// No behaviour-deleting hunk.
+    /// No finding of severity `flag` (there may be `review` findings).
     Pass,
-    /// At least one finding.
+    /// At least one finding of severity `flag`.
     Flagged,
+}
+
+/// How much a finding weighs in the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The change as a whole removes behaviour nothing in it replaces: its scope, its file and
+    /// the whole diff are each net negative ([`Net`]). Flags the diff.
+    Flag,
+    /// A behaviour-deleting shape in a change that replaces at least as much as it removes (in
+    /// its scope, its file or the whole diff): shown for a reviewer, never flags by itself.
+    Review,
+}
+
+/// The net change in units of behaviour (branches, loops, calls, assertions, returns, raises,
+/// `?`) around a finding: units after minus units before, minus the units added shapes make dead
+/// or blank. Negative: behaviour removed and not replaced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Net {
+    /// The finding's enclosing scope key (`a::b`; `""` for module level).
+    pub scope: String,
+    /// Net units of that scope (nested scopes included).
+    pub scope_units: i64,
+    /// Net units of the file.
+    pub file_units: i64,
+    /// Net units of every analyzed file of the diff.
+    pub diff_units: i64,
 }
 
 /// One behaviour-deleting shape in one hunk.
@@ -107,6 +134,10 @@ pub struct Finding {
     pub excerpt: String,
     /// One sentence saying what was found.
     pub detail: String,
+    /// `flag` or `review` (see [`Severity`]).
+    pub severity: Severity,
+    /// The net change in behaviour the severity was decided on.
+    pub net: Net,
 }
 
 /// Lines of code kept in an excerpt.
@@ -174,8 +205,12 @@ pub struct DiffReport {
     pub hunks: usize,
     /// Every finding, by file then line.
     pub findings: Vec<Finding>,
-    /// Findings per kind (only kinds found).
+    /// Findings per kind (only kinds found), both severities.
     pub counts: std::collections::BTreeMap<Kind, usize>,
+    /// Findings of severity `review` (they do not flag).
+    pub review_findings: usize,
+    /// Net units of behaviour of the whole diff (see [`Net`]).
+    pub net_units: i64,
 }
 
 impl DiffReport {

@@ -22,13 +22,14 @@ mod diffclassify;
 mod diffgit;
 mod diffguards;
 mod diffmodel;
+mod diffnet;
 mod diffreplace;
 mod diffside;
 mod diffsyntax;
 
 pub use diffmodel::{
-    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Source as DiffSource,
-    Verdict,
+    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
+    Source as DiffSource, Verdict,
 };
 
 mod adjacent;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use probity::accept::diff::{self, Options};
-use probity::accept::{DiffReport, DiffSource, Verdict};
+use probity::accept::{DiffReport, DiffSource, Severity, Verdict};
 
 use probity::contract::{Status, data};
 use serde_json::json;
@@ -87,11 +87,18 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
     let (result, reason) = match report.verdict {
         Verdict::Pass => ("pass", None),
         Verdict::Flagged => {
-            let kinds: Vec<String> = report.counts.keys().map(|k| k.to_string()).collect();
+            let flag: Vec<_> = report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Flag)
+                .collect();
+            let kinds: std::collections::BTreeSet<String> =
+                flag.iter().map(|f| f.kind.to_string()).collect();
+            let kinds: Vec<String> = kinds.into_iter().collect();
             let why = format!(
                 "diff deletes or short-circuits behaviour ({} findings: {}) with no RCA \
                  justification",
-                report.findings.len(),
+                flag.len(),
                 kinds.join(", ")
             );
             ("flagged", Some(why))
@@ -154,13 +161,20 @@ fn human(r: &DiffReport) {
         Verdict::Flagged => "FLAGGED",
     };
     println!(
-        "accept diff: {verdict} ({} findings in {} hunks of {analyzed} analyzed files)",
+        "accept diff: {verdict} ({} findings, {} of them review, in {} hunks of {analyzed} \
+         analyzed files; net units of behaviour {:+})",
         r.findings.len(),
-        r.hunks
+        r.review_findings,
+        r.hunks,
+        r.net_units
     );
     for f in &r.findings {
+        let severity = match f.severity {
+            Severity::Flag => "flag",
+            Severity::Review => "review",
+        };
         println!(
-            "  {}  {} old {} new {}: {}",
+            "  {severity:6} {}  {} old {} new {}: {}",
             f.kind,
             safe(&f.file),
             lines(f.old_lines),
