@@ -56,10 +56,11 @@ fail() { echo "demo: FAILED: $*" >&2; exit 1; }
 summary() {
     python3 - "$1" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
-if r["status"] != "placed":
-    print(json.dumps(r, indent=2))
+env = json.load(open(sys.argv[1]))
+if env["status"] != "ok" or env["data"]["status"] != "placed":
+    print(json.dumps(env, indent=2))
     sys.exit(1)
+r = env["data"]
 p = r["placement"]
 block = p.pop("block").splitlines()
 print(json.dumps({k: r[k] for k in ("status", "file", "language", "slug", "probe")}, indent=None))
@@ -68,9 +69,14 @@ print("block (%d lines): %s ... %s" % (len(block), block[0].strip(), block[-1].s
 PY
 }
 
-step "build probity (cargo build --release)"
-cargo build --release -q --manifest-path "$repo_root/Cargo.toml"
-probity="${CARGO_TARGET_DIR:-$repo_root/target}/release/probity"
+if [[ -n "${PROBITY_BIN:-}" ]]; then
+    # The test suite runs the demo with the binary it built (tests/demo.rs).
+    probity="$PROBITY_BIN"
+else
+    step "build probity (cargo build --release)"
+    cargo build --release -q --manifest-path "$repo_root/Cargo.toml"
+    probity="${CARGO_TARGET_DIR:-$repo_root/target}/release/probity"
+fi
 [[ -x "$probity" ]] || fail "no binary at $probity"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/probity-demo.XXXXXX")"

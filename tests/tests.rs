@@ -7,6 +7,7 @@ mod accept_tests;
 mod cli;
 mod contract;
 mod conventions;
+mod demo;
 mod drift;
 mod drift_accuracy;
 mod drift_chains;
