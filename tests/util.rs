@@ -624,14 +624,3 @@ pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     data(&v)["results"].as_array().unwrap().clone()
 }
-
-/// A command's data fields: `data` of the JSON envelope, or the value itself before it.
-pub fn data(v: &serde_json::Value) -> &serde_json::Value {
-    v.get("data").unwrap_or(v)
-}
-
-/// A command's data fields: `data` of the JSON envelope, or the value itself (before the
-/// envelope).
-pub fn data(v: &serde_json::Value) -> &serde_json::Value {
-    v.get("data").unwrap_or(v)
-}
