@@ -4,7 +4,10 @@
 //! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
 //! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
 //! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
-//! ledger, drift and resolve, and refusals as `ProbityError`s with their reason codes. Without
+//! ledger, drift and resolve, and refusals as `ProbityError`s with their reason codes; every
+//! result it records is checked against `probity schema` as the `data` of the command's
+//! envelope, and the generated result types (`bindings/node/types.d.ts`, from the same schemas)
+//! must be up to date. Without
 //! `node` the tests are skipped with a message, unless `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is
 //! set: then they fail.
 
@@ -13,7 +16,7 @@ use std::process::{Command, Stdio};
 
 use probity::reason::Reason;
 
-use crate::util::{Repo, probity_bin, repo_root, tsc};
+use crate::util::{Repo, probity_bin, repo_root, tsc, validate_against};
 
 fn package() -> PathBuf {
     repo_root().join("bindings/node")
@@ -101,12 +104,14 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
         "cart.py",
         std::fs::read(repo_root().join("corpus/examples/python/cart.py")).unwrap(),
     );
+    let results = build.path().join("results.jsonl");
     let out = Command::new("node")
         .arg("--test")
         .arg(&js)
         .current_dir(r.path())
         .env("PROBITY_NODE_PACKAGE", package())
         .env("PROBITY_NODE_ADDON", &addon)
+        .env("PROBITY_NODE_RESULTS", &results)
         .env_remove("GSD_DEBUG_PROBE_RUNTIME")
         .env_remove("GSD_DEBUG_PROBE_SINK")
         .output()
@@ -136,6 +141,45 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
         ledger.state.map(|s| s.as_str()),
         Some("clean"),
         "{ledger:?}"
+    );
+    // What the package resolved to is the `data` of the CLI's envelope for the same command:
+    // each result, in an `ok` envelope, is valid against `probity schema COMMAND` (ajv).
+    let text = std::fs::read_to_string(&results).expect("the test recorded its results");
+    let mut commands = Vec::new();
+    for line in text.lines() {
+        let seen: serde_json::Value = serde_json::from_str(line).unwrap();
+        let command = seen["command"].as_str().unwrap().to_owned();
+        let envelope = serde_json::json!({
+            "schema_version": probity::contract::SCHEMA_VERSION,
+            "command": command,
+            "status": "ok",
+            "reason": null,
+            "detail": null,
+            "data": seen["data"],
+        });
+        if let Err(e) = validate_against(&command, &envelope) {
+            panic!("the package's {command} is not the CLI's data: {e}\n{line}");
+        }
+        commands.push(command);
+    }
+    commands.sort();
+    commands.dedup();
+    assert_eq!(
+        commands,
+        [
+            "cleanup",
+            "compare",
+            "drift",
+            "gate",
+            "place",
+            "resolve",
+            "run",
+            "session init",
+            "session render",
+            "session sync",
+            "strip",
+            "verify"
+        ]
     );
 }
 
@@ -198,13 +242,61 @@ fn the_same_session_through_the_cli_and_the_package_agrees() {
     assert_eq!((cli_spawns, pkg_spawns), (11.into(), 0.into()));
 }
 
-/// The `ReasonCode` union of `index.d.ts` lists exactly the frozen codes, in order.
+/// `node scripts/node-types.mjs --check [--out=FILE]` with this build's `probity`: whether the
+/// result types are what the schemas generate.
+fn node_types_check(out: Option<&Path>) -> std::process::Output {
+    let mut cmd = Command::new("node");
+    cmd.arg(repo_root().join("scripts/node-types.mjs"))
+        .arg("--check")
+        .env("PROBITY_BIN", probity_bin())
+        .current_dir(repo_root());
+    if let Some(out) = out {
+        let mut arg = String::from("--out=");
+        arg.push_str(out.to_str().expect("a UTF-8 path"));
+        cmd.arg(arg);
+    }
+    cmd.output().expect("node runs")
+}
+
+/// The result types of `index.d.ts` are generated from `probity schema`
+/// (`scripts/node-types.mjs`, json-schema-to-typescript pinned in package.json): the committed
+/// `bindings/node/types.d.ts` is what the schemas of this build generate, and the check fails on
+/// a stale copy.
+#[test]
+fn the_result_types_are_generated_from_the_schemas() {
+    if node().is_none() {
+        return;
+    }
+    let out = node_types_check(None);
+    assert!(
+        out.status.success(),
+        "bindings/node/types.d.ts is stale: run `node scripts/node-types.mjs`\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let committed = std::fs::read_to_string(package().join("types.d.ts")).unwrap();
+    let index = std::fs::read_to_string(package().join("index.d.ts")).unwrap();
+    assert!(index.contains("export * from \"./types\";"), "{index}");
+    // A copy that lost a field of the gate's data is stale.
+    let dir = tempfile::tempdir().unwrap();
+    let stale = dir.path().join("types.d.ts");
+    let edited = committed.replacen("  sessions: number;\n", "", 1);
+    assert_ne!(edited, committed, "GateData has `sessions: number;`");
+    std::fs::write(&stale, edited).unwrap();
+    let out = node_types_check(Some(&stale));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is stale"),
+        "{out:?}"
+    );
+}
+
+/// The generated `ReasonCode` union lists exactly the frozen codes, in order.
 #[test]
 fn the_declarations_list_every_reason_code() {
-    let dts = std::fs::read_to_string(package().join("index.d.ts")).unwrap();
+    let dts = std::fs::read_to_string(package().join("types.d.ts")).unwrap();
     let start = dts
         .find("export type ReasonCode =")
-        .expect("ReasonCode in index.d.ts");
+        .expect("ReasonCode in types.d.ts");
     let body = &dts[start..];
     let body = &body[..body.find(';').unwrap()];
     let declared: Vec<&str> = body
@@ -215,7 +307,7 @@ fn the_declarations_list_every_reason_code() {
     let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
     assert_eq!(
         declared, codes,
-        "regenerate the ReasonCode union of bindings/node/index.d.ts from engine/src/reason.rs"
+        "regenerate bindings/node/types.d.ts: `node scripts/node-types.mjs`"
     );
 }
 
@@ -255,13 +347,13 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
         r.path().to_path_buf()
     );
     let pass = probity::session::gate_root(r.path(), None, false).unwrap();
-    assert_eq!((pass.sessions, pass.pass), (1, true));
+    assert_eq!((pass.sessions, pass.pass()), (1, true));
     // A session left `active` blocks, named by its state, as `probity gate` reports it.
     let mut l = probity::ledger::Ledger::load(&ledger).unwrap();
     l.state = Some(probity::ledger::State::Active);
     l.save(&ledger).unwrap();
     let blocked = probity::session::gate_root(r.path(), Some("s"), false).unwrap();
-    assert!(!blocked.pass);
+    assert!(!blocked.pass());
     assert_eq!(blocked.blocking.len(), 1);
     assert_eq!(
         blocked.blocking[0].reason, "active",

@@ -1,7 +1,8 @@
 // A full session driven through the CLI, as a TypeScript front-end must do it without the
-// package: one `probity` process per step, an argv per command, each output parsed and checked
-// by its own shape, the types written by hand. Run in a repository holding cart.py
-// (corpus/examples/python); prints one summary line. Counted in bench/README.md.
+// package: one `probity` process per step, an argv per command, each output an envelope
+// (`status` decides, `data` carries), the types of the data written by hand. Run in a
+// repository holding cart.py (corpus/examples/python); prints one summary line. Counted in
+// bench/README.md.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -16,44 +17,43 @@ class ProbityError extends Error {
 
 interface Json { [key: string]: unknown }
 
-function probity(args: string[], tail: string[] = []): { exit: number; data: Json } {
+type Status = "ok" | "not_clean" | "refused" | "failed";
+interface Envelope { status: Status; reason: string | null; detail: string | null; data: Json }
+
+function probity(args: string[], tail: string[] = []): { status: Status; data: Json } {
   spawns++;
   const r = spawnSync(bin, [...args, "--json", ...tail], { encoding: "utf8" });
   if (r.error) throw r.error;
-  let value: Json;
+  let value: Envelope;
   try {
-    value = JSON.parse(r.stdout) as Json;
+    value = JSON.parse(r.stdout) as Envelope;
   } catch {
     throw new Error(`probity ${args[0]}: exit ${r.status}, no JSON: ${r.stderr}`);
   }
   if (value.status === "refused" || value.status === "failed") {
     throw new ProbityError(String(value.reason), String(value.detail));
   }
-  return { exit: r.status ?? -1, data: (value.data as Json | undefined) ?? value };
+  return { status: value.status, data: value.data };
 }
 
-interface Observation { verdict: string; event_count?: number }
-interface RunRecord { run_id: string; status: string; exit_code: number | null; observations: Record<string, Observation> }
-interface CompareRow { probe: string; a: string; b: string; same_values: boolean | null }
-interface GateItem { ledger: string; reason: string; detail: string }
+interface RunRecord { run_id: string; status: string }
+interface CompareRow { probe: string; same_values: boolean | null }
 interface Resolution { ref: string; verdict: string }
 
 const slug = "cart-bug";
 const session = ["--slug", slug];
 probity(["session", "init", ...session, "--policy", "adaptive"]);
 function place(probe: string, anchor: string[], message: string, capture: string): void {
-  const { data } = probity([
+  probity([
     "place", "cart.py", ...anchor, ...session, "--probe", probe,
     "--hypothesis", "h1", "--message", message, "--capture", capture,
   ]);
-  if (data.status !== "placed") throw new Error(`place ${probe}: ${String(data.status)}`);
 }
 place("p-entry", ["--function", "apply_discount"], "entry", "amount=amount");
 place("p-total", ["--clean-line", "35"], "state", "total=total");
 
 function run(phase: string): RunRecord {
-  const { exit, data } = probity(["run", ...session, "--phase", phase], ["--", "python3", "cart.py"]);
-  if (exit > 128) throw new Error(`run ${phase}: interrupted by signal ${exit - 128}`);
+  const { data } = probity(["run", ...session, "--phase", phase], ["--", "python3", "cart.py"]);
   const record = data.run as RunRecord;
   if (record.status !== "completed") throw new Error(`run ${phase}: ${record.status}`);
   return record;
@@ -65,13 +65,9 @@ const postFix = run("post_fix");
 const rows = probity(["compare", ...session, baseline.run_id, postFix.run_id]).data.probes as CompareRow[];
 
 const cleanup = probity(["cleanup", ...session]);
-if (cleanup.exit !== 0 || cleanup.data.state !== "clean") {
-  throw new Error(`cleanup: ${String(cleanup.data.state)}`);
-}
+if (cleanup.status !== "ok") throw new Error(`cleanup: ${String(cleanup.data.state)}`);
 const verified = run("uninstrumented_verify");
 const gate = probity(["gate"]);
-const blocking = gate.data.blocking as GateItem[];
-if ((gate.exit === 0) !== (gate.data.pass === true)) throw new Error("gate: exit and pass disagree");
 writeFileSync("notes.md", "# cart bug\n");
 const synced = probity(["session", "sync", "notes.md", ...session]).data.changed as boolean;
 writeFileSync("PLAN.md", "Fix `apply_discount`, then call `apply_coupon`.\n");
@@ -81,7 +77,7 @@ const verdicts = (drift.data.results as Resolution[]).map((r) => `${r.ref}=${r.v
 console.log(JSON.stringify({
   runs: [baseline, postFix, verified].map((r) => r.run_id),
   compare: rows.map((r) => [r.probe, r.same_values]),
-  gate: blocking.length === 0,
+  gate: gate.status === "ok",
   synced,
   drift: verdicts,
   spawns,

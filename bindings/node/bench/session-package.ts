@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     probity.place({ file: "cart.py", ...at, slug, probe, hypotheses: ["h1"], message, captures: [capture] });
   await place("p-entry", { function: "apply_discount" }, "entry", "amount=amount");
   await place("p-total", { cleanLine: 35 }, "state", "total=total");
-  const run = async (phase: Probity.Phase) => {
+  const run = async (phase: Probity.SessionRunOptions["phase"]) => {
     const { run } = await probity.session.run({ slug, phase, command: ["python3", "cart.py"] });
     if (run.status !== "completed") throw new Error(`run ${phase}: ${run.status}`);
     return run;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({
     runs: [baseline, postFix, verified].map((r) => r.run_id),
     compare: cmp.probes.map((r) => [r.probe, r.same_values]),
-    gate: gate.pass,
+    gate: gate.blocking.length === 0,
     synced: changed,
     drift: drift.results.map((r) => `${r.ref}=${r.verdict}`),
     spawns: 0,

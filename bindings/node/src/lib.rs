@@ -3,8 +3,10 @@
 //!
 //! Each exported function takes one plain options object (camelCase keys, checked: an unknown
 //! key is refused), runs the library operation on libuv's thread pool ([`AsyncTask`]) and
-//! resolves to the operation's serializable report, converted to a JS object (the same data the
-//! CLI prints under `--json`). A refusal rejects with an `Error` whose message is the JSON
+//! resolves to the `data` the CLI's `--json` envelope carries for the same command
+//! (`probity::contract`: the same report or [`probity::contract::data`] struct, built by the
+//! same library call), converted to a JS object; the package's TypeScript result types are
+//! generated from `probity schema`. A refusal rejects with an `Error` whose message is the JSON
 //! `{"reason", "detail", "candidates"}` of the library's [`probity::Error`]; `index.js` turns it
 //! into a typed `ProbityError` whose `code` is the frozen reason code. No CLI is spawned.
 
@@ -18,7 +20,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use probity::ledger::{self, Goal, Phase, Policy, State};
+use probity::contract::data;
+use probity::ledger::{self, Goal, Phase, Policy};
 use probity::ops::{PlaceRequest, StripRequest};
 use probity::place::Anchor;
 use probity::probe::ProbeIdentity;
@@ -159,7 +162,8 @@ struct PlaceOptions {
     dry_run: bool,
 }
 
-/// `probity place`: one probe block, ledgered before the edit. Resolves to a `PlaceReport`.
+/// `probity place`: one probe block, ledgered before the edit. Resolves to the `PlaceReport`
+/// (the data of `place --json`).
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn place(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: PlaceOptions| {
@@ -249,8 +253,9 @@ struct VerifyOptions {
     threads: usize,
 }
 
-/// `probity verify`: no probe left under the roots. Resolves to `{findings, errors, summary}`
-/// (the records of `verify --json`).
+/// `probity verify`: no probe left under the roots. Resolves to `{findings, errors, summary}`:
+/// the records `verify --json` prints one per line (a finding or a file error), grouped, and
+/// the `scan::Summary` that is its envelope's data.
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn verify(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: VerifyOptions| {
@@ -310,7 +315,6 @@ impl DriftCommon {
 struct DriftOptions {
     plan: Option<PathBuf>,
     plan_text: Option<String>,
-    fail_on: Option<String>,
     root: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
     #[serde(default)]
@@ -318,12 +322,11 @@ struct DriftOptions {
 }
 
 /// `probity drift`: the symbols a plan cites against the repository's declarations. Resolves to
-/// the drift `Report` plus `plan`, `root`, `exit_code` (under `failOn`) and
-/// `coverage_markdown`, as `drift --json`.
+/// the data of `drift --json` ([`data::Drift`]; `plan` is `-` for `planText`). The CLI's
+/// `--fail-on` is the caller's comparison of `summary.max_severity`.
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn drift(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: DriftOptions| {
-        let threshold = res::Severity::parse_fail_on(o.fail_on.as_deref())?;
         let text = match (&o.plan, o.plan_text) {
             (Some(p), None) => probity::drift::read_plan(p)?,
             (None, Some(t)) => t,
@@ -341,15 +344,8 @@ pub fn drift(options: Value) -> AsyncTask<Op> {
         }
         .setup()?;
         let report = probity::drift::run(&text, &root, &cache);
-        let mut v = value(&report)?;
-        v["plan"] = json!(o.plan.as_deref().map(string));
-        v["root"] = json!(string(&root));
-        v["exit_code"] = json!(probity::drift::exit_code(
-            report.summary.max_severity,
-            threshold
-        ));
-        v["coverage_markdown"] = json!(probity::drift::coverage_markdown(&report));
-        Ok(v)
+        let plan = o.plan.unwrap_or_else(|| PathBuf::from("-"));
+        value(&data::Drift::new(report, plan, root))
     })
 }
 
@@ -363,8 +359,8 @@ struct ResolveOptions {
     no_cache: bool,
 }
 
-/// `probity resolve`: one verdict per reference. Resolves to `{root, authority, rung,
-/// max_severity, results, stats}`, as `resolve --json`.
+/// `probity resolve`: one verdict per reference. Resolves to the data of `resolve --json`
+/// ([`data::Resolve`]).
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn resolve(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: ResolveOptions| {
@@ -376,14 +372,14 @@ pub fn resolve(options: Value) -> AsyncTask<Op> {
         .setup()?;
         let (results, stats) = res::resolve(&root, &o.refs, &cache);
         let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
-        Ok(json!({
-            "root": string(&root),
-            "authority": res::AUTHORITY,
-            "rung": res::RUNG,
-            "max_severity": value(&max)?,
-            "results": value(&results)?,
-            "stats": value(&stats)?,
-        }))
+        value(&data::Resolve {
+            root,
+            authority: res::AUTHORITY.to_owned(),
+            rung: res::RUNG,
+            max_severity: max,
+            results,
+            stats,
+        })
     })
 }
 
@@ -397,7 +393,8 @@ struct InitOptions {
     policy: Option<String>,
 }
 
-/// `probity session init`. Resolves to `{ledger, session}` (the ledger's path and the `Ledger`).
+/// `probity session init`. Resolves to [`data::SessionInit`] (the ledger's path and the
+/// `Ledger`).
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_init(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: InitOptions| {
@@ -409,7 +406,10 @@ pub fn session_init(options: Value) -> AsyncTask<Op> {
         let path = s.ledger();
         let goal = Goal::from(o.goal.as_deref().unwrap_or("find_and_fix"));
         let l = session::init(&path, &s.slug, goal, policy(o.policy.as_deref())?)?;
-        Ok(json!({"ledger": string(&path), "session": value(&l)?}))
+        value(&data::SessionInit {
+            ledger: string(&path),
+            session: l,
+        })
     })
 }
 
@@ -464,7 +464,7 @@ struct CompareOptions {
     run_b: String,
 }
 
-/// `probity compare`: two runs, probe by probe. Resolves to `{run_a, run_b, probes}`.
+/// `probity compare`: two runs, probe by probe. Resolves to [`data::Compare`].
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_compare(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: CompareOptions| {
@@ -475,21 +475,22 @@ pub fn session_compare(options: Value) -> AsyncTask<Op> {
         };
         let l = session::load(&s.ledger(), &s.slug)?;
         let rows = session::compare(&l, &o.run_a, &o.run_b)?;
-        Ok(json!({"run_a": o.run_a, "run_b": o.run_b, "probes": value(&rows)?}))
+        value(&data::Compare {
+            run_a: o.run_a,
+            run_b: o.run_b,
+            probes: rows,
+        })
     })
 }
 
-/// `probity cleanup`: strip every probe, remove every artifact, verify. Resolves to `{state,
-/// cleanup, copies}` (a `cleanup_failed` state is data, not a rejection).
+/// `probity cleanup`: strip every probe, remove every artifact, verify. Resolves to
+/// [`data::Cleanup`] (a `cleanup_failed` state is data, not a rejection: the CLI's status
+/// `not_clean`).
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_cleanup(options: Value) -> AsyncTask<Op> {
     Op::new(options, |s: SessionOptions| {
         let (l, copies) = session::cleanup(&s.ledger(), &s.slug, &s.root())?;
-        Ok(json!({
-            "state": value(&l.state.unwrap_or(State::NotUsed))?,
-            "cleanup": value(&l.cleanup)?,
-            "copies": copies,
-        }))
+        value(&data::Cleanup::new(l, copies))
     })
 }
 
@@ -502,8 +503,9 @@ struct GateOptions {
     verify: bool,
 }
 
-/// `probity gate`: judge the sessions of a root. Resolves to a `GateReport`; without `root`,
-/// the enclosing git work tree with a `.planning/debug`, else `no_session_root`.
+/// `probity gate`: judge the sessions of a root. Resolves to [`data::Gate`] (nothing blocks:
+/// `blocking` is empty, the CLI's status `ok`); without `root`, the enclosing git work tree with
+/// a `.planning/debug`, else `no_session_root`.
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_gate(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: GateOptions| {
@@ -518,12 +520,15 @@ pub fn session_gate(options: Value) -> AsyncTask<Op> {
     })
 }
 
-/// `probity session render`: the `## Runtime Evidence` section. Resolves to `{markdown}`.
+/// `probity session render`: the `## Runtime Evidence` section. Resolves to
+/// [`data::SessionRender`].
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_render(options: Value) -> AsyncTask<Op> {
     Op::new(options, |s: SessionOptions| {
         let l = session::load(&s.ledger(), &s.slug)?;
-        Ok(json!({"markdown": session::render(&l, "\n")}))
+        value(&data::SessionRender {
+            markdown: session::render(&l, "\n"),
+        })
     })
 }
 
@@ -537,7 +542,7 @@ struct SyncOptions {
 }
 
 /// `probity session sync`: replace the `## Runtime Evidence` section of a notes file. Resolves
-/// to `{file, changed}`.
+/// to [`data::SessionSync`].
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_sync(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: SyncOptions| {
@@ -547,7 +552,10 @@ pub fn session_sync(options: Value) -> AsyncTask<Op> {
             root: o.root,
         };
         let changed = session::sync_file(&s.ledger(), &s.slug, &o.file)?;
-        Ok(json!({"file": string(&o.file), "changed": changed}))
+        value(&data::SessionSync {
+            file: string(&o.file),
+            changed,
+        })
     })
 }
 

@@ -29,6 +29,7 @@ declare module "node:assert/strict" {
 declare module "node:fs" {
   export function readFileSync(path: string, encoding: "utf8"): string;
   export function writeFileSync(path: string, data: string): void;
+  export function appendFileSync(path: string, data: string): void;
 }
 
 declare module "node:path" {

@@ -1,17 +1,26 @@
 // A full Runtime Evidence session and a drift check through @probity/node, in-process: no
 // `probity` process is spawned (only the reproduction itself, by the library). Compiled with
 // `tsc --strict` and run with `node --test` by tests/node_binding.rs, in a fixture repository
-// (the current directory) holding cart.py from corpus/examples/python.
+// (the current directory) holding cart.py from corpus/examples/python. With
+// $PROBITY_NODE_RESULTS, every result is appended to that file as `{command, data}` (one JSON
+// line), for the Rust test to check against `probity schema`.
 /// <reference path="./node.d.ts" />
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Probity from "../index";
 
 const probity = require(process.env.PROBITY_NODE_PACKAGE as string) as typeof Probity;
 const root = process.cwd();
 const cart = join(root, "cart.py");
+
+/** `data`, recorded as the `data` of the CLI command `command` when $PROBITY_NODE_RESULTS is set. */
+function seen<T>(command: string, data: T): T {
+  const file = process.env.PROBITY_NODE_RESULTS;
+  if (file) appendFileSync(file, JSON.stringify({ command, data }) + "\n");
+  return data;
+}
 
 /** A rejection that is a ProbityError with this reason code. */
 function refusedWith(code: Probity.ReasonCode): (e: unknown) => boolean {
@@ -27,13 +36,13 @@ test("a full session: init, place, run, fix, run, compare, cleanup, verify run, 
   const slug = "cart-bug";
   const original = readFileSync(cart, "utf8");
 
-  const init = await probity.session.init({ slug, policy: "adaptive" });
+  const init = seen("session init", await probity.session.init({ slug, policy: "adaptive" }));
   assert.equal(init.session.state, "not_used");
   assert.equal(init.ledger, join(root, ".planning/debug/cart-bug.evidence.json"));
   // A session's goal is immutable: a second init is refused, as a typed error.
   await assert.rejects(probity.session.init({ slug }), refusedWith("session_exists"));
 
-  const entry = await probity.place({
+  const entry: Probity.PlaceData = seen("place", await probity.place({
     file: cart,
     function: "apply_discount",
     slug,
@@ -41,7 +50,7 @@ test("a full session: init, place, run, fix, run, compare, cleanup, verify run, 
     hypotheses: ["h1"],
     message: "entry",
     captures: ["amount=amount"],
-  });
+  }));
   assert.equal(entry.status, "placed");
   assert.equal(entry.probe, "p-entry");
   assert.equal(entry.language, "python");
@@ -63,7 +72,7 @@ test("a full session: init, place, run, fix, run, compare, cleanup, verify run, 
   );
 
   const command = ["python3", "cart.py"];
-  const baseline = await probity.session.run({ slug, phase: "baseline", command });
+  const baseline = seen("run", await probity.session.run({ slug, phase: "baseline", command }));
   assert.equal(baseline.run.run_id, "run-1");
   assert.equal(baseline.run.status, "completed");
   assert.equal(baseline.run.exit_code, 0);
@@ -83,20 +92,21 @@ test("a full session: init, place, run, fix, run, compare, cleanup, verify run, 
   assert.equal(postFix.run.run_id, "run-2");
   assert.match(postFix.untrusted_stdout_tail, /total after 10% off 90\.00/);
 
-  const cmp = await probity.session.compare({ slug, runA: "run-1", runB: "run-2" });
+  const cmp = seen("compare", await probity.session.compare({ slug, runA: "run-1", runB: "run-2" }));
   assert.deepEqual(
-    cmp.probes.map((r) => [r.probe, r.a, r.b, r.same_values]),
+    cmp.probes.map((r) => [r.probe, r.a.verdict, r.b.verdict, r.same_values]),
     [
       ["p-entry", "observed", "observed", true],
       ["p-total", "observed", "observed", false],
     ],
   );
+  assert.equal(cmp.probes[0]?.a.reason, null);
   await assert.rejects(
     probity.session.compare({ slug, runA: "run-1", runB: "run-9" }),
     refusedWith("run_not_found"),
   );
 
-  const cleaned = await probity.session.cleanup({ slug });
+  const cleaned = seen("cleanup", await probity.session.cleanup({ slug }));
   assert.equal(cleaned.state, "clean");
   assert.equal(cleaned.cleanup?.markers_remaining, 0);
   assert.deepEqual(cleaned.copies, []);
@@ -110,18 +120,23 @@ test("a full session: init, place, run, fix, run, compare, cleanup, verify run, 
   assert.equal(verifyRun.run.exit_code, 0);
   assert.deepEqual(verifyRun.run.observations, {});
 
-  const gate = await probity.session.gate();
-  assert.deepEqual(gate, { sessions: 1, pass: true, blocking: [] });
+  // The data of `probity gate --json`: nothing blocks is its status `ok`.
+  const gate = seen("gate", await probity.session.gate());
+  assert.deepEqual(gate, { sessions: 1, blocking: [] });
 
-  const md = await probity.session.render({ slug });
+  const md = seen("session render", await probity.session.render({ slug }));
   assert.match(md.markdown, /^## Runtime Evidence/m);
   const notes = join(root, "notes.md");
   writeFileSync(notes, "# cart bug\n\nnotes\n");
-  assert.deepEqual(await probity.session.sync({ slug, file: notes }), { file: notes, changed: true });
+  assert.deepEqual(seen("session sync", await probity.session.sync({ slug, file: notes })), {
+    file: notes,
+    changed: true,
+  });
   assert.match(readFileSync(notes, "utf8"), /^# cart bug\n\nnotes\n/);
 
   const verified = await probity.verify({ roots: [root] });
-  assert.equal(verified.summary.status, "clean");
+  seen("verify", verified.summary);
+  assert.deepEqual([verified.summary.findings, verified.summary.file_errors], [0, 0]);
   assert.deepEqual(verified.findings, []);
 });
 
@@ -134,7 +149,7 @@ test("place and strip with a plain ledger, a dry run, and refusals of bad option
   assert.equal(dry.status, "dry_run");
   assert.equal(readFileSync(file, "utf8"), text);
   await probity.place({ file, line: 2, slug: "s", probe: "p", hypotheses: ["h"], ledger });
-  const stripped = await probity.strip({ ledger });
+  const stripped = seen("strip", await probity.strip({ ledger }));
   assert.equal(stripped.status, "clean");
   assert.deepEqual(
     stripped.probes.map((p) => [p.probe, p.outcome]),
@@ -158,21 +173,19 @@ test("drift and resolve: a plan's symbols against the fixture's declarations", a
     "Then call `apply_coupon`.",
     "",
   ].join("\n");
-  const report = await probity.drift({ planText: plan, noCache: true });
+  const report = seen("drift", await probity.drift({ planText: plan, noCache: true }));
+  assert.equal(report.plan, "-");
   const verdicts = Object.fromEntries(report.results.map((r) => [r.ref, r.verdict]));
   assert.equal(verdicts["apply_discount"], "VERIFIED");
   assert.equal(verdicts["Cart.subtotal"], "VERIFIED");
   assert.equal(verdicts["apply_coupon"], "MISSING");
   assert.equal(report.summary.max_severity, "needs-acknowledgement");
-  assert.equal(report.exit_code, 0);
-  const strict = await probity.drift({ planText: plan, noCache: true, failOn: "needs-acknowledgement" });
-  assert.equal(strict.exit_code, 1);
-  await assert.rejects(
-    probity.drift({ planText: plan, failOn: "low" as "high" }),
-    refusedWith("invalid_argument"),
-  );
+  assert.match(report.coverage_markdown, /apply_coupon/);
+  // `--fail-on` is the CLI's exit code; the package gives the data, and refuses the option.
+  const failOn = { planText: plan, failOn: "high" } as unknown as Probity.DriftOptions;
+  await assert.rejects(probity.drift(failOn), refusedWith("invalid_argument"));
 
-  const resolved = await probity.resolve({ refs: ["Cart.add", "Cart.remove"], noCache: true });
+  const resolved = seen("resolve", await probity.resolve({ refs: ["Cart.add", "Cart.remove"], noCache: true }));
   assert.deepEqual(
     resolved.results.map((r) => [r.ref, r.verdict]),
     [

@@ -272,14 +272,8 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
             started.elapsed().as_secs_f64() * 1e3
         );
     }
-    let md = probity::drift::coverage_markdown(&report);
     let status = drift_status(report.summary.max_severity, threshold);
-    let d = data::Drift {
-        report,
-        plan: a.plan,
-        root,
-        coverage_markdown: md,
-    };
+    let d = data::Drift::new(report, a.plan, root);
     emit("drift", json, status, &d, || {
         print!("{}", ui::paint_coverage(&d.coverage_markdown))
     })

@@ -154,37 +154,6 @@ pub(super) struct GateArgs {
     json: bool,
 }
 
-/// The root the gate judges: `--root`, else the enclosing git work tree if it has
-/// `.planning/debug`; anything else is refused, so that a gate run from the wrong folder can
-/// never pass on nothing.
-fn gate_root(explicit: Option<&std::path::Path>) -> Result<PathBuf, Error> {
-    if let Some(r) = explicit {
-        return Ok(r.to_path_buf());
-    }
-    let cwd = std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
-    let Some(root) = cwd.ancestors().find(|d| d.join(".git").exists()) else {
-        return Err(Error::new(
-            Reason::NoSessionRoot,
-            format!(
-                "{} is not inside a git work tree: run the gate from the repository, or name it \
-                 with `--root DIR`",
-                cwd.display()
-            ),
-        ));
-    };
-    if !root.join(".planning/debug").is_dir() {
-        return Err(Error::new(
-            Reason::NoSessionRoot,
-            format!(
-                "{} has no .planning/debug: no session was started here; name the root with \
-                 `--root DIR` to judge it anyway",
-                root.display()
-            ),
-        ));
-    }
-    Ok(root.to_path_buf())
-}
-
 pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
     a.ledger
         .clone()
@@ -450,17 +419,11 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
     match session::cleanup(&session_ledger(&a), &a.slug, &root) {
         Err(r) => refused("cleanup", a.json, &r),
         Ok((l, copies)) => {
-            let state = l.state.unwrap_or(State::NotUsed);
-            let failed = l.cleanup.as_ref().is_some_and(|c| c.failure.is_some());
-            let status = if state == State::CleanupFailed || failed {
-                Status::NotClean
-            } else {
+            let d = data::Cleanup::new(l, copies);
+            let status = if d.clean() {
                 Status::Ok
-            };
-            let d = data::Cleanup {
-                state,
-                cleanup: l.cleanup,
-                copies,
+            } else {
+                Status::NotClean
             };
             emit("cleanup", a.json, status, &d, || {
                 let tone = match d.state {
@@ -490,42 +453,22 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
-    let root = match gate_root(a.root.as_deref()) {
-        Ok(r) => r,
+    // `--root`, else the enclosing git work tree with `.planning/debug` (`no_session_root`
+    // otherwise: a gate run from the wrong folder never passes on nothing).
+    let root = match a.root {
+        Some(r) => Ok(r),
+        None => std::env::current_dir()
+            .map_err(|e| Error::new(Reason::IoError, e.to_string()))
+            .and_then(|cwd| session::find_root(&cwd)),
+    };
+    let d = match root.and_then(|r| session::gate_root(&r, a.slug.as_deref(), a.verify)) {
+        Ok(d) => d,
         Err(r) => return refused("gate", a.json, &r),
     };
-    let paths = match &a.slug {
-        Some(s) => vec![ledger::ledger_path(&root, s)],
-        None => ledger::all_ledgers(&root),
-    };
-    if let Some(p) = paths.iter().find(|p| a.slug.is_some() && !p.exists()) {
-        let r = Error::new(
-            Reason::SessionNotFound,
-            format!("{}: no such session", p.display()),
-        );
-        return refused("gate", a.json, &r);
-    }
-    let mut items = session::gate(&paths);
-    let slugs: Vec<String> = match &a.slug {
-        Some(s) => vec![s.clone()],
-        None => paths
-            .iter()
-            .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".evidence.json"))
-            .map(str::to_owned)
-            .collect(),
-    };
-    match session::tree_items(&root, &slugs, a.verify) {
-        Ok(more) => items.extend(more),
-        Err(r) => return refused("gate", a.json, &r),
-    }
-    let status = if items.is_empty() {
+    let status = if d.pass() {
         Status::Ok
     } else {
         Status::NotClean
-    };
-    let d = data::Gate {
-        sessions: paths.len(),
-        blocking: items,
     };
     emit("gate", a.json, status, &d, || {
         for i in &d.blocking {

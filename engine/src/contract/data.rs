@@ -16,8 +16,8 @@ use crate::accept::{AdjacentReport, DiffReport};
 use crate::index::{FileIndex, Stats};
 use crate::ledger::{self, Ledger, Policy, SavedPolicy, State};
 use crate::resolve::{Resolution, Severity};
+use crate::session::CompareRow;
 use crate::session::verification::Verification;
-use crate::session::{CompareRow, GateItem};
 
 /// `session init`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -113,14 +113,28 @@ pub struct Cleanup {
     pub copies: Vec<String>,
 }
 
-/// `gate`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Gate {
-    /// Sessions judged.
-    pub sessions: usize,
-    /// What blocks (empty exactly when the status is `ok`).
-    pub blocking: Vec<GateItem>,
+impl Cleanup {
+    /// The data of a cleanup that left the session `l` (as [`crate::session::cleanup`] returns
+    /// it) and found `copies`.
+    pub fn new(l: Ledger, copies: Vec<String>) -> Self {
+        Cleanup {
+            state: l.state.unwrap_or(State::NotUsed),
+            cleanup: l.cleanup,
+            copies,
+        }
+    }
+
+    /// Whether it is clean: not `cleanup_failed` and no failure recorded (status `ok`, else
+    /// `not_clean`).
+    pub fn clean(&self) -> bool {
+        self.state != State::CleanupFailed
+            && self.cleanup.as_ref().is_none_or(|c| c.failure.is_none())
+    }
 }
+
+/// `gate`: the library's report of the whole gate over a root, as it is (the CLI and the Node
+/// package both build it with [`crate::session::gate_root`]).
+pub use crate::session::GateReport as Gate;
 
 /// `env`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -252,6 +266,18 @@ pub struct Drift {
     pub root: PathBuf,
     /// The coverage section, as the human output prints it.
     pub coverage_markdown: String,
+}
+
+impl Drift {
+    /// The data of a drift check of the plan `plan` over `root`, its coverage section included.
+    pub fn new(report: crate::drift::Report, plan: PathBuf, root: PathBuf) -> Self {
+        Drift {
+            coverage_markdown: crate::drift::coverage_markdown(&report),
+            report,
+            plan,
+            root,
+        }
+    }
 }
 
 /// `trace inspect`.

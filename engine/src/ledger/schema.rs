@@ -540,7 +540,8 @@ pub struct Ledger {
     pub artifact_root: Option<ArtifactRoot>,
     /// The path of a capture root about to be created, recorded before it is (write-ahead);
     /// cleared once `artifact_root` records it. Present after a crash in between: cleanup removes
-    /// the folder if it was created (empty), and is fine if it never was.
+    /// the folder if it was created (empty), and is fine if it never was. Written only when
+    /// set (`skip_serializing_if` tells the schema so; `Serialize` is below).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_root: Option<String>,
     /// Owned capture artifacts.
@@ -550,6 +551,7 @@ pub struct Ledger {
     #[serde(default)]
     pub runs: Vec<RunRecord>,
     /// How many of the oldest run records were dropped to keep at most [`MAX_RUNS_KEPT`].
+    /// Written only when some were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runs_dropped: Option<u64>,
     /// Result of the last cleanup.

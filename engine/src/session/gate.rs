@@ -28,15 +28,22 @@ pub struct GateItem {
     pub detail: String,
 }
 
-/// What the whole gate over a root reports (the data of `probity gate --json`).
-#[derive(Debug, Clone, Serialize)]
+/// What the whole gate over a root reports: the data of `probity gate --json`
+/// (`contract::data::Gate`), and what the Node package's `session.gate` resolves to.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "Gate")]
 pub struct GateReport {
-    /// How many session ledgers were judged.
+    /// Sessions judged.
     pub sessions: usize,
-    /// Whether nothing blocks.
-    pub pass: bool,
-    /// Every reason it blocks.
+    /// What blocks (empty exactly when the status is `ok`).
     pub blocking: Vec<GateItem>,
+}
+
+impl GateReport {
+    /// Whether nothing blocks (the gate passes: status `ok`, exit 0).
+    pub fn pass(&self) -> bool {
+        self.blocking.is_empty()
+    }
 }
 
 /// The root a gate judges when none is named: the git work tree enclosing `cwd`, if it has
@@ -95,7 +102,6 @@ pub fn gate_root(root: &Path, slug: Option<&str>, verify_all: bool) -> Result<Ga
     blocking.extend(tree_items(root, &slugs, verify_all)?);
     Ok(GateReport {
         sessions: paths.len(),
-        pass: blocking.is_empty(),
         blocking,
     })
 }
