@@ -483,6 +483,17 @@ fn reconfirm_recovers_after_a_crash() {
         let reverted = std::fs::read_to_string(d.join(p.lib)).unwrap();
         assert!(reverted.contains(p.bug), "killed with the fix reverted");
         assert!(reverted.contains("p-joined"), "the probe stayed");
+        // The gate blocks while the fix is reverted on disk.
+        let (code, v) = probity_json(d, &["gate"]);
+        assert_eq!(code, 1, "{v}");
+        assert!(
+            data(&v)["blocking"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i["reason"] == "reconfirm_pending"),
+            "{v}"
+        );
         if then_cleanup {
             let (code, v) = probity_json(d, &["cleanup", "--slug", SLUG]);
             assert_eq!(code, 0, "{v}");

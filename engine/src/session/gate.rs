@@ -113,11 +113,25 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
         let name = p.display().to_string();
         match Ledger::load(p) {
             Err(e) => items.push(GateItem {
-                ledger: name,
+                ledger: name.clone(),
                 reason: e.reason.code().into(),
                 detail: e.detail,
             }),
             Ok(l) => judge(&l, &name, &mut items),
+        }
+        // An `accept reconfirm` interrupted with the fix reverted on disk (its write-ahead
+        // journal is left): the tree is not the one the user will commit.
+        let journal = super::journal::journal_path(p);
+        if std::fs::symlink_metadata(&journal).is_ok() {
+            items.push(GateItem {
+                ledger: name,
+                reason: "reconfirm_pending".into(),
+                detail: format!(
+                    "an interrupted `accept reconfirm` left the fix reverted ({}); run it again or \
+                     `probity cleanup` to put the fix back",
+                    journal.display()
+                ),
+            });
         }
     }
     items
