@@ -4,22 +4,11 @@
 //! exit 0; probe blocks are never part of the fix; what cannot be analyzed exits 2 with a code.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::util::git;
 use crate::util::{data, probity, run_json};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
 
 /// A repository holding `files` in one commit.
 fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {

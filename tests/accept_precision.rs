@@ -8,22 +8,11 @@
 //! that must still flag.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::util::git;
 use crate::util::{data, probity, run_json};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
 
 fn write(dir: &Path, files: &[(&str, &str)]) {
     for (rel, text) in files {

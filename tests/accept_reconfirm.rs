@@ -8,18 +8,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::util::git;
 use crate::util::{data, line_number, probity_bin, probity_json, session_ledger};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
 
 /// One language's buggy library, its check (exit 0 when the bug is gone) and the fix.
 struct Prog {

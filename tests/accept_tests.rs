@@ -3,10 +3,10 @@
 //! reasons it skips or refuses.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::util::git;
 use crate::util::{Repo, data, probity_json};
 
 /// `accept tests --no-cache ARGS --json` in `dir`.
@@ -524,26 +524,6 @@ fn skipped_with_a_reason_when_no_test_reaches_the_change() {
     // A file in no registry language is listed but not searched for.
     assert_eq!(data(&v)["changed"][0]["names"], serde_json::json!([]));
     assert_eq!(data(&v)["changed"][0]["path"], "lonely.md");
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .expect("git")
-        .status
-        .success();
-    assert!(ok, "git {args:?}");
 }
 
 /// A real git repository (the `Repo` helper's `.git` is an empty folder).

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::util::git;
 use crate::util::{Repo, data, probity, repo_root, run_json, validate_against};
 
 const APP: &str =
@@ -53,18 +54,6 @@ fn verify_lines(root: &Path) -> (i32, Vec<Value>, Value) {
         .collect();
     let last = lines.pop().expect("the summary envelope");
     (out.status.code().unwrap(), lines, last)
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-        .status
-        .success();
-    assert!(ok, "git {args:?}");
 }
 
 /// The command names `probity schema --list` gives (its first lines, before `envelope`).

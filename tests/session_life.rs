@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::util::git;
 use crate::util::{Repo, data, line_number, probity_json, session_ledger};
 
 const APP: &str =
@@ -260,21 +261,6 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
 }
 
 // --- 3. The gate cannot pass by accident ---
-
-/// `git` in `dir`, asserting success.
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.email=t@t", "-c", "user.name=t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 #[test]
 fn gate_outside_a_repository_or_without_sessions_refuses_unless_the_root_is_named() {

@@ -624,3 +624,21 @@ pub fn drift_plan(r: &Repo, plan: &str) -> Vec<serde_json::Value> {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     data(&v)["results"].as_array().unwrap().clone()
 }
+
+/// Run git in `dir` with a throwaway identity and no signing; panics with git's output when it
+/// fails.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

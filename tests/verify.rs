@@ -3,11 +3,11 @@
 //! `--staged`/`--rev`, JSON Lines and SARIF.
 
 use std::path::Path;
-use std::process::Command;
 
 use probity::contract::{Envelope, Status};
 use probity::scan::{ErrorKind, FileError, Finding, Kind, Record, Summary};
 
+use crate::util::git;
 use crate::util::{Repo, probity};
 
 /// `probity verify --json ROOT... <extra>`: exit code, findings, file errors, summary.
@@ -467,27 +467,6 @@ fn ledger_problems() {
     assert!(
         f.iter()
             .all(|x| !(x.path.ends_with(".json") && x.kind == Kind::OrphanMarker))
-    );
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args([
-            "-c",
-            "user.email=a@b",
-            "-c",
-            "user.name=a",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
     );
 }
 
