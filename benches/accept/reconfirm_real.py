@@ -255,6 +255,13 @@ def repro_exit(d, case, files, release, env):
                 (d / rel).write_bytes(b)
 
 
+def probe_hits(d, slug):
+    """Events the probe recorded in each run of the session (baseline, reverted, re-applied)."""
+    ledger = json.loads((d / ".planning" / "debug" / f"{slug}.evidence.json").read_text())
+    return [((r.get("observations") or {}).get("p-entry") or {}).get("event_count", 0)
+            for r in ledger.get("runs", [])]
+
+
 def run_case(probity, case, env):
     t0 = time.monotonic()
     old = fetcher.fetch(case["eco"], case["name"], case["old"])
@@ -333,7 +340,30 @@ def run_case(probity, case, env):
         prob.append(f"after cleanup, other tracked files changed: {extra}")
     if code:
         prob.append(f"verify . exit {code}: {v.get('status')} {v.get('reason')}")
+    row["hits"] = probe_hits(d, "real")
     row["seconds"] = round(time.monotonic() - t0, 1)
+
+    # The same fix committed: `accept reconfirm --commit HEAD` (`git revert -n` semantics).
+    t2 = time.monotonic()
+    git(d, "add", "--", *files)
+    git(d, "commit", "-qm", f"{case['name']} {case['new']}: the fix")
+    slug = "committed"
+    session(probity, d, case, slug, env)
+    code, v = pj(probity, d, "accept", "reconfirm", "--slug", slug, "--commit", "HEAD", "--json",
+                 "--", *case["argv"], env=env)
+    r = data(v)
+    row["commit_result"] = r.get("result")
+    if (code, r.get("result"), r.get("bug_returned_on_revert"), r.get("fixed_on_reapply"),
+            r.get("tree_restored")) != (0, "pass", True, True, True):
+        prob.append(f"--commit HEAD: exit {code} result {r.get('result')!r} "
+                    f"({v.get('reason')}: {v.get('detail')})")
+    code, v = pj(probity, d, "cleanup", "--slug", slug, "--json")
+    status = git(d, "status", "--porcelain")
+    row["commit_clean"] = code == 0 and status == ""
+    if not row["commit_clean"]:
+        prob.append(f"--commit HEAD: cleanup exit {code}, git status {status!r}")
+    git(d, "reset", "-q", "--hard", "HEAD~1")
+    row["commit_seconds"] = round(time.monotonic() - t2, 1)
 
     # The negative case: the real fix reverted, a comment added to the fixed file instead.
     t1 = time.monotonic()
@@ -375,7 +405,7 @@ def run_case(probity, case, env):
 def table(rows, markdown):
     head = ["package", "versions", "language", "fix files", "hunks", "repro old/new exit",
             "reconfirm", "revert/reapply exit", "findings", "bug returned", "fixed",
-            "tree restored", "probes", "diff (signal 3)", "guardrail", "cleanup clean", "s",
+            "tree restored", "probes", "probe events per run", "diff (signal 3)", "guardrail", "cleanup clean", "s", "committed fix (--commit HEAD)",
             "fake fix: reconfirm", "fake: diff", "fake: guardrail", "fake s"]
     out = []
     for r in rows:
@@ -385,8 +415,10 @@ def table(rows, markdown):
                     "{}/{}".format(*r.get("runs", (None, None))), ",".join(r.get("findings") or []) or "-", str(r.get("bug_returned")),
                     str(r.get("fixed")), str(r.get("restored")),
                     "{}/{}/{}".format(*r.get("probes", (None,) * 3)),
+                    "/".join(map(str, r.get("hits") or [])),
                     f"{r.get('diff')}" + (f" ({r['diff_review']} review)" if r.get("diff_review") else ""),
                     str(r.get("guardrail")), str(r.get("clean")), str(r.get("seconds")),
+                    f"{r.get('commit_result')}, clean {r.get('commit_clean')}, {r.get('commit_seconds')} s",
                     f"{r.get('fake_result')} (returned {r.get('fake_bug_returned')}, fixed {r.get('fake_fixed')})",
                     str(r.get("fake_diff")), str(r.get("fake_guardrail")), str(r.get("fake_seconds"))])
     if markdown:
