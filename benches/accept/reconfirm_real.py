@@ -255,6 +255,79 @@ def repro_exit(d, case, files, release, env):
                 (d / rel).write_bytes(b)
 
 
+def kill_reconfirm(probity, d, case, files, new, env, slug, prob, when):
+    """A session with its baseline, then `accept reconfirm` killed (SIGKILL, by its pid) as soon
+    as its write-ahead journal exists (`when="journal"`) or a fix file was rewritten
+    (`when="reverted"`: the revert is on disk). Returns what the fix's files held then."""
+    session(probity, d, case, slug, env)
+    snap = {rel: sha(d / rel) for rel in files}
+    changed = lambda: any(sha(d / rel) != h for rel, h in snap.items())  # noqa: E731
+    journal = d / ".planning" / "debug" / f"{slug}.evidence.json.reconfirm"
+    proc = subprocess.Popen([probity, "accept", "reconfirm", "--slug", slug, "--json", "--",
+                             *case["argv"]], cwd=d, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    ready = journal.exists if when == "journal" else changed
+    while not ready() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    if proc.poll() is not None:
+        prob.append(f"kill: reconfirm ended (exit {proc.returncode}) before the {when} point")
+        return None
+    os.kill(proc.pid, 9)
+    proc.wait()
+    time.sleep(0.3)  # the reproduction, in its own process group, may still be finishing
+    n = sum(sha(d / rel) != h for rel, h in snap.items())
+    return f"killed at {when}: {n}/{len(files)} file(s) reverted"
+
+
+def stray_temps(d):
+    """probity's atomic-write temporary files (`.probity-<pid>-*.tmp`) left in the tree."""
+    return sorted(p.relative_to(d).as_posix() for p in d.rglob(".probity-*.tmp")
+                  if ".planning" not in p.relative_to(d).parts)
+
+
+def kill_checked(probity, d, case, files, new, env, prob):
+    """Crash safety, both recovery paths: after the kill, (a) `cleanup` puts the fix back from
+    the journal; (b) the next `accept reconfirm` of the session does (reported as `recovered`)
+    and then runs normally."""
+    out = {}
+    before = set(stray_temps(d))
+    state = kill_reconfirm(probity, d, case, files, new, env, "killed", prob, "reverted")
+    if state is None:
+        return {"kill": "not killed"}
+    code, v = pj(probity, d, "cleanup", "--slug", "killed", "--json")
+    bad = [rel for rel in files if sha(d / rel) != sha(new / rel)]
+    vcode, _ = pj(probity, d, "verify", ".", "--json")
+    ok_a = code == 0 and not bad and vcode == 0
+    if not ok_a:
+        prob.append(f"kill + cleanup: exit {code} ({v.get('reason')}: {v.get('detail')}), "
+                    f"files not restored {bad}, verify exit {vcode}")
+    state_b = kill_reconfirm(probity, d, case, files, new, env, "killed2", prob, "journal")
+    code, v = pj(probity, d, "accept", "reconfirm", "--slug", "killed2", "--json", "--",
+                 *case["argv"], env=env)
+    r = data(v)
+    rec = r.get("recovered") or {}
+    ok_b = (code == 0 and r.get("result") == "pass" and r.get("tree_restored") is True
+            and r.get("recovered") is not None
+            and sorted((rec.get("restored") or []) + (rec.get("unchanged") or [])) == sorted(files))
+    ccode, _ = pj(probity, d, "cleanup", "--slug", "killed2", "--json")
+    bad = [rel for rel in files if sha(d / rel) != sha(new / rel)]
+    ok_b = ok_b and ccode == 0 and not bad
+    if not ok_b:
+        prob.append(f"kill + reconfirm: exit {code} result {r.get('result')!r} recovered {rec} "
+                    f"({v.get('reason')}: {v.get('detail')}), cleanup exit {ccode}, not restored {bad}")
+    temps = sorted(set(stray_temps(d)) - before)
+    out["kill"] = (f"(a) {state}: cleanup restored, clean {ok_a}; (b) {state_b}: reconfirm "
+                   f"recovered {len(rec.get('restored') or [])} file(s), then {r.get('result')}; "
+                   f"stray temp files {len(temps)}")
+    out["stray_temps"] = temps
+    if temps:
+        prob.append(f"kill: probity's temporary files left in the tree: {temps}")
+        for t in temps:  # the scratch repository's later checks compare the tree
+            (d / t).unlink()
+    return out
+
+
 def probe_hits(d, slug):
     """Events the probe recorded in each run of the session (baseline, reverted, re-applied)."""
     ledger = json.loads((d / ".planning" / "debug" / f"{slug}.evidence.json").read_text())
@@ -343,6 +416,12 @@ def run_case(probity, case, env):
     row["hits"] = probe_hits(d, "real")
     row["seconds"] = round(time.monotonic() - t0, 1)
 
+    # Crash safety: reconfirm killed (SIGKILL) once its write-ahead journal exists; then
+    # `cleanup` must put the fix back from the journal, byte-exactly.
+    t3 = time.monotonic()
+    row.update(kill_checked(probity, d, case, files, new, env, prob))
+    row["kill_seconds"] = round(time.monotonic() - t3, 1)
+
     # The same fix committed: `accept reconfirm --commit HEAD` (`git revert -n` semantics).
     t2 = time.monotonic()
     git(d, "add", "--", *files)
@@ -405,7 +484,7 @@ def run_case(probity, case, env):
 def table(rows, markdown):
     head = ["package", "versions", "language", "fix files", "hunks", "repro old/new exit",
             "reconfirm", "revert/reapply exit", "findings", "bug returned", "fixed",
-            "tree restored", "probes", "probe events per run", "diff (signal 3)", "guardrail", "cleanup clean", "s", "committed fix (--commit HEAD)",
+            "tree restored", "probes", "probe events per run", "diff (signal 3)", "guardrail", "cleanup clean", "s", "killed mid-reconfirm, then cleanup", "committed fix (--commit HEAD)",
             "fake fix: reconfirm", "fake: diff", "fake: guardrail", "fake s"]
     out = []
     for r in rows:
@@ -418,6 +497,7 @@ def table(rows, markdown):
                     "/".join(map(str, r.get("hits") or [])),
                     f"{r.get('diff')}" + (f" ({r['diff_review']} review)" if r.get("diff_review") else ""),
                     str(r.get("guardrail")), str(r.get("clean")), str(r.get("seconds")),
+                    f"{r.get('kill')} ({r.get('kill_seconds')} s)",
                     f"{r.get('commit_result')}, clean {r.get('commit_clean')}, {r.get('commit_seconds')} s",
                     f"{r.get('fake_result')} (returned {r.get('fake_bug_returned')}, fixed {r.get('fake_fixed')})",
                     str(r.get("fake_diff")), str(r.get("fake_guardrail")), str(r.get("fake_seconds"))])
