@@ -15,9 +15,12 @@ small reproduction of the bug the newer release fixes. Exactly what a front-end 
   6. `accept diff --slug S --json` (signal 3, recorded), `accept verdict --slug S --json`;
   7. `cleanup --json`: the fix's files must be byte-identical (sha256) to the NEW release's,
      no other tracked file changed, `verify .` clean.
-Then the negative case in the same repository: the fix reverted (the tree back to the OLD
-release) and a fake "fix" applied that only adds a comment in the fixed file; the same flow
-must give result `fail` (the bug does not go away on re-apply).
+Then, in the same repository: `accept reconfirm` killed (SIGKILL) once the revert is on disk,
+then `cleanup`, and killed once its journal exists, then the next `accept reconfirm` (each must
+restore the fix byte-exactly and leave no `.probity-*.tmp`); the fix committed and checked with
+`--commit HEAD`; and the negative case: the fix reverted (the tree back to the OLD release) and
+a fake "fix" applied that only adds a comment above the fixed function; the same flow must give
+result `fail` (the bug does not go away on re-apply).
 
   python3 benches/accept/reconfirm_real.py [--probity PATH] [--only ID] [--markdown]
 
