@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::util::git;
-use crate::util::{data, line_number, probity_bin, probity_json, session_ledger};
+use crate::util::{Paused, data, line_number, probity_bin, probity_json, session_ledger};
 
 /// One language's buggy library, its check (exit 0 when the bug is gone) and the fix.
 struct Prog {
@@ -448,26 +448,12 @@ fn reconfirm_recovers_after_a_crash() {
         let d = dir.path();
         edit(d, p.lib, p.bug, p.fix);
         let before = tree(d);
-        let pause = tempfile::tempdir().unwrap();
-        let mut child = Command::new(probity_bin())
-            .current_dir(d)
+        let mut cmd = Command::new(probity_bin());
+        cmd.current_dir(d)
             .args(["accept", "reconfirm", "--slug", SLUG, "--json", "--"])
             .args(p.argv)
-            .env(
-                "PROBITY_TEST_PAUSE",
-                format!("reconfirm-reverted:{}", pause.path().display()),
-            )
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let ready = pause.path().join("reconfirm-reverted.ready");
-        let start = std::time::Instant::now();
-        while !ready.exists() {
-            assert!(start.elapsed().as_secs() < 60, "never paused");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
+            .stdout(std::process::Stdio::null());
+        Paused::spawn(&mut cmd, "reconfirm-reverted").kill();
         let journal = d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"));
         assert!(journal.exists(), "the write-ahead journal is left");
         let reverted = std::fs::read_to_string(d.join(p.lib)).unwrap();

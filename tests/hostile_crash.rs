@@ -6,7 +6,6 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -56,35 +55,15 @@ fn crash_repo(tmp: &Path) -> Repo {
 
 /// `probity run --slug cr` paused at the test hook `point`, then killed (SIGKILL) there.
 fn kill_run_at(r: &Repo, tmp: &Path, point: &str) {
-    let hook = tempfile::tempdir().unwrap();
-    let mut child = Command::new(probity_bin())
-        .current_dir(r.path())
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(r.path())
         .env("TMPDIR", tmp)
-        .env(
-            "PROBITY_TEST_PAUSE",
-            format!("{point}:{}", hook.path().display()),
-        )
         .args([
             "run", "--slug", "cr", "--phase", "baseline", "--json", "--", "python3", "app.py",
         ])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let ready = hook.path().join(format!("{point}.ready"));
-    let start = Instant::now();
-    while !ready.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never paused at {point}"
-        );
-        if let Some(s) = child.try_wait().unwrap() {
-            panic!("the run ended ({s}) without pausing at {point}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        .stderr(Stdio::null());
+    Paused::spawn(&mut cmd, point).kill();
 }
 
 /// The entries of `dir`.
@@ -271,31 +250,15 @@ fn runs_add_a_bounded_record() {
 /// `strip_written`), where `edit` runs (an editor saving at that moment); the exit code and
 /// the JSON answer.
 fn strip_with_a_save_after_the_write(r: &Repo, edit: impl FnOnce()) -> (i32, Value) {
-    let hook = tempfile::tempdir().unwrap();
-    let child = Command::new(probity_bin())
-        .current_dir(r.path())
-        .env(
-            "PROBITY_TEST_PAUSE",
-            format!("strip_written:{}", hook.path().display()),
-        )
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(r.path())
         .args(["strip", "--json", "--ledger"])
         .arg(r.ledger())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let ready = hook.path().join("strip_written.ready");
-    let start = Instant::now();
-    while !ready.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never paused after the write"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .stderr(Stdio::null());
+    let paused = Paused::spawn(&mut cmd, "strip_written");
     edit();
-    std::fs::write(hook.path().join("strip_written.go"), "").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = paused.go().wait_with_output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     (out.status.code().unwrap(), v)
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Repo, data, line_number, probity_bin, probity_json, session_ledger};
+use crate::util::{Paused, Repo, data, line_number, probity_bin, probity_json, session_ledger};
 
 // --- Markdown sync ------------------------------------------------------------------------------
 
@@ -303,34 +303,18 @@ fn folder_swapped_before_the_write_is_not_followed() {
     assert_eq!(code, 0, "place: {v}");
     let probed = r.read("sub/a.py");
     let outer = tempfile::tempdir().unwrap();
-    let hook = tempfile::tempdir().unwrap();
-    let mut child = Command::new(probity_bin())
-        .current_dir(r.path())
-        .env(
-            "PROBITY_TEST_PAUSE",
-            format!("replace:{}", hook.path().display()),
-        )
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(r.path())
         .args(["strip", "--json", "--ledger"])
         .arg(r.ledger())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let ready = hook.path().join("replace.ready");
-    let start = Instant::now();
-    while !ready.exists() {
-        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
-        if let Some(s) = child.try_wait().unwrap() {
-            panic!("the strip ended ({s}) without pausing before its write");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .stderr(Stdio::null());
+    let paused = Paused::spawn(&mut cmd, "replace");
     let sub = r.path().join("sub");
     std::fs::rename(&sub, r.path().join("sub.moved")).unwrap();
     std::fs::write(outer.path().join("a.py"), &probed).unwrap();
     std::os::unix::fs::symlink(outer.path(), &sub).unwrap();
-    std::fs::write(hook.path().join("replace.go"), "").unwrap();
-    child.wait().unwrap();
+    paused.go().wait().unwrap();
     assert!(
         std::fs::read(outer.path().join("a.py")).unwrap() == probed,
         "the file outside was rewritten"
@@ -474,38 +458,19 @@ fn run_with_root_swapped(r: &Repo, point: &str, outer: &std::path::Path, argv: &
         ],
     );
     assert_eq!(code, 0, "{v}");
-    let hook = tempfile::tempdir().unwrap();
-    let mut child = Command::new(probity_bin())
-        .current_dir(dir)
-        .env(
-            "PROBITY_TEST_PAUSE",
-            format!("{point}:{}", hook.path().display()),
-        )
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(dir)
         .args(["run", "--slug", "sw", "--phase", "baseline", "--json", "--"])
         .args(argv)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let ready = hook.path().join(format!("{point}.ready"));
-    let start = Instant::now();
-    while !ready.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the run never reached the pause"
-        );
-        if let Some(s) = child.try_wait().unwrap() {
-            panic!("the run ended ({s}) without pausing at {point}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .stderr(Stdio::null());
+    let paused = Paused::spawn(&mut cmd, point);
     let l: Value =
         serde_json::from_slice(&std::fs::read(session_ledger(dir, "sw")).unwrap()).unwrap();
     let root = PathBuf::from(l["artifact_root"]["canonical_path"].as_str().unwrap());
     std::fs::rename(&root, root.with_extension("moved")).unwrap();
     std::os::unix::fs::symlink(outer, &root).unwrap();
-    std::fs::write(hook.path().join(format!("{point}.go")), "").unwrap();
-    child.wait().unwrap();
+    paused.go().wait().unwrap();
     root
 }
 

@@ -642,3 +642,56 @@ pub fn git(dir: &Path, args: &[&str]) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A probity process stopped at one of its test hooks (`PROBITY_TEST_PAUSE=<point>:<dir>`): it
+/// has written `<dir>/<point>.ready` and waits for `<dir>/<point>.go`.
+pub struct Paused {
+    /// The paused process.
+    pub child: std::process::Child,
+    hook: tempfile::TempDir,
+    point: String,
+}
+
+impl Paused {
+    /// Spawn `cmd` with the hook at `point` and wait (at most 60 s) until it pauses there;
+    /// panics if it ends first.
+    pub fn spawn(cmd: &mut std::process::Command, point: &str) -> Paused {
+        let hook = tempfile::tempdir().unwrap();
+        let mut child = cmd
+            .env(
+                "PROBITY_TEST_PAUSE",
+                format!("{point}:{}", hook.path().display()),
+            )
+            .spawn()
+            .unwrap();
+        let ready = hook.path().join(format!("{point}.ready"));
+        let start = std::time::Instant::now();
+        while !ready.exists() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "never paused at {point}"
+            );
+            if let Some(s) = child.try_wait().unwrap() {
+                panic!("the command ended ({s}) without pausing at {point}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Paused {
+            child,
+            hook,
+            point: point.to_owned(),
+        }
+    }
+
+    /// Let it go on from the pause.
+    pub fn go(self) -> std::process::Child {
+        std::fs::write(self.hook.path().join(format!("{}.go", self.point)), "").unwrap();
+        self.child
+    }
+
+    /// Kill it (SIGKILL) where it paused.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
