@@ -554,3 +554,39 @@ fn the_schemas_reject_what_breaks_the_contract() {
     });
     assert!(validate_against("event", &event).is_err(), "no hypothesis");
 }
+
+/// `verify --output-format json` asks for JSON as `--json` does: a usage error and a refusal
+/// of its options come out as envelopes with their reason codes.
+#[test]
+fn verify_output_format_json_refusals_are_envelopes() {
+    let d = tempfile::tempdir().unwrap();
+    for (args, reason) in [
+        (
+            &["verify", "--output-format", "json", "--bogus", "."][..],
+            "usage",
+        ),
+        (
+            &["verify", "--output-format=json", "--bogus", "."][..],
+            "usage",
+        ),
+        (
+            &["verify", "--output-format", "json", "--sarif", "-", "."][..],
+            "invalid_argument",
+        ),
+    ] {
+        let out = probity().current_dir(d.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        crate::util::check_json_output(std::str::from_utf8(&out.stdout).unwrap().trim());
+        assert_eq!(
+            (
+                v["status"].as_str(),
+                v["reason"].as_str(),
+                v["command"].as_str()
+            ),
+            (Some("refused"), Some(reason), Some("verify")),
+            "{args:?}: {v}"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use probity::accept::diff::{self, Options};
 use probity::accept::{DiffReport, DiffSource, Severity, Verdict};
 
 use probity::contract::{Status, data};
+use probity::untrusted::escape;
 use serde_json::json;
 
 use super::{emit, refused};
@@ -132,20 +133,6 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
     emit(COMMAND, a.json, status, &d, || human(&d.report))
 }
 
-/// Text from the user's files, with control characters escaped so it cannot drive the terminal.
-fn safe(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() && c != '\n' {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            e
-        })
-        .collect()
-}
-
 fn lines(r: Option<[usize; 2]>) -> String {
     match r {
         None => "-".to_owned(),
@@ -176,19 +163,19 @@ fn human(r: &DiffReport) {
         println!(
             "  {severity:6} {}  {} old {} new {}: {}",
             f.kind,
-            safe(&f.file),
+            escape(&f.file),
             lines(f.old_lines),
             lines(f.new_lines),
-            safe(&f.detail)
+            escape(&f.detail)
         );
         for l in f.excerpt.lines() {
-            println!("      | {}", safe(l));
+            println!("      | {}", escape(l));
         }
     }
     for f in r.files.iter().filter(|f| !f.analyzed) {
         println!(
             "  skipped {}: {}",
-            safe(&f.path),
+            escape(&f.path),
             f.skip_reason.as_deref().unwrap_or("-")
         );
     }

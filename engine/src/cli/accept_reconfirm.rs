@@ -95,34 +95,46 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refused(COMMAND, a.json, &e),
     };
-    let mut details = Map::new();
-    for k in [
-        "bug_returned_on_revert",
-        "fixed_on_reapply",
-        "fix",
-        "files",
-        "hunks",
-        "findings",
-        "revert_run",
-        "reapply_run",
-        "probes_verified_reverted",
-        "probes_verified_restored",
-        "tree_restored",
-    ] {
-        let v = serde_json::to_value(&report).unwrap_or_default();
-        details.insert(k.into(), v[k].clone());
-    }
-    let rec = SignalRecord {
-        result: report.result.to_owned(),
-        reason: report.why.clone(),
-        source: COMMAND.into(),
-        recorded_at: String::new(),
-        details,
-    };
+    let rec = signal_record(
+        COMMAND,
+        report.result,
+        report.why.clone(),
+        &serde_json::to_value(&report).unwrap_or_default(),
+        &[
+            "bug_returned_on_revert",
+            "fixed_on_reapply",
+            "fix",
+            "files",
+            "hunks",
+            "findings",
+            "revert_run",
+            "reapply_run",
+            "probes_verified_reverted",
+            "probes_verified_restored",
+            "tree_restored",
+        ],
+    );
     let verification =
         match verification::record_signal(&ledger, &a.slug, "revert_and_reconfirm", rec) {
-            Ok(ver) => ver,
-            Err(e) => return refused(COMMAND, a.json, &e),
+            Ok(ver) => Some(ver),
+            // The runs are done and ledgered: not a refusal, a job that could not complete.
+            Err(e) => {
+                if a.json {
+                    let d = data::AcceptReconfirm {
+                        report,
+                        verification: None,
+                    };
+                    print_json(&Envelope::failed(COMMAND, e.reason, e.detail, &d));
+                } else {
+                    human(&report);
+                    eprintln!(
+                        "probity {COMMAND}: failed ({}): {}",
+                        e.reason,
+                        probity::untrusted::escape(&e.detail)
+                    );
+                }
+                return ExitCode::from(Status::Failed.exit_code());
+            }
         };
     let d = data::AcceptReconfirm {
         report,

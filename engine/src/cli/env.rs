@@ -28,7 +28,7 @@ pub(super) struct EnvArgs {
 }
 
 /// A value quoted for a POSIX shell.
-fn sh_quote(s: &str) -> String {
+pub(super) fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 

@@ -144,10 +144,12 @@ fn emit<T: Serialize>(
 /// Whether `--json` is among the options (before a `--`, after which the words are a
 /// reproduction command's).
 fn wants_json(argv: &[OsString]) -> bool {
-    argv.iter()
-        .skip(1)
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--json")
+    let args: Vec<&OsString> = argv.iter().skip(1).take_while(|a| *a != "--").collect();
+    args.iter()
+        .any(|a| *a == "--json" || *a == "--output-format=json")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--output-format" && w[1] == "json")
 }
 
 /// The subcommand words of `argv` that name commands (`session init`), or `probity` when the

@@ -249,10 +249,6 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
 }
 
 /// `'...'` quoting for a POSIX shell.
-fn shell_quote(v: &str) -> String {
-    format!("'{}'", v.replace('\'', "'\\''"))
-}
-
 fn manual_cmd(m: ManualRun) -> ExitCode {
     match m {
         ManualRun::Start {
@@ -271,7 +267,7 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
                     };
                     emit("run start", a.json, Status::Ok, &d, || {
                         for (k, v) in &env {
-                            println!("export {k}={}", shell_quote(v));
+                            println!("export {k}={}", super::env::sh_quote(v));
                         }
                         for k in &unset {
                             println!("unset {k}");

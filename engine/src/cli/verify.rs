@@ -53,7 +53,10 @@ pub(super) fn verify_cmd(a: VerifyArgs) -> ExitCode {
     use std::io::IsTerminal;
     let format = match formats::resolve(a.json, a.output_format, a.sarif.as_deref()) {
         Ok(f) => f,
-        Err(e) => return refused("verify", a.json, &e),
+        Err(e) => {
+            let json = a.json || a.output_format == Some(OutputFormat::Json);
+            return refused("verify", json, &e);
+        }
     };
     let json = format == OutputFormat::Json;
     let started = std::time::Instant::now();

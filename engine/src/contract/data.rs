@@ -326,8 +326,10 @@ pub struct AcceptReconfirm {
     /// The report.
     #[serde(flatten)]
     pub report: crate::accept::ReconfirmReport,
-    /// The session's fix-acceptance record, with this signal recorded.
-    pub verification: Verification,
+    /// The session's fix-acceptance record, with this signal recorded (absent when recording
+    /// it failed: status `failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
 }
 
 /// `accept record`.
