@@ -631,3 +631,57 @@ fn verification_record_and_verdict() {
         "{text}"
     );
 }
+
+/// A `verification` record that does not parse is refused (`ledger_invalid`), never read as
+/// empty and overwritten by the next signal.
+#[test]
+fn a_verification_record_that_does_not_parse_is_kept_and_refused() {
+    let dir = setup(&PY);
+    let d = dir.path();
+    let ledger = session_ledger(d, SLUG);
+    let mut l: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    l["verification"] = serde_json::json!({"guardrail_verdict": 5});
+    std::fs::write(&ledger, serde_json::to_vec_pretty(&l).unwrap()).unwrap();
+    let (code, v) = probity_json(
+        d,
+        &[
+            "accept",
+            "record",
+            "--slug",
+            SLUG,
+            "--signal",
+            "target_test",
+            "--result",
+            "pass",
+        ],
+    );
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("ledger_invalid")),
+        "{v}"
+    );
+    let after: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    assert_eq!(
+        after["verification"], l["verification"],
+        "the record is kept"
+    );
+}
+
+/// A reconfirm journal that cannot be read stops cleanup (the fix may still be reverted):
+/// `io_error`, and the probe stays in place for a cleanup once it is sorted out.
+#[test]
+fn an_unreadable_reconfirm_journal_stops_cleanup() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    let journal = d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"));
+    std::fs::create_dir(&journal).unwrap();
+    let (code, v) = probity_json(d, &["cleanup", "--slug", SLUG]);
+    assert_eq!((code, v["reason"].as_str()), (2, Some("io_error")), "{v}");
+    assert!(
+        std::fs::read_to_string(d.join(p.lib))
+            .unwrap()
+            .contains("gsd-debug-probe:start"),
+        "the probe is still in place"
+    );
+}

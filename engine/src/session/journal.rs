@@ -138,13 +138,27 @@ fn saved_bytes(f: &JournalFile) -> Result<Option<Vec<u8>>, Error> {
         .transpose()
 }
 
+/// The largest journal read back (it saves whole files of the fix).
+const JOURNAL_LIMIT: u64 = 1 << 30;
+
 /// Put back every file of a journal left by an interrupted reconfirm, then remove it. `Ok(None)`
 /// when there is no journal.
 pub fn recover(ledger: &Path, root: &Path) -> Result<Option<Recovered>, Error> {
     let path = journal_path(ledger);
-    let Ok(raw) = std::fs::read(&path) else {
-        return Ok(None);
-    };
+    // Only a journal that is not there means "nothing to recover": one that cannot be read
+    // must not let cleanup go on with the fix still reverted.
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path, e)),
+        Ok(_) => {}
+    }
+    // It holds the fix's files, each at most a source file's size.
+    let raw = fsio::read_bounded(
+        &path,
+        JOURNAL_LIMIT,
+        Reason::FileTooLarge,
+        "reconfirm journals",
+    )?;
     let journal: Journal = serde_json::from_slice(&raw).map_err(|e| {
         Error::at(
             Reason::LedgerInvalid,

@@ -149,12 +149,27 @@ impl Verification {
     }
 }
 
-/// The session's record (empty when none was written).
+/// The session's record (empty when none was written, or when it does not parse: see
+/// [`parsed`] for the refusal).
 pub fn of(ledger: &Ledger) -> Option<Verification> {
+    parsed(ledger).ok().flatten()
+}
+
+/// The session's record, `None` when none was written; a record that does not parse is refused
+/// (`ledger_invalid`) rather than read as empty, so an update never overwrites it.
+pub fn parsed(ledger: &Ledger) -> Result<Option<Verification>, Error> {
     ledger
         .rest
         .get("verification")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .map(|v| {
+            serde_json::from_value(v.clone()).map_err(|e| {
+                Error::new(
+                    Reason::LedgerInvalid,
+                    format!("the ledger's verification record does not parse: {e}"),
+                )
+            })
+        })
+        .transpose()
 }
 
 fn invalid(detail: impl Into<String>) -> Error {
@@ -225,7 +240,7 @@ fn update(
 ) -> Result<Verification, Error> {
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut l = super::load(path, slug)?;
-    let mut v = of(&l).unwrap_or_default();
+    let mut v = parsed(&l)?.unwrap_or_default();
     f(&mut v)?;
     v.recompute();
     let value = serde_json::to_value(&v).map_err(|e| invalid(e.to_string()))?;
