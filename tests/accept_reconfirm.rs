@@ -685,3 +685,36 @@ fn an_unreadable_reconfirm_journal_stops_cleanup() {
         "the probe is still in place"
     );
 }
+
+/// `--root` names a directory inside the work tree: the session is found at the tree's root
+/// (`accept diff --slug` records into it from a subdirectory too).
+#[test]
+fn a_root_inside_the_work_tree_finds_the_session() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    edit(d, p.lib, p.bug, p.fix);
+    let (code, v) = probity_json(
+        d,
+        &[
+            "accept",
+            "record",
+            "--slug",
+            SLUG,
+            "--root",
+            "pkg",
+            "--signal",
+            "target_test",
+            "--result",
+            "pass",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let (code, v) = probity_json(d, &["accept", "diff", "--slug", SLUG, "--root", "pkg"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        data(&v)["verification"]["target_test"]["result"],
+        "pass",
+        "{v}"
+    );
+}

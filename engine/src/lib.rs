@@ -117,6 +117,6 @@ pub mod accept;
 pub mod contract;
 
 pub use error::{Error, Result};
-pub use fsio::repo_root;
+pub use fsio::{git_root, repo_root};
 pub use ops::{PlaceReport, PlaceRequest, StripReport, StripRequest, place_file, strip_ledger};
 pub use scan::verify;

@@ -21,6 +21,15 @@ use probity::session::verification::{self, SignalRecord, Verification};
 
 use super::{emit, print_json, refused, repo_root};
 
+/// The session ledger of `slug` when `--ledger` is not given: under the work tree that holds
+/// `--root` (a directory inside it, as for `accept diff`), else the current directory's.
+fn default_ledger(root: Option<&std::path::Path>, slug: &str) -> PathBuf {
+    let tree = root
+        .and_then(|r| probity::git_root(&std::path::absolute(r).ok()?))
+        .unwrap_or_else(|| repo_root(root));
+    ledger::ledger_path(&tree, slug)
+}
+
 /// The session a signal is recorded into.
 #[derive(Args, Clone)]
 pub(super) struct SessionOpt {
@@ -38,7 +47,7 @@ impl SessionOpt {
         let path = self
             .ledger
             .clone()
-            .unwrap_or_else(|| ledger::ledger_path(&repo_root(root), &slug));
+            .unwrap_or_else(|| default_ledger(root, &slug));
         Some((path, slug))
     }
 }
@@ -80,7 +89,7 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
     let ledger = a
         .ledger
         .clone()
-        .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug));
+        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
     let opts = ReconfirmOptions {
         ledger: ledger.clone(),
         slug: a.slug.clone(),
@@ -223,7 +232,7 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
     let path = a
         .ledger
         .clone()
-        .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug));
+        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
     let r = match (&a.accept_debt, &a.result) {
         _ if a.rca_justification.is_some() => {
             let why = a.rca_justification.clone().unwrap_or_default();
@@ -301,7 +310,7 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
     let path = a
         .ledger
         .clone()
-        .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug));
+        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
     let l = match probity::session::load(&path, &a.slug) {
         Ok(l) => l,
         Err(e) => return refused(COMMAND, a.json, &e),
