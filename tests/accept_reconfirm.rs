@@ -12,18 +12,18 @@ use crate::util::git;
 use crate::util::{Paused, data, line_number, probity_bin, probity_json, session_ledger};
 
 /// One language's buggy library, its check (exit 0 when the bug is gone) and the fix.
-struct Prog {
-    lib: &'static str,
-    lib_text: &'static str,
-    check: &'static str,
-    check_text: &'static str,
-    argv: &'static [&'static str],
-    bug: &'static str,
-    fix: &'static str,
-    probe_before: &'static str,
+pub(crate) struct Prog {
+    pub(crate) lib: &'static str,
+    pub(crate) lib_text: &'static str,
+    pub(crate) check: &'static str,
+    pub(crate) check_text: &'static str,
+    pub(crate) argv: &'static [&'static str],
+    pub(crate) bug: &'static str,
+    pub(crate) fix: &'static str,
+    pub(crate) probe_before: &'static str,
 }
 
-const PY: Prog = Prog {
+pub(crate) const PY: Prog = Prog {
     lib: "pkg/lib.py",
     lib_text: "def join_words(words):\n    joined = \"\".join(words)\n    return joined\n\n\ndef other():\n    return 1\n",
     check: "check.py",
@@ -56,16 +56,16 @@ const RS: Prog = Prog {
     probe_before: "    joined",
 };
 
-const SLUG: &str = "rc";
+pub(crate) const SLUG: &str = "rc";
 
 /// A repository with the buggy program committed, a session (policy adaptive) with one probe
 /// placed before `probe_before`, and a baseline run that shows the bug.
-fn setup(p: &Prog) -> tempfile::TempDir {
+pub(crate) fn setup(p: &Prog) -> tempfile::TempDir {
     setup_with(p, &[])
 }
 
 /// [`setup`] with more files committed.
-fn setup_with(p: &Prog, extra: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn setup_with(p: &Prog, extra: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q"]);
@@ -113,14 +113,14 @@ fn setup_with(p: &Prog, extra: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-fn edit(d: &Path, rel: &str, from: &str, to: &str) {
+pub(crate) fn edit(d: &Path, rel: &str, from: &str, to: &str) {
     let f = d.join(rel);
     let text = std::fs::read_to_string(&f).unwrap();
     assert_eq!(text.matches(from).count(), 1, "{from} in {rel}");
     std::fs::write(f, text.replace(from, to)).unwrap();
 }
 
-fn reconfirm(d: &Path, p: &Prog, extra: &[&str]) -> (i32, Value) {
+pub(crate) fn reconfirm(d: &Path, p: &Prog, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["accept", "reconfirm", "--slug", SLUG];
     args.extend(extra);
     args.push("--");
@@ -129,7 +129,7 @@ fn reconfirm(d: &Path, p: &Prog, extra: &[&str]) -> (i32, Value) {
 }
 
 /// Every file of the repository but `.git` and `.planning`, with its bytes.
-fn tree(d: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn tree(d: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![d.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -151,7 +151,7 @@ fn tree(d: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-fn ledger(d: &Path) -> Value {
+pub(crate) fn ledger(d: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(session_ledger(d, SLUG)).unwrap()).unwrap()
 }
 

@@ -33,6 +33,7 @@ mod place_address;
 mod probe_compact;
 mod probe_rest;
 mod properties;
+mod reconfirm_journal;
 mod registry;
 mod regressions;
 mod rules;
