@@ -8,6 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::reconfirm_journal::journals;
 use crate::util::git;
 use crate::util::{Paused, data, line_number, probity_bin, probity_json, session_ledger};
 
@@ -199,12 +200,7 @@ fn real_fix_in(p: &Prog, extra: &[(&str, &str)]) {
         true
     );
     assert_eq!(l["probes"][0]["status"], "active");
-    assert!(
-        !session_ledger(d, SLUG)
-            .with_extension("json.reconfirm")
-            .exists(),
-        "the journal is removed"
-    );
+    assert!(journals(d).is_empty(), "the journal is removed");
     // The probe still strips by its hash.
     let (code, v) = probity_json(d, &["cleanup", "--slug", SLUG]);
     assert_eq!(code, 0, "{v}");
@@ -432,9 +428,10 @@ fn reconfirm_refuses_under_policy_off() {
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["reason"], "policy_off");
     assert_eq!(tree(d), before);
+    assert!(journals(d).is_empty());
     assert!(
-        !d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"))
-            .exists()
+        !crate::reconfirm_journal::private_dir(d).exists(),
+        "a refusal writes nothing"
     );
 }
 
@@ -454,7 +451,7 @@ fn reconfirm_recovers_after_a_crash() {
             .args(p.argv)
             .stdout(std::process::Stdio::null());
         Paused::spawn(&mut cmd, "reconfirm-reverted").kill();
-        let journal = d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"));
+        let [journal] = journals(d).try_into().unwrap();
         assert!(journal.exists(), "the write-ahead journal is left");
         let reverted = std::fs::read_to_string(d.join(p.lib)).unwrap();
         assert!(reverted.contains(p.bug), "killed with the fix reverted");
@@ -674,7 +671,15 @@ fn an_unreadable_reconfirm_journal_stops_cleanup() {
     let p = &PY;
     let dir = setup(p);
     let d = dir.path();
-    let journal = d.join(format!(".planning/debug/{SLUG}.evidence.json.reconfirm"));
+    edit(d, p.lib, p.bug, p.fix);
+    let mut cmd = Command::new(probity_bin());
+    cmd.current_dir(d)
+        .args(["accept", "reconfirm", "--slug", SLUG, "--json", "--"])
+        .args(p.argv)
+        .stdout(std::process::Stdio::null());
+    Paused::spawn(&mut cmd, "reconfirm-reverted").kill();
+    let [journal] = journals(d).try_into().unwrap();
+    std::fs::remove_file(&journal).unwrap();
     std::fs::create_dir(&journal).unwrap();
     let (code, v) = probity_json(d, &["cleanup", "--slug", SLUG]);
     assert_eq!((code, v["reason"].as_str()), (2, Some("io_error")), "{v}");

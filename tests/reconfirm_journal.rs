@@ -366,9 +366,17 @@ fn the_reconfirm_journal_is_private() {
         assert_eq!(mode(e), 0o600, "{}", e.display());
     }
     assert_eq!(journals(d).len(), 1);
-    assert_eq!(mode(&d.join(p.lib)), 0o600, "the reverted file keeps its mode");
+    assert_eq!(
+        mode(&d.join(p.lib)),
+        0o600,
+        "the reverted file keeps its mode"
+    );
     let (code, v) = finish(run.go());
     assert_eq!(code, 0, "{v}");
     assert_eq!(mode(&d.join(p.lib)), 0o600);
-    assert!(!session_ledger(d, SLUG).with_extension("json.reconfirm").exists());
+    assert!(
+        !session_ledger(d, SLUG)
+            .with_extension("json.reconfirm")
+            .exists()
+    );
 }

@@ -21,16 +21,18 @@
 
 use std::ffi::CString;
 use std::fs::{self, File};
-use std::io::{ErrorKind, Read, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::reason::Reason;
 use crate::source::{MAX_FILE_BYTES, sha256_hex};
 
+mod atomic;
 mod bounded;
 mod temps;
+pub use atomic::{atomic_replace, atomic_replace_mode};
 pub use bounded::{MAX_REPO_FILE_BYTES, read_bounded, read_repo_file, read_repo_string};
 pub use temps::remove_stale_temps;
 
@@ -121,57 +123,6 @@ fn fsync_dir(dir: &Path) -> Result<(), Error> {
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| Error::io(dir, e))
-}
-
-/// Replace `path` with `bytes`, only if its current content still hashes to `expected_sha256`
-/// (or, when `expected_sha256` is `None`, if it does not exist or is a plain file).
-pub fn atomic_replace(
-    path: &Path,
-    expected_sha256: Option<&str>,
-    bytes: &[u8],
-) -> Result<(), Error> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let existing = match fs::symlink_metadata(path) {
-        // A file replaced whole (no expected hash: a ledger) may be past the read limit: it is
-        // not read, and replacing it is how an oversized ledger is compacted.
-        Ok(m) => Some(match check_plain_file(path) {
-            Err(e) if e.reason == Reason::FileTooLarge && expected_sha256.is_none() => m,
-            other => other?,
-        }),
-        Err(e) if e.kind() == ErrorKind::NotFound && expected_sha256.is_none() => None,
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".probity-{}-", std::process::id()))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    let mode = existing
-        .as_ref()
-        .map(|m| m.permissions().mode() & 0o7777)
-        .unwrap_or(0o644);
-    tmp.as_file()
-        .set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    if let Some(expected) = expected_sha256 {
-        let current = read_target(path)?;
-        if !sha256_hex(&current).eq_ignore_ascii_case(expected) {
-            return Err(Error::at(
-                Reason::ConcurrentModification,
-                path,
-                "changed since probity read it; nothing was written",
-            ));
-        }
-    }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    fsync_dir(dir)
 }
 
 /// A file named by an untrusted, repository-relative path (a ledger's `file`), held through
@@ -366,61 +317,6 @@ impl Confined {
             ));
         }
         Ok(bytes)
-    }
-
-    /// [`atomic_replace`] relative to the checked folder: a temporary file created there
-    /// (`openat`, `O_CREAT | O_EXCL | O_NOFOLLOW`), fsynced, with the file's permission bits,
-    /// renamed over the file (`renameat`) only if the file still hashes to `expected_sha256`;
-    /// then the folder is fsynced.
-    pub fn replace(&self, expected_sha256: &str, bytes: &[u8]) -> Result<(), Error> {
-        use std::os::unix::io::AsRawFd;
-        test_pause("replace");
-        let d = self.folder()?;
-        let path = &self.path;
-        let Some(st) = stat_at(d, &self.name, path)? else {
-            return Err(Error::at(Reason::FileNotFound, path, "no such file"));
-        };
-        let (tmp, mut f) = temp_at(d, path)?;
-        let unlink_tmp = || {
-            // SAFETY: a valid directory descriptor and a NUL-terminated name.
-            unsafe { libc::unlinkat(d.as_raw_fd(), tmp.as_ptr(), 0) };
-        };
-        let checked = f
-            .write_all(bytes)
-            .and_then(|()| f.set_permissions(fs::Permissions::from_mode(st.st_mode & 0o7777)))
-            .and_then(|()| f.sync_all())
-            .map_err(|e| Error::io(path, e))
-            .and_then(|()| {
-                let current = self.read()?;
-                if sha256_hex(&current).eq_ignore_ascii_case(expected_sha256) {
-                    Ok(())
-                } else {
-                    Err(Error::at(
-                        Reason::ConcurrentModification,
-                        path,
-                        "changed since probity read it; nothing was written",
-                    ))
-                }
-            });
-        if let Err(e) = checked {
-            unlink_tmp();
-            return Err(e);
-        }
-        // SAFETY: valid directory descriptors and NUL-terminated names.
-        let rc = unsafe {
-            libc::renameat(
-                d.as_raw_fd(),
-                tmp.as_ptr(),
-                d.as_raw_fd(),
-                self.name.as_ptr(),
-            )
-        };
-        if rc != 0 {
-            let e = std::io::Error::last_os_error();
-            unlink_tmp();
-            return Err(Error::io(path, e));
-        }
-        d.sync_all().map_err(|e| Error::io(path, e))
     }
 }
 

@@ -240,6 +240,15 @@ reasons! {
     RevertConflict = "revert_conflict",
     /// The reproduction given is not the one the session recorded (`reproduction_ref`).
     ReproductionMismatch = "reproduction_mismatch",
+    /// A reconfirm journal that probity cannot prove it wrote: one at the old place next to the
+    /// ledger (`<ledger>.reconfirm`, under `.planning/`, which a clone or a pull can deliver), or
+    /// one in the repository's private folder (`<git dir>/probity/`) that fails authentication
+    /// or names another session or tree. It is never restored from; check the files it lists by
+    /// hand, then delete it.
+    JournalUntrusted = "journal_untrusted",
+    /// Another `accept reconfirm` of the session is running (it holds the session's reconfirm
+    /// lock): a second one, or a `cleanup`, would act on its live journal. Wait for it to end.
+    ReconfirmRunning = "reconfirm_running",
 
     // --- the gate (`probity gate`, docs/gate.md) ---
     /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`
@@ -253,8 +262,9 @@ reasons! {
     /// `verify` could not check some files (each is a `file_error` record) and found nothing in
     /// the rest.
     Incomplete = "incomplete",
-    /// `accept reconfirm`: a run of the reproduction timed out or was interrupted, so whether the
-    /// bug returns on revert (or is gone on re-apply) is undecided; the tree was restored.
+    /// `accept reconfirm`: a run of the reproduction timed out or was interrupted, or a file of
+    /// the fix changed during a run (an editor's save: result `inconclusive`), so whether the bug
+    /// returns on revert (or is gone on re-apply) is undecided; the tree was restored.
     ReproductionUndecided = "reproduction_undecided",
 }
 

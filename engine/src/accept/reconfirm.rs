@@ -1,19 +1,25 @@
 //! `accept reconfirm`: signal 5 of the fix-acceptance guardrail, revert and reconfirm with the
 //! probes in place (docs/accept.md).
 //!
-//! 1. Settle what an interrupted reconfirm left ([`journal::recover`]).
+//! 1. Take the session's reconfirm lock (one reconfirm per session at a time:
+//!    `reconfirm_running`), settle what an interrupted one left ([`journal::Reconfirming`]).
 //! 2. Plan in memory: the fix's files (the working tree against `HEAD`, or `--commit REV`
 //!    against its parent), each file's reverted bytes (`reconfirm_patch::revert`: only
-//!    the fix's hunks, every probe block byte-exact); nothing is written yet.
-//! 3. Write-ahead: the journal of every file's current bytes, synced, next to the ledger.
+//!    the fix's hunks, every probe block byte-exact; each file's mode as HEAD's tree has it, as
+//!    `git revert -n` gives it); nothing is written yet.
+//! 3. Write-ahead: the journal of every file's current bytes and mode, synced, authenticated,
+//!    in the repository's private folder (`<git dir>/probity/`).
 //! 4. Write the reverted files, check every live probe still hash-verifies, run the session's
 //!    reproduction (`probity run`, phase `baseline`).
 //! 5. Put every file back byte-exactly from the journal, check the probes again, run the
-//!    reproduction (phase `post_fix`), remove the journal.
+//!    reproduction (phase `post_fix`).
 //!
 //! The bug is present in a run when the reproduction does not exit 0 (a failing test or check);
 //! it is gone when it completes with exit 0. A run that times out, is interrupted or cannot
-//! start decides nothing: the signal is `skipped` with that reason.
+//! start decides nothing: the signal is `skipped` with that reason. A run during which a file
+//! of the fix did not hold, the whole time, exactly the version written for it (same identity,
+//! same bytes and mode before and after: an editor's auto-save renamed over it, say) judged
+//! other bytes: the signal is `inconclusive` with the file named, never `fail`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -22,12 +28,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::diffgit::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
-use super::reconfirm_patch::{Version, revert};
+use super::reconfirm_patch::{Version, revert, reverted_mode};
 use crate::error::Error;
 use crate::lang;
 use crate::ledger::{Ledger, Phase, ProbeStatus, RunStatus};
 use crate::reason::Reason;
-use crate::session::journal::{self, Journal, JournalFile, Recovered, put, read_current};
+use crate::session::journal::{self, JournalFile, Recovered, current_mode, put, read_current};
 use crate::session::{self, RunReport, now_rfc3339};
 use crate::source::{Source, sha256_hex};
 use crate::strip::{self, Outcome, Target};
@@ -87,9 +93,10 @@ pub struct RunOutcome {
 /// The answer.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ReconfirmReport {
-    /// `pass`, `fail` or `skipped`.
+    /// `pass`, `fail`, `skipped` (a run timed out, was interrupted, could not start) or
+    /// `inconclusive` (a file of the fix changed during a run).
     pub result: &'static str,
-    /// Why it failed or was skipped.
+    /// Why it failed, was skipped or is inconclusive.
     pub why: Option<String>,
     /// The reproduction failed with the fix reverted.
     pub bug_returned_on_revert: Option<bool>,
@@ -145,8 +152,31 @@ fn named_paths(root: &Path, argv: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The fix's files: `(path, base, fixed, current)`.
-type Planned = Vec<(String, Version, Version, Version)>;
+/// One file of the fix: its versions, and whether HEAD's (the old side's) and the fix's modes
+/// are executable (`None`: no such file there), and its current mode.
+struct PlannedFile {
+    path: String,
+    base: Version,
+    fixed: Version,
+    cur: Version,
+    base_exec: Option<bool>,
+    fixed_exec: Option<bool>,
+    cur_mode: Option<u32>,
+}
+
+type Planned = Vec<PlannedFile>;
+
+/// Whether `path` is executable in `tree` (mode 100755); `None` when it is not there.
+fn tree_exec(root: &Path, tree: &str, path: &str) -> Result<Option<bool>, Error> {
+    let out = git_ok(
+        root,
+        &["--literal-pathspecs", "ls-tree", "-z", tree, "--", path],
+    )?;
+    Ok(out.split(|b| *b == 0).find_map(|e| {
+        let tab = e.iter().position(|b| *b == b'\t')?;
+        (&e[tab + 1..] == path.as_bytes()).then(|| e.starts_with(b"100755"))
+    }))
+}
 
 fn plan(
     root: &Path,
@@ -186,12 +216,30 @@ fn plan(
             _ => Some(blob(root, &old_tree, &path)?),
         };
         let cur = read_current(root, &path)?;
+        let cur_mode = current_mode(root, &path)?;
         let fixed = match (&new, ch.status) {
             (_, 'D') => None,
             (Some(n), _) => Some(blob(root, n, &path)?),
             (None, _) => cur.clone(),
         };
-        out.push((path, base, fixed, cur));
+        let base_exec = match base {
+            Some(_) => tree_exec(root, &old_tree, &path)?,
+            None => None,
+        };
+        let fixed_exec = match (&new, &fixed) {
+            (_, None) => None,
+            (Some(n), _) => tree_exec(root, n, &path)?,
+            (None, _) => cur_mode.map(|m| m & 0o100 != 0),
+        };
+        out.push(PlannedFile {
+            path,
+            base,
+            fixed,
+            cur,
+            base_exec,
+            fixed_exec,
+            cur_mode,
+        });
     }
     Ok((fix, out))
 }
@@ -265,11 +313,13 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
             ),
         ));
     }
-    let recovered = journal::recover(&o.ledger, &root)?;
     // Runs need a policy that allows them: refuse before the fix is touched.
     if crate::ledger::effective_policy(&ledger) == crate::ledger::Policy::Off {
         return Err(crate::ledger::policy_off(&o.slug, "runs"));
     }
+    // 1. One reconfirm of the session at a time; what an interrupted one left, put back.
+    let session = journal::begin(&o.ledger, &root, &o.slug)?;
+    let recovered = session.recover()?;
     let baseline_exit_code = ledger
         .runs
         .iter()
@@ -311,21 +361,32 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
     let mut files = Vec::new();
     let mut entries = Vec::new();
     let mut writes = Vec::new();
-    for (path, base, fixed, cur) in &planned {
-        let (reverted, hunks) = revert(path, base, fixed, cur)?;
+    for f in &planned {
+        let (reverted, mut hunks) = revert(&f.path, &f.base, &f.fixed, &f.cur)?;
+        let mode = reverted_mode(&reverted, f.cur_mode, f.base_exec, f.fixed_exec);
+        if hunks == 0 && mode != f.cur_mode {
+            // A change of mode alone (`chmod +x`) is one hunk of the fix.
+            hunks = 1;
+        }
         if hunks == 0 {
             continue;
         }
         files.push(RevertedFile {
-            path: path.clone(),
+            path: f.path.clone(),
             hunks,
         });
         entries.push(JournalFile {
-            path: path.clone(),
-            saved_hex: cur.as_deref().map(hex::encode),
+            path: f.path.clone(),
+            saved_hex: f.cur.as_deref().map(hex::encode),
+            saved_mode: f.cur_mode,
             reverted_sha256: reverted.as_deref().map(sha256_hex),
+            reverted_mode: mode,
         });
-        writes.push((path.clone(), cur.clone(), reverted));
+        writes.push(Write {
+            path: f.path.clone(),
+            saved: (f.cur.clone(), f.cur_mode),
+            reverted: (reverted, mode),
+        });
     }
     if files.is_empty() {
         return Err(Error::new(
@@ -339,25 +400,19 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
         findings.push("not_minimal".to_owned());
     }
     // 3. Write-ahead.
-    journal::write(
-        &o.ledger,
-        &Journal {
-            schema_version: 1,
-            slug: o.slug.clone(),
-            started_at: now_rfc3339(),
-            files: entries,
-        },
-    )?;
+    session.write(&session.journal(now_rfc3339(), entries))?;
     // 4-5. Revert, run; restore (whatever happened), run.
     let reverted_phase = apply_and_run(o, &root, &writes);
-    let restored = journal::recover(&o.ledger, &root);
+    let restored = session.recover();
     let ledger = session::load(&o.ledger, &o.slug)?;
     let (probes_checked, probes_verified_restored) = verify_probes(&ledger, &root);
-    let (revert_run, probes_verified_reverted) = reverted_phase?;
+    let (revert_run, probes_verified_reverted, revert_moved) = reverted_phase?;
     restored?;
     let tree_restored = writes
         .iter()
-        .all(|(p, saved, _)| read_current(&root, p).ok().as_ref() == Some(saved));
+        .all(|w| version(&root, &w.path).ok().as_ref() == Some(&w.saved));
+    let before = stamps(&root, &writes, true);
+    crate::fsio::test_pause("reconfirm-restored");
     let reapply = session::run(
         &o.ledger,
         &o.slug,
@@ -366,6 +421,7 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
         &o.argv,
         o.label.as_deref(),
     )?;
+    let reapply_moved = moved(&before, &stamps(&root, &writes, true));
     let reapply_run = outcome(&reapply);
     let bug_returned_on_revert = revert_run.bug_present;
     let fixed_on_reapply = reapply_run.bug_present.map(|b| !b);
@@ -373,6 +429,22 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
         _ if !probes_verified_reverted || !probes_verified_restored || !tree_restored => (
             "fail",
             Some("a probe block or the fix's bytes were not intact (see the report)".to_owned()),
+        ),
+        _ if revert_moved.is_some() => (
+            "inconclusive",
+            revert_moved.map(|p| {
+                format!(
+                    "{p} did not hold the reverted version for the whole run with the fix                      reverted (an editor's save?): that run judged other bytes; run it again"
+                )
+            }),
+        ),
+        _ if reapply_moved.is_some() => (
+            "inconclusive",
+            reapply_moved.map(|p| {
+                format!(
+                    "{p} did not hold the fix's version for the whole run with the fix                      re-applied (an editor's save?): that run judged other bytes; run it again"
+                )
+            }),
         ),
         (None, _) => (
             "skipped",
@@ -419,16 +491,67 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
     })
 }
 
-/// Write the reverted files, check the probes, run the reproduction (phase `baseline`).
+/// One file reconfirm writes: its saved and reverted versions, each `(bytes, mode)`.
+struct Write {
+    path: String,
+    saved: (Version, Option<u32>),
+    reverted: (Version, Option<u32>),
+}
+
+/// A file's bytes and mode now.
+fn version(root: &Path, path: &str) -> Result<(Version, Option<u32>), Error> {
+    Ok((read_current(root, path)?, current_mode(root, path)?))
+}
+
+/// What a file held at one moment: identity, mode and the hash of its bytes (all `None` when
+/// it does not exist, or when it could not be read).
+type Stamp = Option<(u64, u64, u32, String)>;
+
+/// Each written file's stamp, and whether it then holds the version it should (`saved`: the
+/// fix's, else the reverted one).
+fn stamps(root: &Path, writes: &[Write], saved: bool) -> Vec<(String, Stamp, bool)> {
+    writes
+        .iter()
+        .map(|w| {
+            let stamp = crate::fsio::confine(root, &w.path).ok().and_then(|c| {
+                let (mode, dev, ino) = c.stat().ok()??;
+                Some((dev, ino, mode, sha256_hex(&c.read().ok()?)))
+            });
+            let want = if saved { &w.saved } else { &w.reverted };
+            let holds = version(root, &w.path).ok().as_ref() == Some(want);
+            (w.path.clone(), stamp, holds)
+        })
+        .collect()
+}
+
+/// The first file that did not hold its version the whole time between two stamps.
+fn moved(before: &[(String, Stamp, bool)], after: &[(String, Stamp, bool)]) -> Option<String> {
+    before
+        .iter()
+        .zip(after)
+        .find(|(b, a)| !b.2 || !a.2 || b.1 != a.1)
+        .map(|(b, _)| b.0.clone())
+}
+
+/// Write the reverted files, check the probes, run the reproduction (phase `baseline`): the
+/// outcome, whether every probe verified, and the first file that did not hold its reverted
+/// version for the whole run.
 fn apply_and_run(
     o: &ReconfirmOptions,
     root: &Path,
-    writes: &[(String, Version, Version)],
-) -> Result<(RunOutcome, bool), Error> {
-    for (path, cur, reverted) in writes {
-        let expected = cur.as_deref().map(sha256_hex);
-        put(root, path, expected.as_deref(), reverted.as_deref())?;
+    writes: &[Write],
+) -> Result<(RunOutcome, bool, Option<String>), Error> {
+    for w in writes {
+        let expected = w.saved.0.as_deref().map(sha256_hex);
+        put(
+            root,
+            &w.path,
+            expected.as_deref(),
+            w.reverted.0.as_deref(),
+            w.reverted.1,
+        )?;
     }
+    let before = stamps(root, writes, false);
     crate::fsio::test_pause("reconfirm-reverted");
     let ledger = session::load(&o.ledger, &o.slug)?;
     let (_, verified) = verify_probes(&ledger, root);
@@ -440,5 +563,6 @@ fn apply_and_run(
         &o.argv,
         o.label.as_deref(),
     )?;
-    Ok((outcome(&r), verified))
+    let after = stamps(root, writes, false);
+    Ok((outcome(&r), verified, moved(&before, &after)))
 }

@@ -204,3 +204,46 @@ fn revert_text(
     }
     Ok((Some(out), fix.len()))
 }
+
+/// The permission bits of the reverted file, as `git revert -n` gives them: a file that exists
+/// keeps its bits, with the executable ones put back as the old side (`base_exec`) had them
+/// when the fix changed them (`fixed_exec`) and the file still has the fix's; a file the revert
+/// brings back gets 0666 (0777 when the old side is executable) less the umask. `None` when the
+/// revert removes the file.
+pub fn reverted_mode(
+    reverted: &Version,
+    cur_mode: Option<u32>,
+    base_exec: Option<bool>,
+    fixed_exec: Option<bool>,
+) -> Option<u32> {
+    reverted.as_ref()?;
+    Some(match cur_mode {
+        Some(m) => match (base_exec, fixed_exec) {
+            (Some(b), Some(f)) if b != f && (m & 0o100 != 0) == f => with_exec(m, b),
+            _ => m,
+        },
+        None => with_exec(0o666 & !umask(), base_exec.unwrap_or(false)),
+    })
+}
+
+/// `m` with the executable bits set where it is readable (`exec`), or cleared.
+fn with_exec(m: u32, exec: bool) -> u32 {
+    if exec {
+        m | ((m & 0o444) >> 2)
+    } else {
+        m & !0o111
+    }
+}
+
+/// The process's umask, read without changing it (`/proc/self/status`); 022 where it cannot be.
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+        & 0o777
+}

@@ -32,8 +32,10 @@ use crate::strip::Outcome;
 pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
     let lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load_for_removal(path, slug)?;
-    // A reconfirm interrupted with the fix reverted: put the fix back first (issue 15).
-    super::journal::recover(path, root)?;
+    // A reconfirm interrupted with the fix reverted: put the fix back first (issue 15). Refused
+    // while a reconfirm of the session runs (its journal is live) or when the journal is not
+    // probity's own (issue 21); the reconfirm lock is held to the end.
+    let (_, _reconfirm_lock) = super::journal::recover_for_cleanup(path, root, slug)?;
     settle_interrupted(&mut ledger);
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;

@@ -120,17 +120,19 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
             Ok(l) => judge(&l, &name, &mut items),
         }
         // An `accept reconfirm` interrupted with the fix reverted on disk (its write-ahead
-        // journal is left): the tree is not the one the user will commit.
-        let journal = super::journal::journal_path(p);
-        if std::fs::symlink_metadata(&journal).is_ok() {
+        // journal is left): the tree is not the one the user will commit. A journal probity
+        // cannot prove its own (planted under `.planning/`) blocks as `journal_untrusted`,
+        // whose advice is to delete it, never to run the cleanup that would act on it.
+        let slug = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".evidence.json"))
+            .unwrap_or_default();
+        if let Some((reason, detail)) = super::journal::pending(p, slug) {
             items.push(GateItem {
                 ledger: name,
-                reason: "reconfirm_pending".into(),
-                detail: format!(
-                    "an interrupted `accept reconfirm` left the fix reverted ({}); run it again or \
-                     `probity cleanup` to put the fix back",
-                    journal.display()
-                ),
+                reason,
+                detail,
             });
         }
     }

@@ -5,8 +5,10 @@
 //!
 //! The record lives under the ledger's `verification` key, which older versions keep verbatim
 //! among the fields they do not know (`Ledger::rest`): the ledger schema is unchanged. Every
-//! signal is `pass`, `fail`, `flagged` or `skipped`; a `skipped` signal always carries its reason
-//! (a record without one is refused), and a skipped signal is never counted as a pass.
+//! signal is `pass`, `fail`, `flagged`, `skipped` or `inconclusive` (`accept reconfirm`: a file
+//! of the fix changed during a run); a `skipped` or `inconclusive` signal always carries its
+//! reason (a record without one is refused), and neither is ever counted as a pass: an
+//! `inconclusive` signal leaves the verdict undecided (`incomplete`), whatever the signal.
 
 use std::path::Path;
 
@@ -35,7 +37,7 @@ const MAY_SKIP: [&str; 3] = ["target_test", "mutation_check", "adjacent_tests"];
 /// One signal's result.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SignalRecord {
-    /// `pass`, `fail`, `flagged` or `skipped`.
+    /// `pass`, `fail`, `flagged`, `skipped` or `inconclusive`.
     pub result: String,
     /// Why it was skipped (required then), or the caller's evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,7 +133,9 @@ impl Verification {
         self.unmet = others()
             .filter(|s| match self.get(s) {
                 None => true,
-                Some(r) => r.result == "skipped" && !MAY_SKIP.contains(s),
+                Some(r) => {
+                    r.result == "inconclusive" || (r.result == "skipped" && !MAY_SKIP.contains(s))
+                }
             })
             .map(|s| (*s).to_owned())
             .collect();
@@ -190,15 +194,21 @@ pub fn record_signal(
             SIGNALS.join(", ")
         )));
     }
-    if !matches!(rec.result.as_str(), "pass" | "fail" | "flagged" | "skipped") {
+    if !matches!(
+        rec.result.as_str(),
+        "pass" | "fail" | "flagged" | "skipped" | "inconclusive"
+    ) {
         return Err(invalid(format!(
-            "`{}` is not a result (pass, fail, flagged, skipped)",
+            "`{}` is not a result (pass, fail, flagged, skipped, inconclusive)",
             rec.result
         )));
     }
-    if rec.result == "skipped" && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+    if matches!(rec.result.as_str(), "skipped" | "inconclusive")
+        && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty())
+    {
         return Err(invalid(format!(
-            "{signal}: a skipped signal needs its reason (never a silent pass)"
+            "{signal}: a {} signal needs its reason (never a silent pass)",
+            rec.result
         )));
     }
     rec.recorded_at = now_rfc3339();
