@@ -265,12 +265,15 @@ def kill_reconfirm(probity, d, case, files, new, env, slug, prob, when):
     session(probity, d, case, slug, env)
     snap = {rel: sha(d / rel) for rel in files}
     changed = lambda: any(sha(d / rel) != h for rel, h in snap.items())  # noqa: E731
-    journal = d / ".planning" / "debug" / f"{slug}.evidence.json.reconfirm"
+    # The journal lives in the repository's private folder (issue 21): <git dir>/probity/.
+    git_dir = Path(subprocess.run(["git", "-C", str(d), "rev-parse", "--absolute-git-dir"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    journal_exists = lambda: any((git_dir / "probity").glob(f"{slug}-*.reconfirm"))  # noqa: E731
     proc = subprocess.Popen([probity, "accept", "reconfirm", "--slug", slug, "--json", "--",
                              *case["argv"]], cwd=d, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    ready = journal.exists if when == "journal" else changed
+    ready = journal_exists if when == "journal" else changed
     while not ready() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.002)
     if proc.poll() is not None:
