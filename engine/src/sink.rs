@@ -82,30 +82,17 @@ pub fn unsafe_place(dir: &Path) -> Option<String> {
     None
 }
 
-/// Where capture roots are made, and why the temp dir was not used when it was not.
-#[derive(Debug, Clone)]
-pub struct CaptureParent {
-    /// The folder (canonical, passing [`unsafe_place`]).
-    pub dir: PathBuf,
-    /// `None` when it is the system temp dir (`$TMPDIR`, else `/tmp`); else why that was not
-    /// safe (the fallback used is `dir`).
-    pub fallback_because: Option<String>,
-}
-
 /// The folder new capture roots go into: the canonical system temp dir when it is a safe place
 /// ([`unsafe_place`]), else `$XDG_RUNTIME_DIR` when that is, else `probity/tmp` in the user's
 /// cache folder (`$XDG_CACHE_HOME`, else `~/.cache`; created 0700), when that is; else
-/// [`Reason::UnsafeTempDir`]. See: issue 21, class 2.
-pub fn capture_parent() -> Result<CaptureParent, Error> {
+/// [`Reason::UnsafeTempDir`] (whose detail says why each was refused). The root made there is
+/// recorded in the ledger (`artifact_root`), and `probity env` reports it. See: issue 21,
+/// class 2.
+pub fn capture_parent() -> Result<PathBuf, Error> {
     let tmp = std::env::temp_dir();
     let why = match tmp.canonicalize() {
         Ok(c) => match unsafe_place(&c) {
-            None => {
-                return Ok(CaptureParent {
-                    dir: c,
-                    fallback_because: None,
-                });
-            }
+            None => return Ok(c),
             Some(why) => why,
         },
         Err(e) => format!("{}: {e}", tmp.display()),
@@ -114,12 +101,7 @@ pub fn capture_parent() -> Result<CaptureParent, Error> {
     if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
         match x.canonicalize() {
             Ok(c) if x.is_absolute() => match unsafe_place(&c) {
-                None => {
-                    return Ok(CaptureParent {
-                        dir: c,
-                        fallback_because: Some(why),
-                    });
-                }
+                None => return Ok(c),
                 Some(w) => tried.push(format!("XDG_RUNTIME_DIR: {w}")),
             },
             Ok(_) => tried.push("XDG_RUNTIME_DIR: not absolute".to_owned()),
@@ -127,10 +109,7 @@ pub fn capture_parent() -> Result<CaptureParent, Error> {
         }
     }
     match private_cache_dir() {
-        Ok(dir) => Ok(CaptureParent {
-            dir,
-            fallback_because: Some(why),
-        }),
+        Ok(dir) => Ok(dir),
         Err(w) => {
             tried.push(format!("cache folder: {w}"));
             Err(Error::new(
@@ -198,7 +177,7 @@ pub fn check_root_place(root: &ArtifactRoot) -> Result<(), Error> {
 /// that [`remove_planned_root`] settles.
 pub fn plan_root(slug: &str) -> Result<PathBuf, Error> {
     use std::hash::{BuildHasher, Hasher};
-    let tmp = capture_parent()?.dir;
+    let tmp = capture_parent()?;
     // A per-process random key (std's hasher seed) mixed with the pid and the time: unique
     // enough, and `make_root` creates exclusively anyway.
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();

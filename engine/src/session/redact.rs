@@ -403,4 +403,43 @@ mod tests {
             "python3 -m pytest tests/test_a.py"
         );
     }
+
+    #[test]
+    fn masks_inside_shell_strings_and_renders_them_quoted() {
+        assert_eq!(
+            r(&["sh", "-c", "python3 app.py --token S1 && echo 'a b'"]),
+            "sh -c python3 app.py --token *** && echo 'a b'"
+        );
+        assert_eq!(
+            r(&["bash", "-lc", "mysql -pS2 -u root db"]),
+            "bash -lc mysql -p*** -u root db"
+        );
+        assert_eq!(
+            r(&["bash", "-pc", "curl -u me:S3 https://h"]),
+            "bash -pc curl -u me:*** https://h"
+        );
+        assert_eq!(
+            r(&["env", "A=1", "sh", "-ec", "x --passphrase \"S4 S5\""]),
+            "env A=*** sh -ec x --passphrase ***"
+        );
+        assert_eq!(
+            r(&["sh", "-c", "sh -c 'x --pass S6'"]),
+            "sh -c sh -c 'x --pass ***'"
+        );
+        // Unterminated quote: the whole command string.
+        assert_eq!(r(&["sh", "-c", "x '--token S7"]), "sh -c ***");
+        // An option's name after `-o` is the shell's.
+        assert_eq!(
+            r(&["sh", "-o", "pipefail", "-c", "x --api-key=S8"]),
+            "sh -o pipefail -c x --api-key=***"
+        );
+        // No secret: kept exactly.
+        let plain = "python3 app.py --n 'a  b' | tee out.txt";
+        assert_eq!(r(&["sh", "-c", plain]), format!("sh -c {plain}"));
+        // A word with blanks in a shell string is read as one too (`$(...)`, ssh).
+        assert_eq!(
+            r(&["ssh", "host", "cmd --token S9"]),
+            "ssh host cmd --token ***"
+        );
+    }
 }
