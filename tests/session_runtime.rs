@@ -107,14 +107,9 @@ fn as_other_user() -> Option<Vec<String>> {
         .into_iter()
         .find(|p| Path::new(p).exists())?;
     root.then(|| {
-        [
-            setpriv,
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-        ]
-        .map(str::to_owned)
-        .to_vec()
+        [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+            .map(str::to_owned)
+            .to_vec()
     })
 }
 
@@ -172,13 +167,19 @@ fn the_capture_root_never_lives_in_a_folder_others_can_rename_in() {
         "the probed program executed a runtime another user planted: {v}"
     );
     let l = ledger_of(&r);
-    let root = l["artifact_root"]["canonical_path"].as_str().unwrap_or_default();
+    let root = l["artifact_root"]["canonical_path"]
+        .as_str()
+        .unwrap_or_default();
     let xdg_c = xdg.path().canonicalize().unwrap();
     assert!(
         Path::new(root).starts_with(&xdg_c),
         "the capture root is not in the private folder: {root}"
     );
-    assert_eq!(entries(&ww), Vec::<String>::new(), "nothing in the unsafe TMPDIR");
+    assert_eq!(
+        entries(&ww),
+        Vec::<String>::new(),
+        "nothing in the unsafe TMPDIR"
+    );
     assert_eq!(
         data(&v)["run"]["observations"]["p-main"]["verdict"],
         "observed",
@@ -186,7 +187,11 @@ fn the_capture_root_never_lives_in_a_folder_others_can_rename_in() {
     );
     let (code, v) = cli(r.path(), &envs, &["cleanup", "--slug", "rt"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(entries(xdg.path()), Vec::<String>::new(), "cleanup removed the root");
+    assert_eq!(
+        entries(xdg.path()),
+        Vec::<String>::new(),
+        "cleanup removed the root"
+    );
 }
 
 /// Class 2, the fallbacks and the refusal: with an unsafe TMPDIR and no `$XDG_RUNTIME_DIR`, the
@@ -246,7 +251,10 @@ fn with_no_private_folder_a_run_is_refused_unsafe_temp_dir() {
     );
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["reason"], "unsafe_temp_dir", "{v}");
-    assert_eq!(std::fs::read(session_ledger(r.path(), "rt")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(session_ledger(r.path(), "rt")).unwrap(),
+        before
+    );
     assert_eq!(entries(&ww), Vec::<String>::new());
 }
 
@@ -293,7 +301,11 @@ fn a_recorded_capture_root_in_a_folder_others_can_write_is_not_used() {
         Path::new(&second).starts_with(xdg.path().canonicalize().unwrap()),
         "the run used a root in a folder others can write: {second}"
     );
-    assert_eq!(entries(&tmp), Vec::<String>::new(), "the old root was removed");
+    assert_eq!(
+        entries(&tmp),
+        Vec::<String>::new(),
+        "the old root was removed"
+    );
     let (code, v) = cli(r.path(), &envs, &["cleanup", "--slug", "rt"]);
     assert_eq!(code, 0, "{v}");
 }
@@ -391,7 +403,9 @@ fn probity_env_output_is_safe_to_eval_with_a_hostile_tmpdir() {
     let (code, v) = cli(r.path(), &envs, &["env", "--slug", "rt"]);
     assert_eq!(code, 0, "{v}");
     let text = human(&["env", "--slug", "rt"]);
-    let want = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"].as_str().unwrap();
+    let want = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .unwrap();
     let out = Command::new("sh")
         .args([
             "-c",
@@ -579,7 +593,11 @@ fn a_planted_values_key_never_keys_values_sha256() {
             .as_str()
             .unwrap_or_else(|| panic!("{v}"))
             .to_owned();
-        assert_ne!(hash, keyed(&planted), "symlink={symlink}: the planted key was used");
+        assert_ne!(
+            hash,
+            keyed(&planted),
+            "symlink={symlink}: the planted key was used"
+        );
         let meta = std::fs::symlink_metadata(&key).unwrap();
         assert!(meta.is_file(), "symlink={symlink}");
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);

@@ -511,8 +511,9 @@ fn judge_sink(
     let read = match &planned.values_key {
         Some(key) => sink::read_sink(root, &planned.sink_name, id).map(|b| (b, key)),
         // No key: a run without live probes, which judges nothing.
-        None if live.is_empty() => sink::read_sink(root, &planned.sink_name, id)
-            .map(|b| (b, &NO_PROBES_KEY)),
+        None if live.is_empty() => {
+            sink::read_sink(root, &planned.sink_name, id).map(|b| (b, &NO_PROBES_KEY))
+        }
         None => Err(Error::new(Reason::IoError, "no values key")),
     };
     Some(match read {
