@@ -39,6 +39,7 @@ mod regressions;
 mod rules;
 mod session;
 mod session_life;
+mod session_runtime;
 mod toolchains;
 mod trace;
 mod util;

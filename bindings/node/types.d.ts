@@ -132,6 +132,7 @@ export type ReasonCode =
   | "command_failed"
   | "run_not_found"
   | "unclosed_markdown_block"
+  | "unsafe_temp_dir"
   | "trace_line_too_long"
   | "trace_too_large"
   | "trace_malformed_line"
@@ -511,6 +512,12 @@ export interface Ledger {
    * Session state.
    */
   state: State | null;
+  /**
+   * The identity of the session's values key file (`<ledger>.values-key`) as probity created
+   * it: a key file with another identity (one a clone delivered, or planted) is never used
+   * (issue 21, class 12). Written only when set.
+   */
+  values_key?: Identity | null;
   [k: string]: unknown | undefined;
 }
 /**

@@ -21,14 +21,13 @@ use crate::ledger::{Inconclusive, Observation};
 use crate::protocol::{
     EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES, MAX_VALUE_CHARS,
 };
-use crate::reason::Reason;
 use crate::source::sha256_hex;
 
 /// The per-session secret that keys `values_sha256` (issue 12): the hash of a run's captured
 /// values is SHA-256 over this key, a zero byte and the values, so the ledger alone does not let
 /// anyone test guesses of a value (a PIN) against it, while two runs of one session still
-/// compare. It lives in a 0600 file beside the ledger ([`values_key_path`]), never in it, and
-/// `cleanup` removes it.
+/// compare. It lives in a 0600 file beside the ledger ([`values_key_path`]), never in it, is
+/// created only by a run that records values ([`session_values_key`]), and `cleanup` removes it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ValuesKey([u8; 32]);
 
@@ -40,7 +39,7 @@ impl std::fmt::Debug for ValuesKey {
 
 impl ValuesKey {
     /// A key of these bytes (tests and callers that keep their own secret).
-    pub fn from_bytes(bytes: [u8; 32]) -> Self {
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
         ValuesKey(bytes)
     }
 
@@ -61,53 +60,77 @@ pub fn values_key_path(ledger: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// The session's values key, created (32 random bytes, mode 0600, exclusively, not following
-/// links) on first use. An existing key must be a plain regular file of 32 bytes that only its
-/// owner can read and owned by this user, else [`Reason::NotRegularFile`] / [`Reason::IoError`].
-pub fn values_key(ledger: &Path) -> Result<ValuesKey, Error> {
+/// The session's values key, for a run that records values (the session has live probes;
+/// no other run creates one). `recorded` is the key file's identity as the ledger recorded it
+/// when probity created the file ([`crate::ledger::Ledger::values_key`]); the caller saves it.
+///
+/// An existing key is used only when it is exactly what probity made for this session: opened
+/// without following links, a regular file of this user with one link, no group or other
+/// permission bit, 32 bytes, and the recorded identity. Anything else (a key that arrived with a
+/// clone or was planted, a symlink, a key of another user or readable by others, or one whose
+/// identity the ledger does not hold) is never read: it is unlinked (which never follows a
+/// link) and a fresh key is created in its place, exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`,
+/// mode 0600), its identity recorded. A key probity did not make therefore never keys a
+/// `values_sha256`; hashes of runs before a replaced key do not compare with later ones.
+/// See: issue 21, class 12.
+pub fn session_values_key(
+    ledger: &Path,
+    recorded: &mut Option<crate::ledger::Identity>,
+) -> Result<ValuesKey, Error> {
     let path = values_key_path(ledger);
-    let mut key = [0u8; 32];
-    let created = std::fs::File::options()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
+    let opened = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(&path);
-    match created {
+    match opened {
         Ok(mut f) => {
-            std::fs::File::open("/dev/urandom")
-                .and_then(|mut r| r.read_exact(&mut key))
-                .and_then(|()| f.write_all(&key))
-                .and_then(|()| f.sync_all())
-                .map_err(|e| Error::io(&path, e))?;
-            return Ok(ValuesKey(key));
+            let meta = f.metadata().map_err(|e| Error::io(&path, e))?;
+            // SAFETY: geteuid has no preconditions.
+            let mine = meta.uid() == unsafe { libc::geteuid() };
+            let trusted = meta.is_file()
+                && mine
+                && meta.nlink() == 1
+                && meta.len() == 32
+                && meta.permissions().mode() & 0o077 == 0
+                && recorded.as_ref() == Some(&key_identity(&meta));
+            if trusted {
+                let mut key = [0u8; 32];
+                f.read_exact(&mut key).map_err(|e| Error::io(&path, e))?;
+                return Ok(ValuesKey(key));
+            }
+            drop(f);
+            remove_values_key(ledger)?;
         }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        // A symlink (`O_NOFOLLOW`): never followed, removed.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => remove_values_key(ledger)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(Error::io(&path, e)),
     }
     let mut f = std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(&path)
         .map_err(|e| Error::io(&path, e))?;
+    let mut key = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut r| r.read_exact(&mut key))
+        .and_then(|()| f.write_all(&key))
+        .and_then(|()| f.sync_all())
+        .map_err(|e| Error::io(&path, e))?;
     let meta = f.metadata().map_err(|e| Error::io(&path, e))?;
-    if !meta.is_file() || meta.len() != 32 || meta.permissions().mode() & 0o077 != 0 {
-        return Err(Error::at(
-            Reason::NotRegularFile,
-            &path,
-            "is not a 32-byte regular file only its owner can read",
-        ));
-    }
-    // SAFETY: getuid has no preconditions.
-    if meta.uid() != unsafe { libc::getuid() } {
-        return Err(Error::at(
-            Reason::IoError,
-            &path,
-            "is owned by another user",
-        ));
-    }
-    f.read_exact(&mut key).map_err(|e| Error::io(&path, e))?;
+    *recorded = Some(key_identity(&meta));
     Ok(ValuesKey(key))
+}
+
+/// The identity of a key file (`posix_dev_ino`).
+fn key_identity(meta: &std::fs::Metadata) -> crate::ledger::Identity {
+    crate::ledger::Identity {
+        scheme: "posix_dev_ino".into(),
+        volume_id: meta.dev().to_string(),
+        file_id: meta.ino().to_string(),
+    }
 }
 
 /// Remove the session's values key (gone after cleanup); an absent key is fine.

@@ -196,6 +196,11 @@ reasons! {
     /// `session sync` would put the section inside a block the file leaves open (a fenced code
     /// block or an HTML block such as a comment running to the end), where it would be text.
     UnclosedMarkdownBlock = "unclosed_markdown_block",
+    /// No folder for a capture root where only this user (and root) can create or rename
+    /// entries: the temp dir and every fallback (`$XDG_RUNTIME_DIR`, the user's cache folder),
+    /// or one of their parents, is writable by another user without the sticky bit, or owned by
+    /// one (docs/run.md).
+    UnsafeTempDir = "unsafe_temp_dir",
 
     // --- trace inspection (`probity trace inspect`, docs/trace.md) ---
     /// A line of the trace is longer than `trace::MAX_LINE_BYTES`; it is not read any further.

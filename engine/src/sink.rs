@@ -41,16 +41,143 @@ fn fail(reason: Reason, path: &Path, what: impl std::fmt::Display) -> Error {
     Error::at(reason, path, what)
 }
 
+/// Why `dir` is no safe place for a capture root, if it is not: `dir` and every ancestor up to
+/// `/` must be a real directory (no symlink) owned by root or this user and not writable by
+/// group or others unless its sticky bit is set (OpenSSH's safe-path rule, sticky folders such
+/// as `/tmp` allowed: there only an entry's owner, the folder's owner or root may rename it, and
+/// the entry we care about is the root we create). Then no one else can rename the capture root
+/// aside or swap any folder above it, so a path inside the root names what probity wrote. `dir`
+/// must also be UTF-8, as the ledger records the root's path as text. See: issue 21, class 2.
+pub fn unsafe_place(dir: &Path) -> Option<String> {
+    if dir.to_str().is_none() {
+        return Some(format!("{}: not UTF-8", dir.display()));
+    }
+    if !dir.is_absolute() {
+        return Some(format!("{}: not an absolute path", dir.display()));
+    }
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for a in dir.ancestors() {
+        let meta = match fs::symlink_metadata(a) {
+            Ok(m) => m,
+            Err(e) => return Some(format!("{}: {e}", a.display())),
+        };
+        let mode = meta.mode();
+        let problem = if meta.file_type().is_symlink() {
+            "is a symlink".to_owned()
+        } else if !meta.is_dir() {
+            "is not a directory".to_owned()
+        } else if meta.uid() != 0 && meta.uid() != me {
+            format!("is owned by another user (uid {})", meta.uid())
+        } else if mode & 0o022 != 0 && mode & 0o1000 == 0 {
+            format!(
+                "is writable by others without the sticky bit (mode {:o})",
+                mode & 0o7777
+            )
+        } else {
+            continue;
+        };
+        return Some(format!("{}: {problem}", a.display()));
+    }
+    None
+}
+
+/// The folder new capture roots go into: the canonical system temp dir when it is a safe place
+/// ([`unsafe_place`]), else `$XDG_RUNTIME_DIR` when that is, else `probity/tmp` in the user's
+/// cache folder (`$XDG_CACHE_HOME`, else `~/.cache`; created 0700), when that is; else
+/// [`Reason::UnsafeTempDir`] (whose detail says why each was refused). The root made there is
+/// recorded in the ledger (`artifact_root`), and `probity env` reports it. See: issue 21,
+/// class 2.
+pub fn capture_parent() -> Result<PathBuf, Error> {
+    let tmp = std::env::temp_dir();
+    let why = match tmp.canonicalize() {
+        Ok(c) => match unsafe_place(&c) {
+            None => return Ok(c),
+            Some(why) => why,
+        },
+        Err(e) => format!("{}: {e}", tmp.display()),
+    };
+    let mut tried = vec![format!("temp dir: {why}")];
+    if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
+        match x.canonicalize() {
+            Ok(c) if x.is_absolute() => match unsafe_place(&c) {
+                None => return Ok(c),
+                Some(w) => tried.push(format!("XDG_RUNTIME_DIR: {w}")),
+            },
+            Ok(_) => tried.push("XDG_RUNTIME_DIR: not absolute".to_owned()),
+            Err(e) => tried.push(format!("XDG_RUNTIME_DIR: {}: {e}", x.display())),
+        }
+    }
+    match private_cache_dir() {
+        Ok(dir) => Ok(dir),
+        Err(w) => {
+            tried.push(format!("cache folder: {w}"));
+            Err(Error::new(
+                Reason::UnsafeTempDir,
+                format!(
+                    "no folder for the capture root where only you can create or rename \
+                     entries ({}); set TMPDIR to a folder of yours (mode 0700)",
+                    tried.join("; ")
+                ),
+            ))
+        }
+    }
+}
+
+/// `probity/tmp` in the user's cache folder, created (mode 0700) when absent, if the cache
+/// folder and then the whole chain pass [`unsafe_place`]; else why not.
+fn private_cache_dir() -> Result<PathBuf, String> {
+    use std::os::unix::fs::DirBuilderExt;
+    let cache = dirs::cache_dir().ok_or_else(|| "no cache folder (HOME unset)".to_owned())?;
+    let dir = cache.join("probity").join("tmp");
+    // Nothing is made in a folder that is not a safe place itself.
+    let existing = dir
+        .ancestors()
+        .find(|a| a.exists())
+        .unwrap_or(Path::new("/"));
+    let existing = existing
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", existing.display()))?;
+    if let Some(w) = unsafe_place(&existing) {
+        return Err(w);
+    }
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    match unsafe_place(&dir) {
+        None => Ok(dir),
+        Some(w) => Err(w),
+    }
+}
+
+/// Check that a recorded root is in a safe place: its parent passes [`unsafe_place`]
+/// ([`Reason::UnsafeTempDir`] otherwise). A ledger is untrusted, and a root made before this
+/// check (or in a temp dir made unsafe since) must not hold a runtime a probe will load.
+pub fn check_root_place(root: &ArtifactRoot) -> Result<(), Error> {
+    let path = Path::new(&root.canonical_path);
+    let parent = path.parent().unwrap_or(Path::new("/"));
+    match unsafe_place(parent) {
+        None => Ok(()),
+        Some(why) => Err(fail(
+            Reason::UnsafeTempDir,
+            path,
+            format!("the capture root's folder is not private: {why}"),
+        )),
+    }
+}
+
 /// The path a new capture root of `slug` will have: a fresh `probity-<slug>-<random>` name in
-/// the canonical system temp dir. Nothing is created: the caller records the path (write-ahead)
-/// and then calls [`make_root`], so a crash between the two leaves a recorded path that
-/// [`remove_planned_root`] settles.
+/// the folder [`capture_parent`] chooses. Nothing is created: the caller records the path
+/// (write-ahead) and then calls [`make_root`], so a crash between the two leaves a recorded path
+/// that [`remove_planned_root`] settles.
 pub fn plan_root(slug: &str) -> Result<PathBuf, Error> {
     use std::hash::{BuildHasher, Hasher};
-    let tmp = std::env::temp_dir();
-    let tmp = tmp
-        .canonicalize()
-        .map_err(|e| fail(Reason::IoError, &tmp, e))?;
+    let tmp = capture_parent()?;
     // A per-process random key (std's hasher seed) mixed with the pid and the time: unique
     // enough, and `make_root` creates exclusively anyway.
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -86,7 +213,7 @@ pub fn make_root(path: &Path) -> Result<ArtifactRoot, Error> {
     })
 }
 
-/// Create a fresh, private (0700) root under the system temp dir, unrecorded (for a run
+/// Create a fresh, private (0700) root in the [`capture_parent`], unrecorded (for a run
 /// outside any session: `probity env` without a session ledger).
 pub fn create_root(slug: &str) -> Result<ArtifactRoot, Error> {
     make_root(&plan_root(slug)?)

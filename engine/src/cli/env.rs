@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use probity::{ledger, repo_root, session};
+use probity::{ledger, repo_root, session, untrusted};
 
 use probity::contract::{Status, data};
 
@@ -27,9 +27,18 @@ pub(super) struct EnvArgs {
     json: bool,
 }
 
-/// A value quoted for a POSIX shell.
+/// A value quoted for a POSIX shell (sh, dash, bash, zsh, ksh): inside single quotes every byte
+/// is literal, newlines and control characters included; a `'` ends the quote, is escaped, and
+/// a new quote begins.
 pub(super) fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Untrusted text for a `#` comment a shell will evaluate: escaped ([`untrusted::escape`]) so
+/// it is one line with no control character, which a newline could otherwise end, running what
+/// follows as a command. See: issue 21, class 3.
+fn sh_comment_text(s: &str) -> String {
+    untrusted::escape(s)
 }
 
 pub(super) fn env_cmd(a: EnvArgs) -> ExitCode {
@@ -50,7 +59,7 @@ pub(super) fn env_cmd(a: EnvArgs) -> ExitCode {
                     println!(
                         "# the runtime is in {} (a ledger without a session records no files): \
                          remove that folder when done",
-                        d.root
+                        sh_comment_text(&d.root)
                     );
                 }
             })

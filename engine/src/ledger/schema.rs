@@ -544,6 +544,11 @@ pub struct Ledger {
     /// set (`skip_serializing_if` tells the schema so; `Serialize` is below).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_root: Option<String>,
+    /// The identity of the session's values key file (`<ledger>.values-key`) as probity created
+    /// it: a key file with another identity (one a clone delivered, or planted) is never used
+    /// (issue 21, class 12). Written only when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values_key: Option<Identity>,
     /// Owned capture artifacts.
     #[serde(default)]
     pub artifacts: Vec<Artifact>,
@@ -580,6 +585,9 @@ impl Serialize for Ledger {
             m.insert("artifact_root".into(), json!(self.artifact_root));
             if let Some(p) = &self.pending_root {
                 m.insert("pending_root".into(), json!(p));
+            }
+            if let Some(k) = &self.values_key {
+                m.insert("values_key".into(), json!(k));
             }
         }
         m.insert("probes".into(), json!(self.probes));

@@ -98,9 +98,25 @@ pub(super) fn ensure_root(
     path: &Path,
     label: &str,
 ) -> Result<ArtifactRoot, Error> {
-    if let Some(r) = &ledger.artifact_root {
-        sink::check_root(r)?;
-        return Ok(r.clone());
+    if let Some(r) = ledger.artifact_root.clone() {
+        sink::check_root(&r)?;
+        // A recorded root is used only in a safe place (issue 21, class 2); one that is not
+        // (made before the check, or its folder opened to others since) is left for a new one
+        // when it holds nothing of ours any more, else refused (`unsafe_temp_dir`).
+        match sink::check_root_place(&r) {
+            Ok(()) => return Ok(r),
+            Err(e) => {
+                let idle = ledger
+                    .artifacts
+                    .iter()
+                    .all(|a| a.status == ArtifactStatus::Removed);
+                if !idle || sink::remove_root(&r).is_err() {
+                    return Err(e);
+                }
+                ledger.artifact_root = None;
+                ledger.save(path)?;
+            }
+        }
     }
     if let Some(e) = settle_pending_root(ledger) {
         return Err(e);

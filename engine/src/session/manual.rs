@@ -33,8 +33,15 @@ pub fn run_start(path: &Path, slug: &str, phase: Phase, label: &str) -> Result<S
     }
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load(path, slug)?;
-    prepare(&mut ledger, path, &phase)?;
-    let planned = record(&mut ledger, path, slug, &phase, label.to_owned())?;
+    let live = prepare(&mut ledger, path, &phase)?;
+    let planned = record(
+        &mut ledger,
+        path,
+        slug,
+        &phase,
+        label.to_owned(),
+        !live.is_empty(),
+    )?;
     let (env, unset) = probe_env(&planned, &phase)?;
     Ok((
         planned.run_id,
@@ -78,16 +85,6 @@ pub fn run_finish(path: &Path, slug: &str) -> Result<super::RunReport, Error> {
         let ids = runtime_names(&stem).into_iter().map(|(_, n)| n).collect();
         Some((full.to_string_lossy().into_owned(), ids))
     });
-    let planned = Planned {
-        run_id: active.run_id.clone(),
-        sink_id: active.sink_artifact_id.clone().unwrap_or_default(),
-        sink_name: format!("{}.sink", active.run_id),
-        reproduction_ref: active.reproduction_ref.clone(),
-        started_at: active.started_at.clone(),
-        sink,
-        runtime,
-        values_key: crate::events::values_key(path)?,
-    };
     let live: Vec<ExpectedProbe> = ledger
         .probes
         .iter()
@@ -98,6 +95,24 @@ pub fn run_finish(path: &Path, slug: &str) -> Result<super::RunReport, Error> {
             control: p.message == "control",
         })
         .collect();
+    // The key only for a run that can record values (as `run start` created it).
+    let values_key = match &sink {
+        Some(_) if !live.is_empty() => Some(crate::events::session_values_key(
+            path,
+            &mut ledger.values_key,
+        )?),
+        _ => None,
+    };
+    let planned = Planned {
+        run_id: active.run_id.clone(),
+        sink_id: active.sink_artifact_id.clone().unwrap_or_default(),
+        sink_name: format!("{}.sink", active.run_id),
+        reproduction_ref: active.reproduction_ref.clone(),
+        started_at: active.started_at.clone(),
+        sink,
+        runtime,
+        values_key,
+    };
     let result = Ok(RunResult {
         exit_code: None,
         signal: None,

@@ -118,7 +118,7 @@ pub fn run_hosted(
     let mut ledger = super::load(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
     let reference = label.map_or_else(|| super::redact_argv(argv), str::to_owned);
-    let planned = record(&mut ledger, path, slug, &phase, reference)?;
+    let planned = record(&mut ledger, path, slug, &phase, reference, !live.is_empty())?;
     let result = start(&mut ledger, path, &planned, &phase, timeout, &spawned, host)?;
     let collected = collect(&planned, slug, &phase, &live, &result);
     settle(&mut ledger, path, planned, &phase, collected, result, argv)
@@ -212,20 +212,24 @@ pub(super) struct Planned {
     pub(super) sink: Option<(ArtifactRoot, Identity)>,
     /// The runtime's path without extension ([`runner::RUNTIME_ENV`]) and its artifact ids.
     pub(super) runtime: Option<(String, Vec<String>)>,
-    /// The session's key of `values_sha256` ([`events::values_key`]).
-    pub(super) values_key: events::ValuesKey,
+    /// The session's key of `values_sha256` ([`events::session_values_key`]); only for a run
+    /// that can record values (a sink and live probes): no other run creates one.
+    pub(super) values_key: Option<events::ValuesKey>,
 }
 
 /// Step 2: the capture root (checked, or its path saved, then created, then its identity saved
 /// before anything is made inside it: [`ensure_root`]),
 /// the write-ahead run id with its sink artifact (saved), then the sink, created exclusively
-/// and its identity saved.
+/// and its identity saved. The values key is created (or checked) only when `values` (the run
+/// has live probes) and there is a sink: a run that can record no values neither creates nor
+/// leaves one (issue 21, class 12).
 pub(super) fn record(
     ledger: &mut Ledger,
     path: &Path,
     slug: &str,
     phase: &Phase,
     reference: String,
+    values: bool,
 ) -> Result<Planned, Error> {
     let root = if *phase == Phase::UninstrumentedVerify {
         None
@@ -249,6 +253,10 @@ pub(super) fn record(
         pgid: None,
         pgid_start_ticks: None,
     });
+    let values_key = match &root {
+        Some(_) if values => Some(events::session_values_key(path, &mut ledger.values_key)?),
+        _ => None,
+    };
     if root.is_some() {
         ledger.artifacts.push(Artifact {
             id: sink_id.clone(),
@@ -282,7 +290,7 @@ pub(super) fn record(
         started_at,
         sink,
         runtime,
-        values_key: events::values_key(path)?,
+        values_key,
     })
 }
 
@@ -357,6 +365,19 @@ fn start(
     }
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
+        // What the probes will load is what probity wrote: each runtime file is still the
+        // recorded one (in a root whose folders no one else can rename: `sink::unsafe_place`).
+        for rid in planned.runtime.iter().flat_map(|(_, ids)| ids) {
+            let art = ledger.artifacts.iter().find(|a| a.id == *rid);
+            let Some((name, ident)) = art.and_then(|a| Some((&a.name, a.identity.as_ref()?)))
+            else {
+                return Err(Error::new(
+                    Reason::IdentityMismatch,
+                    format!("{rid}: the runtime was not recorded"),
+                ));
+            };
+            sink::check_sink(r, name, ident)?;
+        }
     }
     let mut record_group = |pgid: u32| {
         if let Some(a) = ledger.active_run.as_mut() {
@@ -474,6 +495,10 @@ pub(super) fn collect(
     }
 }
 
+/// The key given to [`events::analyze`] for a run without live probes: it hashes nothing (a
+/// hash is made only for an observed probe), so it is no secret.
+static NO_PROBES_KEY: events::ValuesKey = events::ValuesKey::from_bytes([0; 32]);
+
 /// The sink's bytes judged against the live probes; an unreadable sink makes every probe
 /// `inconclusive` (`sink_failure`). None when the run had no sink.
 fn judge_sink(
@@ -483,8 +508,16 @@ fn judge_sink(
     live: &[ExpectedProbe],
 ) -> Option<events::Analysis> {
     let (root, id) = planned.sink.as_ref()?;
-    Some(match sink::read_sink(root, &planned.sink_name, id) {
-        Ok(bytes) => events::analyze(
+    let read = match &planned.values_key {
+        Some(key) => sink::read_sink(root, &planned.sink_name, id).map(|b| (b, key)),
+        // No key: a run without live probes, which judges nothing.
+        None if live.is_empty() => {
+            sink::read_sink(root, &planned.sink_name, id).map(|b| (b, &NO_PROBES_KEY))
+        }
+        None => Err(Error::new(Reason::IoError, "no values key")),
+    };
+    Some(match read {
+        Ok((bytes, key)) => events::analyze(
             &bytes,
             &RunIdentity {
                 session_id: slug.to_owned(),
@@ -492,7 +525,7 @@ fn judge_sink(
                 phase: phase.as_str().to_owned(),
             },
             live,
-            &planned.values_key,
+            key,
         ),
         Err(_) => events::Analysis {
             observations: live
