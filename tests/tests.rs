@@ -37,6 +37,7 @@ mod registry;
 mod regressions;
 mod rules;
 mod session;
+mod session_gate;
 mod session_life;
 mod toolchains;
 mod trace;
