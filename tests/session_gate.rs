@@ -607,9 +607,9 @@ fn a_refusal_writes_nothing() {
                 "--hypothesis",
                 "h1",
             ],
-            "no_ledger",
+            "invalid_argument",
         ),
-        (&["strip", "--slug", "nope"], "session_not_found"),
+        (&["strip", "--slug", "nope"], "file_not_found"),
         (
             &["accept", "reconfirm", "--slug", "nope", "--", "true"],
             "session_not_found",
