@@ -38,6 +38,7 @@ mod registry;
 mod regressions;
 mod rules;
 mod session;
+mod session_gate;
 mod session_life;
 mod session_runtime;
 mod toolchains;

@@ -141,8 +141,8 @@ pub(super) struct GateArgs {
     /// Every session under `<root>/.planning/debug/` (the default).
     #[arg(long)]
     all: bool,
-    /// Repository root. Without it, the gate refuses (`no_session_root`, exit 2) outside a git
-    /// work tree or where no `.planning/debug` exists, rather than pass on nothing.
+    /// Repository root (default: the enclosing git work tree). Without it, the gate refuses
+    /// (`no_session_root`, exit 2) outside a git work tree, rather than pass on nothing.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
     /// Also verify the whole tree, gitignored files included (build outputs holding a copy of a
@@ -449,8 +449,8 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
-    // `--root`, else the enclosing git work tree with `.planning/debug` (`no_session_root`
-    // otherwise: a gate run from the wrong folder never passes on nothing).
+    // `--root`, else the enclosing git work tree (`no_session_root` outside one: a gate run
+    // from the wrong folder never passes on nothing).
     let root = match a.root {
         Some(r) => Ok(r),
         None => std::env::current_dir()
@@ -467,13 +467,22 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
         Status::NotClean
     };
     emit("gate", a.json, status, &d, || {
+        // One line per item; every part may hold text probity did not write (file names).
         for i in &d.blocking {
-            let reason = ui::paint_err(ui::Tone::Bad, &i.reason.to_string());
-            eprintln!("{}: {reason}: {}", i.ledger, i.detail);
+            let reason = ui::paint_err(ui::Tone::Bad, &untrusted::escape(&i.reason));
+            eprintln!(
+                "{}: {reason}: {}; next: {}",
+                untrusted::escape(&i.ledger),
+                untrusted::escape(&i.detail),
+                untrusted::escape(&i.next)
+            );
         }
         if d.blocking.is_empty() {
             let pass = ui::paint(ui::Tone::Good, "gate: pass");
-            println!("{pass} ({} session(s) clean or not used)", d.sessions);
+            println!(
+                "{pass} ({} session(s) clean or not used, no probe in the tree)",
+                d.sessions
+            );
         }
     })
 }

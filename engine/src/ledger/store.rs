@@ -38,7 +38,13 @@ impl Ledger {
                 Error::new(reason, e.detail)
             })?,
         };
-        let ledger: Ledger = serde_json::from_slice(&bytes).map_err(|e| {
+        Ledger::parse(&bytes, path)
+    }
+
+    /// A ledger from the bytes of a file (`path` names it in errors): JSON of the schema,
+    /// `schema_version` 1, each live probe once (`ledger_unreadable`, `ledger_invalid`).
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Ledger, Error> {
+        let ledger: Ledger = serde_json::from_slice(bytes).map_err(|e| {
             Error::new(Reason::LedgerUnreadable, format!("{}: {e}", path.display()))
         })?;
         checked(ledger, path)
@@ -230,9 +236,21 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 /// `flock` locks belong to an open file description: a second [`lock`] of the same ledger from
 /// the same process blocks like any other. An operation that holds the lock and calls another
 /// one passes `&LedgerLock` down (see `ops::strip_held`) instead of locking again.
+///
+/// A lock leaves nothing behind: the lock file, and any folder created to hold it, are removed
+/// when the lock that created them is released (still holding the `flock`), so a refused
+/// command writes nothing (issue 21). A waiter whose file was removed that way sees that the
+/// path no longer names the file it locked and takes the lock again.
 pub struct LedgerLock {
-    _file: File,
+    file: File,
     ledger: PathBuf,
+    path: PathBuf,
+    /// Whether this lock created the lock file (then it removes it on release).
+    created_file: bool,
+    /// Whether the `flock` is held (only a holder removes anything).
+    held: bool,
+    /// Folders created to hold the lock file, deepest first (removed on release when empty).
+    created_dirs: Vec<PathBuf>,
 }
 
 impl LedgerLock {
@@ -242,40 +260,120 @@ impl LedgerLock {
     }
 }
 
+impl Drop for LedgerLock {
+    fn drop(&mut self) {
+        // Still locked here (the descriptor closes after this body): only a file this lock
+        // created, and only while the path still names it.
+        if self.held && self.created_file && names_file(&self.path, &self.file) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        for d in &self.created_dirs {
+            // Fails, and keeps the folder, when anything is in it (a ledger saved there).
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// Whether `path` (not followed) is the very file open as `file`.
+fn names_file(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::symlink_metadata(path), file.metadata()) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Create the missing folders of `dir` one by one: the ones this call created, deepest first.
+fn create_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .collect();
+    missing.reverse();
+    let mut created = Vec::new();
+    for d in missing {
+        if std::fs::create_dir(d).is_ok() {
+            created.push(d.to_path_buf());
+        }
+    }
+    created.reverse();
+    created
+}
+
 /// Take `<ledger>.lock`, waiting up to `wait`.
 pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
     let mut name = ledger.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let file = open_lock(&path)?;
     let start = Instant::now();
+    let mut created_dirs: Vec<PathBuf> = Vec::new();
+    let mut attempts = 0;
     loop {
-        // SAFETY: flock on a file descriptor this function owns.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(LedgerLock {
-                _file: file,
-                ledger: ledger.to_path_buf(),
-            });
+        attempts += 1;
+        if let Some(dir) = path.parent() {
+            let mut more = create_dirs(dir);
+            more.extend(std::mem::take(&mut created_dirs));
+            created_dirs = more;
         }
-        if start.elapsed() >= wait {
-            return Err(Error::new(
-                Reason::LedgerLocked,
-                format!("{} is held by another probity process", path.display()),
-            ));
+        let (file, created_file) = match open_lock(&path) {
+            Ok(f) => f,
+            // The folder was removed by a lock released meanwhile: create it again.
+            Err(_) if attempts < 20 && path.parent().is_some_and(|d| !d.exists()) => {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
+            Err(e) => {
+                remove_dirs(&created_dirs);
+                return Err(e);
+            }
+        };
+        let mut lock = LedgerLock {
+            file,
+            ledger: ledger.to_path_buf(),
+            path: path.clone(),
+            created_file,
+            held: false,
+            created_dirs: std::mem::take(&mut created_dirs),
+        };
+        loop {
+            // SAFETY: flock on a file descriptor this function owns.
+            let rc = unsafe { libc::flock(lock.file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if rc == 0 {
+                lock.held = true;
+                break;
+            }
+            if start.elapsed() >= wait {
+                return Err(Error::new(
+                    Reason::LedgerLocked,
+                    format!("{} is held by another probity process", path.display()),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        if names_file(&path, &lock.file) {
+            return Ok(lock);
+        }
+        // The holder released it and removed the file: this lock is on a file nobody else
+        // will see. Take it again (keeping the folders this call created to remove them).
+        lock.created_file = false;
+        created_dirs = std::mem::take(&mut lock.created_dirs);
+        drop(lock);
+    }
+}
+
+/// Remove the (empty) folders a failed [`lock`] created, deepest first.
+fn remove_dirs(dirs: &[PathBuf]) {
+    for d in dirs {
+        let _ = std::fs::remove_dir(d);
     }
 }
 
 /// Open (creating it if needed) a lock file that is a plain regular file, never following a
 /// symlink (`symlink`) nor blocking on a FIFO or device (`not_regular_file`, as for a
-/// directory): `O_NOFOLLOW | O_NONBLOCK`, then `fstat` on the descriptor.
+/// directory): `O_NOFOLLOW | O_NONBLOCK`, then `fstat` on the descriptor. Also says whether
+/// this call created the file (`O_EXCL`).
 /// See: issue 12, "Writes outside the repository".
-fn open_lock(path: &Path) -> Result<File, Error> {
+fn open_lock(path: &Path) -> Result<(File, bool), Error> {
     let refuse = |meta: Option<std::fs::Metadata>, e: Option<std::io::Error>| {
         let meta = meta.or_else(|| std::fs::symlink_metadata(path).ok());
         match meta {
@@ -297,21 +395,32 @@ fn open_lock(path: &Path) -> Result<File, Error> {
             },
         }
     };
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
+    let flags = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    let (file, created) = match OpenOptions::new()
+        .create_new(true)
         .write(true)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .custom_flags(flags)
         .open(path)
-        .map_err(|e| refuse(None, Some(e)))?;
+    {
+        Ok(f) => (f, true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let f = OpenOptions::new()
+                .write(true)
+                .custom_flags(flags)
+                .open(path)
+                .map_err(|e| refuse(None, Some(e)))?;
+            (f, false)
+        }
+        Err(e) => return Err(refuse(None, Some(e))),
+    };
     let meta = file
         .metadata()
         .map_err(|e| Error::at(Reason::IoError, path, e))?;
     if !meta.is_file() {
         return Err(refuse(Some(meta), None));
     }
-    Ok(file)
+    Ok((file, created))
 }
 
 /// The default ledger of a session: `<root>/.planning/debug/<slug>.evidence.json`.

@@ -71,11 +71,50 @@ fn finding(line: usize, kind: Kind, detail: String, language: Option<&str>) -> F
         language: language.map(str::to_owned),
         block_sha256: None,
         ledger: None,
+        next: None,
     }
 }
 
+/// A complete block no live entry of the root's ledgers owned when it was judged: what judging
+/// it again against ledgers met later in the walk needs (`mod.rs`, a ledger kept outside
+/// `.planning/debug/`).
+#[derive(Debug, Clone)]
+pub struct Unowned {
+    /// The finding's 1-based line (its start marker).
+    pub line: usize,
+    /// The hash of the block's token sequence, for a parsed file.
+    pub token_sha: Option<String>,
+    /// The file's scan note (`[...]` after the detail), or empty.
+    pub note: String,
+}
+
+/// The findings of one file, and its blocks that no live entry owned.
+pub struct Classified {
+    /// The findings (root and path left empty for the caller).
+    pub findings: Vec<Finding>,
+    /// Its complete blocks judged `leftover_unledgered`.
+    pub unowned: Vec<Unowned>,
+}
+
+/// The detail of a complete block `slug/probe` over 1-based `lines`, judged `judged`.
+pub fn block_detail(
+    slug: &str,
+    probe: &str,
+    lines: (usize, usize),
+    judged: &str,
+    note: &str,
+) -> String {
+    with_note(
+        format!(
+            "block {slug}/{probe} (lines {}-{}): {judged}",
+            lines.0, lines.1
+        ),
+        note,
+    )
+}
+
 /// The findings of one file (root and path left empty for the caller).
-pub fn classify(rel: &str, bytes: &[u8], index: &LedgerIndex) -> Vec<Finding> {
+pub fn classify(rel: &str, bytes: &[u8], index: &LedgerIndex) -> Classified {
     if let Some((lang, grammar)) = crate::lang::for_path(Path::new(rel)) {
         if bytes.len() <= MAX_FILE_BYTES {
             match Source::new(bytes.to_vec()) {
@@ -149,7 +188,7 @@ fn parsed(
     source: &Source,
     tree: &tree_sitter::Tree,
     index: &LedgerIndex,
-) -> Vec<Finding> {
+) -> Classified {
     let body = source.body().as_bytes();
     let mut markers = marker::find(lang, source, tree);
     let mut lines = Lines::new(body);
@@ -181,7 +220,7 @@ fn parsed(
     pair(body, &markers, index, Some((lang.id(), &tokens)), "")
 }
 
-fn textual(bytes: &[u8], index: &LedgerIndex, note: &str) -> Vec<Finding> {
+fn textual(bytes: &[u8], index: &LedgerIndex, note: &str) -> Classified {
     let mut lines = Lines::new(bytes);
     let mut markers = Vec::new();
     for at in memmem::find_iter(bytes, MARKER.as_bytes()) {
@@ -241,11 +280,12 @@ fn pair(
     index: &LedgerIndex,
     parsed: Option<(&str, TokenHash<'_>)>,
     note: &str,
-) -> Vec<Finding> {
+) -> Classified {
     let language = parsed.map(|p| p.0);
     let tokens = parsed.map(|p| p.1);
     let mut lines = Lines::new(text);
     let mut out = Vec::new();
+    let mut unowned = Vec::new();
     let mut groups: BTreeMap<(&str, &str), StartsEnds<'_>> = BTreeMap::new();
     for m in markers {
         match m.kind {
@@ -336,16 +376,16 @@ fn pair(
                     let block = &text[span.clone()];
                     let (kind, ledger, detail) =
                         index.judge(slug, probe, &sha, &|| tokens.and_then(|t| t(block)));
+                    if kind == Kind::LeftoverUnledgered {
+                        unowned.push(Unowned {
+                            line: s.line + 1,
+                            token_sha: tokens.and_then(|t| t(block)),
+                            note: note.to_owned(),
+                        });
+                    }
                     f.kind = kind;
                     f.ledger = ledger;
-                    f.detail = with_note(
-                        format!(
-                            "block {slug}/{probe} (lines {}-{}): {detail}",
-                            s.line + 1,
-                            e.line + 1
-                        ),
-                        note,
-                    );
+                    f.detail = block_detail(slug, probe, (s.line + 1, e.line + 1), &detail, note);
                     f.block_sha256 = Some(sha);
                 }
                 out.push(f);
@@ -392,5 +432,8 @@ fn pair(
             language,
         ));
     }
-    out
+    Classified {
+        findings: out,
+        unowned,
+    }
 }

@@ -1,7 +1,10 @@
 //! `--staged` and `--rev REV`: check the blobs git holds instead of the files on disk, by
 //! shelling out to `git` (`ls-files -s` / `ls-tree -r`, then one `cat-file --batch`). Symbolic
 //! links (mode 120000) and submodules (160000) are not file content and are skipped. Paths are
-//! relative to the root (git lists them relative to the directory it runs in).
+//! relative to the root (git lists them relative to the directory it runs in). For
+//! [`Mode::Commit`] (the gate), [`check_index_rest`] reads only the index entries the walk of
+//! the work tree did not see as staged: those whose work tree file differs or is gone
+//! (`git diff-files`), and tracked files that `.gitignore` excludes from the walk.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -61,7 +64,7 @@ fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Error> {
             )?;
             output(root, &["ls-tree", "-r", "-z", rev])?
         }
-        Mode::WorkTree => return Ok(Vec::new()),
+        Mode::WorkTree | Mode::Commit => return Ok(Vec::new()),
     };
     let mut out = Vec::new();
     for rec in raw.split(|&b| b == 0).filter(|r| !r.is_empty()) {
@@ -86,6 +89,70 @@ fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Error> {
     Ok(out)
 }
 
+/// Whether `root` is inside a git work tree, as git itself says (`false` when git cannot run).
+fn in_work_tree(root: &Path) -> bool {
+    git(root)
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"true"))
+}
+
+/// NUL-separated paths of a git listing.
+fn paths(raw: &[u8]) -> std::collections::HashSet<String> {
+    raw.split(|&b| b == 0)
+        .filter(|r| !r.is_empty())
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect()
+}
+
+/// [`Mode::Commit`]: the index entries under one root that the work tree walk did not read as
+/// they are staged (the work tree differs or lacks them, or ignores them), checked from their
+/// blobs. Their findings say `[staged]`; one the walk already reported is not repeated.
+/// Nothing outside a git work tree.
+pub(crate) fn check_index_rest(ctx: &RootCtx, ri: usize, local: &mut Local) -> Result<(), Error> {
+    if !in_work_tree(&ctx.path) {
+        return Ok(());
+    }
+    let mut wanted = paths(&output(
+        &ctx.path,
+        &["diff-files", "--name-only", "--relative", "-z"],
+    )?);
+    wanted.extend(paths(&output(
+        &ctx.path,
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--ignored",
+            "--exclude-standard",
+        ],
+    )?));
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<(String, String)> = entries(&ctx.path, &Mode::Staged)?
+        .into_iter()
+        .filter(|(p, _)| wanted.contains(p))
+        .collect();
+    let mut staged = Local::new(local.counts.len());
+    check_entries(ctx, ri, list, &mut staged)?;
+    let seen: std::collections::HashSet<_> = local
+        .findings
+        .iter()
+        .map(|f| (&f.root, &f.path, f.line, f.kind, &f.block_sha256))
+        .collect();
+    staged
+        .findings
+        .retain(|f| !seen.contains(&(&f.root, &f.path, f.line, f.kind, &f.block_sha256)));
+    for f in &mut staged.findings {
+        f.detail.push_str(" [staged]");
+    }
+    local.merge(staged);
+    Ok(())
+}
+
 /// Check every blob of the index or of `rev` under one root.
 pub(crate) fn check_tree(
     ctx: &RootCtx,
@@ -93,7 +160,18 @@ pub(crate) fn check_tree(
     mode: &Mode,
     local: &mut Local,
 ) -> Result<(), Error> {
-    let list: Vec<(String, String)> = entries(&ctx.path, mode)?
+    let list = entries(&ctx.path, mode)?;
+    check_entries(ctx, ri, list, local)
+}
+
+/// Check the blobs `(path, object id)` under one root (`git cat-file --batch`).
+fn check_entries(
+    ctx: &RootCtx,
+    ri: usize,
+    list: Vec<(String, String)>,
+    local: &mut Local,
+) -> Result<(), Error> {
+    let list: Vec<(String, String)> = list
         .into_iter()
         .filter(|(p, _)| !skip_before_read(ctx, ri, p, local))
         .collect();

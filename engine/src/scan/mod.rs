@@ -16,6 +16,7 @@
 //! they are returned, so output never depends on thread scheduling. Progress is reported through
 //! the optional [`Progress`] hook; drawing it is the caller's business.
 
+mod advice;
 mod classify;
 pub mod formats;
 mod git;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::reason::Reason;
+pub use advice::{RootName, sh_word};
 pub use model::{
     ErrorKind, FileError, Finding, Kind, Record, Report, RootSummary, SCHEMA_VERSION, Summary,
 };
@@ -48,6 +50,10 @@ pub enum Mode {
     Staged,
     /// A commit's tree (`git ls-tree -r` + `git cat-file --batch`).
     Rev(String),
+    /// What a commit can record (the gate): the working tree, plus the index entries the
+    /// working tree does not show as staged (changed or deleted since `git add`, or ignored by
+    /// `.gitignore` though tracked). Outside a git work tree, the working tree alone.
+    Commit,
 }
 
 /// Receives progress while the working tree is walked, from every worker thread. Not called for
@@ -107,10 +113,17 @@ pub fn verify(opts: &Options) -> Result<Report, Error> {
         return Err(fatal("no root given"));
     }
     // Each root's allowlist and ledgers (and the ledgers' own findings).
-    let (ctxs, mut report, ledger_findings) = open_roots(opts)?;
+    let (ctxs, mut report, mut ledger_findings) = open_roots(opts)?;
     // Every file's findings, from the working tree or from the blobs git holds.
-    let local = match &opts.mode {
+    let mut local = match &opts.mode {
         Mode::WorkTree => walk::walk(&ctxs, opts),
+        Mode::Commit => {
+            let mut all = walk::walk(&ctxs, opts);
+            for (ri, ctx) in ctxs.iter().enumerate() {
+                git::check_index_rest(ctx, ri, &mut all)?;
+            }
+            all
+        }
         mode => {
             let mut all = Local::new(ctxs.len());
             for (ri, ctx) in ctxs.iter().enumerate() {
@@ -121,9 +134,74 @@ pub fn verify(opts: &Options) -> Result<Report, Error> {
             all
         }
     };
+    // Ledgers met in the walk, then what clears each finding.
+    let indexes = own_found_ledgers(&ctxs, &mut local, &mut report, &mut ledger_findings);
+    let names: Vec<RootName> = ctxs
+        .iter()
+        .map(|c| RootName::of(&c.path, &c.display))
+        .collect();
+    for f in local.findings.iter_mut().chain(ledger_findings.iter_mut()) {
+        if let Some(ri) = ctxs.iter().position(|c| c.display == f.root) {
+            advice::advise(f, &indexes[ri], &names[ri]);
+        }
+    }
     // Sorted, deduplicated, counted per root.
     assemble(&mut report, local, ledger_findings);
     Ok(report)
+}
+
+/// The files of the tree that read as ledgers (outside `.planning/debug/`): their own findings
+/// join `ledger_findings`, each root's count grows, and the blocks no ledger owned when they
+/// were judged are judged again with them. Returns each root's ledgers, all of them.
+fn own_found_ledgers(
+    ctxs: &[RootCtx],
+    local: &mut Local,
+    report: &mut Report,
+    ledger_findings: &mut Vec<Finding>,
+) -> Vec<ledgers::LedgerIndex> {
+    let mut found = std::mem::take(&mut local.ledgers);
+    found.sort_by(|a, b| (a.root, &a.rel).cmp(&(b.root, &b.rel)));
+    found.dedup_by(|a, b| (a.root, &a.rel) == (b.root, &b.rel));
+    let mut indexes = Vec::new();
+    for (ri, ctx) in ctxs.iter().enumerate() {
+        let mut loaded = ledgers::Loaded::default();
+        for f in found.iter().filter(|f| f.root == ri) {
+            ledgers::add(&mut loaded, &ctx.path, &ctx.display, &f.rel, &f.ledger);
+        }
+        let mut index = ctx.index.clone();
+        if loaded.count > 0 {
+            report.roots[ri].ledgers += loaded.count;
+            ledger_findings.extend(loaded.findings);
+            index.merge(loaded.index);
+            for f in local
+                .findings
+                .iter_mut()
+                .filter(|f| f.root == ctx.display && f.kind == Kind::LeftoverUnledgered)
+            {
+                let (Some(slug), Some(probe), Some(sha), Some(end)) = (
+                    f.slug.clone(),
+                    f.probe.clone(),
+                    f.block_sha256.clone(),
+                    f.end_line,
+                ) else {
+                    continue;
+                };
+                if !index.knows(&slug, &probe) {
+                    continue;
+                }
+                let u = local.unowned.get(&(f.root.clone(), f.path.clone(), f.line));
+                let token_sha = u.and_then(|u| u.token_sha.clone());
+                let note = u.map(|u| u.note.as_str()).unwrap_or_default();
+                let (kind, ledger, detail) =
+                    index.judge(&slug, &probe, &sha, &|| token_sha.clone());
+                f.kind = kind;
+                f.ledger = ledger;
+                f.detail = classify::block_detail(&slug, &probe, (f.line, end), &detail, note);
+            }
+        }
+        indexes.push(index);
+    }
+    indexes
 }
 
 /// Check every root and load its allowlist and ledgers: the roots' contexts, a report with one
@@ -139,7 +217,7 @@ fn open_roots(opts: &Options) -> Result<(Vec<RootCtx>, Report, Vec<Finding>), Er
             return Err(fatal(format!("{display}: not a directory")));
         }
         let allow_blob = match &opts.mode {
-            Mode::WorkTree => None,
+            Mode::WorkTree | Mode::Commit => None,
             Mode::Staged => Some(git::show(root, &format!(":./{ALLOW_FILE}"))?),
             Mode::Rev(rev) => Some(git::show(root, &format!("{rev}:./{ALLOW_FILE}"))?),
         };
@@ -154,6 +232,7 @@ fn open_roots(opts: &Options) -> Result<(Vec<RootCtx>, Report, Vec<Finding>), Er
             root: display,
             source: match &opts.mode {
                 Mode::WorkTree => "worktree".into(),
+                Mode::Commit => "worktree+index".into(),
                 Mode::Staged => "staged".into(),
                 Mode::Rev(r) => format!("rev:{r}"),
             },
@@ -172,6 +251,7 @@ fn assemble(report: &mut Report, local: Local, ledger_findings: Vec<Finding>) {
         mut findings,
         mut errors,
         counts,
+        ..
     } = local;
     findings.extend(ledger_findings);
     let order: BTreeMap<&str, usize> = report

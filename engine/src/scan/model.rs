@@ -148,6 +148,11 @@ pub struct Finding {
     pub block_sha256: Option<String>,
     /// The ledger (root-relative) the finding refers to.
     pub ledger: Option<String>,
+    /// What clears it: a probity command line to run where verify was run (`probity cleanup
+    /// --slug S` for a session's probe, `probity strip --ledger L` for a plain ledger's), or,
+    /// when no command can, what to do by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
 }
 
 /// Why a file could not be checked.

@@ -3,7 +3,7 @@
 //! per-worker collector ([`Local`]) and its counters, and the check of one file's bytes
 //! (binary test, prefilter, classification). Reads only the allowlist file and the ledgers.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -91,12 +91,23 @@ impl Counts {
     }
 }
 
+/// A file of the tree that reads as a ledger (outside `.planning/debug/`).
+pub(crate) struct FoundLedger {
+    pub(crate) root: usize,
+    pub(crate) rel: String,
+    pub(crate) ledger: crate::ledger::Ledger,
+}
+
 /// What one worker collects.
 #[derive(Default)]
 pub(crate) struct Local {
     pub(crate) findings: Vec<Finding>,
     pub(crate) errors: Vec<FileError>,
     pub(crate) counts: Vec<Counts>,
+    /// Files that read as ledgers, met in the walk.
+    pub(crate) ledgers: Vec<FoundLedger>,
+    /// Blocks judged unowned, by (root, path, line): what judging them again needs.
+    pub(crate) unowned: HashMap<(String, String, usize), classify::Unowned>,
 }
 
 impl Local {
@@ -110,6 +121,8 @@ impl Local {
     pub(super) fn merge(&mut self, o: Local) {
         self.findings.extend(o.findings);
         self.errors.extend(o.errors);
+        self.ledgers.extend(o.ledgers);
+        self.unowned.extend(o.unowned);
         for (a, b) in self.counts.iter_mut().zip(&o.counts) {
             a.add(b);
         }
@@ -141,13 +154,28 @@ pub(crate) fn check_bytes(ctx: &RootCtx, ri: usize, rel: &str, bytes: &[u8], loc
         return;
     }
     c.hits += 1;
-    for f in classify::classify(rel, bytes, &ctx.index) {
+    // A ledger kept outside `.planning/debug/`: its marker text is its record, not a probe.
+    if let Some(ledger) = ledgers::recognize(bytes) {
+        local.ledgers.push(FoundLedger {
+            root: ri,
+            rel: rel.to_owned(),
+            ledger,
+        });
+        return;
+    }
+    let classified = classify::classify(rel, bytes, &ctx.index);
+    for f in classified.findings {
         local.findings.push(Finding {
             schema_version: SCHEMA_VERSION,
             root: ctx.display.clone(),
             path: rel.to_owned(),
             ..f
         });
+    }
+    for u in classified.unowned {
+        local
+            .unowned
+            .insert((ctx.display.clone(), rel.to_owned(), u.line), u);
     }
 }
 

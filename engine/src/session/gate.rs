@@ -2,10 +2,12 @@
 //!
 //! A ledger passes when its session is `clean` or `not_used`, no run is in progress, and no probe
 //! or capture artifact remains. A ledger that cannot be read blocks. [`tree_items`] adds what the
-//! tree holds that the ledgers do not say: a block of a judged session that its ledger does not
-//! list as live (brought back by `git stash pop`, a revert, a copy), found by
-//! [`crate::scan::verify`]; with `verify_all`, every finding of a verify of the whole tree,
-//! gitignored build outputs included. Reads only; never locks or writes.
+//! tree holds, whatever the ledgers say: a marker scan ([`crate::scan::verify`],
+//! [`scan::Mode::Commit`]: the work tree and what is staged) in which every probe marker or
+//! residue blocks unless a live ledger entry accounts for it (a deleted ledger, an emptied
+//! `.planning`, a clean session beside it, a probe only staged: issue 21); with `verify_all`,
+//! every finding of a verify of the whole tree, gitignored build outputs included. Every item
+//! says what clears it (`next`). Reads only; never locks or writes.
 
 use std::path::{Path, PathBuf};
 
@@ -20,12 +22,19 @@ use crate::scan::{self, Kind};
 /// One reason a gate blocks.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GateItem {
-    /// The ledger file.
+    /// The ledger file, or for what the tree scan found, the file (root-relative).
     pub ledger: String,
-    /// What blocks: a state, `active_run`, `ledger_unreadable`...
+    /// What blocks: a state, `active_run`, `ledger_unreadable`, or a `probity verify` finding
+    /// kind (`leftover_unledgered`, `orphan_marker`...).
     pub reason: String,
     /// Human detail.
     pub detail: String,
+    /// What clears it: the probity command to run (from where the gate ran), or, when no
+    /// command can, what to do by hand.
+    pub next: String,
+    /// For what the tree scan found: the 1-based line in `ledger`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// What the whole gate over a root reports: the data of `probity gate --json`
@@ -46,31 +55,22 @@ impl GateReport {
     }
 }
 
-/// The root a gate judges when none is named: the git work tree enclosing `cwd`, if it has
-/// `.planning/debug`; anything else is refused (`no_session_root`), so that a gate run from the
-/// wrong folder can never pass on nothing.
+/// The root a gate judges when none is named: the git work tree enclosing `cwd` (with or
+/// without `.planning/debug`: the gate scans its files for probes either way); outside any, it
+/// is refused (`no_session_root`), so that a gate run from the wrong folder can never pass on
+/// nothing.
 pub fn find_root(cwd: &Path) -> Result<PathBuf, Error> {
-    let Some(root) = cwd.ancestors().find(|d| d.join(".git").exists()) else {
-        return Err(Error::new(
+    match cwd.ancestors().find(|d| d.join(".git").exists()) {
+        Some(root) => Ok(root.to_path_buf()),
+        None => Err(Error::new(
             Reason::NoSessionRoot,
             format!(
                 "{} is not inside a git work tree: run the gate from the repository, or name it \
                  with `--root DIR`",
                 cwd.display()
             ),
-        ));
-    };
-    if !root.join(".planning/debug").is_dir() {
-        return Err(Error::new(
-            Reason::NoSessionRoot,
-            format!(
-                "{} has no .planning/debug: no session was started here; name the root with \
-                 `--root DIR` to judge it anyway",
-                root.display()
-            ),
-        ));
+        )),
     }
-    Ok(root.to_path_buf())
 }
 
 /// The whole gate over `root`: the session `slug` (refused `session_not_found` when it has no
@@ -91,19 +91,33 @@ pub fn gate_root(root: &Path, slug: Option<&str>, verify_all: bool) -> Result<Ga
         None => ledger::all_ledgers(root),
     };
     let mut blocking = gate(&paths);
-    let slugs: Vec<String> = match slug {
-        Some(s) => vec![s.to_owned()],
-        None => paths
-            .iter()
-            .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".evidence.json"))
-            .map(str::to_owned)
-            .collect(),
-    };
-    blocking.extend(tree_items(root, &slugs, verify_all)?);
+    let judged: Vec<String> = paths
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str())
+        .map(|n| format!(".planning/debug/{n}"))
+        .collect();
+    blocking.extend(tree_items(root, &judged, slug.is_some(), verify_all)?);
     Ok(GateReport {
         sessions: paths.len(),
         blocking,
     })
+}
+
+/// The command that clears the session whose ledger is `path`
+/// (`<root>/.planning/debug/<slug>.evidence.json`): its cleanup.
+fn cleanup_command(path: &Path) -> String {
+    let slug = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".evidence.json"))
+        .unwrap_or_default();
+    let root = path
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."));
+    scan::RootName::of(root, &root.to_string_lossy())
+        .clear(&format!(".planning/debug/{slug}.evidence.json"), Some(slug))
 }
 
 /// Judge ledgers for the gate: clean or not_used, no run in progress, nothing remaining.
@@ -111,13 +125,19 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
     let mut items = Vec::new();
     for p in paths {
         let name = p.display().to_string();
+        let next = cleanup_command(p);
         match Ledger::load(p) {
             Err(e) => items.push(GateItem {
                 ledger: name.clone(),
                 reason: e.reason.code().into(),
                 detail: e.detail,
+                next: format!(
+                    "repair or restore {name} by hand: it does not read as a ledger, and probity \
+                     never rewrites a ledger it cannot read"
+                ),
+                line: None,
             }),
-            Ok(l) => judge(&l, &name, &mut items),
+            Ok(l) => judge(&l, &name, &next, &mut items),
         }
         // An `accept reconfirm` interrupted with the fix reverted on disk (its write-ahead
         // journal is left): the tree is not the one the user will commit. A journal probity
@@ -131,21 +151,32 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
         if let Some((reason, detail)) = super::journal::pending(p, slug) {
             items.push(GateItem {
                 ledger: name,
+                next: if reason == "journal_untrusted" {
+                    "delete the journal file named in the detail: probity did not write it and \
+                     never restores from it"
+                        .to_owned()
+                } else {
+                    next.clone()
+                },
                 reason,
                 detail,
+                line: None,
             });
         }
     }
     items
 }
 
-/// Everything that makes one loaded ledger block.
-fn judge(l: &Ledger, name: &str, items: &mut Vec<GateItem>) {
+/// Everything that makes one loaded ledger block; `next` is its session's cleanup, which
+/// clears each of them.
+fn judge(l: &Ledger, name: &str, next: &str, items: &mut Vec<GateItem>) {
     let mut block = |reason: &str, detail: String| {
         items.push(GateItem {
             ledger: name.to_owned(),
             reason: reason.into(),
             detail,
+            next: next.to_owned(),
+            line: None,
         })
     };
     let state = l.state.unwrap_or(
@@ -197,41 +228,49 @@ fn judge(l: &Ledger, name: &str, items: &mut Vec<GateItem>) {
     }
 }
 
-/// What the tree under `root` holds that blocks: blocks and markers of the sessions `slugs` that
-/// their ledgers do not list as live (a live, unchanged block is already `probe_remaining`), or,
-/// with `verify_all`, every finding and unreadable file of a verify of the whole tree, files
-/// that `.gitignore` excludes included (a compiled copy of a probe in a build output).
-pub fn tree_items(root: &Path, slugs: &[String], verify_all: bool) -> Result<Vec<GateItem>, Error> {
-    if slugs.is_empty() && !verify_all {
-        return Ok(Vec::new());
-    }
+/// What the tree under `root` holds that blocks, whatever the ledgers say: every probe marker
+/// and residue of the tree's files and of what is staged ([`scan::Mode::Commit`]), except a
+/// block that a live entry of a `judged` ledger owns unchanged (it is already
+/// `probe_remaining`) and, with `only` (the gate of one session), a block a live entry of
+/// another ledger owns (that session's own gate judges it). With `verify_all`, every finding
+/// and unreadable file of a verify of the whole tree, files that `.gitignore` excludes
+/// included (a compiled copy of a probe in a build output).
+pub fn tree_items(
+    root: &Path,
+    judged: &[String],
+    only: bool,
+    verify_all: bool,
+) -> Result<Vec<GateItem>, Error> {
     let report = scan::verify(&scan::Options {
         roots: vec![root.to_path_buf()],
         no_ignore: verify_all,
         follow: false,
         allow: Vec::new(),
-        mode: scan::Mode::WorkTree,
+        mode: scan::Mode::Commit,
         progress: None,
         threads: 0,
     })?;
-    let ours = |f: &scan::Finding| {
-        f.slug.as_ref().is_some_and(|s| slugs.contains(s))
-            && !matches!(
-                f.kind,
-                Kind::LeftoverOwned
-                    | Kind::LedgerNotClean
-                    | Kind::ArtifactRemaining
-                    | Kind::LedgerUnreadable
-            )
+    let blocks = |f: &scan::Finding| {
+        let judged_ledger = f.ledger.as_ref().is_some_and(|l| judged.contains(l));
+        match f.kind {
+            _ if verify_all => true,
+            // The sessions' own state is judged from their ledgers ([`gate`]).
+            Kind::LedgerNotClean | Kind::ArtifactRemaining | Kind::LedgerUnreadable => false,
+            Kind::LeftoverOwned | Kind::LeftoverReformatted => !judged_ledger && !only,
+            Kind::LeftoverModified => judged_ledger || !only,
+            _ => true,
+        }
     };
     let mut items: Vec<GateItem> = report
         .findings
         .iter()
-        .filter(|f| verify_all || ours(f))
+        .filter(|f| blocks(f))
         .map(|f| GateItem {
             ledger: f.path.clone(),
             reason: f.kind.code().into(),
             detail: format!("{}:{}: {}", f.path, f.line, f.detail),
+            next: f.next.clone().unwrap_or_default(),
+            line: Some(f.line),
         })
         .collect();
     if verify_all {
@@ -239,6 +278,11 @@ pub fn tree_items(root: &Path, slugs: &[String], verify_all: bool) -> Result<Vec
             ledger: e.path.clone(),
             reason: "file_unchecked".into(),
             detail: format!("{}: {}", e.path, e.detail),
+            next: format!(
+                "make {} readable, or list it in .probity-allow, and run the gate again",
+                e.path
+            ),
+            line: None,
         }));
     }
     Ok(items)
