@@ -317,9 +317,69 @@ def total(items):
     return acc
 ";
 
+/// The bytes of the complete block of `(slug, probe)` in `text`: its start marker's line through
+/// its end marker's line terminator.
+fn block_of(text: &str, slug: &str, probe: &str) -> String {
+    let start = format!("gsd-debug-probe:start {slug} {probe}");
+    let end = format!("gsd-debug-probe:end {slug} {probe}");
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let a = lines.iter().position(|l| l.contains(&start)).unwrap();
+    let b = lines.iter().position(|l| l.contains(&end)).unwrap();
+    lines[a..=b].concat()
+}
+
+/// Give `dir` a session `slug` whose ledger has a live entry for the block of `(slug, probe)` in
+/// `file` with the sha256 of `block` (the ledger kept out of the diff by `.git/info/exclude`).
+fn ledger_block(
+    dir: &Path,
+    slug: &str,
+    probe: &str,
+    file: &str,
+    block: &str,
+) -> std::path::PathBuf {
+    std::fs::write(dir.join(".git/info/exclude"), ".planning/\n").unwrap();
+    let ledger = dir.join(format!(".planning/debug/{slug}.evidence.json"));
+    if !ledger.exists() {
+        let (code, v) = crate::util::probity_json(
+            dir,
+            &["session", "init", "--slug", slug, "--policy", "adaptive"],
+        );
+        assert_eq!(code, 0, "{v}");
+    }
+    let mut l: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+    l["probes"].as_array_mut().unwrap().push(serde_json::json!({
+        "id": probe,
+        "kind": "source_probe",
+        "slug": slug,
+        "hypothesis_ids": ["h1"],
+        "file": file,
+        "location": format!("{file}:2"),
+        "observes": [],
+        "message": "state",
+        "max_events": 100,
+        "max_event_bytes": 1024,
+        "marker_start": format!("gsd-debug-probe:start {slug} {probe}"),
+        "marker_end": format!("gsd-debug-probe:end {slug} {probe}"),
+        "expected_block_sha256": probity::source::sha256_hex(block.as_bytes()),
+        "status": "active",
+    }));
+    std::fs::write(&ledger, serde_json::to_vec_pretty(&l).unwrap()).unwrap();
+    ledger
+}
+
+/// [`change`] with the probe blocks of `probes` owned by a live ledger entry.
+fn change_ledgered(path: &str, old: &str, new: &str, probes: &[(&str, &str)]) -> (i32, Value) {
+    let dir = repo(&[(path, old)]);
+    write(dir.path(), &[(path, new)]);
+    for (slug, probe) in probes {
+        ledger_block(dir.path(), slug, probe, path, &block_of(new, slug, probe));
+    }
+    accept(dir.path(), &[])
+}
+
 #[test]
 fn probe_blocks_are_never_part_of_the_fix() {
-    let (code, v) = change("cart.py", PY_OLD, PROBE_NEW);
+    let (code, v) = change_ledgered("cart.py", PY_OLD, PROBE_NEW, &[("cart", "p1")]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(data(&v)["files"][0]["probe_blocks_excluded"], 1);
     assert_eq!(data(&v)["files"][0]["hunks"], 0);
@@ -334,13 +394,291 @@ fn probe_blocks_are_never_part_of_the_fix() {
     assert_eq!(kinds(&v), ["constant_condition"]);
     // A deletion next to a probe block is still seen, on the right original lines.
     let with_probe_and_deletion = PROBE_NEW.replace("    for i in items:\n        acc += i\n", "");
-    let (code, v) = change("cart.py", PY_OLD, &with_probe_and_deletion);
+    let (code, v) = change_ledgered(
+        "cart.py",
+        PY_OLD,
+        &with_probe_and_deletion,
+        &[("cart", "p1")],
+    );
     assert_eq!(code, 1, "{v}");
     assert_eq!(kinds(&v), ["loop_removed"]);
     assert_eq!(
         data(&v)["findings"][0]["old_lines"],
         serde_json::json!([5, 6])
     );
+}
+
+/// `return 0` wrapped in markers of a probe no ledger knows, before the existing logic.
+const FAKE_NEW: &str = "\
+def total(items):
+    # gsd-debug-probe:start fake p1
+    return 0
+    # gsd-debug-probe:end fake p1
+    if items is None:
+        raise ValueError(\"items\")
+    acc = 0
+    for i in items:
+        acc += i
+    return acc
+";
+
+#[test]
+fn unledgered_markers_hide_nothing_from_accept_diff() {
+    // Without markers the line is an early exit; with markers no ledger owns, it still is, and
+    // the block is a finding of its own.
+    let bare: String = FAKE_NEW
+        .split_inclusive('\n')
+        .filter(|l| !l.contains("gsd-debug-probe"))
+        .collect();
+    let (code, v) = change("cart.py", PY_OLD, &bare);
+    assert_eq!((code, kinds(&v)), (1, vec!["early_exit".to_owned()]), "{v}");
+    let (code, v) = change("cart.py", PY_OLD, FAKE_NEW);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(kinds(&v), ["early_exit", "unledgered_probe"], "{v}");
+    assert_eq!(data(&v)["files"][0]["probe_blocks_excluded"], 0, "{v}");
+    let probe = finding(&v, "unledgered_probe");
+    assert_eq!(probe["severity"], "flag", "{probe}");
+    assert_eq!(probe["new_lines"], serde_json::json!([2, 4]), "{probe}");
+    // A live entry of the same slug and id with other bytes, or in another file, owns nothing.
+    for (file, block) in [
+        (
+            "cart.py",
+            "    # gsd-debug-probe:start fake p1\n    pass\n    # gsd-debug-probe:end fake p1\n",
+        ),
+        ("other.py", block_of(FAKE_NEW, "fake", "p1").as_str()),
+    ] {
+        let dir = repo(&[("cart.py", PY_OLD)]);
+        write(dir.path(), &[("cart.py", FAKE_NEW)]);
+        ledger_block(dir.path(), "fake", "p1", file, block);
+        let (code, v) = accept(dir.path(), &[]);
+        assert_eq!(code, 1, "{file}: {v}");
+        assert_eq!(kinds(&v), ["early_exit", "unledgered_probe"], "{file}: {v}");
+    }
+    // A ledger named with --ledger (outside .planning/debug) owns its blocks.
+    let dir = repo(&[("cart.py", PY_OLD)]);
+    write(dir.path(), &[("cart.py", PROBE_NEW)]);
+    let ledger = ledger_block(
+        dir.path(),
+        "cart",
+        "p1",
+        "cart.py",
+        &block_of(PROBE_NEW, "cart", "p1"),
+    );
+    let elsewhere = dir.path().join("kept.evidence.json");
+    std::fs::rename(&ledger, &elsewhere).unwrap();
+    std::fs::write(dir.path().join(".git/info/exclude"), ".planning/\nkept.*\n").unwrap();
+    let (code, v) = accept(dir.path(), &[]);
+    assert_eq!(
+        (code, kinds(&v)),
+        (
+            1,
+            vec![
+                "constant_condition".to_owned(),
+                "unledgered_probe".to_owned()
+            ]
+        ),
+        "{v}"
+    );
+    let l = elsewhere.to_str().unwrap();
+    let (code, v) = accept(dir.path(), &["--slug", "cart", "--ledger", l]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(data(&v)["files"][0]["probe_blocks_excluded"], 1, "{v}");
+}
+
+/// The one finding of `kind`.
+#[track_caller]
+fn finding<'a>(v: &'a Value, kind: &str) -> &'a Value {
+    data(v)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {v}"))
+}
+
+/// Write `bytes` at a name given as bytes.
+fn write_raw(dir: &Path, name: &[u8], bytes: &[u8]) {
+    use std::os::unix::ffi::OsStrExt;
+    std::fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), bytes).unwrap();
+}
+
+/// Every file under `dir` but `.git`, names as bytes, with its bytes.
+fn snapshot(dir: &Path) -> Vec<(Vec<u8>, Vec<u8>)> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.file_name().unwrap() == ".git" {
+                continue;
+            }
+            let rel = p.strip_prefix(dir).unwrap().as_os_str().as_bytes().to_vec();
+            if p.is_dir() {
+                stack.push(p);
+                out.push((rel, Vec::new()));
+            } else {
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn accept_diff_reads_non_utf8_names_as_bytes() {
+    let dir = repo(&[("ok.py", "x = 1\n")]);
+    let d = dir.path();
+    write_raw(d, b"bad\xff.py", PY_OLD.as_bytes());
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "bad name"]);
+    // The validation branch deleted.
+    let new = PY_OLD.replace(
+        "    if items is None:\n        raise ValueError(\"items\")\n",
+        "",
+    );
+    write_raw(d, b"bad\xff.py", new.as_bytes());
+    for extra in [&[][..], &["--staged"][..], &["--commit", "HEAD"][..]] {
+        if extra == ["--staged"] {
+            git(d, &["add", "-A"]);
+        }
+        if extra == ["--commit", "HEAD"] {
+            git(d, &["commit", "-qm", "fix"]);
+        }
+        let (code, v) = accept(d, extra);
+        assert_eq!(code, 1, "{extra:?}: {v}");
+        assert_eq!(kinds(&v), ["branch_removed"], "{extra:?}: {v}");
+        let f = &data(&v)["files"][0];
+        assert_eq!(f["path"], "bad\u{fffd}.py", "{v}");
+        assert_eq!(f["path_bytes"], hex(b"bad\xff.py"), "{v}");
+        assert_eq!(f["hunks"], 1, "{v}");
+        let x = finding(&v, "branch_removed");
+        assert_eq!(x["file_bytes"], hex(b"bad\xff.py"), "{x}");
+        assert_eq!(x["old_lines"], serde_json::json!([2, 3]), "{x}");
+    }
+    // A UTF-8 name carries no `path_bytes`.
+    write(d, &[("ok.py", "x = 2\n")]);
+    let (_, v) = accept(d, &[]);
+    assert!(data(&v)["files"][0].get("path_bytes").is_none(), "{v}");
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn reconfirm_refuses_a_non_utf8_name_and_writes_nothing() {
+    let dir = repo(&[("ok.py", "x = 1\n")]);
+    let d = dir.path();
+    write_raw(d, b"bad\xff.py", PY_OLD.as_bytes());
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "bad name"]);
+    std::fs::write(d.join(".git/info/exclude"), ".planning/\n").unwrap();
+    let (code, v) = crate::util::probity_json(
+        d,
+        &["session", "init", "--slug", "nu", "--policy", "adaptive"],
+    );
+    assert_eq!(code, 0, "{v}");
+    let new = PY_OLD.replace(
+        "    if items is None:\n        raise ValueError(\"items\")\n",
+        "",
+    );
+    write_raw(d, b"bad\xff.py", new.as_bytes());
+    write(d, &[("ok.py", "x = 2\n")]);
+    let before = snapshot(d);
+    let (code, v) = crate::util::probity_json(
+        d,
+        &[
+            "accept",
+            "reconfirm",
+            "--slug",
+            "nu",
+            "--",
+            "python3",
+            "-c",
+            "pass",
+        ],
+    );
+    assert_eq!(
+        (code, &v["reason"]),
+        (2, &Value::from("path_not_utf8")),
+        "{v}"
+    );
+    assert_eq!(
+        snapshot(d),
+        before,
+        "nothing written, nothing reverted: {v}"
+    );
+}
+
+/// A one-line file of `n` bytes of minified JavaScript, and the same with one function's
+/// constant changed.
+fn minified(n: usize) -> (String, String) {
+    let mut parts = Vec::new();
+    let mut len = 0;
+    while len < n {
+        let i = parts.len();
+        let p = format!(
+            "function f{i}(a){{if(a>{i}){{return a*2}}for(var j=0;j<a;j++){{a+=j}}return g(a)}}"
+        );
+        len += p.len() + 1;
+        parts.push(p);
+    }
+    let old = parts.join(";") + "\n";
+    let k = parts.len() / 2;
+    parts[k] = parts[k].replace(&format!("if(a>{k}){{return a*2}}"), "");
+    (old, parts.join(";") + "\n")
+}
+
+#[test]
+fn accept_diff_is_bounded_on_a_one_line_megabyte() {
+    // A branch deleted in a 1 MB one-line file: past the line limit the file is not analyzed
+    // and the diff is flagged, never passed. (The timeout only keeps a regression from hanging
+    // the suite; it asserts nothing about speed.)
+    let (old, new) = minified(1 << 20);
+    let dir = repo(&[("bundle.js", &old)]);
+    write(dir.path(), &[("bundle.js", &new)]);
+    let mut cmd = probity();
+    cmd.current_dir(dir.path())
+        .args(["accept", "diff", "--json"])
+        .timeout(std::time::Duration::from_secs(600));
+    let (code, v) = run_json(&mut cmd);
+    assert_eq!(
+        code,
+        1,
+        "{}",
+        &v.to_string()[..2000.min(v.to_string().len())]
+    );
+    assert_eq!(kinds(&v), ["not_analyzed"]);
+    let f = &data(&v)["files"][0];
+    assert_eq!(
+        (f["analyzed"].clone(), f["skip_reason"].clone()),
+        (Value::from(false), Value::from("line_too_long"))
+    );
+    assert_eq!(finding(&v, "not_analyzed")["severity"], "flag");
+    // Just under the limit the one-line file is analyzed.
+    let (old, new) = minified(probity::accept::diff::MAX_LINE_BYTES - 200);
+    let dir = repo(&[("bundle.js", &old)]);
+    write(dir.path(), &[("bundle.js", &new)]);
+    let (_, v) = accept(dir.path(), &[]);
+    assert_eq!(data(&v)["files"][0]["analyzed"], true, "{v}");
+}
+
+#[test]
+fn a_file_that_cannot_be_analyzed_flags_the_diff() {
+    // A Python file that is not UTF-8 (or holds a NUL byte) was listed as skipped and the diff
+    // passed on what it never read.
+    for (name, bytes) in [
+        ("latin.py", &b"def f():\n    return \"caf\xe9\"\n"[..]),
+        ("nul.py", &b"def f():\n    return 1\0\n"[..]),
+    ] {
+        let dir = repo(&[("ok.py", "x = 1\n")]);
+        write_raw(dir.path(), name.as_bytes(), bytes);
+        let (code, v) = accept(dir.path(), &[]);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert_eq!(kinds(&v), ["not_analyzed"], "{name}: {v}");
+    }
 }
 
 #[test]

@@ -239,6 +239,9 @@ reasons! {
     GitFailed = "git_failed",
     /// A git call took longer than its timeout; its process group was killed.
     GitTimedOut = "git_timed_out",
+    /// A changed file has a line longer than `accept::diff::MAX_LINE_BYTES` (minified or
+    /// generated code); it is not analyzed, and the diff is flagged for review instead of passing.
+    LineTooLong = "line_too_long",
     // --- fix acceptance: revert and reconfirm (`probity accept reconfirm`, docs/accept.md) ---
     /// The fix cannot be reverted in the current tree: one of its hunks is no longer there (the
     /// code changed since), or undoing it would touch a probe block. Nothing was written.
@@ -254,6 +257,9 @@ reasons! {
     /// Another `accept reconfirm` of the session is running (it holds the session's reconfirm
     /// lock): a second one, or a `cleanup`, would act on its live journal. Wait for it to end.
     ReconfirmRunning = "reconfirm_running",
+    /// A file the fix changes has a name that is not UTF-8; reconfirm cannot revert and restore
+    /// it under its exact name, so it refuses before anything is written.
+    PathNotUtf8 = "path_not_utf8",
 
     // --- the gate (`probity gate`, docs/gate.md) ---
     /// `gate` found no place sessions live: not inside a git repository, or no `.planning/debug`

@@ -1,18 +1,26 @@
 //! `accept diff`: the no-op / behaviour-deleting detector (signal 3 of the fix-acceptance
 //! guardrail). Lists the files a git diff changes, reads both versions through bounded git calls
-//! (or the working tree), takes complete probe blocks out of each (they are never part of the
-//! fix), parses both with tree-sitter, diffs the lines, and classifies the hunks
-//! (`diffclassify`). Reads only; never writes to the user's tree.
+//! (or the working tree), takes the probe blocks a live ledger entry owns out of each (they are
+//! never part of the fix; any other marked block is code, and a finding: `diffprobes`), parses
+//! both with tree-sitter, diffs the lines, and classifies the hunks (`diffclassify`). File names
+//! travel as bytes (`diffgit::Name`): a name that is not UTF-8 is read under its exact bytes and
+//! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
 use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use similar::{Algorithm, TextDiff};
 use tree_sitter::Tree;
 
 use super::diffclassify::{Elsewhere, Hunk, Side, classify, survey};
-use super::diffgit::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
-use super::diffmodel::{DiffReport, FileReport, Net, Severity, Source, Verdict};
+use super::diffgit::{EMPTY_TREE, Name, blob, commit_of, git_ok, parse_name_status, toplevel};
+use super::diffmodel::{
+    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
+    Source, Verdict,
+};
+use super::diffprobes::Owned;
 use crate::error::{Error, Result};
 use crate::lang::{self, Grammar, Language};
 use crate::marker;
@@ -26,7 +34,16 @@ pub struct Options {
     pub dir: PathBuf,
     /// Working tree, index, commit or range.
     pub source: Source,
+    /// Ledgers read besides every `*.json` under the work tree's `.planning/debug/` (the
+    /// session's `--ledger`): only the probe blocks their live entries own are left out.
+    pub ledgers: Vec<PathBuf>,
 }
+
+/// The longest changed line (a line of a hunk, on either side) `accept diff` analyzes, in bytes.
+/// The rules work on lines: a minified or generated file is one hunk as long as the file, where
+/// every shape "moved" or "re-guarded" somewhere on the same line (a deleted branch passed), so
+/// past this a file is not analyzed (`line_too_long`) and the diff is flagged `not_analyzed`.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
 
 /// Where the new side's bytes come from.
 enum NewSide {
@@ -89,17 +106,25 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             super::diffgit::Change {
                 status: 'A',
                 old: None,
-                new: Some(String::from_utf8_lossy(p).into_owned()),
+                new: Some(p.to_vec()),
             }
         }));
     }
+    let owned = Owned::load(&root, &opts.ledgers);
     let mut files = Vec::new();
+    let mut names: Vec<Name> = Vec::new();
     let mut prepared = Vec::new();
+    let mut unowned: Vec<(usize, Unowned)> = Vec::new();
+    let mut refused: Vec<(usize, Reason)> = Vec::new();
     for ch in changes {
-        let path = ch.new.clone().or(ch.old.clone()).unwrap_or_default();
+        let name = ch.new.clone().or(ch.old.clone()).unwrap_or_default();
+        let (path, path_bytes) = display(&name);
+        let old_name = (ch.status == 'R').then(|| ch.old.clone()).flatten();
         let mut fr = FileReport {
-            path: path.clone(),
-            old_path: (ch.status == 'R').then(|| ch.old.clone()).flatten(),
+            path,
+            path_bytes,
+            old_path: old_name.as_deref().map(|n| display(n).0),
+            old_path_bytes: old_name.as_deref().and_then(|n| display(n).1),
             status: ch.status.to_string(),
             language: None,
             analyzed: false,
@@ -107,7 +132,8 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             hunks: 0,
             probe_blocks_excluded: 0,
         };
-        let Some((language, grammar)) = lang::for_path(Path::new(&path)) else {
+        names.push(name.clone());
+        let Some((language, grammar)) = lang::for_path(Path::new(OsStr::from_bytes(&name))) else {
             fr.skip_reason = Some(Reason::UnsupportedLanguage.code().to_owned());
             files.push(fr);
             continue;
@@ -123,14 +149,29 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             (Some(p), NewSide::Index) => blob(&root, "", p)?,
             (Some(p), NewSide::Rev(c)) => blob(&root, c, p)?,
         };
-        match prepare(language, grammar, &old_bytes, &new_bytes) {
+        // A block is owned on a side only in the file of that side's name.
+        let (old_file, new_file) = (utf8(ch.old.as_deref()), utf8(ch.new.as_deref()));
+        let old_own = |b: &marker::Block, sha: &str| owned.owns(&b.slug, &b.probe, old_file, sha);
+        let new_own = |b: &marker::Block, sha: &str| owned.owns(&b.slug, &b.probe, new_file, sha);
+        match prepare(
+            language,
+            grammar,
+            (&old_bytes, &old_own),
+            (&new_bytes, &new_own),
+        ) {
             Ok(p) => {
                 fr.analyzed = true;
                 fr.hunks = p.hunks.len();
                 fr.probe_blocks_excluded = p.old.blocks + p.new.blocks;
+                unowned.extend(p.unowned.iter().cloned().map(|u| (files.len(), u)));
                 prepared.push((files.len(), language, p));
             }
-            Err(reason) => fr.skip_reason = Some(reason.code().to_owned()),
+            // A file in a language the detector reads that it could not analyze: the diff does
+            // not pass on what was not read.
+            Err(reason) => {
+                fr.skip_reason = Some(reason.code().to_owned());
+                refused.push((files.len(), reason));
+            }
         }
         files.push(fr);
     }
@@ -150,7 +191,10 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             let path = &files[*i].path;
             let (found, file_units) =
                 classify(language.family(), path, &o, &n, &p.hunks, &mut elsewhere);
-            findings.extend(found);
+            findings.extend(found.into_iter().map(|mut f| {
+                f.file_bytes.clone_from(&files[*i].path_bytes);
+                f
+            }));
             net_units += file_units;
         }
     }
@@ -158,9 +202,25 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         f.net.diff_units = net_units;
         f.severity = severity(&f.net);
     }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    // Probe-marked code no live ledger entry owns flags whatever the net: `cleanup` will never
+    // remove it, so it ships with the fix, and markers must not be a way to exempt code.
+    for (i, u) in unowned {
+        findings.push(unowned_finding(&files[i], u, net_units));
+    }
+    for (i, reason) in refused {
+        findings.push(not_analyzed(&files[i], reason, net_units));
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let mut sorted: Vec<Option<FileReport>> = files.into_iter().map(Some).collect();
+    let files: Vec<FileReport> = order.iter().filter_map(|&i| sorted[i].take()).collect();
     findings.sort_by(|a, b| {
-        (&a.file, a.old_lines, a.new_lines).cmp(&(&b.file, b.old_lines, b.new_lines))
+        (&a.file, &a.file_bytes, a.old_lines, a.new_lines).cmp(&(
+            &b.file,
+            &b.file_bytes,
+            b.old_lines,
+            b.new_lines,
+        ))
     });
     let mut counts = std::collections::BTreeMap::new();
     for f in &findings {
@@ -200,9 +260,85 @@ fn severity(net: &Net) -> Severity {
     }
 }
 
+/// A name as text, when it is UTF-8.
+fn utf8(name: Option<&[u8]>) -> Option<&str> {
+    name.and_then(|n| std::str::from_utf8(n).ok())
+}
+
+/// How a name is shown: its text (U+FFFD for bytes that are not UTF-8), and its exact bytes in
+/// hex when they are not UTF-8 (as `verify`'s `path_bytes`).
+fn display(name: &[u8]) -> (String, Option<String>) {
+    match std::str::from_utf8(name) {
+        Ok(s) => (s.to_owned(), None),
+        Err(_) => (
+            String::from_utf8_lossy(name).into_owned(),
+            Some(hex::encode(name)),
+        ),
+    }
+}
+
+/// The finding for a complete probe block no live ledger entry owns.
+fn unowned_finding(file: &FileReport, u: Unowned, diff_units: i64) -> Finding {
+    let mut lines: Vec<String> = u
+        .excerpt
+        .lines()
+        .take(EXCERPT_LINES)
+        .map(|l| l.chars().take(EXCERPT_LINE_CHARS).collect())
+        .collect();
+    if u.excerpt.lines().count() > EXCERPT_LINES {
+        lines.push("...".to_owned());
+    }
+    Finding {
+        file: file.path.clone(),
+        file_bytes: file.path_bytes.clone(),
+        kind: Kind::UnledgeredProbe,
+        old_lines: None,
+        new_lines: Some(u.lines),
+        excerpt: lines.join("\n"),
+        detail: format!(
+            "probe block `{}/{}` is owned by no live ledger entry (slug, id, file and bytes): \
+             its code is classified as part of the fix; remove the markers or the block",
+            u.slug, u.probe
+        ),
+        severity: Severity::Flag,
+        net: Net {
+            scope: String::new(),
+            scope_units: 0,
+            file_units: 0,
+            diff_units,
+        },
+    }
+}
+
+/// The finding for a file the detector reads but could not analyze.
+fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
+    let why = match reason {
+        Reason::LineTooLong => format!(
+            "a changed line is longer than {MAX_LINE_BYTES} bytes (minified or generated code)"
+        ),
+        r => r.describe(),
+    };
+    Finding {
+        file: file.path.clone(),
+        file_bytes: file.path_bytes.clone(),
+        kind: Kind::NotAnalyzed,
+        old_lines: None,
+        new_lines: None,
+        excerpt: String::new(),
+        detail: format!("not analyzed ({}): {why}; review it by hand", reason.code()),
+        severity: Severity::Flag,
+        net: Net {
+            scope: String::new(),
+            scope_units: 0,
+            file_units: 0,
+            diff_units,
+        },
+    }
+}
+
 /// A working-tree file (empty when it is gone; a symlink or other non-file is read as empty).
-fn read_disk(root: &Path, rel: &str) -> Result<Vec<u8>> {
-    let p = root.join(rel);
+fn read_disk(root: &Path, rel: &[u8]) -> Result<Vec<u8>> {
+    let p = root.join(OsStr::from_bytes(rel));
     match std::fs::symlink_metadata(&p) {
         Ok(m) if m.is_file() => std::fs::read(&p)
             .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", p.display()))),
@@ -220,45 +356,82 @@ pub(super) struct Filtered {
     pub(super) blocks: usize,
 }
 
-/// `bytes` with its complete probe blocks taken out (and the line map back).
+/// A complete probe block left in the text because no live ledger entry owns it.
+#[derive(Debug, Clone)]
+pub(super) struct Unowned {
+    slug: String,
+    probe: String,
+    /// 1-based inclusive original lines.
+    lines: [usize; 2],
+    /// Its text.
+    excerpt: String,
+}
+
+/// `bytes` with its complete probe blocks taken out (and the line map back), whoever owns them
+/// (`accept reconfirm` keeps every block byte-exact where it is).
 pub(super) fn filter(
     language: &Language,
     grammar: &Grammar,
     bytes: &[u8],
 ) -> std::result::Result<Filtered, Reason> {
+    filter_owned(language, grammar, bytes, &|_, _| true).map(|(f, _)| f)
+}
+
+/// `bytes` with the complete probe blocks taken out that `owns` accepts (given the block and the
+/// sha256 of its exact bytes); the others stay in the text and are returned.
+pub(super) fn filter_owned(
+    language: &Language,
+    grammar: &Grammar,
+    bytes: &[u8],
+    owns: &dyn Fn(&marker::Block, &str) -> bool,
+) -> std::result::Result<(Filtered, Vec<Unowned>), Reason> {
     let source = crate::source::Source::new(bytes.to_vec())?;
     let body = source.body();
-    let spans: Vec<std::ops::Range<usize>> = if body.contains(crate::protocol::MARKER_TAG) {
+    let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut unowned = Vec::new();
+    if body.contains(crate::protocol::MARKER_TAG) {
         let tree = parse(grammar, body).ok_or(Reason::InvalidLanguageData)?;
         let markers = marker::find(language, &source, &tree);
-        marker::blocks(&source, &markers)
-            .into_iter()
-            .map(|b| b.span)
-            .collect()
-    } else {
-        Vec::new()
-    };
+        for b in marker::blocks(&source, &markers) {
+            let block = &body[b.span.clone()];
+            if owns(&b, &crate::source::sha256_hex(block.as_bytes())) {
+                spans.push(b.span);
+            } else {
+                let first = source.line_of(b.span.start) + 1;
+                unowned.push(Unowned {
+                    lines: [first, first + block.lines().count().max(1) - 1],
+                    excerpt: block.to_owned(),
+                    slug: b.slug,
+                    probe: b.probe,
+                });
+            }
+        }
+    }
     let mut text = String::with_capacity(body.len());
     let mut map = Vec::new();
     let mut at = 0;
+    // `spans` is in file order: one pass.
+    let mut next = spans.iter().peekable();
     for (i, line) in body.split_inclusive('\n').enumerate() {
-        if !spans.iter().any(|s| s.contains(&at)) {
+        while next.peek().is_some_and(|s| s.end <= at) {
+            next.next();
+        }
+        if !next.peek().is_some_and(|s| s.contains(&at)) {
             text.push_str(line);
             map.push(i + 1);
         }
         at += line.len();
     }
-    Ok(Filtered {
-        text,
-        map,
-        blocks: spans.len(),
-    })
+    let blocks = spans.len();
+    Ok((Filtered { text, map, blocks }, unowned))
 }
 
 /// One file, ready to classify: both versions filtered and parsed, and the hunks.
 struct Prepared {
     old: Filtered,
     new: Filtered,
+    /// The new version's blocks no live entry owns.
+    unowned: Vec<Unowned>,
     /// `None` when nothing changed once probe blocks were taken out.
     trees: Option<(Tree, Tree)>,
     hunks: Vec<Hunk>,
@@ -288,19 +461,29 @@ impl Prepared {
     }
 }
 
+/// One side's bytes and which of its probe blocks are owned.
+type SideIn<'a> = (&'a [u8], &'a dyn Fn(&marker::Block, &str) -> bool);
+
 fn prepare(
     language: &Language,
     grammar: &Grammar,
-    old: &[u8],
-    new: &[u8],
+    (old, old_owns): SideIn<'_>,
+    (new, new_owns): SideIn<'_>,
 ) -> std::result::Result<Prepared, Reason> {
-    let fo = filter(language, grammar, old)?;
-    let fnew = filter(language, grammar, new)?;
+    let (fo, _) = filter_owned(language, grammar, old, old_owns)?;
+    let (fnew, unowned) = filter_owned(language, grammar, new, new_owns)?;
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
         .diff_lines(&fo.text, &fnew.text);
     let mut hunks = Vec::new();
     let (mut removed, mut added) = (BTreeSet::new(), BTreeSet::new());
+    let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+        (fo.text.lines().collect(), fnew.text.lines().collect());
+    let too_long = |lines: &[&str], r: &std::ops::Range<usize>| {
+        lines
+            .get(r.clone())
+            .is_some_and(|ls| ls.iter().any(|l| l.len() > MAX_LINE_BYTES))
+    };
     for group in diff.grouped_ops(0) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else {
             continue;
@@ -309,6 +492,9 @@ fn prepare(
         let new_r = first.new_range().start..last.new_range().end;
         if old_r.is_empty() && new_r.is_empty() {
             continue;
+        }
+        if too_long(&old_lines, &old_r) || too_long(&new_lines, &new_r) {
+            return Err(Reason::LineTooLong);
         }
         removed.extend(old_r.clone());
         added.extend(new_r.clone());
@@ -327,6 +513,7 @@ fn prepare(
     Ok(Prepared {
         old: fo,
         new: fnew,
+        unowned,
         trees,
         hunks,
         removed,

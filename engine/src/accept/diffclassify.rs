@@ -95,6 +95,7 @@ impl Ctx<'_> {
             (
                 Finding {
                     file: self.file.to_owned(),
+                    file_bytes: None,
                     kind,
                     old_lines: range_of(self.old.map, &hunk.old),
                     new_lines: range_of(self.new.map, &hunk.new),
@@ -511,7 +512,17 @@ fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
         .count();
     let new_swallows = new_nodes.iter().filter(|&&x| swallows(f, x, n)).count();
     let more_swallows = new_swallows > old_swallows;
-    let moved = cx.removed_trimmed();
+    // Added rows that are a removed line moved: decided once per row (a node is looked up by its
+    // row, and hashing the row's text per node is quadratic on a long line).
+    let moved: HashSet<usize> = {
+        let removed = cx.removed_trimmed();
+        cx.new
+            .changed
+            .iter()
+            .copied()
+            .filter(|&r| removed.contains(cx.new.line(r).trim()))
+            .collect()
+    };
     let removed_compact: String = cx
         .old
         .changed
@@ -534,7 +545,7 @@ fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
                 format!("handler `{}` swallows errors", first_line(text(x, n))),
             ));
         }
-        if !cx.new.changed.contains(&row) || moved.contains(cx.new.line(row).trim()) {
+        if !cx.new.changed.contains(&row) || moved.contains(&row) {
             continue;
         }
         if let Some((cond, is_loop)) = condition_of(x)

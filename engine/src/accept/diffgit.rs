@@ -2,7 +2,9 @@
 //! running `git` with an argv (never a shell string) in its own process group, bounded in time
 //! ([`GIT_TIMEOUT`]) and output ([`MAX_GIT_OUTPUT`]); on timeout the group is killed.
 
+use std::ffi::OsStr;
 use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,8 +23,9 @@ pub const MAX_GIT_OUTPUT: usize = 64 * 1024 * 1024;
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /// One `git` call: `Ok(Some(stdout))` on exit 0, `Ok(None)` on another exit status, an error when
-/// git cannot be run, times out, or prints too much.
-pub fn git(root: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, Error> {
+/// git cannot be run, times out, or prints too much. Arguments are bytes (a file name need not be
+/// UTF-8).
+pub fn git<A: AsRef<OsStr>>(root: &Path, args: &[A]) -> Result<Option<Vec<u8>>, Error> {
     let mut cmd = Command::new("git");
     cmd.arg("-C")
         .arg(root)
@@ -34,7 +37,13 @@ pub fn git(root: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, Error> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
-    let what = || format!("git {}", args.join(" "));
+    let what = || {
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect();
+        format!("git {}", shown.join(" "))
+    };
     let mut child = cmd
         .spawn()
         .map_err(|e| Error::new(Reason::GitFailed, format!("cannot run git: {e}")))?;
@@ -89,9 +98,14 @@ pub fn git(root: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, Error> {
 }
 
 /// [`git`] that must succeed.
-pub fn git_ok(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
-    git(root, args)?
-        .ok_or_else(|| Error::new(Reason::GitFailed, format!("git {} failed", args.join(" "))))
+pub fn git_ok<A: AsRef<OsStr>>(root: &Path, args: &[A]) -> Result<Vec<u8>, Error> {
+    git(root, args)?.ok_or_else(|| {
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect();
+        Error::new(Reason::GitFailed, format!("git {} failed", shown.join(" ")))
+    })
 }
 
 /// The top of the work tree containing `dir`, or `not_a_git_repository`.
@@ -117,27 +131,30 @@ pub fn commit_of(root: &Path, rev: &str) -> Result<Option<String>, Error> {
         .map(|o| String::from_utf8_lossy(&o).trim().to_owned()))
 }
 
+/// A repository-relative file name exactly as git prints it with `-z`: bytes, which need not be
+/// UTF-8 (a name is never decoded lossily on its way to a read).
+pub type Name = Vec<u8>;
+
 /// One changed file: status letter, old path, new path.
 #[derive(Debug, Clone)]
 pub struct Change {
     /// `A`, `M`, `D`, `R`, `T` (copies are reported as `A`).
     pub status: char,
     /// Path on the old side (`None` for an added file).
-    pub old: Option<String>,
+    pub old: Option<Name>,
     /// Path on the new side (`None` for a deleted file).
-    pub new: Option<String>,
+    pub new: Option<Name>,
 }
 
-/// Parse `git diff --name-status -z -M` output.
+/// Parse `git diff --name-status -z -M` output; names stay bytes.
 pub fn parse_name_status(raw: &[u8]) -> Vec<Change> {
-    let mut fields = raw
-        .split(|&b| b == 0)
-        .map(|f| String::from_utf8_lossy(f).into_owned());
+    let mut fields = raw.split(|&b| b == 0).map(<[u8]>::to_vec);
     let mut out = Vec::new();
     while let Some(st) = fields.next() {
-        let Some(c) = st.chars().next() else {
+        let Some(&c) = st.first() else {
             continue;
         };
+        let c = char::from(c);
         let change = match c {
             'R' => {
                 let (Some(o), Some(n)) = (fields.next(), fields.next()) else {
@@ -185,7 +202,15 @@ pub fn parse_name_status(raw: &[u8]) -> Vec<Change> {
     out
 }
 
-/// `rev:path` as git stores it (empty when it does not exist there).
-pub fn blob(root: &Path, rev: &str, path: &str) -> Result<Vec<u8>, Error> {
-    Ok(git(root, &["cat-file", "blob", &format!("{rev}:{path}")])?.unwrap_or_default())
+/// `rev:path` as git stores it (empty when it does not exist there). The path is passed as its
+/// bytes (git takes any bytes in argv).
+pub fn blob(root: &Path, rev: &str, path: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut spec = format!("{rev}:").into_bytes();
+    spec.extend_from_slice(path);
+    let args: [&OsStr; 3] = [
+        "cat-file".as_ref(),
+        "blob".as_ref(),
+        OsStr::from_bytes(&spec),
+    ];
+    Ok(git(root, &args)?.unwrap_or_default())
 }

@@ -39,6 +39,17 @@ pub enum Kind {
     TestSkipped,
     /// A test function (or `it`/`test` case) deleted without a replacement in the same file.
     TestDeleted,
+    /// A complete probe block (`gsd-debug-probe:start`/`end` markers) in the new version that no
+    /// live ledger entry owns (no ledger under `.planning/debug/` or `--ledger` lists its slug, id,
+    /// file and the sha256 of its exact bytes). Its code is classified as part of the fix like any
+    /// other; the block itself always flags (severity `flag`, whatever the net): `cleanup` will
+    /// never remove it, so it would ship with the fix.
+    UnledgeredProbe,
+    /// A changed file in a language the detector reads that it could not analyze (a changed line
+    /// longer than `accept::diff::MAX_LINE_BYTES`: `line_too_long`; a file over 8 MiB, not
+    /// UTF-8, holding a NUL byte...; the code is the file's `skip_reason`). Always flags: a diff
+    /// does not pass on what was not read.
+    NotAnalyzed,
 }
 
 impl Kind {
@@ -55,6 +66,8 @@ impl Kind {
         Kind::AssertionWeakened,
         Kind::TestSkipped,
         Kind::TestDeleted,
+        Kind::UnledgeredProbe,
+        Kind::NotAnalyzed,
     ];
 
     /// The stable snake_case name.
@@ -71,6 +84,8 @@ impl Kind {
             Kind::AssertionWeakened => "assertion_weakened",
             Kind::TestSkipped => "test_skipped",
             Kind::TestDeleted => "test_deleted",
+            Kind::UnledgeredProbe => "unledgered_probe",
+            Kind::NotAnalyzed => "not_analyzed",
         }
     }
 }
@@ -121,8 +136,11 @@ pub struct Net {
 /// One behaviour-deleting shape in one hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Finding {
-    /// Repo-relative path (the new path of a rename).
+    /// Repo-relative path (the new path of a rename); U+FFFD for bytes that are not UTF-8.
     pub file: String,
+    /// The path's exact bytes in hex, when they are not UTF-8 (as [`FileReport::path_bytes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_bytes: Option<String>,
     /// The kind.
     pub kind: Kind,
     /// 1-based inclusive line range of the hunk in the old version (`None`: it only adds).
@@ -148,11 +166,18 @@ pub const EXCERPT_LINE_CHARS: usize = 160;
 /// What happened to one changed file.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReport {
-    /// Repo-relative path (new path).
+    /// Repo-relative path (new path); U+FFFD for bytes that are not UTF-8 (then `path_bytes`
+    /// names the file).
     pub path: String,
+    /// The path's exact bytes in hex, when they are not UTF-8 (as `verify`'s `path_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<String>,
     /// The old path, when git saw a rename.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_path: Option<String>,
+    /// The old path's exact bytes in hex, when they are not UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_path_bytes: Option<String>,
     /// git's status letter: `A`, `M`, `D`, `R`, `T`.
     pub status: String,
     /// Language id, or `None` for files no grammar reads.

@@ -73,7 +73,12 @@ pub fn sum_within(m: &HashMap<String, i64>, s: &str) -> i64 {
 /// the shape itself replaces a unit of behaviour.
 pub fn neutralized(f: Family, kind: Kind, x: Node<'_>, src: &str) -> i64 {
     match kind {
-        Kind::BranchRemoved | Kind::LoopRemoved | Kind::AssertionRemoved | Kind::TestDeleted => 0,
+        Kind::BranchRemoved
+        | Kind::LoopRemoved
+        | Kind::AssertionRemoved
+        | Kind::TestDeleted
+        | Kind::UnledgeredProbe
+        | Kind::NotAnalyzed => 0,
         Kind::ConstantCondition => match condition_of(x) {
             // `if False:` / `while false`: nothing under it runs.
             Some((cond, _)) if constant(cond, src) == Some(false) => units_in(f, x, src).max(1),

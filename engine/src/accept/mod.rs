@@ -23,6 +23,7 @@ mod diffgit;
 mod diffguards;
 mod diffmodel;
 mod diffnet;
+mod diffprobes;
 mod diffreplace;
 mod diffside;
 mod diffsyntax;

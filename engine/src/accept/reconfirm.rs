@@ -205,21 +205,39 @@ fn plan(
         args.push(n);
     }
     args.push("--");
-    let mut out = Vec::new();
+    // Every name first: a name that is not UTF-8 cannot travel through the journal and the
+    // confined writes (they take text paths), so the whole fix is refused before anything is
+    // read or written, never reverted under a lossy name.
+    let mut changes = Vec::new();
     for ch in parse_name_status(&git_ok(root, &args)?) {
-        let path = ch.new.clone().or(ch.old.clone()).unwrap_or_default();
+        let name = ch.new.or(ch.old).unwrap_or_default();
+        let path = String::from_utf8(name).map_err(|e| {
+            Error::new(
+                Reason::PathNotUtf8,
+                format!(
+                    "the fix changes `{}`, whose name is not UTF-8 (bytes {}); rename it, or \
+                     reconfirm without it",
+                    crate::untrusted::escape(&String::from_utf8_lossy(e.as_bytes())),
+                    hex::encode(e.as_bytes())
+                ),
+            )
+        })?;
+        changes.push((ch.status, path));
+    }
+    let mut out = Vec::new();
+    for (status, path) in changes {
         if skip(&path) {
             continue;
         }
-        let base = match ch.status {
+        let base = match status {
             'A' => None,
-            _ => Some(blob(root, &old_tree, &path)?),
+            _ => Some(blob(root, &old_tree, path.as_bytes())?),
         };
         let cur = read_current(root, &path)?;
         let cur_mode = current_mode(root, &path)?;
-        let fixed = match (&new, ch.status) {
+        let fixed = match (&new, status) {
             (_, 'D') => None,
-            (Some(n), _) => Some(blob(root, n, &path)?),
+            (Some(n), _) => Some(blob(root, n, path.as_bytes())?),
             (None, _) => cur.clone(),
         };
         let base_exec = match base {

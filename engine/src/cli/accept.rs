@@ -79,6 +79,12 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
     let opts = Options {
         dir: a.root.clone().unwrap_or_else(|| PathBuf::from(".")),
         source,
+        ledgers: a
+            .session
+            .path(a.root.as_deref())
+            .map(|(p, _)| p)
+            .into_iter()
+            .collect(),
     };
     let report = match diff::run(&opts) {
         Ok(r) => r,
@@ -97,8 +103,8 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
                 flag.iter().map(|f| f.kind.to_string()).collect();
             let kinds: Vec<String> = kinds.into_iter().collect();
             let why = format!(
-                "diff deletes or short-circuits behaviour ({} findings: {}) with no RCA \
-                 justification",
+                "diff deletes or short-circuits behaviour, or holds code the detector could \
+                 not clear ({} findings: {}), with no RCA justification",
                 flag.len(),
                 kinds.join(", ")
             );
