@@ -866,11 +866,12 @@ fn trace(step: &str, code: i32, v: &Value) {
     }
 }
 
-/// Whether a second uid is available (running as root, `setpriv` can switch to 65534, and a
+/// Whether a second uid is available (running as root (`HOSTILE_TENANT_SAME_UID` set: act as if
+/// not), `setpriv` can switch to 65534, and a
 /// `python3` on PATH that uid can run), and the `python3` the co-tenant runs.
 fn tenant_kind() -> (Tenant, PathBuf) {
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if unsafe { libc::geteuid() } != 0 || std::env::var_os("HOSTILE_TENANT_SAME_UID").is_some() {
         return (Tenant::SameUid, PathBuf::from("python3"));
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -1184,7 +1185,8 @@ fn journal_changed_nothing(fx: &Fx, step: &str) {
 /// `cleanup`: `.git/config` and `.git/hooks` stay as they were, no `conftest.py` appears, the
 /// fix is not lost, nothing outside the tree is written, and the `core.fsmonitor` payload never
 /// runs (a `git status` after every step). A refusal names its code; once the user deletes the
-/// planted file, the session cleans.
+/// planted file, the session cleans, and a journal planted then that would put the probe blocks
+/// back is not taken as a restore either (and, if it were, nothing would say clean).
 #[test]
 fn planted_reconfirm_journals_write_nothing_and_run_nothing() {
     let fx = Fx::new(Tmp::Private, "class 1");
@@ -1194,12 +1196,28 @@ fn planted_reconfirm_journals_write_nothing_and_run_nothing() {
         "run", "--slug", SLUG, "--phase", "baseline", "--", "python3", "check.py",
     ]);
     fx.write("rules.py", RULES_FIXED);
+    let probed = fx.read("calc.py").unwrap();
+    let config = std::fs::read(fx.repo.join(".git/config")).unwrap();
     fx.seal();
     let journal = PathBuf::from(format!("{}.reconfirm", fx.ledger().display()));
     let plant = || std::fs::write(&journal, planted_journal(&fx).to_string()).unwrap();
     let git_status = |step: &str| {
         fx.git(&["status", "--short"]);
         fx.after(&format!("{step}, then git status"));
+    };
+    // Between steps: undo what a planted journal did, so each step answers for itself.
+    let reset = || {
+        fx.write("rules.py", RULES_FIXED);
+        fx.write("README.md", README);
+        let _ = std::fs::remove_file(fx.repo.join("conftest.py"));
+        let _ = std::fs::remove_file(fx.repo.join(".git/hooks/pre-commit"));
+        std::fs::write(fx.repo.join(".git/config"), &config).unwrap();
+        std::fs::write(fx.base.path().join("victim.txt"), "not yours\n").unwrap();
+        for e in std::fs::read_dir(&fx.out).unwrap().flatten() {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+        fx.seen.borrow_mut().clear();
+        fx.seal();
     };
     plant();
     fx.claims("a planted journal");
@@ -1223,15 +1241,41 @@ fn planted_reconfirm_journals_write_nothing_and_run_nothing() {
         format!("{step}: reports recovering the planted journal (exit {code}): {v}")
     });
     git_status(step);
+    reset();
     plant();
     let step = "cleanup with a planted journal";
     let (code, _) = fx.cleanup(step, SLUG);
     journal_changed_nothing(&fx, step);
     git_status(step);
+    reset();
     if code == 2 {
         let _ = std::fs::remove_file(&journal);
         fx.cleanup("cleanup once the planted journal is deleted", SLUG);
     }
+    // The session clean, a journal that would put the probed file back (`saved` holds the
+    // blocks, `reverted_sha256` the file as cleanup left it): nothing takes it as a restore.
+    let sha = probity::source::sha256_hex(CALC.as_bytes());
+    let back = json!({"schema_version": 1, "slug": SLUG, "started_at": "2026-01-01T00:00:00Z",
+        "files": [{"path": "calc.py", "saved_hex": hex::encode(&probed), "reverted_sha256": sha}]});
+    std::fs::write(&journal, back.to_string()).unwrap();
+    let step = "accept reconfirm with a journal putting the probes back";
+    fx.cli(
+        step,
+        &[
+            "accept",
+            "reconfirm",
+            "--slug",
+            SLUG,
+            "--",
+            "python3",
+            "check.py",
+        ],
+    );
+    fx.check(
+        fx.read("calc.py").as_deref() == Some(CALC.as_bytes()),
+        "class 1",
+        || format!("{step}: the planted journal put the probe blocks back in calc.py"),
+    );
     fx.claims("end");
     fx.finish();
 }
@@ -1338,7 +1382,7 @@ fn planted_ledgers_naming_outside_git_and_symlinked_paths_write_nothing_outside(
     fx.finish();
 }
 
-/// Class 1 (untrusted `.planning/` files), 12 and 17: the session's `.values-key` replaced by a
+/// Class 1 (untrusted `.planning/` files): the session's `.values-key` replaced by a
 /// symlink to a file in HOME (dangling, then existing), its `.lock` by a symlink into HOME, its
 /// `.md` notes by a symlink to the user's notes outside, and its `verification` record by
 /// attacker text (command substitutions, a terminal escape) or a wrong type. Every command then
@@ -1370,6 +1414,11 @@ fn planted_key_lock_notes_and_verification_write_nothing_outside() {
     run("run with .values-key a dangling symlink into HOME");
     relink(&side(".values-key"), &fx.home.join(".profile"));
     run("run with .values-key a symlink to HOME/.profile");
+    // As a clone delivers it: a regular file of the attacker's 32 bytes, mode 0644.
+    std::fs::remove_file(side(".values-key")).unwrap();
+    std::fs::write(side(".values-key"), [7u8; 32]).unwrap();
+    std::fs::set_permissions(side(".values-key"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    run("run with a planted 0644 .values-key");
     // The lock.
     relink(&side(".lock"), &fx.home.join("planted-lock"));
     fx.cli(
