@@ -45,8 +45,9 @@ use crate::util::{check_json_output, data, line_number, parse_output, probity, p
 /// coordinator may add codes here if a fix names them elsewhere.
 const EXTRA_REFUSAL_CODES: &[&str] = &[];
 
-/// Top-level names in TMPDIR and HOME that are probity's own (capture roots, a private
-/// fallback folder): not "outside writes". Anything else that appears or changes is.
+/// Prefixes of path components, in TMPDIR and HOME, that are probity's own (capture roots, a
+/// private fallback folder such as `.cache/probity/...`, with the folders leading to it): not
+/// "outside writes". Anything else that appears or changes there is.
 const OWN_PREFIXES: &[&str] = &["probity"];
 
 /// The session of every scenario.
@@ -214,8 +215,9 @@ fn without_own(mut s: Snap) -> Snap {
         .cloned()
         .collect();
     s.retain(|k, v| {
-        !k.split('/').any(own)
-            && !(v.starts_with("dir ") && owned.iter().any(|o| o.starts_with(&format!("{k}/"))))
+        let leads_to_own =
+            v.starts_with("dir ") && owned.iter().any(|o| o.starts_with(&format!("{k}/")));
+        !(k.split('/').any(own) || leads_to_own)
     });
     s
 }
