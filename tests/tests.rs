@@ -27,6 +27,7 @@ mod golden;
 mod hostile_bounds;
 mod hostile_crash;
 mod hostile_fs;
+mod hostile_tenant;
 mod layers;
 mod node_binding;
 mod place_address;
