@@ -621,3 +621,43 @@ fn a_planted_values_key_never_keys_values_sha256() {
         );
     }
 }
+
+/// Class 2, the identity check before the spawn: a runtime file replaced after probity wrote it
+/// and before the command starts (only its owner can, in a private root; the check is the second
+/// line of defence) is never run: the run is refused (`identity_mismatch`) and the program never
+/// starts. Before, the identities were checked only after the run.
+#[test]
+fn a_runtime_replaced_before_the_spawn_is_never_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let envs = [("TMPDIR", Some(tmp.path()))];
+    let r = session_repo(&envs);
+    let marker = r.path().join("MARKER");
+    let mut cmd = Command::new(bin());
+    cmd.current_dir(r.path())
+        .env("TMPDIR", tmp.path())
+        .args([
+            "run", "--slug", "rt", "--phase", "baseline", "--json", "--", "python3", "app.py",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let paused = Paused::spawn(&mut cmd, "runtime_written");
+    let root = ledger_of(&r)["artifact_root"]["canonical_path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let py = Path::new(&root).join("run-1-runtime.py");
+    std::fs::rename(&py, Path::new(&root).join("aside")).unwrap();
+    std::fs::write(
+        &py,
+        format!(
+            "open({:?}, 'w').write('pwned')\n",
+            marker.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = paused.go().wait_with_output().unwrap();
+    let v = parse_output(&String::from_utf8_lossy(&out.stdout));
+    assert!(!marker.exists(), "a replaced runtime was run: {v}");
+    assert_eq!(out.status.code(), Some(2), "{v}");
+    assert_eq!(v["reason"], "identity_mismatch", "{v}");
+}

@@ -6,7 +6,11 @@
 //! value of an option whose name looks secret (`--token=...`, `--password ...`), the userinfo of
 //! a URL (`https://user:pass@host`), the value of a secret-looking query parameter, and any
 //! token-like value (a known key prefix such as `sk-`, `ghp_`, `AKIA`, a JWT, or a long mixed
-//! string of key characters). A caller who wants a readable reference gives `run --label`.
+//! string of key characters), `user:password` after `-u`/`--user`, a value glued to `-p`. The
+//! command string of a shell (`sh -c STRING`, `bash -lc`, `env ... sh -c`) is split into shell
+//! words ([`shell_split`]), masked by the same rules and written again quoted; one that does not
+//! parse is masked whole (issue 21, class 11). docs/session.md lists exactly what is masked.
+//! A caller who wants a readable reference gives `run --label`.
 
 /// What a masked value is replaced with.
 pub const MASK: &str = "***";
@@ -112,7 +116,7 @@ const MAX_DEPTH: usize = 4;
 /// The argv joined by spaces, every secret masked (see the module doc). The value after an
 /// option whose name looks secret (`--token VALUE`, `-H "Authorization: ..."`) is masked too,
 /// and the command string of a shell (`sh -c STRING`) is read as shell words and masked by the
-/// same rules ([`redact_shell_string`]).
+/// same rules (docs/session.md, "What `reproduction_ref` masks").
 pub fn redact_argv(argv: &[String]) -> String {
     redact_words(argv, 0).join(" ")
 }

@@ -363,6 +363,7 @@ fn start(
             std::env::var("NODE_OPTIONS").ok().as_deref(),
         ));
     }
+    crate::fsio::test_pause("runtime_written");
     if let Some((r, id)) = &planned.sink {
         sink::check_sink(r, &planned.sink_name, id)?;
         // What the probes will load is what probity wrote: each runtime file is still the
