@@ -429,19 +429,25 @@ fn readme_hook() -> String {
     body.split("```").next().unwrap().to_owned()
 }
 
-/// The `entry` of the pre-commit framework hook, as the framework runs it (no file names:
+/// Each hook of `.pre-commit-hooks.yaml` as the framework runs it (its `entry`, no file names:
 /// `pass_filenames: false`), as a hook script.
-fn framework_hook() -> String {
+fn framework_hooks() -> Vec<String> {
     let yaml =
         std::fs::read_to_string(crate::util::repo_root().join(".pre-commit-hooks.yaml")).unwrap();
-    assert!(yaml.contains("pass_filenames: false"), "{yaml}");
-    let entry = yaml
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("entry:"))
-        .expect("an entry")
-        .trim()
-        .to_owned();
-    format!("#!/bin/sh\nexec {entry}\n")
+    let hooks: Vec<&str> = yaml.split("\n- id:").skip(1).collect();
+    assert!(hooks.len() >= 2, "{yaml}");
+    hooks
+        .iter()
+        .map(|h| {
+            assert!(h.contains("pass_filenames: false"), "{h}");
+            let entry = h
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("entry:"))
+                .expect("an entry")
+                .trim();
+            format!("#!/bin/sh\nexec {entry}\n")
+        })
+        .collect()
 }
 
 /// A fresh repository that never had a session, with `hook` installed as its pre-commit hook and
@@ -534,9 +540,10 @@ fn the_readme_hook_passes_in_a_repository_without_sessions() {
 
 #[test]
 fn the_pre_commit_framework_hook_passes_in_a_repository_without_sessions() {
-    let hook = framework_hook();
-    hook_passes_without_sessions_and_refuses_a_probe(&hook, true);
-    hook_passes_without_sessions_and_refuses_a_probe(&hook, false);
+    for hook in framework_hooks() {
+        hook_passes_without_sessions_and_refuses_a_probe(&hook, true);
+        hook_passes_without_sessions_and_refuses_a_probe(&hook, false);
+    }
 }
 
 // --- 17. A refusal writes nothing ---------------------------------------------------------------
