@@ -661,3 +661,40 @@ fn a_refusal_writes_nothing() {
         }
     }
 }
+
+/// The lock that leaves nothing behind still excludes: threads racing for the lock of a ledger
+/// whose folder does not exist (each release removes the lock file and the folders it created)
+/// never hold it two at a time, and no lock file is left afterwards.
+#[test]
+fn a_lock_leaves_nothing_and_still_excludes() {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join(".planning/debug/x.evidence.json");
+    let counter = dir.path().join("count");
+    std::fs::write(&counter, "0").unwrap();
+    let inside = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..25 {
+                    let lock =
+                        probity::ledger::lock(&ledger, std::time::Duration::from_secs(60)).unwrap();
+                    assert_eq!(inside.fetch_add(1, SeqCst), 0, "two holders at once");
+                    let n: u32 = std::fs::read_to_string(&counter).unwrap().parse().unwrap();
+                    std::fs::write(&counter, (n + 1).to_string()).unwrap();
+                    inside.fetch_sub(1, SeqCst);
+                    drop(lock);
+                }
+            });
+        }
+    });
+    assert_eq!(std::fs::read_to_string(&counter).unwrap(), "200");
+    // No lock file is left (a folder that another locker was using when its creator released
+    // may stay, empty).
+    let left: Vec<_> = snapshot(dir.path())
+        .into_iter()
+        .filter(|(_, bytes)| bytes.is_some())
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(left, [PathBuf::from("count")]);
+}
