@@ -185,6 +185,22 @@ fn the_gate_blocks_a_probe_that_is_only_staged() {
     git(r.path(), &["add", "app.py"]);
     let (code, v) = r.cli(&["gate"]);
     assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
+    // A tracked file that `.gitignore` excludes (the walk skips it; a commit records it).
+    std::fs::write(r.path().join(".gitignore"), "gen/\n").unwrap();
+    std::fs::create_dir(r.path().join("gen")).unwrap();
+    std::fs::write(
+        r.path().join("gen/out.py"),
+        "x = 1  # gsd-debug-probe:end staged p9\n",
+    )
+    .unwrap();
+    git(r.path(), &["add", "-f", "gen/out.py"]);
+    let (code, v) = r.cli(&["gate"]);
+    assert_eq!(
+        (code, reasons(&v)),
+        (1, vec!["orphan_marker".into()]),
+        "{v}"
+    );
+    assert_eq!(blocking(&v)[0]["ledger"], "gen/out.py", "{v}");
 }
 
 /// An untracked file that `git add -A` would commit, and a tree outside any git repository.
