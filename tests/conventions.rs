@@ -559,17 +559,23 @@ fn pre_commit_manifest_installs_probity_itself() {
     let text =
         std::fs::read_to_string(crate::util::repo_root().join(".pre-commit-hooks.yaml")).unwrap();
     let hooks: Vec<&str> = text.split("\n- ").skip(1).collect();
-    assert_eq!(hooks.len(), 1, "{text}");
-    let field = |k: &str| {
-        hooks[0]
-            .lines()
-            .map(str::trim)
-            .find_map(|l| l.strip_prefix(&format!("{k}: ")))
-            .map(str::to_owned)
-    };
-    assert_eq!(field("language").as_deref(), Some("rust"));
-    assert_eq!(field("entry").as_deref(), Some("probity verify --staged ."));
-    assert_eq!(field("pass_filenames").as_deref(), Some("false"));
+    // `probity-verify`, and `probity-gate` (issue 21: the gate scans the tree and the index).
+    assert_eq!(hooks.len(), 2, "{text}");
+    for (hook, entry) in hooks
+        .iter()
+        .zip(["probity verify --staged .", "probity gate"])
+    {
+        let field = |k: &str| {
+            hook.lines()
+                .map(str::trim)
+                .find_map(|l| l.strip_prefix(&format!("{k}: ")))
+                .map(str::to_owned)
+        };
+        assert_eq!(field("language").as_deref(), Some("rust"));
+        assert_eq!(field("entry").as_deref(), Some(entry));
+        assert_eq!(field("pass_filenames").as_deref(), Some("false"));
+    }
     assert!(text.starts_with("#") || text.starts_with("- id: probity-verify"));
     assert!(text.contains("- id: probity-verify"));
+    assert!(text.contains("- id: probity-gate"));
 }

@@ -321,12 +321,14 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
         refused(probity::session::find_root(outside.path())),
         Reason::NoSessionRoot
     );
+    // A work tree where no session was ever started is a root: the gate scans its files
+    // (issue 21: a hook passes where there is nothing to gate).
     let r = Repo::new();
     let sub = r.path().join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
     assert_eq!(
-        refused(probity::session::find_root(&sub)),
-        Reason::NoSessionRoot
+        probity::session::find_root(&sub).unwrap(),
+        r.path().to_path_buf()
     );
     assert_eq!(
         probity::session::gate_root(r.path(), Some("nope"), false)

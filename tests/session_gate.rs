@@ -185,6 +185,22 @@ fn the_gate_blocks_a_probe_that_is_only_staged() {
     git(r.path(), &["add", "app.py"]);
     let (code, v) = r.cli(&["gate"]);
     assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
+    // A tracked file that `.gitignore` excludes (the walk skips it; a commit records it).
+    std::fs::write(r.path().join(".gitignore"), "gen/\n").unwrap();
+    std::fs::create_dir(r.path().join("gen")).unwrap();
+    std::fs::write(
+        r.path().join("gen/out.py"),
+        "x = 1  # gsd-debug-probe:end staged p9\n",
+    )
+    .unwrap();
+    git(r.path(), &["add", "-f", "gen/out.py"]);
+    let (code, v) = r.cli(&["gate"]);
+    assert_eq!(
+        (code, reasons(&v)),
+        (1, vec!["orphan_marker".into()]),
+        "{v}"
+    );
+    assert_eq!(blocking(&v)[0]["ledger"], "gen/out.py", "{v}");
 }
 
 /// An untracked file that `git add -A` would commit, and a tree outside any git repository.
@@ -429,19 +445,25 @@ fn readme_hook() -> String {
     body.split("```").next().unwrap().to_owned()
 }
 
-/// The `entry` of the pre-commit framework hook, as the framework runs it (no file names:
+/// Each hook of `.pre-commit-hooks.yaml` as the framework runs it (its `entry`, no file names:
 /// `pass_filenames: false`), as a hook script.
-fn framework_hook() -> String {
+fn framework_hooks() -> Vec<String> {
     let yaml =
         std::fs::read_to_string(crate::util::repo_root().join(".pre-commit-hooks.yaml")).unwrap();
-    assert!(yaml.contains("pass_filenames: false"), "{yaml}");
-    let entry = yaml
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("entry:"))
-        .expect("an entry")
-        .trim()
-        .to_owned();
-    format!("#!/bin/sh\nexec {entry}\n")
+    let hooks: Vec<&str> = yaml.split("\n- id:").skip(1).collect();
+    assert!(hooks.len() >= 2, "{yaml}");
+    hooks
+        .iter()
+        .map(|h| {
+            assert!(h.contains("pass_filenames: false"), "{h}");
+            let entry = h
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("entry:"))
+                .expect("an entry")
+                .trim();
+            format!("#!/bin/sh\nexec {entry}\n")
+        })
+        .collect()
 }
 
 /// A fresh repository that never had a session, with `hook` installed as its pre-commit hook and
@@ -534,9 +556,10 @@ fn the_readme_hook_passes_in_a_repository_without_sessions() {
 
 #[test]
 fn the_pre_commit_framework_hook_passes_in_a_repository_without_sessions() {
-    let hook = framework_hook();
-    hook_passes_without_sessions_and_refuses_a_probe(&hook, true);
-    hook_passes_without_sessions_and_refuses_a_probe(&hook, false);
+    for hook in framework_hooks() {
+        hook_passes_without_sessions_and_refuses_a_probe(&hook, true);
+        hook_passes_without_sessions_and_refuses_a_probe(&hook, false);
+    }
 }
 
 // --- 17. A refusal writes nothing ---------------------------------------------------------------
@@ -653,4 +676,41 @@ fn a_refusal_writes_nothing() {
             assert_eq!(before, after, "{args:?} changed the tree");
         }
     }
+}
+
+/// The lock that leaves nothing behind still excludes: threads racing for the lock of a ledger
+/// whose folder does not exist (each release removes the lock file and the folders it created)
+/// never hold it two at a time, and no lock file is left afterwards.
+#[test]
+fn a_lock_leaves_nothing_and_still_excludes() {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join(".planning/debug/x.evidence.json");
+    let counter = dir.path().join("count");
+    std::fs::write(&counter, "0").unwrap();
+    let inside = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..25 {
+                    let lock =
+                        probity::ledger::lock(&ledger, std::time::Duration::from_secs(60)).unwrap();
+                    assert_eq!(inside.fetch_add(1, SeqCst), 0, "two holders at once");
+                    let n: u32 = std::fs::read_to_string(&counter).unwrap().parse().unwrap();
+                    std::fs::write(&counter, (n + 1).to_string()).unwrap();
+                    inside.fetch_sub(1, SeqCst);
+                    drop(lock);
+                }
+            });
+        }
+    });
+    assert_eq!(std::fs::read_to_string(&counter).unwrap(), "200");
+    // No lock file is left (a folder that another locker was using when its creator released
+    // may stay, empty).
+    let left: Vec<_> = snapshot(dir.path())
+        .into_iter()
+        .filter(|(_, bytes)| bytes.is_some())
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(left, [PathBuf::from("count")]);
 }

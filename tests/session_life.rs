@@ -263,7 +263,7 @@ fn signals_to_run_are_forwarded_and_the_run_is_recorded_interrupted() {
 // --- 3. The gate cannot pass by accident ---
 
 #[test]
-fn gate_outside_a_repository_or_without_sessions_refuses_unless_the_root_is_named() {
+fn gate_outside_a_repository_refuses_unless_the_root_is_named() {
     let plain = tempfile::tempdir().unwrap();
     let (code, v) = probity_json(plain.path(), &["gate"]);
     assert_eq!(
@@ -275,14 +275,15 @@ fn gate_outside_a_repository_or_without_sessions_refuses_unless_the_root_is_name
     let root = plain.path().to_str().unwrap();
     let (code, v) = probity_json(plain.path(), &["gate", "--root", root]);
     assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
-    // A repository where no session was ever started.
+    // A repository where no session was ever started: its files are scanned, nothing blocks
+    // (issue 21: it was `no_session_root`, so the README's hook refused every commit); a probe
+    // in it blocks.
     let repo = Repo::new();
     let (code, v) = probity_json(repo.path(), &["gate"]);
-    assert_eq!(
-        (code, v["reason"].as_str()),
-        (2, Some("no_session_root")),
-        "{v}"
-    );
+    assert_eq!((code, v["status"].as_str()), (0, Some("ok")), "{v}");
+    repo.write("a.py", "x = 1  # gsd-debug-probe:start s p1\n");
+    let (code, v) = probity_json(repo.path(), &["gate"]);
+    assert_eq!((code, v["status"].as_str()), (1, Some("not_clean")), "{v}");
     // Human output never says pass.
     let out = crate::util::probity()
         .current_dir(plain.path())

@@ -875,11 +875,21 @@ export interface GateItem {
    */
   detail: string;
   /**
-   * The ledger file.
+   * The ledger file, or for what the tree scan found, the file (root-relative).
    */
   ledger: string;
   /**
-   * What blocks: a state, `active_run`, `ledger_unreadable`...
+   * For what the tree scan found: the 1-based line in `ledger`.
+   */
+  line?: number | null;
+  /**
+   * What clears it: the probity command to run (from where the gate ran), or, when no
+   * command can, what to do by hand.
+   */
+  next: string;
+  /**
+   * What blocks: a state, `active_run`, `ledger_unreadable`, or a `probity verify` finding
+   * kind (`leftover_unledgered`, `orphan_marker`...).
    */
   reason: string;
 }
@@ -1310,6 +1320,12 @@ export interface Finding {
    * 1-based line.
    */
   line: number;
+  /**
+   * What clears it: a probity command line to run where verify was run (`probity cleanup
+   * --slug S` for a session's probe, `probity strip --ledger L` for a plain ledger's), or,
+   * when no command can, what to do by hand.
+   */
+  next?: string | null;
   /**
    * Path relative to the root, `/`-separated.
    */

@@ -240,7 +240,8 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 /// A lock leaves nothing behind: the lock file, and any folder created to hold it, are removed
 /// when the lock that created them is released (still holding the `flock`), so a refused
 /// command writes nothing (issue 21). A waiter whose file was removed that way sees that the
-/// path no longer names the file it locked and takes the lock again.
+/// path no longer names the file it locked and takes the lock again. (A folder is removed only
+/// when empty: one that another process's lock file was in at that moment stays, empty.)
 pub struct LedgerLock {
     file: File,
     ledger: PathBuf,

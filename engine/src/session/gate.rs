@@ -3,8 +3,8 @@
 //! A ledger passes when its session is `clean` or `not_used`, no run is in progress, and no probe
 //! or capture artifact remains. A ledger that cannot be read blocks. [`tree_items`] adds what the
 //! tree holds, whatever the ledgers say: a marker scan ([`crate::scan::verify`],
-//! [`scan::Mode::Commit`]: the work tree and what is staged) in which every probe marker or
-//! residue blocks unless a live ledger entry accounts for it (a deleted ledger, an emptied
+//! [`scan::Mode::Commit`]: the work tree and what is staged) in which every probe marker
+//! blocks unless a live ledger entry accounts for it (a deleted ledger, an emptied
 //! `.planning`, a clean session beside it, a probe only staged: issue 21); with `verify_all`,
 //! every finding of a verify of the whole tree, gitignored build outputs included. Every item
 //! says what clears it (`next`). Reads only; never locks or writes.
@@ -229,7 +229,7 @@ fn judge(l: &Ledger, name: &str, next: &str, items: &mut Vec<GateItem>) {
 }
 
 /// What the tree under `root` holds that blocks, whatever the ledgers say: every probe marker
-/// and residue of the tree's files and of what is staged ([`scan::Mode::Commit`]), except a
+/// of the tree's files and of what is staged ([`scan::Mode::Commit`]), except a
 /// block that a live entry of a `judged` ledger owns unchanged (it is already
 /// `probe_remaining`) and, with `only` (the gate of one session), a block a live entry of
 /// another ledger owns (that session's own gate judges it). With `verify_all`, every finding
@@ -258,6 +258,9 @@ pub fn tree_items(
             Kind::LedgerNotClean | Kind::ArtifactRemaining | Kind::LedgerUnreadable => false,
             Kind::LeftoverOwned | Kind::LeftoverReformatted => !judged_ledger && !only,
             Kind::LeftoverModified => judged_ledger || !only,
+            // Probe body text alone is no marker (a program may name the sink variable);
+            // `--verify` reports it.
+            Kind::ResidueWithoutMarkers => false,
             _ => true,
         }
     };
