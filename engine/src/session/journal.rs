@@ -12,7 +12,7 @@
 //! `.planning/`; an older probity's, or planted), is never read for a restore: every caller
 //! refuses with `journal_untrusted` and says to delete it. Even an authentic journal only
 //! writes a path that is confined in the tree (no `.git` component, no symbolic link on the way:
-//! [`fsio::confine`]), only when its current bytes and mode are exactly what reconfirm wrote,
+//! `fsio::confine`), only when its current bytes and mode are exactly what reconfirm wrote,
 //! and creates only a file that existed before reconfirm began.
 //!
 //! A file that holds neither the saved version nor the reverted one was changed by someone else
