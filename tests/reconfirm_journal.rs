@@ -124,6 +124,7 @@ fn a_planted_reconfirm_journal_is_never_restored_from() {
     std::fs::write(old_journal(d), serde_json::to_vec(&planted).unwrap()).unwrap();
     let before = everything(d);
     let source = std::fs::read(d.join(p.lib)).unwrap();
+    let ledger_bytes = std::fs::read(session_ledger(d, SLUG)).unwrap();
 
     let (code, v) = probity_json(d, &["cleanup", "--slug", SLUG]);
     assert_eq!(
@@ -150,6 +151,11 @@ fn a_planted_reconfirm_journal_is_never_restored_from() {
     assert!(!d.join("pwned").exists());
     assert_eq!(std::fs::read(d.join(p.lib)).unwrap(), source, "probe kept");
     assert_eq!(everything(d), before, "nothing else was written");
+    assert_eq!(
+        std::fs::read(session_ledger(d, SLUG)).unwrap(),
+        ledger_bytes,
+        "nor the ledger"
+    );
     assert!(old_journal(d).exists(), "left for the user to delete");
     // Once the user deletes it, cleanup runs.
     std::fs::remove_file(old_journal(d)).unwrap();
@@ -379,4 +385,31 @@ fn the_reconfirm_journal_is_private() {
             .with_extension("json.reconfirm")
             .exists()
     );
+}
+
+/// Class 10: the temporary file of the journal's atomic write is 0600 before its first byte
+/// (never a briefly readable copy of the fix's files), in the 0700 folder.
+#[test]
+fn the_journal_temporary_file_is_private_from_the_start() {
+    let p = &PY;
+    let dir = setup(p);
+    let d = dir.path();
+    edit(d, p.lib, p.bug, p.fix);
+    let run = Paused::spawn(&mut reconfirm_cmd(d), "temp-created");
+    let temps: Vec<PathBuf> = std::fs::read_dir(private_dir(d))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".probity-")
+        })
+        .collect();
+    assert_eq!(temps.len(), 1, "the journal's temporary file: {temps:?}");
+    assert_eq!(mode(&temps[0]), 0o600);
+    assert_eq!(mode(&private_dir(d)), 0o700);
+    let (code, v) = finish(run.go());
+    assert_eq!(code, 0, "{v}");
 }

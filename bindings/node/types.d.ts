@@ -151,6 +151,8 @@ export type ReasonCode =
   | "git_timed_out"
   | "revert_conflict"
   | "reproduction_mismatch"
+  | "journal_untrusted"
+  | "reconfirm_running"
   | "no_session_root"
   | "interrupted"
   | "incomplete"

@@ -452,7 +452,8 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
             "inconclusive",
             revert_moved.map(|p| {
                 format!(
-                    "{p} did not hold the reverted version for the whole run with the fix                      reverted (an editor's save?): that run judged other bytes; run it again"
+                    "{p} did not hold the reverted version for the whole run with the fix \
+                     reverted (an editor's save?): that run judged other bytes; run it again"
                 )
             }),
         ),
@@ -460,7 +461,8 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
             "inconclusive",
             reapply_moved.map(|p| {
                 format!(
-                    "{p} did not hold the fix's version for the whole run with the fix                      re-applied (an editor's save?): that run judged other bytes; run it again"
+                    "{p} did not hold the fix's version for the whole run with the fix \
+                     re-applied (an editor's save?): that run judged other bytes; run it again"
                 )
             }),
         ),

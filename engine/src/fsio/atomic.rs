@@ -196,13 +196,8 @@ impl Confined {
         let Some(d) = &self.dir else {
             return Ok(None);
         };
-        Ok(stat_at(d, &self.name, &self.path)?.map(|st| {
-            (
-                st.st_mode as u32 & 0o7777,
-                st.st_dev as u64,
-                st.st_ino as u64,
-            )
-        }))
+        Ok(stat_at(d, &self.name, &self.path)?
+            .map(|st| (st.st_mode & 0o7777, st.st_dev, st.st_ino)))
     }
 
     /// Remove the file.

@@ -12,7 +12,7 @@
 //! `.planning/`; an older probity's, or planted), is never read for a restore: every caller
 //! refuses with `journal_untrusted` and says to delete it. Even an authentic journal only
 //! writes a path that is confined in the tree (no `.git` component, no symbolic link on the way:
-//! [`fsio::confine`]), only when its current bytes and mode are exactly what reconfirm wrote,
+//! `fsio::confine`), only when its current bytes and mode are exactly what reconfirm wrote,
 //! and creates only a file that existed before reconfirm began.
 //!
 //! A file that holds neither the saved version nor the reverted one was changed by someone else
@@ -117,7 +117,6 @@ fn refuse_old(ledger: &Path) -> Result<(), Error> {
 pub struct Reconfirming {
     place: Place,
     slug: String,
-    ledger: PathBuf,
     _lock: ReconfirmLock,
 }
 
@@ -138,7 +137,6 @@ pub fn begin(ledger: &Path, root: &Path, slug: &str) -> Result<Reconfirming, Err
     Ok(Reconfirming {
         place,
         slug: slug.to_owned(),
-        ledger: ledger.to_path_buf(),
         _lock: lock,
     })
 }
@@ -185,10 +183,10 @@ impl Reconfirming {
         fsio::atomic_replace_mode(&path, None, &bytes, Some(0o600))
     }
 
-    /// Put back every file of a journal an interrupted reconfirm of the session left, then
-    /// remove it; `Ok(None)` when there is none.
+    /// Put back every file of the session's journal (one an interrupted reconfirm left, or this
+    /// one's own), then remove it; `Ok(None)` when there is none. (A file at the old place was
+    /// refused by [`begin`]; one planted there since does not stop this reconfirm's restore.)
     pub fn recover(&self) -> Result<Option<Recovered>, Error> {
-        refuse_old(&self.ledger)?;
         match read(&self.place, &self.slug)? {
             None => Ok(None),
             Some(j) => restore(&self.place, &j).map(Some),

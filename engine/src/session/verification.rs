@@ -86,7 +86,7 @@ pub struct Verification {
     /// The first failing signal of a rejected (or debt-accepted) fix.
     #[serde(default)]
     pub rejected_signal: Option<String>,
-    /// Signals not recorded yet, or skipped where the guardrail needs them.
+    /// Signals not recorded yet, `inconclusive`, or skipped where the guardrail needs them.
     #[serde(default)]
     pub unmet: Vec<String>,
     /// The caller's accepted debt.
@@ -120,9 +120,9 @@ impl Verification {
 
     /// Recompute `guardrail_verdict`, `rejected_signal` and `unmet`. The signal the caller
     /// accepted as debt is set aside; of the others, the first `fail` or `flagged` one rejects
-    /// the fix; else the fix is incomplete while a signal is not recorded, or skipped where the
-    /// guardrail needs it (`no_op_deletion`, `revert_and_reconfirm`); else it is accepted, or
-    /// `accepted_debt` when the debt's signal did not pass.
+    /// the fix; else the fix is incomplete while a signal is not recorded, is `inconclusive`, or
+    /// is skipped where the guardrail needs it (`no_op_deletion`, `revert_and_reconfirm`); else
+    /// it is accepted, or `accepted_debt` when the debt's signal did not pass.
     pub fn recompute(&mut self) {
         let debt = self.accepted_debt.as_ref().map(|d| d.signal.clone());
         let others = || SIGNALS.iter().filter(|s| debt.as_deref() != Some(**s));
