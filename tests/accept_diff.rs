@@ -620,14 +620,14 @@ fn minified(n: usize) -> (String, String) {
     while len < n {
         let i = parts.len();
         let p = format!(
-            "function f{i}(a){{if(a>{i}){{return a*2}}for(var j=0;j<a;j++){{a+=j}}return g(a)}}"
+            "function f{i}(a){{if(a>{i}){{return a*{i}}}for(var j=0;j<a;j++){{a+=j}}return g(a)}}"
         );
         len += p.len() + 1;
         parts.push(p);
     }
     let old = parts.join(";") + "\n";
     let k = parts.len() / 2;
-    parts[k] = parts[k].replace(&format!("if(a>{k}){{return a*2}}"), "");
+    parts[k] = parts[k].replace(&format!("if(a>{k}){{return a*{k}}}"), "");
     (old, parts.join(";") + "\n")
 }
 

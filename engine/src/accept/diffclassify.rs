@@ -386,6 +386,7 @@ fn removals(
     let param_old = parametrized_scopes(f, old_nodes, o);
     let param_new = parametrized_scopes(f, new_nodes, n);
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
+    let mut guards: HashMap<usize, String> = HashMap::new();
     for (c, key, x) in candidates {
         if balanced.contains(&c) || case_kept(x, o, &new_compact) {
             continue;
@@ -393,7 +394,7 @@ fn removals(
         if param_new.contains(&key) && !param_old.contains(&key) {
             continue;
         }
-        if c != Class::Assert && body_reguarded(cx, x, new_nodes) {
+        if c != Class::Assert && body_reguarded(cx, x, new_nodes, &mut guards) {
             continue;
         }
         // Extracted into a helper the diff adds, called where the check was; a condition
@@ -445,8 +446,16 @@ fn removals(
 
 /// Whether the body of a removed branch or loop reappears in the same hunk under another branch
 /// or loop (`for _ in &s { panic!() }` to `if !s.is_empty() { panic!() }`): its guard was
-/// rewritten, not removed. A body left with no guard at all is still a removed branch.
-fn body_reguarded(cx: &Ctx<'_>, x: Node<'_>, new_nodes: &[Node<'_>]) -> bool {
+/// rewritten, not removed. A body left with no guard at all is still a removed branch. `guards`
+/// keeps, per hunk, the compact text of its new branches and loops joined by NUL (which no
+/// source holds, so a match never spans two): built once, not once per removed node (that was
+/// quadratic in a long line).
+fn body_reguarded(
+    cx: &Ctx<'_>,
+    x: Node<'_>,
+    new_nodes: &[Node<'_>],
+    guards: &mut HashMap<usize, String>,
+) -> bool {
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
     let Some(body) = x
         .child_by_field_name("body")
@@ -460,14 +469,22 @@ fn body_reguarded(cx: &Ctx<'_>, x: Node<'_>, new_nodes: &[Node<'_>]) -> bool {
         return false;
     }
     let row = x.start_position().row;
-    let Some(hunk) = cx.hunks.iter().find(|h| h.old.contains(&row)) else {
+    let Some(h) = cx.hunks.iter().position(|h| h.old.contains(&row)) else {
         return false;
     };
-    new_nodes.iter().any(|&y| {
-        hunk.new.contains(&y.start_position().row)
-            && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
-            && compact(text(y, n)).contains(body)
-    })
+    let hunk = &cx.hunks[h];
+    let joined = guards.entry(h).or_insert_with(|| {
+        let texts: Vec<String> = new_nodes
+            .iter()
+            .filter(|y| {
+                hunk.new.contains(&y.start_position().row)
+                    && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
+            })
+            .map(|&y| compact(text(y, n)))
+            .collect();
+        texts.join("\0")
+    });
+    joined.contains(body)
 }
 
 /// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:
