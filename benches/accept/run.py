@@ -222,6 +222,7 @@ def main():
             if p.returncode not in (0, 1):
                 raise HarnessError(f"{c['id']}: exit {p.returncode}: {p.stdout} {p.stderr}")
             v = json.loads(p.stdout)
+            v = v.get("data", v)  # the envelope (schema_version 2) holds the report in `data`
             found = sorted({f["kind"] for f in v["findings"]})
             # Severity `review` (session 19) reports a shape without flagging; older binaries
             # have no severity: every finding flags.
