@@ -132,6 +132,8 @@ export type ReasonCode =
   | "command_failed"
   | "run_not_found"
   | "unclosed_markdown_block"
+  | "unsafe_temp_dir"
+  | "marker_remaining"
   | "trace_line_too_long"
   | "trace_too_large"
   | "trace_malformed_line"
@@ -151,6 +153,8 @@ export type ReasonCode =
   | "line_too_long"
   | "revert_conflict"
   | "reproduction_mismatch"
+  | "journal_untrusted"
+  | "reconfirm_running"
   | "path_not_utf8"
   | "no_session_root"
   | "interrupted"
@@ -173,9 +177,9 @@ export type ArtifactKind = "sink" | "runtime" | (string & {});
  */
 export type ArtifactStatus = "planned" | "present" | "removed" | "occupied" | (string & {});
 /**
- * Known values: `probe` `artifact` `artifact_root` (another string is kept verbatim).
+ * Known values: `probe` `artifact` `artifact_root` `copy` (another string is kept verbatim).
  */
-export type CleanupKind = "probe" | "artifact" | "artifact_root" | (string & {});
+export type CleanupKind = "probe" | "artifact" | "artifact_root" | "copy" | (string & {});
 /**
  * Known values: `find_and_fix` `find_root_cause_only` (another string is kept verbatim).
  */
@@ -513,6 +517,12 @@ export interface Ledger {
    * Session state.
    */
   state: State | null;
+  /**
+   * The identity of the session's values key file (`<ledger>.values-key`) as probity created
+   * it: a key file with another identity (one a clone delivered, or planted) is never used
+   * (issue 21, class 12). Written only when set.
+   */
+  values_key?: Identity | null;
   [k: string]: unknown | undefined;
 }
 /**
@@ -841,8 +851,9 @@ export interface CleanupData {
    */
   cleanup: Cleanup | null;
   /**
-   * Copies of a probe block found in ignored files and left in place (the gate blocks on
-   * them).
+   * Copies of a block of the session that no live entry names, found where the gate looks
+   * and left in place (`path:line (slug/id)`); each is also a `copy` failure item
+   * (`marker_remaining`), so the session is not clean while one remains.
    */
   copies: string[];
   state: State;
@@ -870,11 +881,21 @@ export interface GateItem {
    */
   detail: string;
   /**
-   * The ledger file.
+   * The ledger file, or for what the tree scan found, the file (root-relative).
    */
   ledger: string;
   /**
-   * What blocks: a state, `active_run`, `ledger_unreadable`...
+   * For what the tree scan found: the 1-based line in `ledger`.
+   */
+  line?: number | null;
+  /**
+   * What clears it: the probity command to run (from where the gate ran), or, when no
+   * command can, what to do by hand.
+   */
+  next: string;
+  /**
+   * What blocks: a state, `active_run`, `ledger_unreadable`, or a `probity verify` finding
+   * kind (`leftover_unledgered`, `orphan_marker`...).
    */
   reason: string;
 }
@@ -1305,6 +1326,12 @@ export interface Finding {
    * 1-based line.
    */
   line: number;
+  /**
+   * What clears it: a probity command line to run where verify was run (`probity cleanup
+   * --slug S` for a session's probe, `probity strip --ledger L` for a plain ledger's), or,
+   * when no command can, what to do by hand.
+   */
+  next?: string | null;
   /**
    * Path relative to the root, `/`-separated.
    */
