@@ -210,11 +210,17 @@ fn the_gate_blocks_an_untracked_copy_and_scans_a_named_root_outside_git() {
     r.session("copy");
     assert_eq!(r.place("copy", "p1", &[]).0, 0);
     std::fs::copy(r.path().join("app.py"), r.path().join("copy.py")).unwrap();
+    // Cleanup leaves the copy and is not clean while it remains (issue 21: it said clean
+    // before; changed deliberately with the rule), so the gate also blocks on the session.
     let (code, v) = r.cli(&["cleanup", "--slug", "copy"]);
-    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (1, Some("cleanup_failed")),
+        "{v}"
+    );
     let (code, v) = r.cli(&["gate"]);
     assert_eq!(code, 1, "{v}");
-    assert_eq!(blocking(&v)[0]["ledger"], "copy.py", "{v}");
+    assert!(blocking(&v).iter().any(|i| i["ledger"] == "copy.py"), "{v}");
 
     let plain = tempfile::tempdir().unwrap();
     std::fs::copy(r.path().join("copy.py"), plain.path().join("copy.py")).unwrap();
@@ -735,7 +741,14 @@ fn a_session_folder_that_is_a_symlink_is_refused_and_nothing_is_written_through_
         assert_ne!(code, 0, "{link}: the gate passed: {v}");
         // An explicit ledger in a real folder is the user's choice and keeps working.
         let (code, v) = r.cli(&[
-            "session", "init", "--slug", "w", "--ledger", "notes/w.json", "--policy", "adaptive",
+            "session",
+            "init",
+            "--slug",
+            "w",
+            "--ledger",
+            "notes/w.json",
+            "--policy",
+            "adaptive",
         ]);
         assert_eq!(code, 0, "{link}: {v}");
         assert!(r.path().join("notes/w.json").is_file());

@@ -29,6 +29,5 @@ pub use state::{
 };
 pub use store::{
     LOCK_WAIT, LedgerLock, MAX_OVERSIZED_LEDGER_BYTES, all_ledgers, check_session_folder,
-    ledger_path, lock,
-    repository_root,
+    ledger_path, lock, repository_root,
 };

@@ -199,16 +199,26 @@ fn remaining_copies(
             continue;
         }
         let at = format!("{}:{} ({slug}/{id})", f.path, f.line);
+        // A block only the index holds (the work tree's file differs or is gone): staging the
+        // file as it is now, or unstaging it, clears it; cleanup never touches the index.
+        let next = if f.detail.ends_with(" [staged]") {
+            format!(
+                "the index still holds it: stage the file as it is now (`git add -- {p}`) or \
+                 unstage it (`git restore --staged -- {p}`), then run cleanup again",
+                p = f.path
+            )
+        } else {
+            f.next.clone().unwrap_or_else(|| "delete it by hand".into())
+        };
         let item = CleanupItem {
             kind: CleanupKind::Copy,
             id: id.clone(),
             reason: crate::reason::Reason::MarkerRemaining,
             detail: format!(
                 "{}:{}: a block of {slug}/{id} that no live entry of the ledger names (a copy, \
-                 or the ledger names another file); cleanup never removes it: {}",
-                f.path,
-                f.line,
-                f.next.as_deref().unwrap_or("delete it by hand")
+                 a staged one, or the ledger names another file); cleanup never removes it: \
+                 {next}",
+                f.path, f.line
             ),
         };
         copies.push((at, item));
