@@ -1902,13 +1902,35 @@ fn gate_as_git_pre_commit_hook() {
         "nothing was committed"
     );
 
+    // The index still holds the probed app.py after cleanup strips the work tree's: a marker
+    // in staged source, so cleanup is not clean (issue 21: it said clean before; changed
+    // deliberately with the rule) and its item says to stage the file again.
+    let (code, v) = probity_json(dir, &["cleanup", "--slug", "hook"]);
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (1, Some("cleanup_failed")),
+        "{v}"
+    );
+    let item = &data(&v)["cleanup"]["failure"][0];
+    assert_eq!(
+        (item["kind"].as_str(), item["reason"].as_str()),
+        (Some("copy"), Some("marker_remaining")),
+        "{v}"
+    );
+    assert!(
+        item["detail"]
+            .as_str()
+            .unwrap()
+            .contains("git add -- app.py"),
+        "{v}"
+    );
+    assert!(git(&["add", "app.py"]).status.success());
     let (code, v) = probity_json(dir, &["cleanup", "--slug", "hook"]);
     assert_eq!(
         (code, data(&v)["state"].as_str()),
         (0, Some("clean")),
         "{v}"
     );
-    assert!(git(&["add", "app.py"]).status.success());
     let out = git(&["commit", "-q", "-m", "clean"]);
     assert!(
         out.status.success(),

@@ -210,11 +210,17 @@ fn the_gate_blocks_an_untracked_copy_and_scans_a_named_root_outside_git() {
     r.session("copy");
     assert_eq!(r.place("copy", "p1", &[]).0, 0);
     std::fs::copy(r.path().join("app.py"), r.path().join("copy.py")).unwrap();
+    // Cleanup leaves the copy and is not clean while it remains (issue 21: it said clean
+    // before; changed deliberately with the rule), so the gate also blocks on the session.
     let (code, v) = r.cli(&["cleanup", "--slug", "copy"]);
-    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (code, data(&v)["state"].as_str()),
+        (1, Some("cleanup_failed")),
+        "{v}"
+    );
     let (code, v) = r.cli(&["gate"]);
     assert_eq!(code, 1, "{v}");
-    assert_eq!(blocking(&v)[0]["ledger"], "copy.py", "{v}");
+    assert!(blocking(&v).iter().any(|i| i["ledger"] == "copy.py"), "{v}");
 
     let plain = tempfile::tempdir().unwrap();
     std::fs::copy(r.path().join("copy.py"), plain.path().join("copy.py")).unwrap();
@@ -576,7 +582,12 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
             if rel == Path::new(".git") {
                 continue;
             }
-            if e.file_type().unwrap().is_dir() {
+            let t = e.file_type().unwrap();
+            if t.is_symlink() {
+                // A link as its target's name (never followed).
+                let target = std::fs::read_link(&p).unwrap();
+                out.insert(rel, Some(target.into_os_string().into_encoded_bytes()));
+            } else if t.is_dir() {
                 out.insert(rel, None);
                 todo.push(p);
             } else {
@@ -675,6 +686,72 @@ fn a_refusal_writes_nothing() {
             assert!(added.is_empty(), "{args:?} created {added:?}");
             assert_eq!(before, after, "{args:?} changed the tree");
         }
+    }
+}
+
+/// A session folder is never written through a symlink: with `.planning/debug` (or
+/// `.planning`) a symbolic link to a folder outside the tree (git commits a symlink, so a clone
+/// delivers one), every session command that would read or write the default ledger refuses
+/// (`symlink`) and writes nothing, inside the tree or in the folder the link names; the gate
+/// does not pass. A ledger named with `--ledger` in a real folder still works.
+#[test]
+fn a_session_folder_that_is_a_symlink_is_refused_and_nothing_is_written_through_it() {
+    for link in [".planning/debug", ".planning"] {
+        let r = GitRepo::new();
+        r.session("t");
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("moved");
+        // Move the real folder out and leave a link to it in its place.
+        std::fs::rename(r.path().join(link), &target).unwrap();
+        std::os::unix::fs::symlink(&target, r.path().join(link)).unwrap();
+        let n = line_number(&r.path().join("app.py"), "    return value").to_string();
+        let table: &[&[&str]] = &[
+            &["session", "init", "--slug", "u", "--policy", "adaptive"],
+            &["session", "show", "--slug", "t"],
+            &["session", "set-policy", "off", "--slug", "t"],
+            &["env", "--slug", "t"],
+            &["run", "--slug", "t", "--phase", "baseline", "--", "true"],
+            &[
+                "place",
+                "app.py",
+                "--line",
+                &n,
+                "--slug",
+                "t",
+                "--probe",
+                "p1",
+                "--hypothesis",
+                "h1",
+            ],
+            &["strip", "--slug", "t"],
+            &["cleanup", "--slug", "t"],
+        ];
+        for args in table {
+            let before = (snapshot(r.path()), snapshot(outside.path()));
+            let (code, v) = r.cli(args);
+            assert_eq!(
+                (code, v["reason"].as_str()),
+                (2, Some("symlink")),
+                "{link}: {args:?}: {v}"
+            );
+            let after = (snapshot(r.path()), snapshot(outside.path()));
+            assert_eq!(before, after, "{link}: {args:?} wrote something");
+        }
+        let (code, v) = r.cli(&["gate"]);
+        assert_ne!(code, 0, "{link}: the gate passed: {v}");
+        // An explicit ledger in a real folder is the user's choice and keeps working.
+        let (code, v) = r.cli(&[
+            "session",
+            "init",
+            "--slug",
+            "w",
+            "--ledger",
+            "notes/w.json",
+            "--policy",
+            "adaptive",
+        ]);
+        assert_eq!(code, 0, "{link}: {v}");
+        assert!(r.path().join("notes/w.json").is_file());
     }
 }
 

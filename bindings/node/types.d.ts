@@ -133,6 +133,7 @@ export type ReasonCode =
   | "run_not_found"
   | "unclosed_markdown_block"
   | "unsafe_temp_dir"
+  | "marker_remaining"
   | "trace_line_too_long"
   | "trace_too_large"
   | "trace_malformed_line"
@@ -176,9 +177,9 @@ export type ArtifactKind = "sink" | "runtime" | (string & {});
  */
 export type ArtifactStatus = "planned" | "present" | "removed" | "occupied" | (string & {});
 /**
- * Known values: `probe` `artifact` `artifact_root` (another string is kept verbatim).
+ * Known values: `probe` `artifact` `artifact_root` `copy` (another string is kept verbatim).
  */
-export type CleanupKind = "probe" | "artifact" | "artifact_root" | (string & {});
+export type CleanupKind = "probe" | "artifact" | "artifact_root" | "copy" | (string & {});
 /**
  * Known values: `find_and_fix` `find_root_cause_only` (another string is kept verbatim).
  */
@@ -850,8 +851,9 @@ export interface CleanupData {
    */
   cleanup: Cleanup | null;
   /**
-   * Copies of a probe block found in ignored files and left in place (the gate blocks on
-   * them).
+   * Copies of a block of the session that no live entry names, found where the gate looks
+   * and left in place (`path:line (slug/id)`); each is also a `copy` failure item
+   * (`marker_remaining`), so the session is not clean while one remains.
    */
   copies: string[];
   state: State;

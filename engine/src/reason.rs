@@ -201,6 +201,12 @@ reasons! {
     /// or one of their parents, is writable by another user without the sticky bit, or owned by
     /// one (docs/run.md).
     UnsafeTempDir = "unsafe_temp_dir",
+    /// A block of the session is still in a file the gate scans (tracked, staged, or one `git
+    /// add -A` would commit) where no live entry of its ledger names it (a copy, a staged one,
+    /// or a ledger that names another file): cleanup leaves it in place and the session is not
+    /// clean until it is gone (removed by hand; for a block only the index holds, the file
+    /// staged again or unstaged).
+    MarkerRemaining = "marker_remaining",
 
     // --- trace inspection (`probity trace inspect`, docs/trace.md) ---
     /// A line of the trace is longer than `trace::MAX_LINE_BYTES`; it is not read any further.

@@ -108,8 +108,9 @@ pub struct Cleanup {
     pub state: State,
     /// The cleanup record written to the ledger.
     pub cleanup: Option<ledger::Cleanup>,
-    /// Copies of a probe block found in ignored files and left in place (the gate blocks on
-    /// them).
+    /// Copies of a block of the session that no live entry names, found where the gate looks
+    /// and left in place (`path:line (slug/id)`); each is also a `copy` failure item
+    /// (`marker_remaining`), so the session is not clean while one remains.
     pub copies: Vec<String>,
 }
 

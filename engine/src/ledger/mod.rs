@@ -28,6 +28,6 @@ pub use state::{
     transition,
 };
 pub use store::{
-    LOCK_WAIT, LedgerLock, MAX_OVERSIZED_LEDGER_BYTES, all_ledgers, ledger_path, lock,
-    repository_root,
+    LOCK_WAIT, LedgerLock, MAX_OVERSIZED_LEDGER_BYTES, all_ledgers, check_session_folder,
+    ledger_path, lock, repository_root,
 };

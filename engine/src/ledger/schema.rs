@@ -473,13 +473,15 @@ open_enum! {
         Artifact = "artifact",
         /// The capture root itself.
         ArtifactRoot = "artifact_root",
+        /// A block of the session found where no live entry names it (a copy), left in place.
+        Copy = "copy",
     }
 }
 
 /// One thing cleanup could not prove gone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CleanupItem {
-    /// `probe`, `artifact` or `artifact_root`.
+    /// `probe`, `artifact`, `artifact_root` or `copy`.
     pub kind: CleanupKind,
     /// Probe id, artifact id, or the root path.
     pub id: String,

@@ -22,6 +22,7 @@ use crate::reason::Reason;
 impl Ledger {
     /// Load a ledger; a missing file is an empty ledger.
     pub fn load(path: &Path) -> Result<Ledger, Error> {
+        check_session_folder(path)?;
         let bytes = match std::fs::symlink_metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Ledger {
@@ -215,10 +216,21 @@ fn checked(ledger: Ledger, path: &Path) -> Result<Ledger, Error> {
 impl Ledger {
     /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
     pub fn save(&self, path: &Path) -> Result<(), Error> {
+        check_session_folder(path)?;
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", dir.display())))?;
+                create_dirs(dir);
+                match std::fs::symlink_metadata(dir) {
+                    Ok(m) if m.is_dir() => {}
+                    Ok(_) => {
+                        return Err(Error::at(
+                            Reason::NotRegularFile,
+                            dir,
+                            "the ledger's folder is not a directory",
+                        ));
+                    }
+                    Err(e) => return Err(Error::io(dir, e)),
+                }
             }
         }
         let mut text = serde_json::to_string_pretty(self)
@@ -284,7 +296,52 @@ fn names_file(path: &Path, file: &File) -> bool {
     }
 }
 
+/// The session folder chain of a ledger kept in a `.planning/debug/` folder (the default
+/// ledger, [`ledger_path`], or one named there with `--ledger`): `.planning` and
+/// `.planning/debug` must each be a real directory or not exist yet, never a symbolic link
+/// (`symlink`, wherever it points, inside the tree or not), so no ledger, lock, `.values-key`,
+/// notes or journal of a session is read or written through a link a clone delivered (git
+/// commits symlinks). Checked by [`Ledger::load`], [`Ledger::save`] and [`lock`], before
+/// anything is created; a ledger kept in any other folder is the user's choice and is not
+/// checked (its own file is never followed: [`crate::fsio::read_target`], the lock's
+/// `O_NOFOLLOW`). A path component that is not a directory is `not_regular_file`.
+/// See: issue 21, class 1.
+pub fn check_session_folder(ledger: &Path) -> Result<(), Error> {
+    let Some(debug) = ledger.parent() else {
+        return Ok(());
+    };
+    if !debug.ends_with(".planning/debug") {
+        return Ok(());
+    }
+    let planning = debug.parent().unwrap_or(Path::new(".planning"));
+    for d in [planning, debug] {
+        match std::fs::symlink_metadata(d) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::at(
+                    Reason::Symlink,
+                    d,
+                    "the session folder is a symbolic link: probity reads and writes session \
+                     ledgers only in a real .planning/debug folder of the tree",
+                ));
+            }
+            Ok(m) if !m.is_dir() => {
+                return Err(Error::at(
+                    Reason::NotRegularFile,
+                    d,
+                    "the session folder is not a directory",
+                ));
+            }
+            Ok(_) => {}
+            // Not there yet (created later, one folder at a time, never through a link).
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
 /// Create the missing folders of `dir` one by one: the ones this call created, deepest first.
+/// `mkdir` of a name never follows a symlink at that name (it fails with `EEXIST`), and only
+/// names that did not exist are created.
 fn create_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut missing: Vec<&Path> = dir
         .ancestors()
@@ -306,6 +363,7 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
     let mut name = ledger.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);
+    check_session_folder(ledger)?;
     let start = Instant::now();
     let mut created_dirs: Vec<PathBuf> = Vec::new();
     let mut attempts = 0;

@@ -7,7 +7,11 @@
 //! removed entry is that entry again, so the entry becomes `active` and is stripped with the
 //! others. Any other block of the session (a copy in a build output, in another file) is not
 //! cleanup's to remove (ADR-3128: build outputs are never removable): it is returned as a copy
-//! to rebuild or remove, and the gate blocks on it until it is gone.
+//! to rebuild or remove, and the gate blocks on it until it is gone. A copy found where the gate
+//! looks (tracked, staged, or a file `git add -A` would commit) is also a failure item (`copy`,
+//! `marker_remaining`): the session is `cleanup_failed`, never `clean`, while it remains
+//! (issue 21). Ignored files are not read (the gate does not block on them either; `probity
+//! gate --verify` does).
 //!
 //! Holds the ledger's lock throughout; the strip goes through [`crate::ops::strip_held`] with
 //! that same lock (locking again from this process would wait on itself). Idempotent: a second
@@ -40,7 +44,7 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
     if ledger.state.unwrap_or(State::NotUsed) != State::NotUsed {
         ledger::transition(&mut ledger, State::CleanupPending)?;
     }
-    let copies = reconcile_tree(&mut ledger, slug, root)?;
+    reconcile_tree(&mut ledger, slug, root)?;
     let mut items = Vec::new();
     ledger.save(path)?;
     // 1. Source probes (the ledger is saved by the strip itself, probe by file).
@@ -61,6 +65,12 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
         }
     }
     let mut ledger = super::load_for_removal(path, slug)?;
+    // Every block of the session still where the gate looks, that no live entry names, is a
+    // marker remaining: never clean while one is there.
+    let found = remaining_copies(&ledger, slug, root)?;
+    let copies: Vec<String> = found.iter().map(|(c, _)| c.clone()).collect();
+    let copies_remaining = found.len();
+    items.extend(found.into_iter().map(|(_, i)| i));
     remove_artifacts(&mut ledger, path, &mut items)?;
     crate::events::remove_values_key(path)?;
     // 3. Verify and record.
@@ -68,7 +78,8 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
         .probes
         .iter()
         .filter(|p| p.status != ProbeStatus::Removed)
-        .count();
+        .count()
+        + copies_remaining;
     let artifacts_remaining = ledger
         .artifacts
         .iter()
@@ -97,38 +108,55 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
     Ok((ledger, copies))
 }
 
-/// Step 0: blocks of the session in the tree that the ledger does not list as live. Those that
-/// are exactly a removed entry (same file, same block hash) are re-ledgered; the others returned.
-fn reconcile_tree(ledger: &mut Ledger, slug: &str, root: &Path) -> Result<Vec<String>, Error> {
+/// The blocks of session `slug` that `scan::verify` finds under `root` in `mode`, whoever's
+/// ledger knows them (`leftover_*` findings of the slug).
+fn session_blocks(
+    slug: &str,
+    root: &Path,
+    mode: crate::scan::Mode,
+) -> Result<Vec<crate::scan::Finding>, Error> {
+    use crate::scan::Kind;
     let report = crate::scan::verify(&crate::scan::Options {
         roots: vec![root.to_path_buf()],
         no_ignore: false,
         follow: false,
         allow: Vec::new(),
-        mode: crate::scan::Mode::WorkTree,
+        mode,
         progress: None,
         threads: 0,
     })?;
-    let mut copies = Vec::new();
-    use crate::scan::Kind;
-    for f in report.findings.iter().filter(|f| {
-        matches!(
-            f.kind,
-            Kind::LeftoverUnledgered
-                | Kind::LeftoverOwned
-                | Kind::LeftoverModified
-                | Kind::LeftoverReformatted
-        ) && f.slug.as_deref() == Some(slug)
-    }) {
+    Ok(report
+        .findings
+        .into_iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                Kind::LeftoverUnledgered
+                    | Kind::LeftoverOwned
+                    | Kind::LeftoverModified
+                    | Kind::LeftoverReformatted
+            ) && f.slug.as_deref() == Some(slug)
+        })
+        .collect())
+}
+
+/// Whether a live (not removed) entry of `ledger` names block `id` of `slug` in `path`.
+fn live_in_place(ledger: &Ledger, slug: &str, id: &str, path: &str) -> bool {
+    ledger.probes.iter().any(|p| {
+        p.slug == slug
+            && p.id == id
+            && p.file.as_deref() == Some(path)
+            && p.status != ProbeStatus::Removed
+    })
+}
+
+/// Step 0: blocks of the session in the work tree that the ledger does not list as live. Those
+/// that are exactly a removed entry (same file, same block hash) are re-ledgered (`git stash
+/// pop` brought them back), so the strip removes them with the others.
+fn reconcile_tree(ledger: &mut Ledger, slug: &str, root: &Path) -> Result<(), Error> {
+    for f in session_blocks(slug, root, crate::scan::Mode::WorkTree)? {
         let id = f.probe.clone().unwrap_or_default();
-        let in_place = |p: &crate::ledger::ProbeEntry| {
-            p.slug == slug && p.id == id && p.file.as_deref() == Some(f.path.as_str())
-        };
-        if ledger
-            .probes
-            .iter()
-            .any(|p| in_place(p) && p.status != ProbeStatus::Removed)
-        {
+        if live_in_place(ledger, slug, &id, &f.path) {
             // The block the live entry names: the strip below removes it (or says why not).
             continue;
         }
@@ -138,15 +166,62 @@ fn reconcile_tree(ledger: &mut Ledger, slug: &str, root: &Path) -> Result<Vec<St
                 .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
         };
         let entry = ledger.probes.iter_mut().rev().find(|p| {
-            in_place(p) && p.status == ProbeStatus::Removed && same(&p.expected_block_sha256)
+            p.slug == slug
+                && p.id == id
+                && p.file.as_deref() == Some(f.path.as_str())
+                && p.status == ProbeStatus::Removed
+                && same(&p.expected_block_sha256)
         });
-        match entry {
-            Some(p) => {
-                p.status = ProbeStatus::Active;
-                p.location = Some(format!("{}:{}", f.path, f.line));
-            }
-            _ => copies.push(format!("{}:{} ({slug}/{id})", f.path, f.line)),
+        if let Some(p) = entry {
+            p.status = ProbeStatus::Active;
+            p.location = Some(format!("{}:{}", f.path, f.line));
         }
+    }
+    Ok(())
+}
+
+/// After the strip: the blocks of the session still where the gate looks
+/// ([`crate::scan::Mode::Commit`], as `probity gate` reads the tree: every file that is not
+/// ignored, tracked or not, and the index) that no live entry names (a copy in another file, a
+/// staged copy, or a block the ledger names in another file), as `path:line (slug/id)`, each
+/// with its failure item (`copy`, `marker_remaining`): the session is not clean while one
+/// remains (issue 21, class 4). A block a live entry still names is the strip's own failure
+/// item already.
+fn remaining_copies(
+    ledger: &Ledger,
+    slug: &str,
+    root: &Path,
+) -> Result<Vec<(String, CleanupItem)>, Error> {
+    let mut copies = Vec::new();
+    for f in session_blocks(slug, root, crate::scan::Mode::Commit)? {
+        let id = f.probe.clone().unwrap_or_default();
+        if live_in_place(ledger, slug, &id, &f.path) {
+            continue;
+        }
+        let at = format!("{}:{} ({slug}/{id})", f.path, f.line);
+        // A block only the index holds (the work tree's file differs or is gone): staging the
+        // file as it is now, or unstaging it, clears it; cleanup never touches the index.
+        let next = if f.detail.ends_with(" [staged]") {
+            format!(
+                "the index still holds it: stage the file as it is now (`git add -- {p}`) or \
+                 unstage it (`git restore --staged -- {p}`), then run cleanup again",
+                p = f.path
+            )
+        } else {
+            f.next.clone().unwrap_or_else(|| "delete it by hand".into())
+        };
+        let item = CleanupItem {
+            kind: CleanupKind::Copy,
+            id: id.clone(),
+            reason: crate::reason::Reason::MarkerRemaining,
+            detail: format!(
+                "{}:{}: a block of {slug}/{id} that no live entry of the ledger names (a copy, \
+                 a staged one, or the ledger names another file); cleanup never removes it: \
+                 {next}",
+                f.path, f.line
+            ),
+        };
+        copies.push((at, item));
     }
     Ok(copies)
 }
