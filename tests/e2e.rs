@@ -198,6 +198,12 @@ fn end_to_end(lang: &Lang) {
     let fixed = std::fs::read(corpus.join(format!("fixed.{}", lang.ext))).expect("fixed program");
     let file = format!("prog.{}", lang.ext);
     let path = repo.write(&file, &buggy);
+    if lang.dir == "typescript" {
+        // As a TypeScript project does, the repository ignores tsc's outDir: until the next
+        // build, `out/prog.js` holds a compiled copy of each probe, and a copy in a file the
+        // gate reads keeps the session from being clean (issue 21; session_life tests that).
+        repo.write(".gitignore", "out/\n");
+    }
     let slug = format!("e2e-{}", lang.dir);
     let slug = slug.as_str();
     let ledger = session_ledger(dir, slug);

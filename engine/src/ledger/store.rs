@@ -303,7 +303,7 @@ fn names_file(path: &Path, file: &File) -> bool {
 /// notes or journal of a session is read or written through a link a clone delivered (git
 /// commits symlinks). Checked by [`Ledger::load`], [`Ledger::save`] and [`lock`], before
 /// anything is created; a ledger kept in any other folder is the user's choice and is not
-/// checked (its own file is never followed: `fsio::read_target`, the lock's
+/// checked (its own file is never followed: the read, the atomic write and the lock's
 /// `O_NOFOLLOW`). A path component that is not a directory is `not_regular_file`.
 /// See: issue 21, class 1.
 pub fn check_session_folder(ledger: &Path) -> Result<(), Error> {
