@@ -301,12 +301,7 @@ fn unowned_finding(file: &FileReport, u: Unowned, diff_units: i64) -> Finding {
             u.slug, u.probe
         ),
         severity: Severity::Flag,
-        net: Net {
-            scope: String::new(),
-            scope_units: 0,
-            file_units: 0,
-            diff_units,
-        },
+        net: Net::diff_only(diff_units),
     }
 }
 
@@ -327,12 +322,7 @@ fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
         excerpt: String::new(),
         detail: format!("not analyzed ({}): {why}; review it by hand", reason.code()),
         severity: Severity::Flag,
-        net: Net {
-            scope: String::new(),
-            scope_units: 0,
-            file_units: 0,
-            diff_units,
-        },
+        net: Net::diff_only(diff_units),
     }
 }
 

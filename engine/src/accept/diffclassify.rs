@@ -102,12 +102,7 @@ impl Ctx<'_> {
                     excerpt: excerpt(side, start..end + 1),
                     detail,
                     severity: Severity::Flag,
-                    net: Net {
-                        scope: String::new(),
-                        scope_units: 0,
-                        file_units: 0,
-                        diff_units: 0,
-                    },
+                    net: Net::diff_only(0),
                 },
                 0,
             )

@@ -133,6 +133,19 @@ pub struct Net {
     pub diff_units: i64,
 }
 
+impl Net {
+    /// The net of a finding that has no scope or file of its own (module level, counted only
+    /// in the diff's total).
+    pub fn diff_only(diff_units: i64) -> Net {
+        Net {
+            scope: String::new(),
+            scope_units: 0,
+            file_units: 0,
+            diff_units,
+        }
+    }
+}
+
 /// One behaviour-deleting shape in one hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Finding {
