@@ -1045,6 +1045,19 @@ fn hostile_events_over_each_limit() {
         "inconclusive:malformed",
         "inconclusive:malformed",
     );
+    // A short sequence of scalars is a value; a nested or longer one, or an object, is not.
+    f.case(
+        "w(ev('p-ctl', 1), ev('p-main', 1, data={'v': [1, 'a', None, True, 2.5]}))",
+        "observed",
+        "observed",
+    );
+    for bad in ["[[1]]", "list(range(9))", "{'k': 1}", "[{'k': 1}]"] {
+        f.case(
+            &format!("w(ev('p-ctl', 1), ev('p-main', 1, data={{'v': {bad}}}))"),
+            "inconclusive:malformed",
+            "observed",
+        );
+    }
     // Over 100 events of one probe in one process; exactly 100 is fine.
     f.case(
         "w(ev('p-ctl', 1), *[ev('p-main', i) for i in range(1, 102)])",

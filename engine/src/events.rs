@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::ledger::{Inconclusive, Observation};
 use crate::protocol::{
-    EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES, MAX_VALUE_CHARS,
+    EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES, MAX_SEQ_ITEMS,
+    MAX_VALUE_CHARS,
 };
 use crate::source::sha256_hex;
 
@@ -197,7 +198,7 @@ pub struct CapturedEvent {
     pub pid: u64,
     /// Ordinal.
     pub ordinal: u64,
-    /// The `data` object (scalars only, bounded).
+    /// The `data` object (scalars and short sequences of scalars, bounded).
     pub data: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -213,6 +214,15 @@ pub struct Analysis {
     /// Valid events kept (for display only; never persisted).
     #[serde(skip)]
     pub captured: Vec<CapturedEvent>,
+}
+
+/// A value `data` may hold: a scalar (null, bool, number, a string within the line bound), or a
+/// short sequence (at most [`MAX_SEQ_ITEMS`]) of scalars. Nothing nests deeper.
+fn data_value(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Array(items) => items.len() <= MAX_SEQ_ITEMS && items.iter().all(scalar),
+        v => scalar(v),
+    }
 }
 
 fn scalar(v: &serde_json::Value) -> bool {
@@ -350,7 +360,7 @@ pub fn analyze(
             continue;
         };
         if env.schema_version != 1
-            || !env.data.values().all(scalar)
+            || !env.data.values().all(data_value)
             || env.location.len() > 512
             || env.message.len() > 64
         {

@@ -18,6 +18,9 @@ pub const MAX_EVENT_BYTES: usize = 1024;
 pub const MAX_RUN_BYTES: usize = 262_144;
 /// Characters kept of each captured string value.
 pub const MAX_VALUE_CHARS: usize = 96;
+/// Items a captured sequence may hold to be written as a JSON array (of scalars); a longer or
+/// nested sequence is written as its text (docs/probes.md, "Values").
+pub const MAX_SEQ_ITEMS: usize = 8;
 /// Upper bound of the fixed part of an event, so data always has room within a line.
 pub const MAX_STATIC_JSON_BYTES: usize = 512;
 /// At most this many `--capture` values.
