@@ -91,6 +91,8 @@ function calibrate(f, runNs) {
 
 function main() {
   const [mode, out, rounds, runMs] = process.argv.slice(2);
+  process.cpuUsage(process.cpuUsage()); // both clocks used once before the first timing
+  process.hrtime.bigint();
   let res;
   if (mode === "loops") {
     // Capped: these calls spend every probe's 100-event cap (inert: they do nothing).
@@ -110,12 +112,21 @@ function main() {
     res = { variants };
   } else {
     const f = mode === "record1" ? probe1 : probe8;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     ACC += f(0);
     const t1 = process.hrtime.bigint();
+    const c1 = process.cpuUsage();
     for (let i = 1; i < 100; i++) ACC += f(i);
     const t2 = process.hrtime.bigint();
-    res = { first_ns: Number(t1 - t0), rest_ns: Number(t2 - t1) / 99 };
+    const c2 = process.cpuUsage();
+    const us = (a, b) => (b.user + b.system - a.user - a.system) * 1000;
+    res = {
+      first_ns: Number(t1 - t0),
+      rest_ns: Number(t2 - t1) / 99,
+      first_cpu_ns: us(c0, c1),
+      rest_cpu_ns: us(c1, c2) / 99,
+    };
   }
   res.acc = ACC;
   require("fs").writeFileSync(out, JSON.stringify(res) + "\n");

@@ -135,6 +135,7 @@ fn main() {
     let rounds: usize = args[3].parse().unwrap();
     let run_ns: u64 = args[4].parse::<u64>().unwrap() * 1_000_000;
     let mut acc = 0u64;
+    black_box((cpu_ns(), Instant::now())); // resolve both clocks before the first timing
     let json = match mode {
         "loops" => {
             // Capped: these calls spend every probe's 100-event cap (inert: they do nothing).
@@ -168,16 +169,20 @@ fn main() {
         }
         "record1" | "record8" => {
             let f: fn(u64) -> u64 = if mode == "record1" { probe1 } else { probe8 };
-            let t0 = Instant::now();
+            let (c0, t0) = (cpu_ns(), Instant::now());
             acc = acc.wrapping_add(f(black_box(0)));
-            let t1 = Instant::now();
+            let (c1, t1) = (cpu_ns(), Instant::now());
             for i in 1..100 {
                 acc = acc.wrapping_add(f(black_box(i)));
             }
-            let t2 = Instant::now();
+            let (c2, t2) = (cpu_ns(), Instant::now());
             let first = (t1 - t0).as_nanos() as f64;
             let rest = (t2 - t1).as_nanos() as f64 / 99.0;
-            format!("{{\"first_ns\":{first:.1},\"rest_ns\":{rest:.2},\"acc\":{acc}}}")
+            let (first_cpu, rest_cpu) = ((c1 - c0) as f64, (c2 - c1) as f64 / 99.0);
+            format!(
+                "{{\"first_ns\":{first:.1},\"rest_ns\":{rest:.2},\"first_cpu_ns\":{first_cpu:.1},\
+                 \"rest_cpu_ns\":{rest_cpu:.2},\"acc\":{acc}}}"
+            )
         }
         _ => panic!("unknown mode {mode}"),
     };
