@@ -298,7 +298,7 @@ RIGHT = {2, 3, 4, 5, 6, 7, 8}  # the numeric columns
 OTHER = {"cpu": "wall", "wall": "cpu"}
 
 
-def table(results, clock, markdown=False):
+def table(results, clock):
     head = ["language", "variant", "caps", "best ns", "median ns", "+ns best", "+ns median",
             "x plain", f"{OTHER[clock]} best", "target +ns", "check"]
     lines = []
@@ -316,10 +316,6 @@ def table(results, clock, markdown=False):
                 "-" if r["target_added"] is None else f"<= {r['target_added']}",
                 "" if r["target_added"] is None else ("PASS" if r["pass"] else "FAIL"),
             ])
-    if markdown:
-        out = ["| " + " | ".join(head) + " |",
-               "|" + "|".join("---:" if i in RIGHT else "---" for i in range(len(head))) + "|"]
-        return "\n".join(out + ["| " + " | ".join(x) + " |" for x in lines])
     widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head))]
     out = []
     for k, x in enumerate([head, *lines]):
@@ -327,6 +323,32 @@ def table(results, clock, markdown=False):
                              for i, (c, w) in enumerate(zip(x, widths))).rstrip())
         if k == 0:
             out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+def summary(results):
+    """One Markdown row per language: the best figures, added ns over plain."""
+    out = ["| language | plain | inert, 1 / 8 captures | capped, 1 / 8 | recorded event "
+           "(2-100), 1 / 8 | first event, 1 / 8 | disabled logger, 1 / 8 | targets |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for lang, res in results.items():
+        by = {(r["variant"], r["captures"]): r for r in res["rows"]}
+
+        def pair(variant, fmt):
+            return " / ".join(fmt(by[(variant, n)]) for n in (1, 8))
+
+        def added(r):
+            return f"{r['added_best']:+,.1f}" if abs(r["added_best"]) < 100 else \
+                f"{r['added_best']:+,.0f}"
+
+        def us(r):
+            return f"{r['best'] / 1000:,.0f} µs"
+        ok = all(r.get("pass", True) for r in res["rows"])
+        inert_t, capped_t = TARGETS[lang]
+        out.append(f"| {lang} | {fmt_ns(by[('plain', 0)]['best'])} ns | {pair('inert', added)} | "
+                   f"{pair('capped', added)} | {pair('recording', added)} | "
+                   f"{pair('first event', us)} | {pair('logger', added)} | "
+                   f"{'met' if ok else 'missed'} (<= {inert_t} / {capped_t}) |")
     return "\n".join(out)
 
 
@@ -349,8 +371,8 @@ def main():
     ap.add_argument("--json", help="write every figure (and the blocks measured) to this file")
     ap.add_argument("--langs", default=",".join(LANGS), help="comma-separated subset of "
                     + ",".join(LANGS))
-    ap.add_argument("--rounds", type=int, default=15,
-                    help="timed runs per variant (default 15)")
+    ap.add_argument("--rounds", type=int, default=21,
+                    help="timed runs per variant (default 21)")
     ap.add_argument("--run-ms", type=int, default=10,
                     help="target length of one timed run in ms (default 10)")
     ap.add_argument("--processes", type=int, default=20,
@@ -359,7 +381,8 @@ def main():
                     help="the clock of the figures and the targets: cpu (default: the thread's "
                     "CPU time, the process's in Node.js) or wall (monotonic); the table also "
                     "shows the other clock's best")
-    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--markdown", action="store_true",
+                    help="also print a one-row-per-language summary in Markdown (added ns)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch repositories")
     a = ap.parse_args()
     langs = [x for x in a.langs.split(",") if x]
@@ -396,7 +419,10 @@ def main():
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
     print(f"ns per call ({a.clock} clock); +ns: over the plain call; x plain: ratio to it")
-    print(table(results, a.clock, a.markdown), flush=True)
+    print(table(results, a.clock), flush=True)
+    if a.markdown:
+        print()
+        print(summary(results))
     failed = [f"{r['lang']} {r['variant']} ({r['captures']} captures)"
               for res in results.values() for r in res["rows"] if r.get("pass") is False]
     print()
