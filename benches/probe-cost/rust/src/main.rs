@@ -30,7 +30,17 @@ fn log1(a: u64) -> u64 {
 }
 
 fn log8(a: u64) -> u64 {
-    tracing::debug!(a0 = a, a1 = a, a2 = a, a3 = a, a4 = a, a5 = a, a6 = a, a7 = a, "probe-cost");
+    tracing::debug!(
+        a0 = a,
+        a1 = a,
+        a2 = a,
+        a3 = a,
+        a4 = a,
+        a5 = a,
+        a6 = a,
+        a7 = a,
+        "probe-cost"
+    );
     let x = a + 1;
     x
 }
@@ -142,7 +152,10 @@ fn main() {
             for i in 0..200 {
                 acc = acc.wrapping_add(probe1(black_box(i)) + probe8(black_box(i)));
             }
-            let ns: Vec<u64> = LOOPS.iter().map(|(_, f)| calibrate(*f, run_ns, &mut acc)).collect();
+            let ns: Vec<u64> = LOOPS
+                .iter()
+                .map(|(_, f)| calibrate(*f, run_ns, &mut acc))
+                .collect();
             let mut wall: Vec<Vec<f64>> = vec![Vec::new(); LOOPS.len()];
             let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); LOOPS.len()];
             for _ in 0..rounds {
@@ -152,7 +165,12 @@ fn main() {
                     cpu[k].push(c as f64 / ns[k] as f64);
                 }
             }
-            let list = |v: &[f64]| v.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(",");
+            let list = |v: &[f64]| {
+                v.iter()
+                    .map(|x| format!("{x:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
             let fields: Vec<String> = LOOPS
                 .iter()
                 .enumerate()
