@@ -7,7 +7,8 @@ is copied into a scratch git repository; `probity session init` and `probity pla
 put a probe with 1 capture at the entry of `probe1` and one with 8 captures at the entry of
 `probe8`, whatever blocks the given binary renders. The program times, inside itself, a loop of
 N calls of each function (N calibrated to about --run-ms per timed run, --rounds rounds
-interleaved), best and median.
+interleaved), best and median, on the thread's CPU clock (the process's in Node.js; --clock wall
+for the monotonic clock; both are kept in the JSON).
 
 - plain: the function without a probe;
 - inert: the probe without GSD_DEBUG_PROBE_RUNTIME and without a sink (the program run
