@@ -31,6 +31,7 @@ mod hostile_tenant;
 mod layers;
 mod node_binding;
 mod place_address;
+mod place_tdz;
 mod probe_compact;
 mod probe_rest;
 mod properties;
