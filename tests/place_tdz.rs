@@ -40,12 +40,19 @@ fn place(file: &str, src: &str, needle: &str, capture: &str) -> (Repo, i32, Valu
 fn refused(file: &str, src: &str, needle: &str, capture: &str, decl_line: usize) {
     let (r, code, v) = place(file, src, needle, capture);
     assert_ne!(code, 0, "{file} {capture}: {v}");
-    assert_eq!(v["reason"], "capture_before_declaration", "{file} {capture}: {v}");
+    assert_eq!(
+        v["reason"], "capture_before_declaration",
+        "{file} {capture}: {v}"
+    );
     let detail = v["detail"].as_str().unwrap();
     let name = capture.split('=').next().unwrap();
     assert!(detail.contains(&format!("`{name}`")), "{detail}");
     assert!(detail.contains(&format!("line {decl_line}")), "{detail}");
-    assert_eq!(r.read(file), src.as_bytes(), "{file}: the refused file changed");
+    assert_eq!(
+        r.read(file),
+        src.as_bytes(),
+        "{file}: the refused file changed"
+    );
     assert!(!r.ledger().exists(), "a refused placement wrote a ledger");
 }
 
@@ -110,7 +117,8 @@ fn a_const_declared_later_in_the_function_body_is_refused_at_its_entry() {
 
 #[test]
 fn a_let_or_class_declared_later_in_an_enclosing_block_is_refused() {
-    let src = "function f(a) {\n  if (a) {\n    void \"here\";\n  }\n  let x = a;\n  return x;\n}\n";
+    let src =
+        "function f(a) {\n  if (a) {\n    void \"here\";\n  }\n  let x = a;\n  return x;\n}\n";
     refused("app.js", src, "here", "x=x", 5);
     let src = "function f() {\n  void \"here\";\n  class C {}\n  return new C();\n}\n";
     refused("app.js", src, "here", "c=C", 3);
@@ -136,7 +144,8 @@ fn a_later_declaration_shadows_an_outer_name_for_its_whole_block() {
 fn typescript_tdz_captures_are_refused() {
     let src = "export function f(a: number): number {\n  void \"here\";\n  const x: number = a + 1;\n  return x;\n}\n";
     refused("app.ts", src, "here", "x=x", 3);
-    let src = "export function f(): number {\n  void \"here\";\n  let total = 0;\n  return total;\n}\n";
+    let src =
+        "export function f(): number {\n  void \"here\";\n  let total = 0;\n  return total;\n}\n";
     refused("app.tsx", src, "here", "t=total", 3);
 }
 

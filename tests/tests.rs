@@ -33,6 +33,7 @@ mod node_binding;
 mod place_address;
 mod place_tdz;
 mod probe_compact;
+mod probe_ledgers;
 mod probe_rest;
 mod properties;
 mod reconfirm_journal;

@@ -226,8 +226,15 @@ const PY_COMPREHENSIONS: &[&str] = &[
 fn py_target(text: &str, node: Node, out: &mut Vec<(String, usize)>) {
     match node.kind() {
         "identifier" => out.push((text[node.byte_range()].to_owned(), node.start_byte())),
-        "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" | "expression_list"
-        | "parenthesized_expression" | "list_splat_pattern" | "list_splat"
+        "pattern_list"
+        | "tuple_pattern"
+        | "list_pattern"
+        | "tuple"
+        | "list"
+        | "expression_list"
+        | "parenthesized_expression"
+        | "list_splat_pattern"
+        | "list_splat"
         | "as_pattern_target" => {
             for n in named_children(node) {
                 py_target(text, n, out);
@@ -321,7 +328,10 @@ fn py_walrus_only(text: &str, node: Node, scope: &mut PyScope) {
             py_target(text, t, &mut scope.binds);
         }
     }
-    if matches!(node.kind(), "lambda" | "function_definition" | "class_definition") {
+    if matches!(
+        node.kind(),
+        "lambda" | "function_definition" | "class_definition"
+    ) {
         return;
     }
     for n in named_children(node) {
