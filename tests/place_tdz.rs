@@ -189,6 +189,11 @@ fn javascript_names_declared_before_the_probe_or_hoisted_are_placed_and_record()
 fn later_declarations_in_a_sibling_block_or_nested_function_do_not_matter() {
     let src = "const x = 7;\nfunction f(a) {\n  {\n    void \"here\";\n  }\n  {\n    let x = 5;\n    a += x;\n  }\n  function h() {\n    const x = 1;\n    return x;\n  }\n  const k = () => {\n    let x = 2;\n    return x;\n  };\n  return a + h() + k();\n}\nf(1);\n";
     records("app.js", src, "here", "x=x", NODE, Value::from(7));
+    // A loop head or a `catch` binds its own name for the block below it.
+    let src = "function f(xs) {\n  for (const x of xs) {\n    void \"here\";\n  }\n  let x = 0;\n  return x;\n}\nf([3]);\n";
+    records("app.js", src, "here", "x=x", NODE, Value::from(3));
+    let src = "function f() {\n  try {\n    throw 4;\n  } catch (e) {\n    void \"here\";\n  }\n  const e = 1;\n  return e;\n}\nf();\n";
+    records("app.js", src, "here", "e=e", NODE, Value::from(4));
     // A probe after the declaration's statement reads it initialized.
     let src = "function f(a) {\n  let x = a * 3;\n  return x;\n}\nf(2);\n";
     let r = Repo::new();
@@ -218,6 +223,9 @@ fn python_parameters_globals_earlier_and_loop_carried_names_are_placed_and_recor
     // `global`: the module's name.
     let src = "x = 9\n\ndef f():\n    global x\n    pass\n    x = 2\n\nf()\n";
     records("app.py", src, "pass", "x=x", PY, Value::from(9));
+    // Bound only by a comprehension's own `for` or inside a nested function: the global.
+    let src = "x = 8\n\ndef f(a):\n    pass\n    ys = [x for x in a]\n    def g():\n        x = 1\n        return x\n    return ys, g\n\nf([1])\n";
+    records("app.py", src, "pass", "x=x", PY, Value::from(8));
     // Loop-carried: unbound on the first iteration only, bound on the next.
     let src = "def f(n):\n    for i in range(n):\n        pass\n        last = i\n\nf(3)\n";
     records("app.py", src, "pass", "last=last", PY, Value::from(0));

@@ -394,5 +394,5 @@ fn py_unbound<'t>(
         cur = n.parent();
     }
     let decl = body.descendant_for_byte_range(first, first)?;
-    Some((decl, "a local the function binds".to_owned()))
+    Some((decl, "a local of the function first bound".to_owned()))
 }
