@@ -105,6 +105,7 @@ export type ReasonCode =
   | "marker_collision"
   | "marker_at_anchor"
   | "probe_too_large"
+  | "capture_before_declaration"
   | "ledger_unreadable"
   | "ledger_invalid"
   | "probe_already_ledgered"
@@ -778,7 +779,7 @@ export interface RunData {
  */
 export interface CapturedEvent {
   /**
-   * The `data` object (scalars only, bounded).
+   * The `data` object (scalars and short sequences of scalars, bounded).
    */
   data: {
     [k: string]: unknown | undefined;

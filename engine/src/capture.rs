@@ -215,3 +215,49 @@ pub fn validate(lang: &Language, grammar: &Grammar, expr: &str) -> Result<(), Er
     }
     Ok(())
 }
+
+/// The names capture expression `expr` reads: its identifiers, not the field names of an access
+/// (`x` and `len` in `len(x.items)`, never `items`). Empty when `expr` does not parse (then
+/// [`validate`] refuses it).
+pub fn roots(lang: &Language, grammar: &Grammar, expr: &str) -> Vec<String> {
+    let spec = &lang.spec.capture;
+    let text = format!("{}{}{}", spec.prefix, expr, spec.suffix);
+    let (start, end) = (spec.prefix.len(), spec.prefix.len() + expr.len());
+    let Some(tree) = parse::parse(grammar, &text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    collect_roots(spec, &text, tree.root_node(), start, end, &mut out);
+    out
+}
+
+fn collect_roots(
+    spec: &CaptureSpec,
+    text: &str,
+    node: Node,
+    start: usize,
+    end: usize,
+    out: &mut Vec<String>,
+) {
+    if node.end_byte() <= start || node.start_byte() >= end {
+        return;
+    }
+    if node.kind() == "identifier" {
+        let name = text[node.byte_range()].to_owned();
+        if !out.contains(&name) {
+            out.push(name);
+        }
+        return;
+    }
+    let mut c = node.walk();
+    let named: Vec<Node> = node.named_children(&mut c).collect();
+    // Of an access, only the object is read by name; the rest are field names.
+    let named = if spec.access.iter().any(|k| k == node.kind()) {
+        &named[..named.len().min(1)]
+    } else {
+        &named[..]
+    };
+    for n in named {
+        collect_roots(spec, text, *n, start, end, out);
+    }
+}

@@ -135,6 +135,11 @@ reasons! {
     MarkerAtAnchor = "marker_at_anchor",
     /// The location or identity fields make the probe's fixed event prefix too long.
     ProbeTooLarge = "probe_too_large",
+    /// A capture reads a name that is not yet initialized where the probe would run, so it would
+    /// fail on every call: a JavaScript/TypeScript `let`, `const`, `class` or `using` declared
+    /// later in an enclosing block of the function (its temporal dead zone), or a Python local
+    /// that the function binds only after the probe. Place the probe after the declaration.
+    CaptureBeforeDeclaration = "capture_before_declaration",
 
     // --- ledger ---
     /// The ledger file cannot be read or parsed; it is left as it is.

@@ -9,7 +9,8 @@
 //! query; `position` finds the statement a line-start insertion can reach; `rules` decides
 //! whether a probe may go before or after it; `anchor` resolves a line or a function name to
 //! that statement; `insertion` computes the insertion point, the marker rules around it and the
-//! cited location; `reparse` splices the block in and re-parses the result.
+//! cited location; `tdz` refuses a capture of a name not yet initialized there; `reparse`
+//! splices the block in and re-parses the result.
 //!
 //! Layer 3 (pure placement): uses `capture`, `marker` and `probe` (the same layer, below it) and
 //! layers 1-2; nothing from the I/O or operation layers.
@@ -101,6 +102,7 @@ mod insertion;
 mod position;
 mod reparse;
 mod rules;
+mod tdz;
 
 /// Compute the file with a probe for `identity` at `anchor`. `location_path` is the
 /// repository-relative path written into events (`path:line`).
@@ -136,6 +138,13 @@ pub fn place(
     let target = anchor::resolve(&mut ctx, grammar, &tree, anchor, location_path)?;
     // Insertion line and offset, indentation, line ending.
     let at = Insertion::at(source, target.stmt, target.after)?;
+    // No capture of a name that is not yet initialized there (a `let` in its dead zone).
+    let roots: Vec<(String, Vec<String>)> = identity
+        .captures
+        .iter()
+        .map(|c| (c.name.clone(), capture::roots(lang, grammar, &c.expr)))
+        .collect();
+    tdz::refuse(lang.family(), source, text, target.stmt, at.offset, &roots)?;
     // No stray marker text next to it, and not inside another probe's block.
     insertion::refuse_stray_markers(&ctx, at.line)?;
     let markers_before = insertion::refuse_inside_block(&ctx, &markers, at.offset)?;
