@@ -1118,7 +1118,7 @@ fn hostile_malformed_torn_and_interleaved() {
         "inconclusive:malformed",
     );
     f.case(
-        "w(ev('p-ctl', 1), ev('p-main', 1, data={'value': [1, 2]}))",
+        "w(ev('p-ctl', 1), ev('p-main', 1, data={'value': [1, [2]]}))",
         "inconclusive:malformed",
         "observed",
     );
