@@ -429,7 +429,7 @@ def measure(name, cache, probity, reports, repeat):
     s.prepare()
     s.build()
     log(f"{name}: warm-up run (not counted)")
-    s.run_once("warmup", 0)
+    warm = s.run_once("warmup", 0)
     base = [s.run_once("plain", i) for i in range(repeat)]
     s.place()
     s.build()
@@ -494,6 +494,9 @@ def measure(name, cache, probity, reports, repeat):
         "never_fired": never,
         "watched_test": watch,
         "watched_ms": watched,
+        # not counted; under heavy load even an uninstrumented run can cross a timeout
+        "warmup": {"wall_s": warm["wall_s"], "exit_code": warm["exit_code"],
+                   "timeouts": sorted(timeouts(warm))},
         "slowest_plain": sorted(((t["duration_ms"] or 0, k) for k, t in b["tests"].items()),
                                 reverse=True)[:3],
         "cleanup": clean,
