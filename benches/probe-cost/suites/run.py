@@ -264,7 +264,11 @@ def prepare_cmark(cache, work):
     src = next(Path(p["manifest_path"]).parent for p in meta["packages"]
                if p["name"] == "pulldown-cmark" and p["version"] == CMARK_VERSION)
     shutil.copytree(src, work)
-    (work / ".gitignore").write_text("target/\n")
+    # .planning/ ignored: the crate's build.rs prints no `rerun-if-changed`, so cargo reruns it
+    # (and rebuilds the crate, ~10 s) whenever any file of the package changes, and cargo lists
+    # the package's files with git: an untracked ledger that `probity run` rewrites at every
+    # run would make every run under `probity run` a rebuild, which is not the probes' cost
+    (work / ".gitignore").write_text("target/\n.planning/\n")
 
 
 def cargo_env(cache):
@@ -506,7 +510,7 @@ def measure(name, cache, probity, reports, repeat):
 
 def fmt_table(rows):
     out = ["| package | version | probes | uninstrumented | inert (ratio) | active (ratio) | "
-           "events (active) | new timeouts / failures |",
+           "events (active) | new timeouts / other new failures |",
            "|---|---|---|---:|---:|---:|---|---|"]
     for r in rows:
         ev = ", ".join(f"{p} {o['events']}" + (f" ({o['reason']})" if o.get("reason") else "")
@@ -514,7 +518,10 @@ def fmt_table(rows):
         if r["fire_check"]:
             ev += "; fire check: " + ", ".join(f"{p} {o['events']}"
                                                for p, o in sorted(r["fire_check"].items()))
-        nt = (", ".join(r["new_timeouts"]) or "none") + " / " + (", ".join(r["new_failures"]) or "none")
+        short = [t.rsplit(" > ", 1)[-1] for t in r["new_timeouts"]]
+        other = [t.rsplit(" > ", 1)[-1] for t in r["new_failures"] if t not in r["new_timeouts"]]
+        nt = (", ".join(f"`{t}`" for t in short) or "none") + " / " + (
+            ", ".join(f"`{t}`" for t in other) or "none")
         out.append(
             f"| {r['package']} | {r['version']} | {', '.join('`' + p + '`' for p in r['probes'])} "
             f"| {r['plain_s']:.2f} s | {r['inert_s']:.2f} s ({r['inert_ratio']:.2f}x) "
