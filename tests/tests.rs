@@ -34,6 +34,7 @@ mod place_address;
 mod place_tdz;
 mod probe_compact;
 mod probe_ledgers;
+mod probe_python;
 mod probe_rest;
 mod properties;
 mod reconfirm_journal;

@@ -13,12 +13,12 @@ def normalize(values):
         # gsd-debug-probe:start golden-run p1
         # fmt: off
         try:
-            if __import__("os").environ.get("GSD_DEBUG_PROBE_RUNTIME"):
-                __import__("sys").modules.get("GSDDBG1_rt1") or __import__("runpy").run_path(
-                    __import__("os").environ["GSD_DEBUG_PROBE_RUNTIME"] + ".py")
-                __import__("GSDDBG1_rt1").hit("gsd-debug-probe/golden-run/p1", lambda: (
+            "__GSDDBG1_rt1__" in globals() or (lambda p: __import__("runpy").run_path(
+                p + ".py", {"g": globals()}))(__import__("os").environ["GSD_DEBUG_PROBE_RUNTIME"])
+            if "gsd-debug-probe/golden-run/p1" in __GSDDBG1_rt1__:
+                __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                 ))
-        except Exception: pass
+        except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
         # fmt: on
         # gsd-debug-probe:end golden-run p1
         if hi == lo: values[i] = 0.0
