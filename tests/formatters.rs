@@ -177,7 +177,7 @@ fn a_reindented_crlf_block_strips_as_reformatted() {
 fn a_block_with_a_changed_token_is_refused() {
     for edit in [
         ("(\"c\", c),", "(\"c\", c + 1),"),
-        ("\"__GSDDBG1_rt1__\", (0,))", "\"__GSDDBG1_rt1__\", (1,))"),
+        ("\"__GSDDBG1_rt1__\", {})", "\"__GSDDBG1_rt1__\", {1: 1})"),
         ("# fmt: on", "# fmt: on  # mine"),
     ] {
         let repo = Repo::new();

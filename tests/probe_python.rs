@@ -150,7 +150,7 @@ print(sorted(set(sys.modules) - mods))
 print(Counting.reads, len(calls))
 "#;
 
-/// Inert: without `GSD_DEBUG_PROBE_RUNTIME` the block decides once per module, caches `(0,)`
+/// Inert: without `GSD_DEBUG_PROBE_RUNTIME` the block decides once per module, caches `{}`
 /// in `__GSDDBG1_rt1__` (the only name it leaves), loads no module, opens no file, never reads
 /// the environment again and evaluates no capture.
 #[test]
@@ -162,7 +162,7 @@ fn an_inert_python_block_decides_once_and_leaves_only_its_module_entry() {
     std::fs::write(&sink, b"").unwrap();
     let out = python(&repo, &[], "i.py", None, &sink);
     assert_eq!(
-        out, "['__GSDDBG1_rt1__']\n(0,)\n[]\n0 0\n",
+        out, "['__GSDDBG1_rt1__']\n{}\n[]\n0 0\n",
         "only the entry, no module, no read of the environment after the first call, no capture"
     );
     assert!(std::fs::read(&sink).unwrap().is_empty());
