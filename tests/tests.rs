@@ -33,6 +33,7 @@ mod node_binding;
 mod place_address;
 mod probe_compact;
 mod probe_rest;
+mod probe_rust;
 mod properties;
 mod reconfirm_journal;
 mod registry;
