@@ -62,9 +62,18 @@ fn rust_debug_text_becomes_the_same_json_type_as_in_the_other_languages() {
         ("'\\''", json!("'")),
         ("'\\n'", json!("\n")),
         ("'\\u{1f600}'", json!("\u{1f600}")),
-        (r#""a\"b\\c\n\t\r\0\'d\u{e9}""#, json!("a\"b\\c\n\t\r\0'd\u{e9}")),
-        ("340282366920938463463374607431768211455", json!("340282366920938463463374607431768211455")),
-        ("-170141183460469231731687303715884105728", json!("-170141183460469231731687303715884105728")),
+        (
+            r#""a\"b\\c\n\t\r\0\'d\u{e9}""#,
+            json!("a\"b\\c\n\t\r\0'd\u{e9}"),
+        ),
+        (
+            "340282366920938463463374607431768211455",
+            json!("340282366920938463463374607431768211455"),
+        ),
+        (
+            "-170141183460469231731687303715884105728",
+            json!("-170141183460469231731687303715884105728"),
+        ),
         ("18446744073709551615", json!(u64::MAX)),
         ("-9223372036854775808", json!(i64::MIN)),
         ("[]", json!([])),
@@ -89,17 +98,29 @@ fn rust_debug_text_becomes_the_same_json_type_as_in_the_other_languages() {
         "[1, 2",
         "Some(Point { x: 1 })",
     ] {
-        let want = if text == "Some(Point { x: 1 })" { "Point { x: 1 }" } else { text };
+        let want = if text == "Some(Point { x: 1 })" {
+            "Point { x: 1 }"
+        } else {
+            text
+        };
         assert_eq!(rust_value(text), json!(want), "{text}");
     }
     // A text the block cut (97 characters) is never a sequence, nor a closed string.
     let cut = format!("[{}", "1, ".repeat(32));
     assert_eq!(cut.chars().count(), 97);
     let cut = format!("{}]", &cut[..96]);
-    assert_eq!(rust_value(&cut), json!(cut[..96]), "cut: its first 96 characters");
+    assert_eq!(
+        rust_value(&cut),
+        json!(cut[..96]),
+        "cut: its first 96 characters"
+    );
     let s = format!("\"{}\"", "\\n".repeat(47));
     assert_eq!(s.chars().count(), 96);
-    assert_eq!(rust_value(&s), json!("\n".repeat(47)), "a whole string, unescaped");
+    assert_eq!(
+        rust_value(&s),
+        json!("\n".repeat(47)),
+        "a whole string, unescaped"
+    );
 }
 
 /// One event line as a probe of `location` writes it.

@@ -60,8 +60,18 @@ fn place(repo: &Repo, rel: &str, needle: &str, slug: &str, probe: &str, caps: &[
     assert_eq!(hits.len(), 1, "{needle:?} in {rel}");
     let line = hits[0].to_string();
     let mut args = vec![
-        "place", rel, "--line", &line, "--slug", slug, "--probe", probe, "--hypothesis", "h1",
-        "--message", "state",
+        "place",
+        rel,
+        "--line",
+        &line,
+        "--slug",
+        slug,
+        "--probe",
+        probe,
+        "--hypothesis",
+        "h1",
+        "--message",
+        "state",
     ];
     for c in caps {
         args.extend(["--capture", c]);
@@ -89,7 +99,14 @@ fn compile(repo: &Repo, rel: &str, bin: &str) {
 fn probed() -> Repo {
     let repo = Repo::new();
     repo.write("main.rs", PROG);
-    place(&repo, "main.rs", "let x = a + 1;", SLUG, "p-entry", &["a=a"]);
+    place(
+        &repo,
+        "main.rs",
+        "let x = a + 1;",
+        SLUG,
+        "p-entry",
+        &["a=a"],
+    );
     compile(&repo, "main.rs", "prog");
     repo
 }
@@ -228,7 +245,15 @@ fn eight_threads_write_one_hundred_rust_events_with_ordinals_one_to_one_hundred(
 fn run(repo: &Repo, slug: &str, bin: &str) -> Value {
     let out = probity()
         .current_dir(repo.path())
-        .args(["run", "--slug", slug, "--phase", "baseline", "--timeout", "60"])
+        .args([
+            "run",
+            "--slug",
+            slug,
+            "--phase",
+            "baseline",
+            "--timeout",
+            "60",
+        ])
         .args(["--json", "--", bin])
         .output()
         .unwrap();

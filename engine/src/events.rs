@@ -360,7 +360,8 @@ fn rust_sequence(text: &str) -> Option<Vec<&str>> {
     if inner.is_empty() {
         return text.starts_with('[').then(Vec::new);
     }
-    let (mut items, mut depth, mut quote, mut escaped, mut from) = (Vec::new(), 0i32, None, false, 0);
+    let (mut items, mut depth, mut quote, mut escaped, mut from) =
+        (Vec::new(), 0i32, None, false, 0);
     let bytes = inner.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
         if let Some(q) = quote {
@@ -393,7 +394,10 @@ fn rust_sequence(text: &str) -> Option<Vec<&str>> {
     }
     let last = &inner[from..];
     // A one-item tuple is written `(x,)`.
-    let last = last.strip_suffix(',').filter(|_| text.starts_with('(')).unwrap_or(last);
+    let last = last
+        .strip_suffix(',')
+        .filter(|_| text.starts_with('('))
+        .unwrap_or(last);
     if !last.is_empty() {
         items.push(last);
     }
