@@ -354,6 +354,12 @@ fn live_data(repo: &Repo, mut cmd: std::process::Command) -> Vec<serde_json::Val
         .current_dir(repo.path())
         .env("GSD_DEBUG_PROBE_RUNTIME", runtime)
         .env("GSD_DEBUG_PROBE_SINK", &sink)
+        .env(
+            "GSD_DEBUG_PROBE_SESSION",
+            data(&env)["exports"]["GSD_DEBUG_PROBE_SESSION"]
+                .as_str()
+                .expect("the ledger's one slug"),
+        )
         .env("GSD_DEBUG_PROBE_RUN", "r1")
         .env("GSD_DEBUG_PROBE_PHASE", "baseline")
         .env("PYTHONDONTWRITEBYTECODE", "1")

@@ -16,8 +16,8 @@ fn rust_debug_text_becomes_the_json_scalar_it_stands_for() {
     assert_eq!(rust_value("42"), json!(42));
     assert_eq!(rust_value("-1.5"), json!(-1.5));
     assert_eq!(rust_value("1e300"), json!(1e300));
-    // Not JSON numbers (Rust Debug of floats and odd Debug impls): strings.
-    for t in ["inf", "NaN", "+5", ".5", "5.", "0x10"] {
+    // Not JSON numbers (odd Debug impls): strings.
+    for t in ["+5", ".5", "5.", "0x10"] {
         assert_eq!(rust_value(t), json!(t), "{t}");
     }
     assert_eq!(
@@ -27,8 +27,8 @@ fn rust_debug_text_becomes_the_json_scalar_it_stands_for() {
     );
     assert_eq!(
         rust_value("\"a\\\"b\""),
-        json!("a\\\"b"),
-        "escapes stay as Debug wrote them"
+        json!("a\"b"),
+        "the Debug escapes are undone"
     );
     let long = format!("\"{}", "y".repeat(96));
     assert_eq!(
@@ -43,6 +43,84 @@ fn rust_debug_text_becomes_the_json_scalar_it_stands_for() {
     );
     assert_eq!(rust_value("Point { x: 2 }"), json!("Point { x: 2 }"));
     assert_eq!(rust_value("<prog::NoDebug>"), json!("<prog::NoDebug>"));
+}
+
+/// Issue 22, point 5: Rust values as the JSON types Python and JavaScript record.
+#[test]
+fn rust_debug_text_becomes_the_same_json_type_as_in_the_other_languages() {
+    for (text, want) in [
+        ("None", json!(null)),
+        ("()", json!(null)),
+        ("Some(3)", json!(3)),
+        ("Some(Some(\"x\"))", json!("x")),
+        ("Some([1, 2])", json!([1, 2])),
+        ("100.0", json!(100.0)),
+        ("NaN", json!("NaN")),
+        ("inf", json!("Infinity")),
+        ("-inf", json!("-Infinity")),
+        ("'a'", json!("a")),
+        ("'\\''", json!("'")),
+        ("'\\n'", json!("\n")),
+        ("'\\u{1f600}'", json!("\u{1f600}")),
+        (
+            r#""a\"b\\c\n\t\r\0\'d\u{e9}""#,
+            json!("a\"b\\c\n\t\r\0'd\u{e9}"),
+        ),
+        (
+            "340282366920938463463374607431768211455",
+            json!("340282366920938463463374607431768211455"),
+        ),
+        (
+            "-170141183460469231731687303715884105728",
+            json!("-170141183460469231731687303715884105728"),
+        ),
+        ("18446744073709551615", json!(u64::MAX)),
+        ("-9223372036854775808", json!(i64::MIN)),
+        ("[]", json!([])),
+        ("[1, 2, 3]", json!([1, 2, 3])),
+        ("(1, \"x\", true)", json!([1, "x", true])),
+        ("(5,)", json!([5])),
+        (r#"["a, b", "c]"]"#, json!(["a, b", "c]"])),
+        (r#"['\'', ',', 'x']"#, json!(["'", ",", "x"])),
+        ("[None, Some(2), ()]", json!([null, 2, null])),
+        ("[1.5, NaN, -inf]", json!([1.5, "NaN", "-Infinity"])),
+    ] {
+        assert_eq!(rust_value(text), want, "{text}");
+    }
+    // Not sequences of scalars: the Debug text.
+    for text in [
+        "[1, 2, 3, 4, 5, 6, 7, 8, 9]",
+        "[[1, 2], [3]]",
+        "[Point { x: 1 }]",
+        "Point(1, 2)",
+        "(1)",
+        "{1: 2}",
+        "[1, 2",
+        "Some(Point { x: 1 })",
+    ] {
+        let want = if text == "Some(Point { x: 1 })" {
+            "Point { x: 1 }"
+        } else {
+            text
+        };
+        assert_eq!(rust_value(text), json!(want), "{text}");
+    }
+    // A text the block cut (97 characters) is never a sequence, nor a closed string.
+    let cut = format!("[{}", "1, ".repeat(32));
+    assert_eq!(cut.chars().count(), 97);
+    let cut = format!("{}]", &cut[..96]);
+    assert_eq!(
+        rust_value(&cut),
+        json!(cut[..96]),
+        "cut: its first 96 characters"
+    );
+    let s = format!("\"{}\"", "\\n".repeat(47));
+    assert_eq!(s.chars().count(), 96);
+    assert_eq!(
+        rust_value(&s),
+        json!("\n".repeat(47)),
+        "a whole string, unescaped"
+    );
 }
 
 /// One event line as a probe of `location` writes it.

@@ -36,6 +36,7 @@ mod probe_compact;
 mod probe_ledgers;
 mod probe_python;
 mod probe_rest;
+mod probe_rust;
 mod properties;
 mod reconfirm_journal;
 mod registry;

@@ -248,6 +248,7 @@ fn runtime_for(dir: &Path) -> (String, PathBuf) {
 /// shared runtime from `probity env` too). Panics unless it exits 0.
 fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
     cmd.env_remove("GSD_DEBUG_PROBE_SINK")
+        .env_remove("GSD_DEBUG_PROBE_SESSION")
         .env_remove("GSD_DEBUG_PROBE_RUN")
         .env_remove("GSD_DEBUG_PROBE_PHASE")
         .env_remove("GSD_DEBUG_PROBE_RUNTIME")
@@ -270,6 +271,7 @@ fn run(mut cmd: Command, sink: Sink<'_>) -> Run {
                 runtime_root = Some(root);
             }
             cmd.env("GSD_DEBUG_PROBE_SINK", path)
+                .env("GSD_DEBUG_PROBE_SESSION", SLUG)
                 .env("GSD_DEBUG_PROBE_RUN", RUN_ID)
                 .env("GSD_DEBUG_PROBE_PHASE", PHASE);
         }

@@ -384,6 +384,7 @@ pub fn render_block(
         let line = line
             .replace("{{STATIC_JSON}}", &static_lit)
             .replace("{{PROBE_KEY}}", &key)
+            .replace("{{SLUG}}", &identity.slug)
             .replace("{{RUNTIME_MODULE}}", RUNTIME_MODULE)
             .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
             .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())

@@ -31,6 +31,26 @@ use crate::sink;
 /// `$GSD_DEBUG_PROBE_RUNTIME.py`, JavaScript and TypeScript blocks `$GSD_DEBUG_PROBE_RUNTIME.cjs`.
 pub const RUNTIME_ENV: &str = "GSD_DEBUG_PROBE_RUNTIME";
 
+/// The variable naming the session a run records: a Rust block records only when it equals the
+/// slug baked into the block, so a program carrying probes of two ledgers records only the
+/// probes of the run it was given (docs/probes.md, issue 22).
+pub const SESSION_ENV: &str = "GSD_DEBUG_PROBE_SESSION";
+
+/// The one slug a ledger's live probes carry (its session's, or the slug every probe of a plain
+/// ledger shares); none when they carry several or none.
+pub fn session_slug(ledger: &crate::ledger::Ledger) -> Option<String> {
+    if let Some(s) = &ledger.slug {
+        return Some(s.clone());
+    }
+    let mut slugs = ledger
+        .probes
+        .iter()
+        .filter(|p| p.status != crate::ledger::ProbeStatus::Removed)
+        .map(|p| p.slug.as_str());
+    let first = slugs.next()?;
+    slugs.all(|s| s == first).then(|| first.to_owned())
+}
+
 /// The runtime's table for a ledger's live source probes: `(probe key, static JSON)`.
 pub fn runtime_table(probes: &[crate::ledger::ProbeEntry]) -> Vec<(String, String)> {
     probes

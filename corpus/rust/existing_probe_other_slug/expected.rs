@@ -13,31 +13,31 @@ pub fn save(path: &Path, body: &str) -> io::Result<()> {
     // gsd-debug-probe:start slow-save p2
     #[rustfmt::skip]
     #[allow(warnings, clippy::all, clippy::pedantic, clippy::nursery, clippy::restriction)]
-    let () = { static GSD_N: ::std::sync::Mutex<usize> = ::std::sync::Mutex::new(0); // events
-        if let Some(gsd_sink) = ::std::env::var_os("GSD_DEBUG_PROBE_SINK").filter(|p|
-            ::std::path::Path::new(p).is_file() && GSD_N.lock().map_or(false, |n| *n < 100)) {
-        let gsd_data = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| [GsdS::new(),
-        ].concat())).unwrap_or_else(|_| "\"_capture_error\":\"panic\"".into());
-        let mut n = GSD_N.lock().unwrap_or_else(|e| e.into_inner());
-        let gsd_env = |k| ::std::env::var(k).unwrap_or_default();
-        let gsd_l = |d: &str| format!(concat!( // gsd-debug-probe/slow-save/p2
+    let () = { static GSD_S: GsdA = GsdA::new(0); static GSD_N: GsdM<()> = GsdM::new(());
+        if GSD_S.load(GsdR) <= 100 { gsd_hit(&|| [GsdS::new(), // gsd-debug-probe/slow-save/p2
+        ].concat()) } #[cold] #[inline(never)] fn gsd_hit(f: &dyn Fn() -> GsdS) { // decided once
+        let e = |k| ::std::env::var_os(k).unwrap_or_default(); if GSD_S.load(GsdR) == 0 { GSD_S
+            .fetch_max(1 + 100 * !(e("GSD_DEBUG_PROBE_SESSION") == "slow-save" && ::std::path::Path
+            ::new(&e("GSD_DEBUG_PROBE_SINK")).is_file()) as usize, GsdR);} if GSD_S.load(GsdR) > 100
+            { return } let d = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(f))
+            .unwrap_or_else(|_| "\"_capture_error\":\"panic\"".into()); let (g, o) = (GSD_N.lock(),
+            GSD_S.load(GsdR)); let m = |d: &str| format!(concat!(
             "GSDDBG1 {{\"hypothesis_ids\":[\"h1\"],\"location\":\"input.rs:10\",",
             "\"message\":\"checkpoint\",\"probe_id\":\"p2\",\"schema_version\":1,",
             "\"session_id\":\"slow-save\",\"run_id\":{:?},\"phase\":{:?},\"ordinal\":{},",
             "\"data\":{{{}}},\"timestamp\":{},\"pid\":{}}}"),
-            gsd_env("GSD_DEBUG_PROBE_RUN"), gsd_env("GSD_DEBUG_PROBE_PHASE"), *n + 1, d,
-            ::std::time::UNIX_EPOCH.elapsed().map_or(0, |t| t.as_millis()), ::std::process::id());
-        let l = Some(gsd_l(gsd_data.trim_end_matches(','))).filter(|l| l.len() <= 1024)
-            .unwrap_or_else(|| gsd_l("\"_truncated\":true")) + "\n";
-        if *n < 100 && l.len() <= 1024 + 1 // the limit again, under the lock
-            && ::std::fs::OpenOptions::new().append(true).open(&gsd_sink)
-            .and_then(|mut f| ::std::io::Write::write(&mut f, l.as_bytes())).is_ok() { *n += 1 }
-        use ::std::{any::type_name as gsd_type, fmt::Debug, string::String as GsdS};
+            e("GSD_DEBUG_PROBE_RUN"), e("GSD_DEBUG_PROBE_PHASE"), o, d, ::std::time::UNIX_EPOCH
+            .elapsed().map_or(0, |t| t.as_millis()), ::std::process::id()); let l = Some(m(d
+            .trim_end_matches(','))).filter(|l| l.len() <= 1024).unwrap_or_else(||
+            m("\"_truncated\":true")) + "\n"; if o <= 100 && l.len() <= 1024 + 1 && ::std::fs
+            ::OpenOptions::new().append(true).open(e("GSD_DEBUG_PROBE_SINK")).and_then(|f|
+            ::std::io::Write::write(&mut &f, l.as_bytes())).is_ok() { GSD_S.store(o + 1, GsdR) } }
         struct GsdW<'a, T>(&'a T); trait GsdV { fn gsd(&self) -> GsdS; } // the autoref trick:
         impl<T: Debug> GsdV for &GsdW<'_, T> { fn gsd(&self) -> GsdS { gsd_v(self.0) } } // {:?}
         impl<T> GsdV for GsdW<'_, T> { fn gsd(&self) -> GsdS { format!("<{}>", gsd_type::<T>()) } }
         fn gsd_v(v: &dyn Debug) -> GsdS { format!("{:?}", v).chars().take(96 + 1).collect() }
-    } };
+        use ::std::{any::type_name as gsd_type, fmt::Debug, string::String as GsdS, sync::{atomic::{
+            AtomicUsize as GsdA, Ordering::Relaxed as GsdR}, Mutex as GsdM}}; };
     // gsd-debug-probe:end slow-save p2
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, body)?;

@@ -3,7 +3,8 @@
 //!
 //! The Python and JavaScript blocks call a shared runtime file named by
 //! [`crate::runner::RUNTIME_ENV`]. This writes that file for the ledger's live probes and returns
-//! the variables to export. For a session ledger the files go into the session's capture root
+//! the variables to export, with [`crate::runner::SESSION_ENV`] (the ledger's one slug: a Rust
+//! block records only for its own session). For a session ledger the files go into the session's capture root
 //! (created and recorded first when it has none) as `runtime` artifacts, which `probity cleanup`
 //! removes. A ledger `probity place --ledger` wrote has no place for artifacts: the files go into
 //! a fresh private folder of their own, which is reported (`recorded: false`) for the caller to
@@ -18,7 +19,7 @@ use super::run::record_runtime;
 use crate::error::Error;
 use crate::ledger::{self, LOCK_WAIT, Ledger};
 use crate::reason::Reason;
-use crate::runner::{self, RUNTIME_ENV};
+use crate::runner::{self, RUNTIME_ENV, SESSION_ENV};
 use crate::sink;
 
 /// What `probity env` reports.
@@ -52,6 +53,10 @@ pub fn env(path: &Path) -> Result<EnvReport, Error> {
     let _lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = Ledger::load(path)?;
     let table = runner::runtime_table(&ledger.probes);
+    let session: Vec<(String, String)> = runner::session_slug(&ledger)
+        .map(|s| (SESSION_ENV.to_owned(), s))
+        .into_iter()
+        .collect();
     if ledger.slug.is_none() {
         let root = sink::create_root("env")?;
         let names = runner::runtime_names("env-runtime");
@@ -60,7 +65,10 @@ pub fn env(path: &Path) -> Result<EnvReport, Error> {
         }
         let stem = sink::child_path(Path::new(&root.canonical_path), "env-runtime")?;
         return Ok(EnvReport {
-            exports: vec![(RUNTIME_ENV.to_owned(), stem.to_string_lossy().into_owned())],
+            exports: [(RUNTIME_ENV.to_owned(), stem.to_string_lossy().into_owned())]
+                .into_iter()
+                .chain(session)
+                .collect(),
             probes: table.len(),
             root: root.canonical_path,
             artifacts: names.into_iter().map(|(_, n)| n).collect(),
@@ -77,7 +85,10 @@ pub fn env(path: &Path) -> Result<EnvReport, Error> {
         .unwrap_or(1);
     let (stem, artifacts) = record_runtime(&mut ledger, path, &root, &format!("env-{n}-runtime"))?;
     Ok(EnvReport {
-        exports: vec![(RUNTIME_ENV.to_owned(), stem)],
+        exports: [(RUNTIME_ENV.to_owned(), stem)]
+            .into_iter()
+            .chain(session)
+            .collect(),
         probes: table.len(),
         root: root.canonical_path,
         artifacts,

@@ -42,7 +42,7 @@ pub fn run_start(path: &Path, slug: &str, phase: Phase, label: &str) -> Result<S
         label.to_owned(),
         !live.is_empty(),
     )?;
-    let (env, unset) = probe_env(&planned, &phase)?;
+    let (env, unset) = probe_env(&planned, slug, &phase)?;
     Ok((
         planned.run_id,
         env,

@@ -356,7 +356,8 @@ fn start(
     argv: &[String],
     host: &Host,
 ) -> Result<std::io::Result<RunResult>, Error> {
-    let (mut env, remove_env) = probe_env(planned, phase)?;
+    let slug = ledger.slug.clone().unwrap_or_default();
+    let (mut env, remove_env) = probe_env(planned, &slug, phase)?;
     if let Some((stem, _)) = &planned.runtime {
         env.push(node_preload(
             stem,
@@ -426,9 +427,10 @@ pub(super) type ProbeEnv = (Vec<(String, String)>, Vec<&'static str>);
 
 /// The probe environment of a run: variables to set, and those to remove (the sink variable
 /// when there is no sink, the runtime's when there is none).
-pub(super) fn probe_env(planned: &Planned, phase: &Phase) -> Result<ProbeEnv, Error> {
+pub(super) fn probe_env(planned: &Planned, slug: &str, phase: &Phase) -> Result<ProbeEnv, Error> {
     let mut env = vec![
         ("GSD_DEBUG_PROBE_RUN".to_owned(), planned.run_id.clone()),
+        (runner::SESSION_ENV.to_owned(), slug.to_owned()),
         (
             "GSD_DEBUG_PROBE_PHASE".to_owned(),
             phase.as_str().to_owned(),
