@@ -32,6 +32,7 @@ mod layers;
 mod node_binding;
 mod place_address;
 mod probe_compact;
+mod probe_javascript;
 mod probe_rest;
 mod properties;
 mod reconfirm_journal;
