@@ -222,10 +222,11 @@ fn an_inert_javascript_probe_opens_nothing_lists_nothing_and_evaluates_nothing()
     assert_eq!(probed.stdout, plain.stdout, "names and results unchanged");
     assert!(probed.stderr.is_empty(), "no capture evaluated");
     assert!(std::fs::read(&sink).unwrap().is_empty());
-    let want: Vec<String> = opened(&repo, &["plain.js"], None, Some(&sink))
+    let mut want: Vec<String> = opened(&repo, &["plain.js"], None, Some(&sink))
         .into_iter()
         .map(|p| p.replace("plain.js", "i.js"))
         .collect();
+    want.sort();
     assert_eq!(
         opened(&repo, &["i.js"], None, Some(&sink)),
         want,
@@ -264,9 +265,9 @@ fn a_javascript_probe_whose_events_are_spent_makes_no_system_call() {
         100
     );
     for name in ["openat", "write", "close", "statx", "fstat", "newfstatat"] {
-        assert_eq!(
-            count(&more, name),
-            count(&base, name),
+        // Node.js itself varies by a call or two between runs; a call per hit would be 10,000.
+        assert!(
+            count(&more, name) <= count(&base, name) + 5,
             "{name}: 10,000 hits after the cap add none ({base:?} vs {more:?})"
         );
     }
