@@ -393,9 +393,13 @@ fn events(
             .as_object()
             .unwrap_or_else(|| panic!("data is an object: {text}"));
         for (k, val) in data {
+            // A scalar, or a short sequence of scalars (docs/probes.md, "Values").
+            let items = val.as_array().map_or(&[][..], Vec::as_slice);
             assert!(
-                !val.is_object() && !val.is_array(),
-                "data.{k} must be a scalar (null, bool, number, string): {text}"
+                !val.is_object()
+                    && items.len() <= probity::protocol::MAX_SEQ_ITEMS
+                    && items.iter().all(|i| !i.is_object() && !i.is_array()),
+                "data.{k} must be a scalar (null, bool, number, string) or a short array of them: {text}"
             );
             if let Some(s) = val.as_str() {
                 assert!(
