@@ -15,7 +15,8 @@
 //! - with the sink unset, empty or naming a missing file, nothing is created, capture expressions
 //!   are not evaluated, and the program's output is identical to the unprobed program's;
 //! - the program's observable names are unchanged (Python prints `sorted(locals())`,
-//!   `sorted(globals())` and the class `__dict__`; JavaScript prints the global object's keys and its `for...in` names);
+//!   `sorted(globals())` and the class `__dict__`; JavaScript prints the global object's keys
+//!   and its `for...in` names);
 //! - `probity strip` gives the original file back byte for byte.
 //!
 //! Toolchains: `python3`, `node`, `rustc` (and `cargo clippy`) from PATH; `tsc` from
@@ -903,7 +904,8 @@ fn javascript_case(rel: &str) {
 
     let sink = new_sink(&repo, "js.sink");
     let live = run(make(), Sink::At(&sink));
-    // Same stdout: the results and the global object's enumerable names (`Object.keys`, `for...in`) are unchanged.
+    // Same stdout: the results and the global object's enumerable names (`Object.keys`,
+    // `for...in`) are unchanged.
     assert_eq!(
         live.stdout, unprobed.stdout,
         "live probes leave the program's output unchanged"
