@@ -34,6 +34,7 @@ mod place_address;
 mod place_tdz;
 mod probe_compact;
 mod probe_ledgers;
+mod probe_javascript;
 mod probe_python;
 mod probe_rest;
 mod probe_rust;

@@ -289,6 +289,10 @@ pub fn runtime_source(kind: RuntimeKind, probes: &[(String, String)]) -> String 
         .replace("{{MAX_EVENTS}}", &MAX_EVENTS_PER_PROBE.to_string())
         .replace("{{MAX_LINE_BYTES}}", &MAX_EVENT_BYTES.to_string())
         .replace("{{MAX_VALUE_CHARS}}", &MAX_VALUE_CHARS.to_string())
+        .replace(
+            "{{MAX_SEQ_ITEMS}}",
+            &crate::protocol::MAX_SEQ_ITEMS.to_string(),
+        )
 }
 
 /// The name the shared runtime registers itself under (`sys.modules` in Python, a

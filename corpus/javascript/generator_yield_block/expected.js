@@ -18,10 +18,11 @@ function* paginate(items, size) {
       // gsd-debug-probe:start golden-run p1
       // prettier-ignore
       try {
-        const gsd$p = globalThis.process, gsd$e = gsd$p && gsd$p.env.GSD_DEBUG_PROBE_RUNTIME;
-        const gsd$rt = !gsd$e ? globalThis[Symbol.for("GSDDBG1_rt1")] : (gsd$p.getBuiltinModule
-          ? gsd$p.getBuiltinModule("module").createRequire("/") : require)(gsd$e + ".cjs");
-        if (gsd$rt) gsd$rt.hit("gsd-debug-probe/golden-run/p1", () => [
+        let gsd$p = globalThis, gsd$m = gsd$p.__GSDDBG1_rt1, gsd$f;
+        if (!gsd$m) gsd$p = Object.defineProperty(gsd$p, "__GSDDBG1_rt1", { configurable: true, value:
+          gsd$m = new gsd$p.Map() }).process, (gsd$f = gsd$p.env.GSD_DEBUG_PROBE_RUNTIME) && (gsd$p
+          .getBuiltinModule || require)("module").createRequire("/")(gsd$f + ".cjs").into(gsd$m);
+        if (gsd$m.size && (gsd$f = gsd$m.get("gsd-debug-probe/golden-run/p1"))) gsd$f(() => [
           ["size", page.length],
         ]);
       } catch (e) {}
