@@ -28,7 +28,7 @@ def total_area(shapes) -> float:
             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                 ("n", len(shapes)),
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end golden-run p1
     return sum(shape.area() for shape in shapes)

@@ -22,7 +22,7 @@ def retry(times: int):
                             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                                 ("attempt", attempt),
                             ))
-                    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+                    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
                     # fmt: on
                     # gsd-debug-probe:end golden-run p1
                     log.warning("attempt %d failed", attempt)

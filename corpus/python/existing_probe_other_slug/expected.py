@@ -21,7 +21,7 @@ def evict(key):
         if "gsd-debug-probe/slow-evict/p2" in __GSDDBG1_rt1__:
             __GSDDBG1_rt1__["gsd-debug-probe/slow-evict/p2"](lambda: (
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end slow-evict p2
     had = _cache.pop(key, None) is not None

@@ -37,7 +37,7 @@ def chunks(rows, size):
             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                 ("size", size),
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end golden-run p1
     batch = []

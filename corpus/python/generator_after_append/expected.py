@@ -39,7 +39,7 @@ def chunks(rows, size):
             if "gsd-debug-probe/golden-run/p1" in __GSDDBG1_rt1__:
                 __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                 ))
-        except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+        except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
         # fmt: on
         # gsd-debug-probe:end golden-run p1
         if len(batch) == size:

@@ -47,7 +47,7 @@ def top_spenders(orders, n=3):
         if "gsd-debug-probe/golden-run/p1" in __GSDDBG1_rt1__:
             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end golden-run p1
     ranked = sorted(

@@ -31,7 +31,7 @@ class Inventory:
                     ("sku", sku),
                     ("n", n),
                 ))
-        except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+        except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
         # fmt: on
         # gsd-debug-probe:end golden-run p1
         item = self._items[sku]

@@ -11,7 +11,7 @@ def fläche(maß: dict) -> float:
             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                 ("breite", maß["breite"]),
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end golden-run p1
     ergebnis = maß["breite"] * maß["höhe"]

@@ -7,7 +7,7 @@ def clamp(x, lo, hi):
         if "gsd-debug-probe/golden-run/p1" in __GSDDBG1_rt1__:
             __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
             ))
-    except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+    except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end golden-run p1
     if x < lo: return lo

@@ -26,7 +26,7 @@ def dispatch(events, handlers):
                     __GSDDBG1_rt1__["gsd-debug-probe/golden-run/p1"](lambda: (
                         ("kind", kind),
                     ))
-            except Exception: globals().setdefault("__GSDDBG1_rt1__", (0,))
+            except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
             # fmt: on
             # gsd-debug-probe:end golden-run p1
             handler(event)
