@@ -67,9 +67,9 @@ def _setup():
         if t is bool:
             return "true" if v else "false"
         if t is int:
-            n = v.bit_length()
-            if n < 64:
+            if -(1 << 63) <= v < (1 << 64):  # the range of i64 and u64, as a Rust probe
                 return "%d" % v
+            n = v.bit_length()
             return esc(("%d" % v if n < 4000 else "int of %d bits" % n)[:max_chars])
         if t is float:
             if v - v == 0:
