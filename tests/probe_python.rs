@@ -287,7 +287,7 @@ const TYPED: &str = r#"def f(n, big, nan, pinf, ninf, fl, flag, none, s, seq, tu
 
 
 f(3, 2**70, float("nan"), float("inf"), float("-inf"), 100.0, True, None, "nm",
-  [1, "a", None, 2.5, False], (True, 3), list(range(9)), [[1]], {"a": 1})
+  [1, "a", None, 2.5, False], (True, 2**64 - 1, -2**63), list(range(9)), [[1]], {"a": 1})
 "#;
 
 /// Typed values (docs/probes.md, "Values"): numbers, booleans, None and strings keep their JSON
@@ -377,7 +377,7 @@ fn python_values_are_recorded_with_their_json_types() {
     assert_eq!(
         captured("p-seq"),
         json!({
-            "s": "nm", "seq": [1, "a", null, 2.5, false], "tup": [true, 3],
+            "s": "nm", "seq": [1, "a", null, 2.5, false], "tup": [true, 18446744073709551615_u64, -9223372036854775808_i64],
             "longseq": "[0, 1, 2, 3, 4, 5, ...]", "nested": "[[1]]", "d": "{'a': 1}",
         })
     );
