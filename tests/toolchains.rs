@@ -15,8 +15,9 @@
 //! - with the sink unset, empty or naming a missing file, nothing is created, capture expressions
 //!   are not evaluated, and the program's output is identical to the unprobed program's;
 //! - the program's observable names are unchanged (Python prints `sorted(locals())`,
-//!   `sorted(globals())` and the class `__dict__`; JavaScript prints the global object's keys
-//!   and its `for...in` names);
+//!   `sorted(globals())` and the class `__dict__`, where the module gains only the dunder entry
+//!   `__GSDDBG1_rt1__`; JavaScript prints the global object's keys and its `for...in` names,
+//!   which the non-enumerable `__GSDDBG1_rt1` is not among);
 //! - `probity strip` gives the original file back byte for byte.
 //!
 //! Toolchains: `python3`, `node`, `rustc` (and `cargo clippy`) from PATH; `tsc` from
