@@ -141,17 +141,17 @@ def _setup():
         except Exception:
             pass
 
-    def noop(thunk):
-        pass
+    def record(thunk, key):
+        hit(key, thunk)
 
     def caller(key):
         return lambda thunk: hit(key, thunk)
 
-    # What a block looks up on every call: probe key -> callable(thunk) for the probes that
-    # still record in this process, and the sentinel "" (never empty, never falsy). A key
-    # leaves when its probe's cap is spent; nothing but the sentinel when the process does
-    # not record.
-    live = {"": noop}
+    # What a block looks up on every call: is its probe key here (the probes that still record
+    # in this process; a key leaves when its probe's cap is spent, and none is here when the
+    # process does not record). A block whose key is here calls live[""](thunk, key), the
+    # recorder; each key also maps to a callable(thunk) of its own.
+    live = {"": record}
     callers = {k: caller(k) for k in probes} if records else {}
     live.update(callers)
 

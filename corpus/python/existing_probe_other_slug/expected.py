@@ -16,11 +16,11 @@ def evict(key):
     # gsd-debug-probe:start slow-evict p2
     # fmt: off
     try:
-        "__GSDDBG1_rt1__" in globals() or (lambda p: __import__("runpy").run_path(
-            p + ".py", {"g": globals()}))(__import__("os").environ["GSD_DEBUG_PROBE_RUNTIME"])
-        if "gsd-debug-probe/slow-evict/p2" in __GSDDBG1_rt1__:
-            __GSDDBG1_rt1__["gsd-debug-probe/slow-evict/p2"](lambda: (
-            ))
+        try: __GSDDBG1_rt1__
+        except NameError: (lambda p: __import__("runpy").run_path(p + ".py", {"g": globals()}))(
+            __import__("os").environ["GSD_DEBUG_PROBE_RUNTIME"])
+        if "gsd-debug-probe/slow-evict/p2" in __GSDDBG1_rt1__: __GSDDBG1_rt1__[""](lambda: (
+        ), "gsd-debug-probe/slow-evict/p2")
     except Exception: globals().setdefault("__GSDDBG1_rt1__", {})
     # fmt: on
     # gsd-debug-probe:end slow-evict p2
