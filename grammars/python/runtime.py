@@ -28,7 +28,7 @@ def _setup():
     flags = (os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0)
              | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
     max_events, max_line, max_chars = {{MAX_EVENTS}}, {{MAX_LINE_BYTES}}, {{MAX_VALUE_CHARS}}
-    max_items = 8
+    max_items = {{MAX_SEQ_ITEMS}}
     # probe key -> the fixed part of its events (JSON object without its closing brace).
     probes = {{PROBES}}
     rep = reprlib.Repr()
