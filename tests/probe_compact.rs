@@ -95,45 +95,16 @@ fn place(repo: &Repo, rel: &str, needle: &str, probe: &str, caps: &[&str]) {
         .map(|(i, _)| i + 1)
         .collect();
     assert_eq!(hits.len(), 1, "{needle:?} in {rel}");
-    let mut cmd = probity();
-    cmd.current_dir(repo.path())
-        .arg("place")
-        .arg(repo.path().join(rel))
-        .args(["--line", &hits[0].to_string(), "--slug", SLUG])
-        .args(["--probe", probe, "--hypothesis", "h1", "--message", "state"])
-        .arg("--ledger")
-        .arg(repo.ledger());
-    for c in caps {
-        cmd.args(["--capture", c]);
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "place {probe}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::util::place_on_ledger(repo, rel, hits[0], SLUG, probe, caps);
 }
 
 /// `probity env` for the repository's ledger: the runtime path to export and the folder that
 /// holds it (the ledger has no session: the folder is the caller's to remove).
 fn runtime(repo: &Repo) -> (String, String) {
-    let out = probity()
-        .arg("env")
-        .arg("--ledger")
-        .arg(repo.ledger())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
-    assert_eq!(v["status"], "ok", "{v}");
+    let (runtime, root, v) = crate::util::ledger_runtime(repo);
     assert_eq!(data(&v)["recorded"], false, "{v}");
-    let root = data(&v)["root"].as_str().unwrap().to_owned();
-    let runtime = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
-        .as_str()
-        .unwrap();
     assert!(runtime.starts_with(&root), "{v}");
-    (runtime.to_owned(), root)
+    (runtime, root)
 }
 
 /// Run `program args` in the repository with a fresh sink and the runtime; return the sink.

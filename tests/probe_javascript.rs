@@ -20,37 +20,13 @@ const SLUG: &str = "pj";
 
 /// Place probe `probe` before line `line` of `rel` with `caps` (ledger without a session).
 fn place(repo: &Repo, rel: &str, line: usize, probe: &str, caps: &[&str]) {
-    let mut cmd = probity();
-    cmd.current_dir(repo.path())
-        .arg("place")
-        .arg(repo.path().join(rel))
-        .args(["--line", &line.to_string(), "--slug", SLUG])
-        .args(["--probe", probe, "--hypothesis", "h1", "--message", "state"])
-        .arg("--ledger")
-        .arg(repo.ledger());
-    for c in caps {
-        cmd.args(["--capture", c]);
-    }
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "place {probe}: {out:?}");
+    crate::util::place_on_ledger(repo, rel, line, SLUG, probe, caps);
 }
 
 /// `probity env` for the repository's ledger: (runtime stem, folder to remove).
 fn runtime(repo: &Repo) -> (String, String) {
-    let out = probity()
-        .arg("env")
-        .arg("--ledger")
-        .arg(repo.ledger())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
-    assert_eq!(v["status"], "ok", "{v}");
-    let root = data(&v)["root"].as_str().unwrap().to_owned();
-    let rt = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
-        .as_str()
-        .unwrap();
-    (rt.to_owned(), root)
+    let (rt, root, _) = crate::util::ledger_runtime(repo);
+    (rt, root)
 }
 
 /// `node args` in the repository, with the probe variables of `vars` (None: removed).

@@ -17,42 +17,14 @@ const SLUG: &str = "py22";
 /// Place probe `probe` before the line of `rel` that is exactly `before`, with `caps`, into the
 /// repository's plain ledger.
 fn place(repo: &Repo, rel: &str, before: &str, probe: &str, caps: &[&str]) {
-    let n = line_number(&repo.path().join(rel), before).to_string();
-    let mut cmd = probity();
-    cmd.current_dir(repo.path())
-        .arg("place")
-        .arg(repo.path().join(rel))
-        .args(["--line", &n, "--slug", SLUG, "--probe", probe])
-        .args(["--hypothesis", "h1", "--message", "state", "--ledger"])
-        .arg(repo.ledger());
-    for c in caps {
-        cmd.args(["--capture", c]);
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "place {probe}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let n = line_number(&repo.path().join(rel), before);
+    crate::util::place_on_ledger(repo, rel, n, SLUG, probe, caps);
 }
 
 /// `probity env` for the repository's ledger: the runtime stem and the folder holding it.
 fn runtime(repo: &Repo) -> (String, PathBuf) {
-    let out = probity()
-        .arg("env")
-        .arg("--ledger")
-        .arg(repo.ledger())
-        .arg("--json")
-        .output()
-        .unwrap();
-    let v: Value = crate::util::parse_output(&String::from_utf8_lossy(&out.stdout));
-    assert_eq!(v["status"], "ok", "{v}");
-    let root = PathBuf::from(data(&v)["root"].as_str().unwrap());
-    let rt = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
-        .as_str()
-        .unwrap();
-    (rt.to_owned(), root)
+    let (rt, root, _) = crate::util::ledger_runtime(repo);
+    (rt, PathBuf::from(root))
 }
 
 /// `prefix... python3 <script>` in the repository, with the runtime when `rt` is given and the

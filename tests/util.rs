@@ -695,3 +695,54 @@ impl Paused {
         self.child.wait().unwrap();
     }
 }
+
+/// `probity place REL --line LINE` of probe `probe` of slug `slug` into the repository's plain
+/// ledger (hypothesis `h1`, message `state`), with `caps`; the placement must succeed.
+pub fn place_on_ledger(
+    repo: &Repo,
+    rel: &str,
+    line: usize,
+    slug: &str,
+    probe: &str,
+    caps: &[&str],
+) {
+    let mut cmd = probity();
+    cmd.current_dir(repo.path())
+        .arg("place")
+        .arg(repo.path().join(rel))
+        .args(["--line", &line.to_string(), "--slug", slug])
+        .args(["--probe", probe, "--hypothesis", "h1", "--message", "state"])
+        .arg("--ledger")
+        .arg(repo.ledger());
+    for c in caps {
+        cmd.args(["--capture", c]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "place {probe}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `probity env --ledger` for the repository's plain ledger: the runtime stem to export, the
+/// folder holding it (the caller's to remove: a plain ledger has no session), and the whole
+/// `--json` document.
+pub fn ledger_runtime(repo: &Repo) -> (String, String, serde_json::Value) {
+    let out = probity()
+        .arg("env")
+        .arg("--ledger")
+        .arg(repo.ledger())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v = parse_output(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(v["status"], "ok", "{v}");
+    let root = data(&v)["root"].as_str().unwrap().to_owned();
+    let rt = data(&v)["exports"]["GSD_DEBUG_PROBE_RUNTIME"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (rt, root, v)
+}
