@@ -18,35 +18,20 @@
 //! write-ahead journal, the two runs through `session::run`, the byte-exact restore).
 
 pub mod diff;
-mod diffclassify;
-mod diffgit;
-mod diffguards;
-mod diffmodel;
-mod diffnet;
-mod diffprobes;
-mod diffreplace;
-mod diffside;
-mod diffsyntax;
 
-pub use diffmodel::{
+pub use diff::model::{
     DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
     Source as DiffSource, Verdict,
 };
 
 mod adjacent;
-mod adjacent_crates;
-mod adjacent_git;
-mod adjacent_model;
-mod adjacent_run;
-mod adjacent_scan;
 
-pub use adjacent::{DEFAULT_DEPTH, MAX_DEPTH, adjacent_tests};
-pub use adjacent_model::{
+pub use adjacent::model::{
     AdjacentReport, ChangeSource, Changed, Outcome, Runner, SearchStats, Suite, SuiteStatus,
     TestFile, TestsOptions,
 };
+pub use adjacent::{DEFAULT_DEPTH, MAX_DEPTH, adjacent_tests};
 
 pub mod reconfirm;
-mod reconfirm_patch;
 
 pub use reconfirm::{ReconfirmOptions, ReconfirmReport, reconfirm, verify_probes};

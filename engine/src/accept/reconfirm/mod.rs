@@ -21,14 +21,16 @@
 //! same bytes and mode before and after: an editor's auto-save renamed over it, say) judged
 //! other bytes: the signal is `inconclusive` with the file named, never `fail`.
 
+mod patch;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::diffgit::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
-use super::reconfirm_patch::{Version, revert, reverted_mode};
+use self::patch::{Version, revert, reverted_mode};
+use super::diff::git::{EMPTY_TREE, blob, commit_of, git_ok, parse_name_status, toplevel};
 use crate::error::Error;
 use crate::lang;
 use crate::ledger::{Ledger, Phase, ProbeStatus, RunStatus};

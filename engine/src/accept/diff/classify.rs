@@ -9,14 +9,14 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::diffguards::{
+use super::guards::{
     calls_helper, condition_folded, constant_body, default_moved, logs_only, parametrized_scopes,
 };
-use super::diffmodel::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind, Net, Severity};
-use super::diffnet::{neutralized, scope_at_row, settle};
-use super::diffreplace::{line_rules, weakened};
-pub use super::diffside::{Hunk, Side};
-use super::diffsyntax::{
+use super::model::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind, Net, Severity};
+use super::net::{neutralized, scope_at_row, settle};
+use super::replace::{line_rules, weakened};
+pub use super::side::{Hunk, Side};
+use super::syntax::{
     all_nodes, assertion, body_statements, compact, condition_of, constant, in_condition,
     is_blank_statement, is_branch, is_comment, is_function, is_jump, is_loop, is_skip,
     is_statement_list, scope_key, scope_name, short_circuit, swallows, test_key, text,

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::adjacent_model::ChangeSource;
+use super::model::ChangeSource;
 use crate::error::Error;
 use crate::reason::Reason;
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use similar::{Algorithm, DiffOp, TextDiff};
 
-use super::diff::{Filtered, filter};
+use super::super::diff::{Filtered, filter};
 use crate::error::Error;
 use crate::lang;
 use crate::reason::Reason;

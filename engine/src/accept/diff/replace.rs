@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::diffside::{Hunk, Side};
-use super::diffsyntax::{all_nodes, assertion, compact, is_comment, is_function, text};
+use super::side::{Hunk, Side};
+use super::syntax::{all_nodes, assertion, compact, is_comment, is_function, text};
 use crate::lang::Family;
 
 /// Numbers of a line, and the line with each number replaced by `#`.
@@ -100,7 +100,7 @@ pub fn weakened<'t>(
         let table_driven = news.iter().any(|(x, _)| {
             std::iter::successors(x.parent(), |p| p.parent())
                 .take_while(|p| in_new(p))
-                .any(|p| super::diffsyntax::is_loop(f, p.kind()))
+                .any(|p| super::syntax::is_loop(f, p.kind()))
         });
         if let Some((x, _)) = news.iter().find(|(_, s)| !*s)
             && strong_new < strong_old

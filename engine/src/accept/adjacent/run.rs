@@ -12,9 +12,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
-use super::adjacent_crates::{CrateInfo, crate_of};
-use super::adjacent_model::{Runner, Suite, SuiteStatus, TestFile};
-use super::adjacent_scan::{is_jest_file, is_pytest_file, is_spec_name};
+use super::crates::{CrateInfo, crate_of};
+use super::model::{Runner, Suite, SuiteStatus, TestFile};
+use super::scan::{is_jest_file, is_pytest_file, is_spec_name};
 use crate::runner;
 
 /// Bytes of output kept per suite (stdout tail, then stderr tail).

@@ -6,6 +6,16 @@
 //! travel as bytes (`diffgit::Name`): a name that is not UTF-8 is read under its exact bytes and
 //! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
+mod classify;
+pub(super) mod git;
+mod guards;
+pub(super) mod model;
+mod net;
+mod probes;
+mod replace;
+mod side;
+mod syntax;
+
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -14,13 +24,13 @@ use std::path::{Path, PathBuf};
 use similar::{Algorithm, TextDiff};
 use tree_sitter::Tree;
 
-use super::diffclassify::{Elsewhere, Hunk, Side, classify, survey};
-use super::diffgit::{EMPTY_TREE, Name, blob, commit_of, git_ok, parse_name_status, toplevel};
-use super::diffmodel::{
+use self::classify::{Elsewhere, Hunk, Side, classify, survey};
+use self::git::{EMPTY_TREE, Name, blob, commit_of, git_ok, parse_name_status, toplevel};
+use self::model::{
     DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
     Source, Verdict,
 };
-use super::diffprobes::Owned;
+use self::probes::Owned;
 use crate::error::{Error, Result};
 use crate::lang::{self, Grammar, Language};
 use crate::marker;
@@ -103,7 +113,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     if let NewSide::Disk = new_side {
         let raw = git_ok(&root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
         changes.extend(raw.split(|&b| b == 0).filter(|p| !p.is_empty()).map(|p| {
-            super::diffgit::Change {
+            self::git::Change {
                 status: 'A',
                 old: None,
                 new: Some(p.to_vec()),

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::diffmodel::{Finding, Kind};
-use super::diffsyntax::{
+use super::model::{Finding, Kind};
+use super::syntax::{
     all_nodes, assertion, condition_of, constant, is_branch, is_jump, is_loop, scope_key,
 };
 use crate::lang::Family;

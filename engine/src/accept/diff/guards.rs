@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::diffsyntax::{
+use super::syntax::{
     body_statements, compact, condition_of, is_blank_statement, is_function, scope_key, scope_name,
     text,
 };

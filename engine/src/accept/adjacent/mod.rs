@@ -16,6 +16,12 @@
 //! with a `#[cfg(test)]` item holds its own tests. The result is sorted (depth, then path) and
 //! never depends on thread scheduling.
 
+mod crates;
+mod git;
+pub(super) mod model;
+mod run;
+mod scan;
+
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,13 +29,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::adjacent_crates::crate_of;
-use super::adjacent_git::changed_files;
-use super::adjacent_model::{
-    AdjacentReport, Changed, Outcome, SearchStats, TestFile, TestsOptions,
-};
-use super::adjacent_run::{plan_suites, run_suites};
-use super::adjacent_scan::{
+use self::crates::crate_of;
+use self::git::changed_files;
+use self::model::{AdjacentReport, Changed, Outcome, SearchStats, TestFile, TestsOptions};
+use self::run::{plan_suites, run_suites};
+use self::scan::{
     Spec, has_cfg_test, import_names, is_pytest_file, js_text_specs, python_text_specs,
     test_path_language,
 };
