@@ -5,14 +5,14 @@
 //! files: the words an importer of the files at depth `d` must hold (module name, package,
 //! crate) are looked up in the resolver's word index (the manifest's postings), and only those
 //! candidates are read (their import declarations from the index, through the per-file cache,
-//! plus the imports `adjacent_scan` finds in their text); an import counts when the drift
+//! plus the imports `scan` finds in their text); an import counts when the drift
 //! guard's module resolution (`Resolver::module_for_import`: Python packages and relative
 //! imports, JS/TS relative paths and `index` files, tsconfig paths, workspace packages, Rust
 //! `crate::`/`self::`/`super::` paths and workspace crates) names a file at depth `d`. Rust adds
 //! `mod name;` (a parent module reaches its child) and integration tests (every `tests/*.rs`
 //! of a crate whose library is reached imports the crate by name).
 //!
-//! Test files are recognised by their language's conventions (`adjacent_scan`); a Rust file
+//! Test files are recognised by their language's conventions (`scan`); a Rust file
 //! with a `#[cfg(test)]` item holds its own tests. The result is sorted (depth, then path) and
 //! never depends on thread scheduling.
 

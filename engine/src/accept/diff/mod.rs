@@ -1,9 +1,9 @@
 //! `accept diff`: the no-op / behaviour-deleting detector (signal 3 of the fix-acceptance
 //! guardrail). Lists the files a git diff changes, reads both versions through bounded git calls
 //! (or the working tree), takes the probe blocks a live ledger entry owns out of each (they are
-//! never part of the fix; any other marked block is code, and a finding: `diffprobes`), parses
-//! both with tree-sitter, diffs the lines, and classifies the hunks (`diffclassify`). File names
-//! travel as bytes (`diffgit::Name`): a name that is not UTF-8 is read under its exact bytes and
+//! never part of the fix; any other marked block is code, and a finding: `probes`), parses
+//! both with tree-sitter, diffs the lines, and classifies the hunks (`classify`). File names
+//! travel as bytes (`git::Name`): a name that is not UTF-8 is read under its exact bytes and
 //! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
 mod classify;

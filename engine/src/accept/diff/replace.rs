@@ -1,6 +1,6 @@
 //! The rules that compare the two versions of a hunk line by line or assertion by assertion:
 //! assertions weakened (strong to weak, tolerance widened), code commented out, and a Rust `?`
-//! dropped. They return what they found; `diffclassify` records it.
+//! dropped. They return what they found; `classify` records it.
 
 use tree_sitter::Node;
 

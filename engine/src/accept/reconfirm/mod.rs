@@ -4,7 +4,7 @@
 //! 1. Take the session's reconfirm lock (one reconfirm per session at a time:
 //!    `reconfirm_running`), settle what an interrupted one left ([`journal::Reconfirming`]).
 //! 2. Plan in memory: the fix's files (the working tree against `HEAD`, or `--commit REV`
-//!    against its parent), each file's reverted bytes (`reconfirm_patch::revert`: only
+//!    against its parent), each file's reverted bytes (`patch::revert`: only
 //!    the fix's hunks, every probe block byte-exact; each file's mode as HEAD's tree has it, as
 //!    `git revert -n` gives it); nothing is written yet.
 //! 3. Write-ahead: the journal of every file's current bytes and mode, synced, authenticated,
