@@ -3,23 +3,26 @@
 //! enclosing scope (a branch, loop or assertion counts only when its function now has fewer of
 //! them, so moved and rewritten code passes); additions are judged on nodes that start on added
 //! rows and are not just moved lines. One finding per kind per hunk.
+//!
+//! This file owns the driver ([`classify`]: the rules in order, then the net change), the
+//! findings' bookkeeping (one per kind per hunk, its scope and the units it neutralizes), and
+//! what the whole diff adds in new places ([`Elsewhere`], built by [`survey`]); the rules live in
+//! `removed` (what the old side lost) and `added` (what the new side brings).
+
+mod added;
+mod removed;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::guards::{
-    calls_helper, condition_folded, constant_body, default_moved, logs_only, parametrized_scopes,
-};
 use super::model::{EXCERPT_LINE_CHARS, EXCERPT_LINES, Finding, Kind, Net, Severity};
 use super::net::{neutralized, scope_at_row, settle};
 use super::replace::{line_rules, weakened};
 pub use super::side::{Hunk, Side};
 use super::syntax::{
-    all_nodes, assertion, body_statements, compact, condition_of, constant, in_condition,
-    is_blank_statement, is_branch, is_comment, is_function, is_jump, is_loop, is_skip,
-    is_statement_list, scope_key, scope_name, short_circuit, swallows, test_key, text,
+    all_nodes, assertion, is_branch, is_function, is_loop, scope_key, scope_name, test_key,
 };
 use crate::lang::Family;
 
@@ -178,10 +181,10 @@ pub fn classify(
     };
     let old_nodes = all_nodes(old.tree.root_node());
     let new_nodes = all_nodes(new.tree.root_node());
-    tests_deleted(&mut cx, &old_nodes, &new_nodes, elsewhere);
-    removals(&mut cx, &old_nodes, &new_nodes, elsewhere);
-    additions(&mut cx, &new_nodes);
-    blanket(&mut cx, &old_nodes, &new_nodes);
+    removed::tests_deleted(&mut cx, &old_nodes, &new_nodes, elsewhere);
+    removed::removals(&mut cx, &old_nodes, &new_nodes, elsewhere);
+    added::additions(&mut cx, &new_nodes);
+    added::blanket(&mut cx, &old_nodes, &new_nodes);
     for (x, detail) in weakened(f, (old, new), hunks, &old_nodes, &new_nodes) {
         cx.flag(false, x, Kind::AssertionWeakened, detail);
     }
@@ -300,211 +303,6 @@ fn take<K: std::hash::Hash + Eq>(m: &mut HashMap<K, usize>, k: &K) -> bool {
     }
 }
 
-fn tests_deleted(
-    cx: &mut Ctx<'_>,
-    old_nodes: &[Node<'_>],
-    new_nodes: &[Node<'_>],
-    elsewhere: &mut Elsewhere,
-) {
-    // A diff that adds at least as many tests as it deletes (in any of its files) reorganized
-    // its tests; the guardrail flags a change that only deletes.
-    if elsewhere.tests_added_total >= elsewhere.tests_deleted_total {
-        return;
-    }
-    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
-    let old_tests: Vec<(String, Node<'_>)> = old_nodes
-        .iter()
-        .filter_map(|&x| test_key(f, x, o).map(|k| (k, x)))
-        .collect();
-    let new_tests: HashSet<String> = new_nodes
-        .iter()
-        .filter_map(|&x| test_key(f, x, n))
-        .collect();
-    let old_keys: HashSet<&str> = old_tests.iter().map(|(k, _)| k.as_str()).collect();
-    let added = new_tests
-        .iter()
-        .filter(|k| !old_keys.contains(k.as_str()))
-        .count();
-    let deleted: Vec<&(String, Node<'_>)> = old_tests
-        .iter()
-        .filter(|(k, x)| !new_tests.contains(k) && cx.old.changed.contains(&x.start_position().row))
-        .collect();
-    // A test whose name was added (in this file or another one of the diff) was moved.
-    let deleted: Vec<&(String, Node<'_>)> = deleted
-        .into_iter()
-        .filter(|(k, _)| !take(&mut elsewhere.tests_added, &bare(k).to_owned()))
-        .collect();
-    if deleted.len() <= added {
-        return;
-    }
-    for (k, x) in deleted {
-        cx.flag(true, *x, Kind::TestDeleted, format!("test `{k}` deleted"));
-    }
-}
-
-fn removals(
-    cx: &mut Ctx<'_>,
-    old_nodes: &[Node<'_>],
-    new_nodes: &[Node<'_>],
-    elsewhere: &mut Elsewhere,
-) {
-    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
-    let new_scopes = scopes(f, new_nodes, n);
-    let mut new_count: HashMap<(Class, String), usize> = HashMap::new();
-    for &x in new_nodes {
-        if let Some(c) = class_of(f, x, n) {
-            *new_count.entry((c, scope_key(f, x, n))).or_default() += 1;
-        }
-    }
-    let mut old_count: HashMap<(Class, String), usize> = HashMap::new();
-    let mut candidates: Vec<(Class, String, Node<'_>)> = Vec::new();
-    for &x in old_nodes {
-        let Some(c) = class_of(f, x, o) else { continue };
-        let key = scope_key(f, x, o);
-        *old_count.entry((c, key.clone())).or_default() += 1;
-        if cx.old.changed.contains(&x.start_position().row) && new_scopes.contains(&key) {
-            candidates.push((c, key, x));
-        }
-    }
-    let new_compact = compact(n);
-    // The guardrail flags a change that *only* deletes: a file that holds at least as many
-    // nodes of a class after the diff as before had its control flow (or its checks)
-    // restructured, not deleted.
-    let total = |m: &HashMap<(Class, String), usize>, c: Class| -> usize {
-        m.iter().filter(|((k, _), _)| *k == c).map(|(_, v)| v).sum()
-    };
-    let balanced: HashSet<Class> = [Class::Branch, Class::Loop, Class::Assert]
-        .into_iter()
-        .filter(|&c| total(&new_count, c) >= total(&old_count, c))
-        .collect();
-    // A test turned into a parametrized one keeps its checks as data rows.
-    let param_old = parametrized_scopes(f, old_nodes, o);
-    let param_new = parametrized_scopes(f, new_nodes, n);
-    let mut used: HashMap<(Class, String), usize> = HashMap::new();
-    let mut guards: HashMap<usize, String> = HashMap::new();
-    for (c, key, x) in candidates {
-        if balanced.contains(&c) || case_kept(x, o, &new_compact) {
-            continue;
-        }
-        if param_new.contains(&key) && !param_old.contains(&key) {
-            continue;
-        }
-        if c != Class::Assert && body_reguarded(cx, x, new_nodes, &mut guards) {
-            continue;
-        }
-        // Extracted into a helper the diff adds, called where the check was; a condition
-        // folded into an added one; a `None` default moved into the parameters; a log line.
-        let row = x.start_position().row;
-        if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
-            let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
-            if calls_helper(&added, &elsewhere.helpers_added) {
-                continue;
-            }
-            let conds: Vec<String> = new_nodes
-                .iter()
-                .filter(|y| h.new.contains(&y.start_position().row))
-                .filter_map(|&y| condition_of(y))
-                .map(|(c, _)| compact(text(c, n)))
-                .collect();
-            if c == Class::Branch && condition_folded(x, o, &conds) {
-                continue;
-            }
-        }
-        if c == Class::Branch && (default_moved(x, o, n) || logs_only(x, o)) {
-            continue;
-        }
-        let k = (c, key);
-        let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
-        let u = used.entry(k.clone()).or_default();
-        if *u >= deficit {
-            continue;
-        }
-        *u += 1;
-        // Moved into a new helper or a new file of the same diff.
-        if take(&mut elsewhere.pool, &c) {
-            continue;
-        }
-        let scope = if k.1.is_empty() { "module level" } else { &k.1 };
-        let (kind, what) = match c {
-            Class::Branch => (Kind::BranchRemoved, "branch"),
-            Class::Loop => (Kind::LoopRemoved, "loop"),
-            Class::Assert => (Kind::AssertionRemoved, "assertion"),
-        };
-        let detail = format!(
-            "{what} `{}` removed; `{scope}` has {} fewer",
-            first_line(text(x, o)),
-            deficit
-        );
-        cx.flag(true, x, kind, detail);
-    }
-}
-
-/// Whether the body of a removed branch or loop reappears in the same hunk under another branch
-/// or loop (`for _ in &s { panic!() }` to `if !s.is_empty() { panic!() }`): its guard was
-/// rewritten, not removed. A body left with no guard at all is still a removed branch. `guards`
-/// keeps, per hunk, the compact text of its new branches and loops joined by NUL (which no
-/// source holds, so a match never spans two): built once, not once per removed node (that was
-/// quadratic in a long line).
-fn body_reguarded(
-    cx: &Ctx<'_>,
-    x: Node<'_>,
-    new_nodes: &[Node<'_>],
-    guards: &mut HashMap<usize, String>,
-) -> bool {
-    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
-    let Some(body) = x
-        .child_by_field_name("body")
-        .or_else(|| x.child_by_field_name("consequence"))
-    else {
-        return false;
-    };
-    let body = compact(text(body, o));
-    let body = body.trim_start_matches(['{', ':']).trim_end_matches('}');
-    if body.len() < 3 {
-        return false;
-    }
-    let row = x.start_position().row;
-    let Some(h) = cx.hunks.iter().position(|h| h.old.contains(&row)) else {
-        return false;
-    };
-    let hunk = &cx.hunks[h];
-    let joined = guards.entry(h).or_insert_with(|| {
-        let texts: Vec<String> = new_nodes
-            .iter()
-            .filter(|y| {
-                hunk.new.contains(&y.start_position().row)
-                    && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
-            })
-            .map(|&y| compact(text(y, n)))
-            .collect();
-        texts.join("\0")
-    });
-    joined.contains(body)
-}
-
-/// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:
-/// a `switch` or `match` turned into a table keeps what each case did.
-fn case_kept(x: Node<'_>, src: &str, new_compact: &str) -> bool {
-    if !matches!(
-        x.kind(),
-        "switch_case" | "switch_default" | "case_clause" | "match_arm"
-    ) {
-        return false;
-    }
-    let t = compact(text(x, src));
-    let body = if x.kind() == "match_arm" {
-        t.split_once("=>").map(|(_, b)| b)
-    } else {
-        t.split_once(':').map(|(_, b)| b)
-    };
-    let Some(body) = body else { return false };
-    let body = body.trim_end_matches(',');
-    let body = body.strip_suffix("break;").unwrap_or(body);
-    let body = body.trim_end_matches(';');
-    let body = body.strip_prefix("return").unwrap_or(body);
-    body.len() >= 3 && new_compact.contains(body)
-}
-
 fn first_line(s: &str) -> String {
     let l = s.lines().next().unwrap_or("").trim();
     let cut: String = l.chars().take(60).collect();
@@ -512,171 +310,5 @@ fn first_line(s: &str) -> String {
         format!("{cut}...")
     } else {
         cut
-    }
-}
-
-fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {
-    let (f, n) = (cx.f, cx.new.src);
-    // A file with no more swallowing handlers than it had rewrote one, it did not add one.
-    let old_swallows = all_nodes(cx.old.tree.root_node())
-        .into_iter()
-        .filter(|&x| swallows(f, x, cx.old.src))
-        .count();
-    let new_swallows = new_nodes.iter().filter(|&&x| swallows(f, x, n)).count();
-    let more_swallows = new_swallows > old_swallows;
-    // Added rows that are a removed line moved: decided once per row (a node is looked up by its
-    // row, and hashing the row's text per node is quadratic on a long line).
-    let moved: HashSet<usize> = {
-        let removed = cx.removed_trimmed();
-        cx.new
-            .changed
-            .iter()
-            .copied()
-            .filter(|&r| removed.contains(cx.new.line(r).trim()))
-            .collect()
-    };
-    let removed_compact: String = cx
-        .old
-        .changed
-        .iter()
-        .map(|&r| compact(cx.old.line(r)))
-        .collect();
-    let mut hits: Vec<(Node<'_>, Kind, String)> = Vec::new();
-    for &x in new_nodes {
-        let row = x.start_position().row;
-        let overlaps = (row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
-        // Handlers: a body emptied under an unchanged `except`/`catch` line counts too.
-        if more_swallows
-            && overlaps
-            && swallows(f, x, n)
-            && !removed_compact.contains(&compact(text(x, n)))
-        {
-            hits.push((
-                x,
-                Kind::ExceptionSwallowed,
-                format!("handler `{}` swallows errors", first_line(text(x, n))),
-            ));
-        }
-        if !cx.new.changed.contains(&row) || moved.contains(&row) {
-            continue;
-        }
-        if let Some((cond, is_loop)) = condition_of(x)
-            && let Some(v) = constant(cond, n)
-            && (!is_loop || !v)
-        {
-            hits.push((
-                x,
-                Kind::ConstantCondition,
-                format!("condition `{}` is always {v}", text(cond, n)),
-            ));
-        }
-        if let Some(v) = short_circuit(x, n)
-            && in_condition(x)
-        {
-            hits.push((
-                x,
-                Kind::ConstantCondition,
-                format!("`{}` is always {v}", first_line(text(x, n))),
-            ));
-        }
-        if is_skip(f, x, n) {
-            hits.push((
-                x,
-                Kind::TestSkipped,
-                format!("`{}` disables or narrows tests", first_line(text(x, n))),
-            ));
-        }
-        if is_jump(x.kind()) {
-            let stmt = match x.parent() {
-                Some(p) if p.kind() == "expression_statement" => p,
-                _ => x,
-            };
-            if stmt.parent().is_some_and(|p| is_statement_list(p.kind())) {
-                let mut next = stmt.next_named_sibling();
-                while let Some(s) = next
-                    && is_comment(s.kind())
-                {
-                    next = s.next_named_sibling();
-                }
-                if let Some(s) = next
-                    && !cx.new.changed.contains(&s.start_position().row)
-                {
-                    hits.push((
-                        x,
-                        Kind::EarlyExit,
-                        format!(
-                            "`{}` skips the existing `{}` after it",
-                            first_line(text(x, n)),
-                            first_line(text(s, n))
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    for (x, kind, detail) in hits {
-        cx.flag(false, x, kind, detail);
-    }
-}
-
-/// The full key (scope chain and name) of a named function node.
-fn function_key(f: Family, x: Node<'_>, src: &str) -> Option<String> {
-    if !is_function(x.kind()) {
-        return None;
-    }
-    let name = scope_name(f, x, src)?;
-    let outer = scope_key(f, x, src);
-    Some(format!("{outer}::{name}"))
-}
-
-fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Node<'_>]) {
-    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
-    let blank = |x: Node<'_>, src: &str| {
-        let b = body_statements(x, src);
-        b.iter().all(|s| is_blank_statement(*s, src)) && b.len() <= 1
-    };
-    // A name defined more than once (overloads, conditional definitions) is ambiguous: skipped.
-    let mut old_fns: HashMap<String, Option<Node<'_>>> = HashMap::new();
-    for &x in old_nodes {
-        if let Some(k) = function_key(f, x, o) {
-            old_fns
-                .entry(k)
-                .and_modify(|v| *v = None)
-                .or_insert(Some(x));
-        }
-    }
-    let mut new_seen: HashMap<String, usize> = HashMap::new();
-    for &x in new_nodes {
-        if let Some(k) = function_key(f, x, n) {
-            *new_seen.entry(k).or_default() += 1;
-        }
-    }
-    let mut hits = Vec::new();
-    for &x in new_nodes {
-        let Some(k) = function_key(f, x, n) else {
-            continue;
-        };
-        if new_seen.get(&k) != Some(&1) {
-            continue;
-        }
-        let touched =
-            (x.start_position().row..=x.end_position().row).any(|r| cx.new.changed.contains(&r));
-        if !touched || !blank(x, n) {
-            continue;
-        }
-        let Some(&Some(before)) = old_fns.get(&k) else {
-            continue;
-        };
-        if blank(before, o) || constant_body(before, o) {
-            continue;
-        }
-        hits.push((x, k));
-    }
-    for (x, k) in hits {
-        let detail = format!(
-            "the body of `{}` became a blank value",
-            k.trim_start_matches("::")
-        );
-        cx.flag(false, x, Kind::BlanketReturn, detail);
     }
 }

@@ -1,0 +1,222 @@
+//! Removals: what the old side of a hunk had that the new side does not. Tests deleted (unless
+//! the diff adds as many, or adds one of the same name elsewhere), and branches, loops and
+//! assertions judged per enclosing scope: one counts only when its scope now has fewer of its
+//! class, and not when it was rewritten in place (a case kept as a table row, a body re-guarded,
+//! a check extracted into a helper, a condition folded, a default moved, a log line) or moved to
+//! a new place of the same diff ([`Elsewhere`]).
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::super::guards::{
+    calls_helper, condition_folded, default_moved, logs_only, parametrized_scopes,
+};
+use super::super::model::Kind;
+use super::super::syntax::{compact, condition_of, is_branch, is_loop, scope_key, test_key, text};
+use super::{Class, Ctx, Elsewhere, bare, class_of, first_line, scopes, take};
+
+pub(super) fn tests_deleted(
+    cx: &mut Ctx<'_>,
+    old_nodes: &[Node<'_>],
+    new_nodes: &[Node<'_>],
+    elsewhere: &mut Elsewhere,
+) {
+    // A diff that adds at least as many tests as it deletes (in any of its files) reorganized
+    // its tests; the guardrail flags a change that only deletes.
+    if elsewhere.tests_added_total >= elsewhere.tests_deleted_total {
+        return;
+    }
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let old_tests: Vec<(String, Node<'_>)> = old_nodes
+        .iter()
+        .filter_map(|&x| test_key(f, x, o).map(|k| (k, x)))
+        .collect();
+    let new_tests: HashSet<String> = new_nodes
+        .iter()
+        .filter_map(|&x| test_key(f, x, n))
+        .collect();
+    let old_keys: HashSet<&str> = old_tests.iter().map(|(k, _)| k.as_str()).collect();
+    let added = new_tests
+        .iter()
+        .filter(|k| !old_keys.contains(k.as_str()))
+        .count();
+    let deleted: Vec<&(String, Node<'_>)> = old_tests
+        .iter()
+        .filter(|(k, x)| !new_tests.contains(k) && cx.old.changed.contains(&x.start_position().row))
+        .collect();
+    // A test whose name was added (in this file or another one of the diff) was moved.
+    let deleted: Vec<&(String, Node<'_>)> = deleted
+        .into_iter()
+        .filter(|(k, _)| !take(&mut elsewhere.tests_added, &bare(k).to_owned()))
+        .collect();
+    if deleted.len() <= added {
+        return;
+    }
+    for (k, x) in deleted {
+        cx.flag(true, *x, Kind::TestDeleted, format!("test `{k}` deleted"));
+    }
+}
+
+pub(super) fn removals(
+    cx: &mut Ctx<'_>,
+    old_nodes: &[Node<'_>],
+    new_nodes: &[Node<'_>],
+    elsewhere: &mut Elsewhere,
+) {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let new_scopes = scopes(f, new_nodes, n);
+    let mut new_count: HashMap<(Class, String), usize> = HashMap::new();
+    for &x in new_nodes {
+        if let Some(c) = class_of(f, x, n) {
+            *new_count.entry((c, scope_key(f, x, n))).or_default() += 1;
+        }
+    }
+    let mut old_count: HashMap<(Class, String), usize> = HashMap::new();
+    let mut candidates: Vec<(Class, String, Node<'_>)> = Vec::new();
+    for &x in old_nodes {
+        let Some(c) = class_of(f, x, o) else { continue };
+        let key = scope_key(f, x, o);
+        *old_count.entry((c, key.clone())).or_default() += 1;
+        if cx.old.changed.contains(&x.start_position().row) && new_scopes.contains(&key) {
+            candidates.push((c, key, x));
+        }
+    }
+    let new_compact = compact(n);
+    // The guardrail flags a change that *only* deletes: a file that holds at least as many
+    // nodes of a class after the diff as before had its control flow (or its checks)
+    // restructured, not deleted.
+    let total = |m: &HashMap<(Class, String), usize>, c: Class| -> usize {
+        m.iter().filter(|((k, _), _)| *k == c).map(|(_, v)| v).sum()
+    };
+    let balanced: HashSet<Class> = [Class::Branch, Class::Loop, Class::Assert]
+        .into_iter()
+        .filter(|&c| total(&new_count, c) >= total(&old_count, c))
+        .collect();
+    // A test turned into a parametrized one keeps its checks as data rows.
+    let param_old = parametrized_scopes(f, old_nodes, o);
+    let param_new = parametrized_scopes(f, new_nodes, n);
+    let mut used: HashMap<(Class, String), usize> = HashMap::new();
+    let mut guards: HashMap<usize, String> = HashMap::new();
+    for (c, key, x) in candidates {
+        if balanced.contains(&c) || case_kept(x, o, &new_compact) {
+            continue;
+        }
+        if param_new.contains(&key) && !param_old.contains(&key) {
+            continue;
+        }
+        if c != Class::Assert && body_reguarded(cx, x, new_nodes, &mut guards) {
+            continue;
+        }
+        // Extracted into a helper the diff adds, called where the check was; a condition
+        // folded into an added one; a `None` default moved into the parameters; a log line.
+        let row = x.start_position().row;
+        if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
+            let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
+            if calls_helper(&added, &elsewhere.helpers_added) {
+                continue;
+            }
+            let conds: Vec<String> = new_nodes
+                .iter()
+                .filter(|y| h.new.contains(&y.start_position().row))
+                .filter_map(|&y| condition_of(y))
+                .map(|(c, _)| compact(text(c, n)))
+                .collect();
+            if c == Class::Branch && condition_folded(x, o, &conds) {
+                continue;
+            }
+        }
+        if c == Class::Branch && (default_moved(x, o, n) || logs_only(x, o)) {
+            continue;
+        }
+        let k = (c, key);
+        let deficit = old_count[&k].saturating_sub(new_count.get(&k).copied().unwrap_or(0));
+        let u = used.entry(k.clone()).or_default();
+        if *u >= deficit {
+            continue;
+        }
+        *u += 1;
+        // Moved into a new helper or a new file of the same diff.
+        if take(&mut elsewhere.pool, &c) {
+            continue;
+        }
+        let scope = if k.1.is_empty() { "module level" } else { &k.1 };
+        let (kind, what) = match c {
+            Class::Branch => (Kind::BranchRemoved, "branch"),
+            Class::Loop => (Kind::LoopRemoved, "loop"),
+            Class::Assert => (Kind::AssertionRemoved, "assertion"),
+        };
+        let detail = format!(
+            "{what} `{}` removed; `{scope}` has {} fewer",
+            first_line(text(x, o)),
+            deficit
+        );
+        cx.flag(true, x, kind, detail);
+    }
+}
+
+/// Whether the body of a removed branch or loop reappears in the same hunk under another branch
+/// or loop (`for _ in &s { panic!() }` to `if !s.is_empty() { panic!() }`): its guard was
+/// rewritten, not removed. A body left with no guard at all is still a removed branch. `guards`
+/// keeps, per hunk, the compact text of its new branches and loops joined by NUL (which no
+/// source holds, so a match never spans two): built once, not once per removed node (that was
+/// quadratic in a long line).
+fn body_reguarded(
+    cx: &Ctx<'_>,
+    x: Node<'_>,
+    new_nodes: &[Node<'_>],
+    guards: &mut HashMap<usize, String>,
+) -> bool {
+    let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
+    let Some(body) = x
+        .child_by_field_name("body")
+        .or_else(|| x.child_by_field_name("consequence"))
+    else {
+        return false;
+    };
+    let body = compact(text(body, o));
+    let body = body.trim_start_matches(['{', ':']).trim_end_matches('}');
+    if body.len() < 3 {
+        return false;
+    }
+    let row = x.start_position().row;
+    let Some(h) = cx.hunks.iter().position(|h| h.old.contains(&row)) else {
+        return false;
+    };
+    let hunk = &cx.hunks[h];
+    let joined = guards.entry(h).or_insert_with(|| {
+        let texts: Vec<String> = new_nodes
+            .iter()
+            .filter(|y| {
+                hunk.new.contains(&y.start_position().row)
+                    && (is_branch(f, y.kind()) || is_loop(f, y.kind()))
+            })
+            .map(|&y| compact(text(y, n)))
+            .collect();
+        texts.join("\0")
+    });
+    joined.contains(body)
+}
+
+/// Whether `x` is a `case`/arm whose body (a value, a return, a throw) is still in the new file:
+/// a `switch` or `match` turned into a table keeps what each case did.
+fn case_kept(x: Node<'_>, src: &str, new_compact: &str) -> bool {
+    if !matches!(
+        x.kind(),
+        "switch_case" | "switch_default" | "case_clause" | "match_arm"
+    ) {
+        return false;
+    }
+    let t = compact(text(x, src));
+    let body = if x.kind() == "match_arm" {
+        t.split_once("=>").map(|(_, b)| b)
+    } else {
+        t.split_once(':').map(|(_, b)| b)
+    };
+    let Some(body) = body else { return false };
+    let body = body.trim_end_matches(',');
+    let body = body.strip_suffix("break;").unwrap_or(body);
+    let body = body.trim_end_matches(';');
+    let body = body.strip_prefix("return").unwrap_or(body);
+    body.len() >= 3 && new_compact.contains(body)
+}
