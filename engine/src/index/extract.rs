@@ -1,9 +1,10 @@
 //! Extraction: running `queries/<lang>/definitions.scm` over a parsed file and adding what a
 //! query cannot say on its own (container, exported state, signature, imports, CLI flags).
 //!
-//! This file holds what every language family shares (the query walk, containers, signatures,
-//! flags, the final exported pass); each family's own node shapes live in `extract/<family>.rs`.
-//! Pure: text in, declarations out; no I/O.
+//! This file holds what every language family shares (the query walk, each capture to its
+//! handler, flags, imports, the final exported pass); one `@def` match to one declaration (its
+//! container, kind, signature) is `extract/definition.rs`, and each family's own node shapes live
+//! in `extract/<family>.rs`. Pure: text in, declarations out; no I/O.
 
 use std::collections::HashSet;
 
@@ -12,6 +13,7 @@ use tree_sitter::Node;
 use super::{Decl, Kind, MAX_SIGNATURE};
 use crate::lang::{Family, Grammar, Language, Match};
 
+mod definition;
 mod javascript;
 mod jsmembers;
 mod python;
@@ -30,18 +32,6 @@ struct Ctx<'a> {
     /// JS/TS: members assigned inside functions to a lower-case name (`state.user = ...`), kept
     /// only for a module-level object of that name ([`jsmembers::one_member_per_name`]).
     pending: Vec<Decl>,
-}
-
-/// What an enclosing node is to the declarations inside it ([`Ctx::container`]).
-enum Scope {
-    /// A Rust `impl` block: members belong to its type (and trait).
-    Impl,
-    /// A class, struct, trait, enum or interface: members belong to it by name.
-    Type,
-    /// A JS/TS object literal: its members are not declarations.
-    Object,
-    /// Anything else (a function body makes what is inside it local).
-    Other,
 }
 
 fn norm_ws(s: &str) -> String {
@@ -227,19 +217,6 @@ fn strip_quotes(s: &str) -> &str {
     s.trim_end_matches(['"', '\'', '`'])
 }
 
-const FUNCTION_KINDS: &[&str] = &[
-    "function_declaration",
-    "generator_function_declaration",
-    "function_expression",
-    "function",
-    "arrow_function",
-    "method_definition",
-    "generator_function",
-    "function_definition",
-    "function_item",
-    "closure_expression",
-];
-
 impl Ctx<'_> {
     /// One match of the definitions patterns: each capture to its handler.
     fn on_match(&mut self, m: &Match<'_, '_>) {
@@ -296,208 +273,6 @@ impl Ctx<'_> {
             imported: None,
             macro_members: false,
         }
-    }
-
-    /// The container of `def`, or `Err(())` when it is local to a function body.
-    fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
-        let mut n = def.parent();
-        let mut crossed_fn = false;
-        while let Some(p) = n {
-            let k = p.kind();
-            match self.scope(k) {
-                Scope::Impl => {
-                    let ty = p
-                        .child_by_field_name("type")
-                        .map(|t| rust::base_type(self.t(t)));
-                    let tr = p
-                        .child_by_field_name("trait")
-                        .map(|t| rust::base_type(self.t(t)));
-                    return if crossed_fn {
-                        Err(())
-                    } else {
-                        Ok(ty.map(|t| (t, tr)))
-                    };
-                }
-                Scope::Type => {
-                    if crossed_fn {
-                        return Err(());
-                    }
-                    let name = p
-                        .child_by_field_name("name")
-                        .map(|x| self.t(x).to_owned())
-                        .or_else(|| {
-                            // `const Foo = class { ... }`
-                            let v = p.parent().filter(|v| v.kind() == "variable_declarator")?;
-                            Some(self.t(v.child_by_field_name("name")?).to_owned())
-                        });
-                    return Ok(name.map(|n| (n, None)));
-                }
-                Scope::Object => return Err(()),
-                Scope::Other if FUNCTION_KINDS.contains(&k) => {
-                    if crossed_fn {
-                        return Err(());
-                    }
-                    crossed_fn = true;
-                }
-                Scope::Other => {}
-            }
-            n = p.parent();
-        }
-        if crossed_fn { Err(()) } else { Ok(None) }
-    }
-
-    /// What a node of kind `k` is to the declarations inside it.
-    fn scope(&self, k: &str) -> Scope {
-        match self.family {
-            Family::Rust => match k {
-                "impl_item" => Scope::Impl,
-                "trait_item" | "struct_item" | "union_item" | "enum_item" => Scope::Type,
-                _ => Scope::Other,
-            },
-            Family::Python => match k {
-                "class_definition" => Scope::Type,
-                _ => Scope::Other,
-            },
-            Family::JavaScript => match k {
-                "class_declaration"
-                | "abstract_class_declaration"
-                | "class"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "internal_module" => Scope::Type,
-                "object" => Scope::Object,
-                _ => Scope::Other,
-            },
-        }
-    }
-
-    fn signature(&self, def: Node) -> Option<String> {
-        let (params, ret) = match def.kind() {
-            "variable_declarator" => {
-                let v = def.child_by_field_name("value")?;
-                if !matches!(
-                    v.kind(),
-                    "arrow_function" | "function_expression" | "function"
-                ) {
-                    return def.child_by_field_name("type").map(|t| norm_ws(self.t(t)));
-                }
-                (
-                    v.child_by_field_name("parameters")
-                        .or_else(|| v.child_by_field_name("parameter")),
-                    v.child_by_field_name("return_type"),
-                )
-            }
-            "field_declaration"
-            | "assignment"
-            | "public_field_definition"
-            | "property_signature" => {
-                return def.child_by_field_name("type").map(|t| {
-                    let s = norm_ws(self.t(t));
-                    s.trim_start_matches(':').trim().to_owned()
-                });
-            }
-            _ => (
-                def.child_by_field_name("parameters"),
-                def.child_by_field_name("return_type"),
-            ),
-        };
-        let params = params?;
-        let end = ret.map_or(params.end_byte(), |r| r.end_byte());
-        Some(norm_ws(
-            &self.text[params.start_byte()..end.max(params.end_byte())],
-        ))
-    }
-
-    fn def(&mut self, def: Node, name_node: Node, mut kind: Kind) {
-        let name = self.t(name_node).to_owned();
-        if name_node.kind() == "computed_property_name" || name.is_empty() {
-            return;
-        }
-        let python = match self.family {
-            Family::Python => true,
-            Family::Rust | Family::JavaScript => false,
-        };
-        let is_self_field = python
-            && def.kind() == "assignment"
-            && kind == Kind::Field
-            && def
-                .child_by_field_name("left")
-                .is_some_and(|l| l.kind() == "attribute");
-        let container = if is_self_field {
-            // `self.x = ...` inside a method: the method's class.
-            let mut n = def.parent();
-            let mut found = None;
-            while let Some(p) = n {
-                if p.kind() == "function_definition" {
-                    found = self.container(p).ok().flatten();
-                    break;
-                }
-                n = p.parent();
-            }
-            match found {
-                Some(c) => Some(c),
-                None => return,
-            }
-        } else {
-            match self.container(def) {
-                Ok(c) => c,
-                Err(()) => return,
-            }
-        };
-        if kind == Kind::Function && container.is_some() {
-            kind = Kind::Method;
-        }
-        if kind == Kind::Variable {
-            if let Some(v) = def.child_by_field_name("value")
-                && matches!(
-                    v.kind(),
-                    "arrow_function" | "function_expression" | "function"
-                )
-            {
-                kind = Kind::Function;
-            } else if name.len() > 1
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-                && (python || def.parent().is_some_and(|p| self.t(p).starts_with("const")))
-            {
-                kind = Kind::Constant;
-            }
-        }
-        let mut d = self.new_decl(kind, name.clone(), name_node);
-        d.signature = match kind {
-            Kind::Function | Kind::Method | Kind::Field => self.signature(def),
-            // Classes: their bases as written (`(Base, Mixin)`, `extends Base`).
-            Kind::Class => def
-                .child_by_field_name("superclasses")
-                .or_else(|| {
-                    let mut w = def.walk();
-                    def.named_children(&mut w)
-                        .find(|c| c.kind() == "class_heritage")
-                })
-                .map(|b| norm_ws(self.t(b))),
-            _ => None,
-        };
-        if let Some((c, tr)) = container {
-            let sep = match self.family {
-                Family::Rust => "::",
-                Family::Python | Family::JavaScript => ".",
-            };
-            d.qualified = format!("{c}{sep}{name}");
-            d.container = Some(c);
-            d.trait_name = tr;
-        }
-        d.exported = match self.family {
-            Family::Rust => self.rust_exported(def, &d),
-            Family::JavaScript => self.js_exported(def, &d),
-            Family::Python => true,
-        };
-        match self.family {
-            Family::Rust => self.rust_def(def, &mut d),
-            Family::JavaScript => self.js_object_decl(def, &d),
-            Family::Python => {}
-        }
-        self.push(d);
     }
 }
 
