@@ -17,6 +17,7 @@ use crate::index::{Cache, Stats};
 use crate::reason::Reason;
 use crate::resolve::{self, Resolution, Severity, Verdict};
 
+mod cite;
 mod markdown;
 mod plan;
 mod quote;
