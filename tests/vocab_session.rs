@@ -56,13 +56,25 @@ fn every_blocker_serializes_to_the_string_the_gate_printed_before() {
     }
     // The codes a gate printed as literals, spelled out (a rename of a code would pass above).
     let literal = [
-        (Blocker::Refused(Reason::LedgerUnreadable), "ledger_unreadable"),
+        (
+            Blocker::Refused(Reason::LedgerUnreadable),
+            "ledger_unreadable",
+        ),
         (Blocker::Refused(Reason::LedgerInvalid), "ledger_invalid"),
-        (Blocker::Refused(Reason::JournalUntrusted), "journal_untrusted"),
-        (Blocker::Finding(Kind::LeftoverUnledgered), "leftover_unledgered"),
+        (
+            Blocker::Refused(Reason::JournalUntrusted),
+            "journal_untrusted",
+        ),
+        (
+            Blocker::Finding(Kind::LeftoverUnledgered),
+            "leftover_unledgered",
+        ),
         (Blocker::Finding(Kind::OrphanMarker), "orphan_marker"),
         (Blocker::Finding(Kind::LeftoverOwned), "leftover_owned"),
-        (Blocker::Finding(Kind::LeftoverModified), "leftover_modified"),
+        (
+            Blocker::Finding(Kind::LeftoverModified),
+            "leftover_modified",
+        ),
     ];
     want.extend(literal.iter().map(|(b, s)| (*b, (*s).to_owned())));
     for (b, s) in &want {
@@ -99,16 +111,19 @@ fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
     std::fs::write(path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
 }
 
-/// The gate's items for `path`, as JSON text with the ledger path spelled `L`.
-fn gate_text(path: &Path) -> String {
+/// The gate's items for `path`, as JSON text with the ledger path spelled `L` and the root
+/// `R`.
+fn gate_text(root: &Path, path: &Path) -> String {
     let items = probity::session::gate(&[path.to_path_buf()]);
-    text(&items).replace(&path.display().to_string(), "L")
+    text(&items)
+        .replace(&path.display().to_string(), "L")
+        .replace(&root.display().to_string(), "R")
 }
 
 #[test]
 fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
-    let (_dir, ledger) = session_root();
-    assert_eq!(gate_text(&ledger), "[]");
+    let (dir, ledger) = session_root();
+    assert_eq!(gate_text(dir.path(), &ledger), "[]");
     edit(&ledger, |l| {
         l["state"] = json!("cleanup_failed");
         l["active_run"] = json!({
@@ -131,7 +146,7 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
             "status": "present"
         }]);
     });
-    let next = "probity cleanup --slug s";
+    let next = "probity cleanup --slug s --root R";
     let item = |reason: &str, detail: &str| {
         format!(r#"{{"ledger":"L","reason":"{reason}","detail":"{detail}","next":"{next}"}}"#)
     };
@@ -146,7 +161,10 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
             "capture root /p (its creation was interrupted)",
         ),
     ];
-    assert_eq!(gate_text(&ledger), format!("[{}]", want.join(",")));
+    assert_eq!(
+        gate_text(dir.path(), &ledger),
+        format!("[{}]", want.join(","))
+    );
 
     // A journal probity did not write, where journals lived before: `journal_untrusted`, whose
     // advice is to delete it.
@@ -300,7 +318,10 @@ fn the_verdict_is_recomputed_from_the_typed_results() {
         v = with(v, s, SignalResult::Pass);
     }
     v.recompute();
-    assert_eq!((&v.guardrail_verdict, &v.rejected_signal), (&Verdict::Accepted, &None));
+    assert_eq!(
+        (&v.guardrail_verdict, &v.rejected_signal),
+        (&Verdict::Accepted, &None)
+    );
     // Skipped where the guardrail needs it: incomplete; where it may be: still accepted.
     v = with(v, &Signal::MutationCheck, SignalResult::Skipped);
     v.recompute();
@@ -344,33 +365,31 @@ fn with(v: Verification, signal: &Signal, result: SignalResult) -> Verification 
 fn recording_keeps_unknown_values_and_refuses_unknown_names() {
     let (_dir, ledger) = session_root();
     edit(&ledger, |l| l["verification"] = future_record());
-    let v = verification::record_signal(
-        &ledger,
-        "s",
-        &Signal::NoOpDeletion,
-        rec(SignalResult::Pass),
-    )
-    .unwrap();
-    // Recomputed: the debt's unknown signal is set aside and did not pass.
-    assert_eq!(v.guardrail_verdict, Verdict::AcceptedDebt);
+    let v =
+        verification::record_signal(&ledger, "s", &Signal::NoOpDeletion, rec(SignalResult::Pass))
+            .unwrap();
+    // Recomputed: the debt's unknown signal set aside, two signals still unrecorded.
+    assert_eq!(v.guardrail_verdict, Verdict::Incomplete);
+    assert_eq!(v.unmet, [Signal::AdjacentTests, Signal::RevertAndReconfirm]);
     let on_disk: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
     let r = &on_disk["verification"];
     assert_eq!(r["target_test"]["result"], "weird_result", "{r}");
     assert_eq!(r["mutation_check"]["extra"], 1, "{r}");
     assert_eq!(r["accepted_debt"]["signal"], "future_signal", "{r}");
-    assert_eq!(r["rejected_signal"], "future_signal", "{r}");
-    assert_eq!(r["guardrail_verdict"], "accepted_debt", "{r}");
+    assert_eq!(r["rejected_signal"], Value::Null, "{r}");
+    assert_eq!(r["guardrail_verdict"], "incomplete", "{r}");
+    assert_eq!(
+        r["unmet"],
+        json!(["adjacent_tests", "revert_and_reconfirm"]),
+        "{r}"
+    );
     assert_eq!(r["no_op_deletion"]["result"], "pass", "{r}");
 
     let before = std::fs::read(&ledger).unwrap();
     let refused = |e: probity::Error| e.reason;
-    let e = verification::record_signal(
-        &ledger,
-        "s",
-        &Signal::from("nope"),
-        rec(SignalResult::Pass),
-    )
-    .unwrap_err();
+    let e =
+        verification::record_signal(&ledger, "s", &Signal::from("nope"), rec(SignalResult::Pass))
+            .unwrap_err();
     assert_eq!(refused(e), Reason::InvalidArgument);
     let e = verification::record_signal(
         &ledger,
@@ -386,7 +405,11 @@ fn recording_keeps_unknown_values_and_refuses_unknown_names() {
     assert_eq!(refused(e), Reason::InvalidArgument);
     let e = verification::accept_debt(&ledger, "s", &Signal::from("nope"), "j").unwrap_err();
     assert_eq!(refused(e), Reason::InvalidArgument);
-    assert_eq!(std::fs::read(&ledger).unwrap(), before, "a refusal writes nothing");
+    assert_eq!(
+        std::fs::read(&ledger).unwrap(),
+        before,
+        "a refusal writes nothing"
+    );
 }
 
 /// One event line of probe `p` of session `s`, run `run-1`, in `phase`.
@@ -525,7 +548,10 @@ fn the_split_ledger_schema_keeps_its_paths_and_round_trips() {
     ] {
         assert!(once.contains(s), "{s} in {once}");
     }
-    assert_eq!(Phase::NAMES, ["baseline", "post_fix", "uninstrumented_verify"]);
+    assert_eq!(
+        Phase::NAMES,
+        ["baseline", "post_fix", "uninstrumented_verify"]
+    );
     assert_eq!(MAX_REMOVED_ARTIFACTS_KEPT, 3 * MAX_RUNS_KEPT);
     assert!(MAX_REPRODUCTION_REF_BYTES > 0);
 }

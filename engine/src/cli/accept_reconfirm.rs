@@ -320,8 +320,8 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
     };
     let mut v: Verification = verification::of(&l).unwrap_or_default();
     v.recompute();
-    let block = (v.guardrail_verdict == Verdict::Rejected)
-        .then(|| verification::rejected_block(&l, &v));
+    let block =
+        (v.guardrail_verdict == Verdict::Rejected).then(|| verification::rejected_block(&l, &v));
     let text = block.as_ref().map(|b| b.join("\n"));
     let status = match v.guardrail_verdict {
         Verdict::Accepted | Verdict::AcceptedDebt => Status::Ok,

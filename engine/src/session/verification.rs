@@ -191,9 +191,8 @@ impl Verification {
         let debt = self.accepted_debt.as_ref().map(|d| d.signal.clone());
         let others = || SIGNALS.iter().filter(|s| debt.as_ref() != Some(*s));
         let failed = others().find(|s| {
-            self.get(s).is_some_and(|r| {
-                matches!(r.result, SignalResult::Fail | SignalResult::Flagged)
-            })
+            self.get(s)
+                .is_some_and(|r| matches!(r.result, SignalResult::Fail | SignalResult::Flagged))
         });
         self.unmet = others()
             .filter(|s| match self.get(s) {
@@ -206,8 +205,7 @@ impl Verification {
             })
             .cloned()
             .collect();
-        let debt_used = debt
-            .filter(|d| self.get(d).is_none_or(|r| r.result != SignalResult::Pass));
+        let debt_used = debt.filter(|d| self.get(d).is_none_or(|r| r.result != SignalResult::Pass));
         (self.guardrail_verdict, self.rejected_signal) = match failed {
             Some(s) => (Verdict::Rejected, Some(s.clone())),
             None if !self.unmet.is_empty() => (Verdict::Incomplete, None),
@@ -266,8 +264,10 @@ pub fn record_signal(
             "`{r}` is not a result (pass, fail, flagged, skipped, inconclusive)"
         )));
     }
-    if matches!(rec.result, SignalResult::Skipped | SignalResult::Inconclusive)
-        && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty())
+    if matches!(
+        rec.result,
+        SignalResult::Skipped | SignalResult::Inconclusive
+    ) && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty())
     {
         return Err(invalid(format!(
             "{signal}: a {} signal needs its reason (never a silent pass)",
@@ -372,7 +372,11 @@ pub fn rejected_block(ledger: &Ledger, v: &Verification) -> Vec<String> {
     let evidence = failing
         .and_then(|f| {
             let r = v.get(f)?;
-            Some(r.reason.clone().unwrap_or_else(|| format!("{f}: {}", r.result)))
+            Some(
+                r.reason
+                    .clone()
+                    .unwrap_or_else(|| format!("{f}: {}", r.result)),
+            )
         })
         .unwrap_or_default();
     let failing = failing.map(Signal::as_str).unwrap_or_default();
