@@ -171,7 +171,7 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
     let mut planted = ledger.clone().into_os_string();
     planted.push(".reconfirm");
     std::fs::write(&planted, "{}").unwrap();
-    let items = probity::session::gate(&[ledger.clone()]);
+    let items = probity::session::gate(std::slice::from_ref(&ledger));
     let last = items.last().unwrap();
     assert_eq!(last.reason, Blocker::Refused(Reason::JournalUntrusted));
     assert_eq!(text(&last.reason), "\"journal_untrusted\"");
@@ -180,7 +180,7 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
 
     // A ledger that does not read: its refusal's code.
     std::fs::write(&ledger, "{not json").unwrap();
-    let items = probity::session::gate(&[ledger.clone()]);
+    let items = probity::session::gate(std::slice::from_ref(&ledger));
     assert_eq!(items.len(), 1, "{items:?}");
     assert_eq!(text(&items[0].reason), "\"ledger_unreadable\"");
     assert!(items[0].next.starts_with("repair or restore"), "{items:?}");
@@ -553,5 +553,5 @@ fn the_split_ledger_schema_keeps_its_paths_and_round_trips() {
         ["baseline", "post_fix", "uninstrumented_verify"]
     );
     assert_eq!(MAX_REMOVED_ARTIFACTS_KEPT, 3 * MAX_RUNS_KEPT);
-    assert!(MAX_REPRODUCTION_REF_BYTES > 0);
+    assert_eq!(MAX_REPRODUCTION_REF_BYTES, 512);
 }
