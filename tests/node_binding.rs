@@ -358,7 +358,8 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
     assert!(!blocked.pass());
     assert_eq!(blocked.blocking.len(), 1);
     assert_eq!(
-        blocked.blocking[0].reason, "active",
+        blocked.blocking[0].reason,
+        probity::session::Blocker::State(probity::ledger::State::Active),
         "{:?}",
         blocked.blocking
     );

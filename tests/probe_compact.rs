@@ -151,7 +151,7 @@ fn assert_observed(sink: &[u8], probes: &[&str], probe: &str, count: usize) {
     let run = RunIdentity {
         session_id: SLUG.to_owned(),
         run_id: "run-1".to_owned(),
-        phase: "baseline".to_owned(),
+        phase: probity::ledger::Phase::Baseline,
     };
     let expected: Vec<ExpectedProbe> = probes
         .iter()

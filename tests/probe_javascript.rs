@@ -79,7 +79,7 @@ fn assert_observed(sink: &[u8], probe: &str, count: usize) {
     let run = RunIdentity {
         session_id: SLUG.to_owned(),
         run_id: "run-1".to_owned(),
-        phase: "baseline".to_owned(),
+        phase: probity::ledger::Phase::Baseline,
     };
     let expected = [ExpectedProbe {
         id: probe.to_owned(),

@@ -442,7 +442,7 @@ fn events(
     let identity = RunIdentity {
         session_id: SLUG.to_owned(),
         run_id: RUN_ID.to_owned(),
-        phase: PHASE.to_owned(),
+        phase: PHASE.into(),
     };
     let analysis = analyze(
         &bytes,

@@ -17,7 +17,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::ledger::{Inconclusive, Observation};
+use crate::ledger::{Inconclusive, Observation, Phase};
 use crate::protocol::{
     EVENT_PREFIX, MAX_EVENT_BYTES, MAX_EVENTS_PER_PROBE, MAX_RUN_BYTES, MAX_SEQ_ITEMS,
 };
@@ -164,7 +164,7 @@ pub struct RunIdentity {
     /// `run-N`.
     pub run_id: String,
     /// `baseline` or `post_fix`.
-    pub phase: String,
+    pub phase: Phase,
 }
 
 /// One event line's JSON object (contracts.md §7), as [`event_schema`] describes it.
@@ -176,7 +176,8 @@ struct Envelope {
     run_id: String,
     probe_id: String,
     hypothesis_ids: Vec<String>,
-    phase: String,
+    #[schemars(with = "String")]
+    phase: Phase,
     ordinal: u64,
     location: String,
     message: String,

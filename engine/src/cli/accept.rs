@@ -11,6 +11,7 @@ use probity::accept::diff::{self, Options};
 use probity::accept::{DiffReport, DiffSource, Severity, Verdict};
 
 use probity::contract::{Status, data};
+use probity::session::verification::{Signal, SignalResult};
 use probity::untrusted::escape;
 use serde_json::json;
 
@@ -92,7 +93,7 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
     };
     let status = Status::of_exit_code(report.exit_code());
     let (result, reason) = match report.verdict {
-        Verdict::Pass => ("pass", None),
+        Verdict::Pass => (SignalResult::Pass, None),
         Verdict::Flagged => {
             let flag: Vec<_> = report
                 .findings
@@ -108,7 +109,7 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
                 flag.len(),
                 kinds.join(", ")
             );
-            ("flagged", Some(why))
+            (SignalResult::Flagged, Some(why))
         }
     };
     let mut details = serde_json::to_value(&report).unwrap_or_default();
@@ -124,7 +125,7 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
     let verification = match super::accept_reconfirm::record_into(
         &a.session,
         a.root.as_deref(),
-        "no_op_deletion",
+        &Signal::NoOpDeletion,
         rec,
     ) {
         Some(Err(e)) => return refused(COMMAND, a.json, &e),

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::{Map, Value, json};
 
 use probity::Error;
@@ -17,7 +18,9 @@ use probity::accept::{ReconfirmOptions, ReconfirmReport, reconfirm};
 use probity::contract::{Envelope, Status, data};
 use probity::ledger;
 use probity::reason::Reason;
-use probity::session::verification::{self, SignalRecord, Verification};
+use probity::session::verification::{
+    self, Signal, SignalRecord, SignalResult, Verdict, Verification,
+};
 
 use super::{emit, print_json, refused, repo_root};
 
@@ -106,7 +109,7 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
     };
     let rec = signal_record(
         COMMAND,
-        report.result,
+        report.result.clone(),
         report.why.clone(),
         &serde_json::to_value(&report).unwrap_or_default(),
         &[
@@ -124,7 +127,7 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
         ],
     );
     let verification =
-        match verification::record_signal(&ledger, &a.slug, "revert_and_reconfirm", rec) {
+        match verification::record_signal(&ledger, &a.slug, &Signal::RevertAndReconfirm, rec) {
             Ok(ver) => Some(ver),
             // The runs are done and ledgered: not a refusal, a job that could not complete.
             Err(e) => {
@@ -150,8 +153,8 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
         verification,
     };
     match d.report.result {
-        "pass" => emit(COMMAND, a.json, Status::Ok, &d, || human(&d.report)),
-        "fail" => emit(COMMAND, a.json, Status::NotClean, &d, || human(&d.report)),
+        SignalResult::Pass => emit(COMMAND, a.json, Status::Ok, &d, || human(&d.report)),
+        SignalResult::Fail => emit(COMMAND, a.json, Status::NotClean, &d, || human(&d.report)),
         _ => {
             if a.json {
                 let why = d.report.why.clone().unwrap_or_default();
@@ -204,11 +207,11 @@ pub(super) struct RecordArgs {
     #[arg(long, value_name = "FILE")]
     ledger: Option<PathBuf>,
     /// The signal.
-    #[arg(long, value_parser = verification::SIGNALS)]
-    signal: String,
+    #[arg(long, value_parser = PossibleValuesParser::new(Signal::NAMES).map(|s| Signal::from(s.as_str())))]
+    signal: Signal,
     /// Its result (`skipped` needs --reason).
-    #[arg(long, value_parser = ["pass", "fail", "flagged", "skipped"], required_unless_present_any = ["accept_debt", "rca_justification"])]
-    result: Option<String>,
+    #[arg(long, value_parser = PossibleValuesParser::new(["pass", "fail", "flagged", "skipped"]).map(|s| SignalResult::from(s.as_str())), required_unless_present_any = ["accept_debt", "rca_justification"])]
+    result: Option<SignalResult>,
     /// `no_op_deletion` only: the root-cause analysis justifies the removal the detector flagged
     /// (recorded as `pass` with `deletion_justified_by_rca: true` and this text as the reason).
     #[arg(long, value_name = "TEXT", conflicts_with_all = ["result", "accept_debt"])]
@@ -236,7 +239,7 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
     let r = match (&a.accept_debt, &a.result) {
         _ if a.rca_justification.is_some() => {
             let why = a.rca_justification.clone().unwrap_or_default();
-            if a.signal != "no_op_deletion" || why.trim().is_empty() {
+            if a.signal != Signal::NoOpDeletion || why.trim().is_empty() {
                 let e = Error::new(
                     probity::reason::Reason::InvalidArgument,
                     "--rca-justification needs --signal no_op_deletion and a text",
@@ -250,7 +253,7 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
                 &a.slug,
                 &a.signal,
                 SignalRecord {
-                    result: "pass".into(),
+                    result: SignalResult::Pass,
                     reason: Some(why),
                     source: "caller".into(),
                     recorded_at: String::new(),
@@ -317,10 +320,11 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
     };
     let mut v: Verification = verification::of(&l).unwrap_or_default();
     v.recompute();
-    let block = (v.guardrail_verdict == "rejected").then(|| verification::rejected_block(&l, &v));
+    let block =
+        (v.guardrail_verdict == Verdict::Rejected).then(|| verification::rejected_block(&l, &v));
     let text = block.as_ref().map(|b| b.join("\n"));
-    let status = match v.guardrail_verdict.as_str() {
-        "accepted" | "accepted_debt" => Status::Ok,
+    let status = match v.guardrail_verdict {
+        Verdict::Accepted | Verdict::AcceptedDebt => Status::Ok,
         _ => Status::NotClean,
     };
     let d = data::AcceptVerdict {
@@ -348,7 +352,7 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
 pub(super) fn record_into(
     opt: &SessionOpt,
     root: Option<&std::path::Path>,
-    signal: &str,
+    signal: &Signal,
     rec: SignalRecord,
 ) -> Option<Result<Verification, Error>> {
     let (path, slug) = opt.path(root)?;
@@ -358,7 +362,7 @@ pub(super) fn record_into(
 /// A signal record from a report's fields.
 pub(super) fn signal_record(
     command: &str,
-    result: &str,
+    result: SignalResult,
     reason: Option<String>,
     details: &Value,
     keys: &[&str],
@@ -370,7 +374,7 @@ pub(super) fn signal_record(
         }
     }
     SignalRecord {
-        result: result.to_owned(),
+        result,
         reason,
         source: command.to_owned(),
         recorded_at: String::new(),

@@ -14,6 +14,7 @@ use probity::accept::{
 };
 
 use probity::contract::{Status, data};
+use probity::session::verification::{Signal, SignalResult};
 
 use super::{emit, refused, repo_root};
 
@@ -97,10 +98,13 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
         Status::Ok
     };
     let (result, reason) = match report.result {
-        Outcome::Pass => ("pass", None),
-        Outcome::Fail => ("fail", Some("a neighbouring test suite failed".to_owned())),
+        Outcome::Pass => (SignalResult::Pass, None),
+        Outcome::Fail => (
+            SignalResult::Fail,
+            Some("a neighbouring test suite failed".to_owned()),
+        ),
         Outcome::Skipped => (
-            "skipped",
+            SignalResult::Skipped,
             Some(
                 report
                     .reason
@@ -108,7 +112,7 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
             ),
         ),
         Outcome::Found => (
-            "skipped",
+            SignalResult::Skipped,
             Some("adjacent tests found but not run (give --run)".to_owned()),
         ),
     };
@@ -125,7 +129,7 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
     let verification = match super::accept_reconfirm::record_into(
         &a.session,
         a.root.as_deref(),
-        "adjacent_tests",
+        &Signal::AdjacentTests,
         rec,
     ) {
         Some(Err(e)) => return refused(COMMAND, a.json, &e),

@@ -469,7 +469,7 @@ pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
     emit("gate", a.json, status, &d, || {
         // One line per item; every part may hold text probity did not write (file names).
         for i in &d.blocking {
-            let reason = ui::paint_err(ui::Tone::Bad, &untrusted::escape(&i.reason));
+            let reason = ui::paint_err(ui::Tone::Bad, &untrusted::escape(i.reason.as_str()));
             eprintln!(
                 "{}: {reason}: {}; next: {}",
                 untrusted::escape(&i.ledger),

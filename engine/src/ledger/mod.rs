@@ -1,7 +1,9 @@
 //! The ledger: the Runtime Evidence schema v1 (contracts.md §6), its store and its rules.
 //!
-//! - `schema`: every type a ledger file holds, as plain data (probe entries, session fields,
-//!   runs and observations, capture root and artifacts, cleanup).
+//! - `schema`: the ledger file and the types it holds directly, as plain data (probe entries,
+//!   session fields, cleanup); `run`: the run in progress and the run records with their
+//!   observations; `artifact`: the capture root and artifacts; `open_enum`: the shape of a closed
+//!   set of names read from an untrusted ledger (unknown values kept verbatim).
 //! - `store`: where ledgers live, load, save, and the `<ledger>.lock` every writer holds.
 //! - `state`: the session state machine and the rules placing a probe must follow.
 //!
@@ -13,14 +15,19 @@
 //! Layer 4 (I/O): uses the foundations and `fsio` only; the operations (`ops`,
 //! `session`, `scan`) build on it and it knows nothing of them.
 
+mod artifact;
+mod open_enum;
+mod run;
 mod schema;
 mod state;
 mod store;
 
+pub use artifact::{Artifact, ArtifactKind, ArtifactRoot, ArtifactStatus, Identity};
+pub(crate) use open_enum::open_enum;
+pub use run::{ActiveRun, Inconclusive, Observation, Phase, RunRecord, RunStatus};
 pub use schema::{
-    ActiveRun, Artifact, ArtifactKind, ArtifactRoot, ArtifactStatus, Cleanup, CleanupItem,
-    CleanupKind, Goal, Identity, Inconclusive, Ledger, Mode, Observation, Phase, Policy,
-    ProbeEntry, ProbeKind, ProbeStatus, RunRecord, RunStatus, SavedPolicy, State,
+    Cleanup, CleanupItem, CleanupKind, Goal, Ledger, Mode, Policy, ProbeEntry, ProbeKind,
+    ProbeStatus, SavedPolicy, State,
 };
 pub use schema::{MAX_REMOVED_ARTIFACTS_KEPT, MAX_REPRODUCTION_REF_BYTES, MAX_RUNS_KEPT};
 pub use state::{

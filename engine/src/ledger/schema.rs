@@ -1,9 +1,10 @@
 //! The ledger schema: Runtime Evidence schema v1 (contracts.md §6) as plain data.
 //!
-//! Owns every type a ledger file holds: the probe entries, the session fields, the run records
-//! with their observations, the capture root and artifacts, the cleanup result. Data only: no file
-//! I/O, no state-machine rules (those are [`super::state`]), no loading or locking (those are
-//! [`super::store`]).
+//! Owns the ledger file ([`Ledger`], its serialization and compaction) and the types it holds
+//! directly: the probe entries, the session fields, the cleanup result. The run entries are in
+//! [`super::run`], the capture root and artifacts in [`super::artifact`], the shape of their
+//! open enums in [`super::open_enum`]. Data only: no file I/O, no state-machine rules (those are
+//! [`super::state`]), no loading or locking (those are [`super::store`]).
 //!
 //! Invariant: whatever a ledger on disk may hold today loads and saves back byte-identically.
 //! Fields this version does not know are kept verbatim (`rest`), and a closed set of values that
@@ -11,84 +12,13 @@
 //! `Other` variant that keeps an unknown value as written. A saved policy is any JSON value
 //! ([`SavedPolicy`]): anything but `"adaptive"` reads as `off` and is kept for inspection.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::artifact::{Artifact, ArtifactRoot, ArtifactStatus, Identity};
+use super::open_enum::open_enum;
+use super::run::{ActiveRun, RunRecord};
 use crate::reason::Reason;
-
-/// An enum of known snake_case names plus `Other(String)` for a value this version does not
-/// know, serialized as the bare string either way (so it loads and saves back as written).
-macro_rules! open_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal,)+ }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        pub enum $name {
-            $($(#[$vm])* $var,)+
-            /// A value this version does not know, kept verbatim.
-            Other(String),
-        }
-
-        impl $name {
-            /// The name as written in the ledger.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    $(Self::$var => $s,)+
-                    Self::Other(s) => s,
-                }
-            }
-        }
-
-        impl From<&str> for $name {
-            fn from(s: &str) -> Self {
-                match s {
-                    $($s => Self::$var,)+
-                    other => Self::Other(other.to_owned()),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl PartialEq<&str> for $name {
-            fn eq(&self, other: &&str) -> bool {
-                self.as_str() == *other
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-                ser.serialize_str(self.as_str())
-            }
-        }
-
-        /// Any string: the known names, or a value this version keeps verbatim.
-        impl JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "type": "string",
-                    "description": concat!("Known values: ", $("`", $s, "` ",)+ "(another string is kept verbatim)."),
-                    "examples": [$($s),+]
-                })
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-                String::deserialize(de).map(|s| Self::from(s.as_str()))
-            }
-        }
-    };
-}
 
 /// Lifecycle of a source probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -267,201 +197,6 @@ open_enum! {
         /// Source probes placed.
         SourceProbes = "source_probes",
     }
-}
-
-open_enum! {
-    /// Which evidence a run is.
-    Phase {
-        /// Before the fix.
-        Baseline = "baseline",
-        /// After the fix.
-        PostFix = "post_fix",
-        /// After cleanup, without instrumentation.
-        UninstrumentedVerify = "uninstrumented_verify",
-    }
-}
-
-/// The run in progress.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ActiveRun {
-    /// `run-N`.
-    pub run_id: String,
-    /// `baseline`, `post_fix` or `uninstrumented_verify`.
-    pub phase: Phase,
-    /// The reproduction command as given (argv joined by spaces).
-    pub reproduction_ref: Option<String>,
-    /// The sink's artifact id (none for `uninstrumented_verify`).
-    pub sink_artifact_id: Option<String>,
-    /// RFC 3339 UTC.
-    pub started_at: String,
-    /// The reproduction's process group id, once started (recorded so that a later call can
-    /// kill what an interrupted run left running).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pgid: Option<u32>,
-    /// The group leader's start time in clock ticks since boot (Linux `/proc`), which guards
-    /// against killing a recycled group id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pgid_start_ticks: Option<u64>,
-}
-
-/// A file-system object's identity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Identity {
-    /// Always `posix_dev_ino`.
-    pub scheme: String,
-    /// `st_dev`, as a decimal string.
-    pub volume_id: String,
-    /// `st_ino`, as a decimal string.
-    pub file_id: String,
-}
-
-/// The recorded capture root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ArtifactRoot {
-    /// Canonical absolute path.
-    pub canonical_path: String,
-    /// Its identity when created.
-    pub identity: Identity,
-}
-
-open_enum! {
-    /// What a capture artifact is.
-    ArtifactKind {
-        /// A run's event sink.
-        Sink = "sink",
-        /// The shared probe runtime (`.py`, `.cjs`) a run or `probity env` wrote for the
-        /// blocks to load (docs/probes.md).
-        Runtime = "runtime",
-    }
-}
-
-open_enum! {
-    /// Lifecycle of a capture artifact.
-    ArtifactStatus {
-        /// Recorded; may not exist yet.
-        Planned = "planned",
-        /// Created, identity recorded.
-        Present = "present",
-        /// Removed, removal verified.
-        Removed = "removed",
-        /// Its exclusive creation failed because something already had its name: that file is
-        /// not probity's and is never removed by it (the artifact blocks until it is gone). A
-        /// `planned` artifact with no identity, by contrast, is probity's if it exists: its name
-        /// was recorded before the creation, which a crash interrupted.
-        Occupied = "occupied",
-    }
-}
-
-/// A capture artifact the session owns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Artifact {
-    /// `sink-run-N`.
-    pub id: String,
-    /// `sink`.
-    pub kind: ArtifactKind,
-    /// File name inside the artifact root.
-    pub name: String,
-    /// Identity once created.
-    pub identity: Option<Identity>,
-    /// `planned`, `present` or `removed`.
-    pub status: ArtifactStatus,
-}
-
-open_enum! {
-    /// How a run ended.
-    RunStatus {
-        /// The command exited (any code).
-        Completed = "completed",
-        /// The timeout fired and the group was killed.
-        TimedOut = "timed_out",
-        /// The command could not be started.
-        FailedToStart = "failed_to_start",
-        /// `probity run` received SIGINT, SIGTERM or SIGHUP and forwarded it to the command's
-        /// process group, which was then ended.
-        Interrupted = "interrupted",
-        /// Interrupted before a result could be attributed.
-        Inconclusive = "inconclusive",
-    }
-}
-
-/// Why an observation is inconclusive.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Inconclusive {
-    /// The run wrote more than 256 KiB, or a probe more than 100 events in one process.
-    Overflow,
-    /// A line is not `GSDDBG1 ` + one JSON object of the envelope, or is over 1024 bytes.
-    Malformed,
-    /// The last line has no newline: a write was cut short.
-    TornWrite,
-    /// Two events share a line.
-    InterleavedWrite,
-    /// An event names another session, run, phase, or hypotheses not ledgered for its probe.
-    IdentityMismatch,
-    /// The same ordinal twice in one process.
-    DuplicateOrdinal,
-    /// Ordinals in one process do not run 1, 2, 3...
-    NonMonotonicOrdinal,
-    /// The sink could not be read, or its identity changed.
-    SinkFailure,
-    /// No event, and no control event proves the path ran and the channel worked.
-    NoControlEvent,
-    /// The run was interrupted before a result could be attributed.
-    Interrupted,
-    /// The reproduction timed out.
-    Timeout,
-}
-
-/// What a run says about one probe.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum Observation {
-    /// The probe fired.
-    Observed {
-        /// Valid events.
-        event_count: usize,
-        /// Processes that emitted them.
-        process_count: usize,
-        /// `run-N:probe:ordinal` for each event, in order (per process, processes in order of
-        /// first appearance).
-        citations: Vec<String>,
-        /// SHA-256 of the canonical sequence of `data` objects.
-        values_sha256: String,
-    },
-    /// The probe did not fire, and a control event proves it could have been seen.
-    NotObserved,
-    /// Nothing can be concluded.
-    Inconclusive {
-        /// Why.
-        reason: Inconclusive,
-    },
-}
-
-/// Sanitized facts of one run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct RunRecord {
-    /// `run-N`.
-    pub run_id: String,
-    /// Phase.
-    pub phase: Phase,
-    /// Reproduction reference.
-    pub reproduction_ref: Option<String>,
-    /// RFC 3339 UTC.
-    pub started_at: String,
-    /// RFC 3339 UTC.
-    pub ended_at: Option<String>,
-    /// `completed`, `timed_out`, `failed_to_start` or `inconclusive` (interrupted).
-    pub status: RunStatus,
-    /// Exit code, when it exited.
-    pub exit_code: Option<i32>,
-    /// Bytes in the sink.
-    pub sink_bytes: usize,
-    /// Lines in the sink.
-    pub sink_lines: usize,
-    /// Observation per probe.
-    pub observations: BTreeMap<String, Observation>,
 }
 
 open_enum! {

@@ -19,6 +19,59 @@ use crate::ledger::{self, ArtifactStatus, Ledger, ProbeStatus, State};
 use crate::reason::Reason;
 use crate::scan::{self, Kind};
 
+/// What blocks a gate: the `reason` of a [`GateItem`], serialized as its bare code (a reason
+/// code, a session state, a finding kind, or one of the gate's own names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocker {
+    /// The refusal that reading the ledger or its reconfirm journal ended with, by its code: the
+    /// ledger does not read (`ledger_unreadable`, `ledger_invalid`, ...), or the journal is not
+    /// probity's own (`journal_untrusted`) or cannot be read.
+    Refused(Reason),
+    /// The session is in this state, neither `clean` nor `not_used`.
+    State(State),
+    /// `active_run`: a run never finished.
+    ActiveRun,
+    /// `probe_remaining`: a live probe entry.
+    ProbeRemaining,
+    /// `artifact_remaining`: a capture artifact the session owns, its capture root, or a root
+    /// whose creation was interrupted.
+    ArtifactRemaining,
+    /// `reconfirm_pending`: an interrupted `accept reconfirm` left the fix reverted.
+    ReconfirmPending,
+    /// A finding of the tree's marker scan, by its kind's code.
+    Finding(Kind),
+    /// `file_unchecked`: a file the verify of the whole tree could not read.
+    FileUnchecked,
+}
+
+impl Blocker {
+    /// The code `probity gate` prints.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Blocker::Refused(r) => r.code(),
+            Blocker::State(s) => s.as_str(),
+            Blocker::ActiveRun => "active_run",
+            Blocker::ProbeRemaining => "probe_remaining",
+            Blocker::ArtifactRemaining => "artifact_remaining",
+            Blocker::ReconfirmPending => "reconfirm_pending",
+            Blocker::Finding(k) => k.code(),
+            Blocker::FileUnchecked => "file_unchecked",
+        }
+    }
+}
+
+impl std::fmt::Display for Blocker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Blocker {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(self.as_str())
+    }
+}
+
 /// One reason a gate blocks.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GateItem {
@@ -26,7 +79,8 @@ pub struct GateItem {
     pub ledger: String,
     /// What blocks: a state, `active_run`, `ledger_unreadable`, or a `probity verify` finding
     /// kind (`leftover_unledgered`, `orphan_marker`...).
-    pub reason: String,
+    #[schemars(with = "String")]
+    pub reason: Blocker,
     /// Human detail.
     pub detail: String,
     /// What clears it: the probity command to run (from where the gate ran), or, when no
@@ -129,7 +183,7 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
         match Ledger::load(p) {
             Err(e) => items.push(GateItem {
                 ledger: name.clone(),
-                reason: e.reason.code().into(),
+                reason: Blocker::Refused(e.reason),
                 detail: e.detail,
                 next: format!(
                     "repair or restore {name} by hand: it does not read as a ledger, and probity \
@@ -148,10 +202,14 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
             .and_then(|n| n.to_str())
             .and_then(|n| n.strip_suffix(".evidence.json"))
             .unwrap_or_default();
-        if let Some((reason, detail)) = super::journal::pending(p, slug) {
+        if let Some(found) = super::journal::pending(p, slug) {
+            let (reason, detail) = match found {
+                Ok(detail) => (Blocker::ReconfirmPending, detail),
+                Err(e) => (Blocker::Refused(e.reason), e.detail),
+            };
             items.push(GateItem {
                 ledger: name,
-                next: if reason == "journal_untrusted" {
+                next: if reason == Blocker::Refused(Reason::JournalUntrusted) {
                     "delete the journal file named in the detail: probity did not write it and \
                      never restores from it"
                         .to_owned()
@@ -170,10 +228,10 @@ pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
 /// Everything that makes one loaded ledger block; `next` is its session's cleanup, which
 /// clears each of them.
 fn judge(l: &Ledger, name: &str, next: &str, items: &mut Vec<GateItem>) {
-    let mut block = |reason: &str, detail: String| {
+    let mut block = |reason: Blocker, detail: String| {
         items.push(GateItem {
             ledger: name.to_owned(),
-            reason: reason.into(),
+            reason,
             detail,
             next: next.to_owned(),
             line: None,
@@ -188,16 +246,16 @@ fn judge(l: &Ledger, name: &str, next: &str, items: &mut Vec<GateItem>) {
     );
     if !matches!(state, State::Clean | State::NotUsed) {
         block(
-            state.as_str(),
+            Blocker::State(state),
             format!("session state is {}", state.as_str()),
         );
     }
     if let Some(r) = &l.active_run {
-        block("active_run", format!("{} never finished", r.run_id));
+        block(Blocker::ActiveRun, format!("{} never finished", r.run_id));
     }
     for probe in l.probes.iter().filter(|x| x.status != ProbeStatus::Removed) {
         block(
-            "probe_remaining",
+            Blocker::ProbeRemaining,
             format!("{} in {}", probe.id, probe.file.clone().unwrap_or_default()),
         );
     }
@@ -213,16 +271,16 @@ fn judge(l: &Ledger, name: &str, next: &str, items: &mut Vec<GateItem>) {
         .filter(|a| a.status != ArtifactStatus::Removed)
     {
         block(
-            "artifact_remaining",
+            Blocker::ArtifactRemaining,
             format!("{} ({}) in {root}", a.id, a.name),
         );
     }
     if !root.is_empty() {
-        block("artifact_remaining", format!("capture root {root}"));
+        block(Blocker::ArtifactRemaining, format!("capture root {root}"));
     }
     if let Some(p) = &l.pending_root {
         block(
-            "artifact_remaining",
+            Blocker::ArtifactRemaining,
             format!("capture root {p} (its creation was interrupted)"),
         );
     }
@@ -270,7 +328,7 @@ pub fn tree_items(
         .filter(|f| blocks(f))
         .map(|f| GateItem {
             ledger: f.path.clone(),
-            reason: f.kind.code().into(),
+            reason: Blocker::Finding(f.kind),
             detail: format!("{}:{}: {}", f.path, f.line, f.detail),
             next: f.next.clone().unwrap_or_default(),
             line: Some(f.line),
@@ -279,7 +337,7 @@ pub fn tree_items(
     if verify_all {
         items.extend(report.errors.iter().map(|e| GateItem {
             ledger: e.path.clone(),
-            reason: "file_unchecked".into(),
+            reason: Blocker::FileUnchecked,
             detail: format!("{}: {}", e.path, e.detail),
             next: format!(
                 "make {} readable, or list it in .probity-allow, and run the gate again",

@@ -217,27 +217,24 @@ pub fn recover_for_cleanup(
     Ok((recovered, lock))
 }
 
-/// What the gate says of the session's journal, reading only: `("reconfirm_pending", detail)`
-/// for an authentic journal (a fix left reverted), `("journal_untrusted", detail)` for one
-/// that is not, the reason of an error reading it; `None` when there is none.
-pub fn pending(ledger: &Path, slug: &str) -> Option<(String, String)> {
+/// What the gate says of the session's journal, reading only: the detail of an authentic
+/// journal (a fix left reverted: `reconfirm_pending`), `journal_untrusted` for one that is not,
+/// the error reading it; `None` when there is none.
+pub fn pending(ledger: &Path, slug: &str) -> Option<Result<String, Error>> {
     if let Err(e) = refuse_old(ledger) {
-        return Some((e.reason.code().to_owned(), e.detail));
+        return Some(Err(e));
     }
     let dir = ledger.parent().filter(|d| !d.as_os_str().is_empty())?;
     let place = store::locate(dir, ledger, slug)?;
     let path = place.journal();
     match read(&place, slug) {
         Ok(None) => None,
-        Ok(Some(_)) => Some((
-            "reconfirm_pending".to_owned(),
-            format!(
-                "an interrupted `accept reconfirm` left the fix reverted ({}); run it again or \
-                 `probity cleanup` to put the fix back",
-                path.display()
-            ),
-        )),
-        Err(e) => Some((e.reason.code().to_owned(), e.detail)),
+        Ok(Some(_)) => Some(Ok(format!(
+            "an interrupted `accept reconfirm` left the fix reverted ({}); run it again or \
+             `probity cleanup` to put the fix back",
+            path.display()
+        ))),
+        Err(e) => Some(Err(e)),
     }
 }
 

@@ -43,7 +43,7 @@ use crate::reason::Reason;
 pub use cleanup::cleanup;
 pub use compare::{CompareRow, CompareSide, SideVerdict, compare};
 pub use env::{EnvReport, env};
-pub use gate::{GateItem, GateReport, find_root, gate, gate_root, tree_items};
+pub use gate::{Blocker, GateItem, GateReport, find_root, gate, gate_root, tree_items};
 pub use manual::{run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;

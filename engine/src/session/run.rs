@@ -525,7 +525,7 @@ fn judge_sink(
             &RunIdentity {
                 session_id: slug.to_owned(),
                 run_id: planned.run_id.clone(),
-                phase: phase.as_str().to_owned(),
+                phase: phase.clone(),
             },
             live,
             key,

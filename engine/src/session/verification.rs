@@ -18,27 +18,87 @@ use serde_json::{Map, Value};
 
 use super::now_rfc3339;
 use crate::error::Error;
-use crate::ledger::{self, LOCK_WAIT, Ledger};
+use crate::ledger::{self, LOCK_WAIT, Ledger, open_enum};
 use crate::reason::Reason;
 
+open_enum! {
+    /// One of the guardrail's five signals (docs/accept.md), named as the record's keys are.
+    Signal {
+        /// Signal 1, the caller's: the test that reproduces the bug passes with the fix.
+        TargetTest = "target_test",
+        /// Signal 2, the caller's: a mutant of the fix makes the target test fail.
+        MutationCheck = "mutation_check",
+        /// Signal 3, `accept diff`: the fix neither deletes nor short-circuits behaviour.
+        NoOpDeletion = "no_op_deletion",
+        /// Signal 4, `accept tests`: the test suites next to the fix pass.
+        AdjacentTests = "adjacent_tests",
+        /// Signal 5, `accept reconfirm`: the bug returns with the fix reverted, and is gone
+        /// with it re-applied.
+        RevertAndReconfirm = "revert_and_reconfirm",
+    }
+}
+
+open_enum! {
+    /// One signal's result.
+    SignalResult {
+        /// The signal holds.
+        Pass = "pass",
+        /// It does not: the fix is rejected.
+        Fail = "fail",
+        /// The detector flagged the fix (`no_op_deletion`): rejected unless justified.
+        Flagged = "flagged",
+        /// Not computed, for the reason given (never counted as a pass).
+        Skipped = "skipped",
+        /// Computed, but it decides nothing (a file of the fix changed during a run).
+        Inconclusive = "inconclusive",
+    }
+}
+
+open_enum! {
+    /// The guardrail's verdict over the five signals ([`Verification::recompute`]).
+    Verdict {
+        /// Every signal the guardrail needs passed.
+        Accepted = "accepted",
+        /// A signal failed or was flagged.
+        Rejected = "rejected",
+        /// Accepted with the caller's documented debt for a signal that did not pass.
+        AcceptedDebt = "accepted_debt",
+        /// A signal is not recorded yet, is `inconclusive`, or is skipped where it is needed.
+        Incomplete = "incomplete",
+    }
+}
+
+/// A record read without a verdict (never recomputed, or written by hand) has the empty name,
+/// printed as it was read.
+impl Default for Verdict {
+    fn default() -> Self {
+        Verdict::Other(String::new())
+    }
+}
+
 /// The five signals, in the guardrail's order.
-pub const SIGNALS: [&str; 5] = [
-    "target_test",
-    "mutation_check",
-    "no_op_deletion",
-    "adjacent_tests",
-    "revert_and_reconfirm",
+pub const SIGNALS: [Signal; 5] = [
+    Signal::TargetTest,
+    Signal::MutationCheck,
+    Signal::NoOpDeletion,
+    Signal::AdjacentTests,
+    Signal::RevertAndReconfirm,
 ];
 
 /// Signals that may be `skipped` in an accepted fix (the guardrail's graceful degradation);
 /// `no_op_deletion` and `revert_and_reconfirm` must pass.
-const MAY_SKIP: [&str; 3] = ["target_test", "mutation_check", "adjacent_tests"];
+const MAY_SKIP: [Signal; 3] = [
+    Signal::TargetTest,
+    Signal::MutationCheck,
+    Signal::AdjacentTests,
+];
 
 /// One signal's result.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SignalRecord {
     /// `pass`, `fail`, `flagged`, `skipped` or `inconclusive`.
-    pub result: String,
+    #[schemars(with = "String")]
+    pub result: SignalResult,
     /// Why it was skipped (required then), or the caller's evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -55,7 +115,8 @@ pub struct SignalRecord {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Debt {
     /// The unmet signal.
-    pub signal: String,
+    #[schemars(with = "String")]
+    pub signal: Signal,
     /// Why it is accepted anyway.
     pub justification: String,
     /// When.
@@ -82,39 +143,42 @@ pub struct Verification {
     pub revert_and_reconfirm: Option<SignalRecord>,
     /// `accepted`, `rejected`, `accepted_debt` or `incomplete` (recomputed on every write).
     #[serde(default)]
-    pub guardrail_verdict: String,
+    #[schemars(with = "String")]
+    pub guardrail_verdict: Verdict,
     /// The first failing signal of a rejected (or debt-accepted) fix.
     #[serde(default)]
-    pub rejected_signal: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub rejected_signal: Option<Signal>,
     /// Signals not recorded yet, `inconclusive`, or skipped where the guardrail needs them.
     #[serde(default)]
-    pub unmet: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub unmet: Vec<Signal>,
     /// The caller's accepted debt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted_debt: Option<Debt>,
 }
 
 impl Verification {
-    /// The record of `signal`.
-    pub fn get(&self, signal: &str) -> Option<&SignalRecord> {
+    /// The record of `signal` (none for a signal this version does not know).
+    pub fn get(&self, signal: &Signal) -> Option<&SignalRecord> {
         match signal {
-            "target_test" => self.target_test.as_ref(),
-            "mutation_check" => self.mutation_check.as_ref(),
-            "no_op_deletion" => self.no_op_deletion.as_ref(),
-            "adjacent_tests" => self.adjacent_tests.as_ref(),
-            "revert_and_reconfirm" => self.revert_and_reconfirm.as_ref(),
-            _ => None,
+            Signal::TargetTest => self.target_test.as_ref(),
+            Signal::MutationCheck => self.mutation_check.as_ref(),
+            Signal::NoOpDeletion => self.no_op_deletion.as_ref(),
+            Signal::AdjacentTests => self.adjacent_tests.as_ref(),
+            Signal::RevertAndReconfirm => self.revert_and_reconfirm.as_ref(),
+            Signal::Other(_) => None,
         }
     }
 
-    fn slot(&mut self, signal: &str) -> Option<&mut Option<SignalRecord>> {
+    fn slot(&mut self, signal: &Signal) -> Option<&mut Option<SignalRecord>> {
         Some(match signal {
-            "target_test" => &mut self.target_test,
-            "mutation_check" => &mut self.mutation_check,
-            "no_op_deletion" => &mut self.no_op_deletion,
-            "adjacent_tests" => &mut self.adjacent_tests,
-            "revert_and_reconfirm" => &mut self.revert_and_reconfirm,
-            _ => return None,
+            Signal::TargetTest => &mut self.target_test,
+            Signal::MutationCheck => &mut self.mutation_check,
+            Signal::NoOpDeletion => &mut self.no_op_deletion,
+            Signal::AdjacentTests => &mut self.adjacent_tests,
+            Signal::RevertAndReconfirm => &mut self.revert_and_reconfirm,
+            Signal::Other(_) => return None,
         })
     }
 
@@ -125,29 +189,29 @@ impl Verification {
     /// it is accepted, or `accepted_debt` when the debt's signal did not pass.
     pub fn recompute(&mut self) {
         let debt = self.accepted_debt.as_ref().map(|d| d.signal.clone());
-        let others = || SIGNALS.iter().filter(|s| debt.as_deref() != Some(**s));
+        let others = || SIGNALS.iter().filter(|s| debt.as_ref() != Some(*s));
         let failed = others().find(|s| {
             self.get(s)
-                .is_some_and(|r| matches!(r.result.as_str(), "fail" | "flagged"))
+                .is_some_and(|r| matches!(r.result, SignalResult::Fail | SignalResult::Flagged))
         });
         self.unmet = others()
             .filter(|s| match self.get(s) {
                 None => true,
-                Some(r) => {
-                    r.result == "inconclusive" || (r.result == "skipped" && !MAY_SKIP.contains(s))
-                }
+                Some(r) => match r.result {
+                    SignalResult::Inconclusive => true,
+                    SignalResult::Skipped => !MAY_SKIP.contains(s),
+                    _ => false,
+                },
             })
-            .map(|s| (*s).to_owned())
+            .cloned()
             .collect();
-        let debt_used = debt
-            .as_deref()
-            .filter(|d| self.get(d).is_none_or(|r| r.result != "pass"));
+        let debt_used = debt.filter(|d| self.get(d).is_none_or(|r| r.result != SignalResult::Pass));
         (self.guardrail_verdict, self.rejected_signal) = match failed {
-            Some(s) => ("rejected".into(), Some((*s).to_owned())),
-            None if !self.unmet.is_empty() => ("incomplete".into(), None),
+            Some(s) => (Verdict::Rejected, Some(s.clone())),
+            None if !self.unmet.is_empty() => (Verdict::Incomplete, None),
             None => match debt_used {
-                Some(d) => ("accepted_debt".into(), Some(d.to_owned())),
-                None => ("accepted".into(), None),
+                Some(d) => (Verdict::AcceptedDebt, Some(d)),
+                None => (Verdict::Accepted, None),
             },
         };
     }
@@ -181,30 +245,29 @@ fn invalid(detail: impl Into<String>) -> Error {
 }
 
 /// Record one signal's result in the session ledger (under its lock) and return the record.
-/// `skipped` without a reason, an unknown signal or result, are refused (`invalid_argument`).
+/// `skipped` or `inconclusive` without a reason, an unknown signal or result, are refused
+/// (`invalid_argument`).
 pub fn record_signal(
     path: &Path,
     slug: &str,
-    signal: &str,
+    signal: &Signal,
     mut rec: SignalRecord,
 ) -> Result<Verification, Error> {
-    if !SIGNALS.contains(&signal) {
+    if let Signal::Other(s) = signal {
         return Err(invalid(format!(
-            "`{signal}` is not a signal ({})",
-            SIGNALS.join(", ")
+            "`{s}` is not a signal ({})",
+            Signal::NAMES.join(", ")
         )));
     }
-    if !matches!(
-        rec.result.as_str(),
-        "pass" | "fail" | "flagged" | "skipped" | "inconclusive"
-    ) {
+    if let SignalResult::Other(r) = &rec.result {
         return Err(invalid(format!(
-            "`{}` is not a result (pass, fail, flagged, skipped, inconclusive)",
-            rec.result
+            "`{r}` is not a result (pass, fail, flagged, skipped, inconclusive)"
         )));
     }
-    if matches!(rec.result.as_str(), "skipped" | "inconclusive")
-        && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty())
+    if matches!(
+        rec.result,
+        SignalResult::Skipped | SignalResult::Inconclusive
+    ) && rec.reason.as_deref().is_none_or(|r| r.trim().is_empty())
     {
         return Err(invalid(format!(
             "{signal}: a {} signal needs its reason (never a silent pass)",
@@ -224,18 +287,18 @@ pub fn record_signal(
 pub fn accept_debt(
     path: &Path,
     slug: &str,
-    signal: &str,
+    signal: &Signal,
     justification: &str,
 ) -> Result<Verification, Error> {
-    if !SIGNALS.contains(&signal) {
-        return Err(invalid(format!("`{signal}` is not a signal")));
+    if let Signal::Other(s) = signal {
+        return Err(invalid(format!("`{s}` is not a signal")));
     }
     if justification.trim().is_empty() {
         return Err(invalid("accepted debt needs a justification"));
     }
     update(path, slug, |v| {
         v.accepted_debt = Some(Debt {
-            signal: signal.to_owned(),
+            signal: signal.clone(),
             justification: justification.to_owned(),
             recorded_at: now_rfc3339(),
         });
@@ -271,7 +334,7 @@ pub fn render_lines(ledger: &Ledger) -> Vec<String> {
         return Vec::new();
     };
     let mut l = vec!["### Verification".to_owned(), String::new()];
-    for s in SIGNALS {
+    for s in &SIGNALS {
         l.push(match v.get(s) {
             None => format!("- {s}: not-run"),
             Some(r) => {
@@ -305,21 +368,24 @@ pub fn render_lines(ledger: &Ledger) -> Vec<String> {
 
 /// The `## FIX REJECTED BY GUARDRAIL` block of a rejected fix (the guardrail's wording).
 pub fn rejected_block(ledger: &Ledger, v: &Verification) -> Vec<String> {
-    let failing = v.rejected_signal.clone().unwrap_or_default();
-    let evidence = v
-        .get(&failing)
-        .map(|r| {
-            r.reason
-                .clone()
-                .unwrap_or_else(|| format!("{failing}: {}", r.result))
+    let failing = v.rejected_signal.as_ref();
+    let evidence = failing
+        .and_then(|f| {
+            let r = v.get(f)?;
+            Some(
+                r.reason
+                    .clone()
+                    .unwrap_or_else(|| format!("{f}: {}", r.result)),
+            )
         })
         .unwrap_or_default();
-    let show = |s: &str| {
+    let failing = failing.map(Signal::as_str).unwrap_or_default();
+    let show = |s: &Signal| {
         v.get(s).map_or_else(
             || "not-run".to_owned(),
-            |r| match (&r.result[..], &r.reason) {
-                ("skipped", Some(why)) => format!("skipped — {}", one_line(why)),
-                (res, _) => res.to_owned(),
+            |r| match (&r.result, &r.reason) {
+                (SignalResult::Skipped, Some(why)) => format!("skipped — {}", one_line(why)),
+                (res, _) => res.to_string(),
             },
         )
     };

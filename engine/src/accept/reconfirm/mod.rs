@@ -36,6 +36,7 @@ use crate::lang;
 use crate::ledger::{Ledger, Phase, ProbeStatus, RunStatus};
 use crate::reason::Reason;
 use crate::session::journal::{self, JournalFile, Recovered, current_mode, put, read_current};
+use crate::session::verification::SignalResult;
 use crate::session::{self, RunReport, now_rfc3339};
 use crate::source::{Source, sha256_hex};
 use crate::strip::{self, Outcome, Target};
@@ -97,7 +98,8 @@ pub struct RunOutcome {
 pub struct ReconfirmReport {
     /// `pass`, `fail`, `skipped` (a run timed out, was interrupted, could not start) or
     /// `inconclusive` (a file of the fix changed during a run).
-    pub result: &'static str,
+    #[schemars(with = "String")]
+    pub result: SignalResult,
     /// Why it failed, was skipped or is inconclusive.
     pub why: Option<String>,
     /// The reproduction failed with the fix reverted.
@@ -447,11 +449,11 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
     let fixed_on_reapply = reapply_run.bug_present.map(|b| !b);
     let (result, why) = match (bug_returned_on_revert, fixed_on_reapply) {
         _ if !probes_verified_reverted || !probes_verified_restored || !tree_restored => (
-            "fail",
+            SignalResult::Fail,
             Some("a probe block or the fix's bytes were not intact (see the report)".to_owned()),
         ),
         _ if revert_moved.is_some() => (
-            "inconclusive",
+            SignalResult::Inconclusive,
             revert_moved.map(|p| {
                 format!(
                     "{p} did not hold the reverted version for the whole run with the fix \
@@ -460,7 +462,7 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
             }),
         ),
         _ if reapply_moved.is_some() => (
-            "inconclusive",
+            SignalResult::Inconclusive,
             reapply_moved.map(|p| {
                 format!(
                     "{p} did not hold the fix's version for the whole run with the fix \
@@ -469,26 +471,26 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
             }),
         ),
         (None, _) => (
-            "skipped",
+            SignalResult::Skipped,
             Some(format!(
                 "the run with the fix reverted ended {}",
                 revert_run.status
             )),
         ),
         (_, None) => (
-            "skipped",
+            SignalResult::Skipped,
             Some(format!(
                 "the run with the fix re-applied ended {}",
                 reapply_run.status
             )),
         ),
-        (Some(true), Some(true)) => ("pass", None),
+        (Some(true), Some(true)) => (SignalResult::Pass, None),
         (Some(false), _) => (
-            "fail",
+            SignalResult::Fail,
             Some("bug did not return on revert: the reproduction passes without the fix".into()),
         ),
         (Some(true), Some(false)) => (
-            "fail",
+            SignalResult::Fail,
             Some("the reproduction still fails with the fix re-applied".into()),
         ),
     };
