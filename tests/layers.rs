@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::util::repo_root;
 
 /// The layers, bottom first. A module may use any module of a lower layer.
-const LAYERS: &[(&str, &[&str])] = &[
+pub(crate) const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundations",
         &[
@@ -79,7 +79,7 @@ const SAME_LAYER: &[(&str, &str)] = &[
 /// readers (issue 12), the drift half's too.
 const DRIFT_HALF_IO: &[&str] = &["fsio"];
 
-fn layer_of(module: &str) -> Option<usize> {
+pub(crate) fn layer_of(module: &str) -> Option<usize> {
     if DRIFT_HALF.contains(&module) {
         return None;
     }
@@ -123,7 +123,7 @@ fn violation(from: &str, to: &str) -> Option<String> {
 }
 
 /// Source text with comments, string and char literals blanked (lengths kept).
-fn code_only(src: &str) -> String {
+pub(crate) fn code_only(src: &str) -> String {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -208,18 +208,71 @@ fn code_only(src: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn ident_at(s: &str) -> &str {
+pub(crate) fn ident_at(s: &str) -> &str {
     let end = s
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(s.len());
     &s[..end]
 }
 
+/// Whether the byte before `at` lets a path start there: not inside an identifier, and not the
+/// tail of a longer path (`a::crate::`), except a leading `::` (`::std::fs`).
+pub(crate) fn starts_path(code: &str, at: usize) -> bool {
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    match at.checked_sub(1).map(|q| b[q]) {
+        None => true,
+        Some(b':') => {
+            at >= 2 && b[at - 2] == b':' && (at < 3 || !(ident(b[at - 3]) || b[at - 3] == b':'))
+        }
+        Some(c) => !ident(c) && c != b'$',
+    }
+}
+
+/// The inline modules of a file (`mod tests { … }`): their byte range and name.
+pub(crate) fn inline_mods(code: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(k) = code[at..].find("mod ") {
+        let p = at + k;
+        at = p + 4;
+        if !starts_path(code, p) {
+            continue;
+        }
+        let name = ident_at(code[p + 4..].trim_start());
+        let after = code[p + 4..].trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue;
+        }
+        let open = code.len() - after.len();
+        let mut depth = 0;
+        for (q, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push((open..open + q, name.to_owned()));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The module path each `crate::` / `super::` path in `code` starts with, for a file whose module
 /// path is `me` (`["resolve", "load"]`). Grouped `use crate::{a, b::c}` items give one path each.
 /// Each path is returned as far as it names modules that exist in `modules`.
-fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+pub(crate) fn references(
+    code: &str,
+    me: &[String],
+    modules: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
     let mut found = BTreeSet::new();
+    let inline = inline_mods(code);
     let bytes = code.as_bytes();
     let mut starts = Vec::new();
     for pat in ["crate::", "super::"] {
@@ -243,8 +296,14 @@ fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTr
             base.clear();
             rest = r;
         } else {
+            // Inside an inline `mod tests { … }` the first `super::` climbs to the file's module.
+            let mut inner = inline.iter().filter(|(r, _)| r.contains(&p)).count();
             while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
+                if inner > 0 {
+                    inner -= 1;
+                } else {
+                    base.pop();
+                }
                 rest = r;
             }
         }
@@ -298,12 +357,30 @@ fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTr
             }
         }
     }
+    // A module's own files: `child::x` or `self::child::x`, where `child` is a module under the
+    // file's own module (`accept/mod.rs` naming `diff::run`).
+    for child in modules
+        .iter()
+        .filter(|m| m.len() == me.len() + 1 && m.starts_with(me))
+    {
+        let pat = format!("{}::", child[me.len()]);
+        let mut at = 0;
+        while let Some(k) = code[at..].find(&pat) {
+            let p = at + k;
+            at = p + pat.len();
+            let head = code[..p].strip_suffix("self::").unwrap_or(&code[..p]);
+            let before = head.as_bytes().last();
+            if !matches!(before, Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c == b':') {
+                found.insert(child.clone());
+            }
+        }
+    }
     found
 }
 
 /// Every library source file and its module path (`engine/src/resolve/load.rs` ->
 /// `["resolve", "load"]`), the CLI excluded.
-fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
+pub(crate) fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
     fn walk(dir: &Path, prefix: &[String], out: &mut Vec<(Vec<String>, PathBuf)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -332,7 +409,7 @@ fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
 }
 
 /// Strongly connected components with more than one node (Tarjan).
-fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+pub(crate) fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     struct T<'a> {
         g: &'a BTreeMap<String, BTreeSet<String>>,
         index: BTreeMap<&'a str, usize>,

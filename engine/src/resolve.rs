@@ -173,7 +173,7 @@ impl Severity {
 
     /// An optional `--fail-on` value: `None` when absent, [`Reason::InvalidArgument`] when it
     /// names no severity.
-    pub fn parse_fail_on(s: Option<&str>) -> crate::Result<Option<Severity>> {
+    pub fn parse_fail_on(s: Option<&str>) -> crate::error::Result<Option<Severity>> {
         match s {
             None => Ok(None),
             Some(v) => Severity::parse(v).map(Some).ok_or_else(|| {
@@ -321,7 +321,7 @@ pub struct Resolver<'c> {
 /// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A
 /// file that cannot be read is [`Error::io`]; one that is not such an array is
 /// [`Reason::InvalidArgument`].
-pub fn read_refs_file(path: &Path) -> crate::Result<Vec<String>> {
+pub fn read_refs_file(path: &Path) -> crate::error::Result<Vec<String>> {
     let bytes = crate::fsio::read_bounded(
         path,
         crate::fsio::MAX_REPO_FILE_BYTES,

@@ -1,5 +1,6 @@
 //! Fix acceptance: the mechanical signals of the fix-acceptance guardrail
-//! (`../shared/reference/fix-acceptance-guardrail.md`, issue 15), computed from the code.
+//! (`fix-acceptance-guardrail.md` in the GSD references, outside this repository; issue 15),
+//! computed from the code.
 //!
 //! `diff*` is signal 3, the no-op / behaviour-deleting detector: it reads the old and new
 //! version of every file a git diff changes, parses both, and classifies each hunk by what it

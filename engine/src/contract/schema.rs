@@ -76,8 +76,8 @@ pub fn schema(name: &str) -> Option<Value> {
         command => {
             let statuses = COMMANDS.iter().find(|(c, _)| *c == command)?.1;
             match command {
-                "place" => envelope::<crate::PlaceReport>(command, statuses),
-                "strip" => envelope::<crate::StripReport>(command, statuses),
+                "place" => envelope::<crate::ops::PlaceReport>(command, statuses),
+                "strip" => envelope::<crate::ops::StripReport>(command, statuses),
                 "session init" => envelope::<data::SessionInit>(command, statuses),
                 "session show" => envelope::<data::SessionShow>(command, statuses),
                 "session set-policy" => envelope::<data::SessionSetPolicy>(command, statuses),

@@ -237,7 +237,7 @@ pub const MAX_PLAN_REFS: usize = 5_000;
 /// The plan's text: UTF-8 ([`Reason::NotUtf8`]), at most [`MAX_PLAN_BYTES`] and citing at most
 /// [`MAX_PLAN_REFS`] distinct references ([`Reason::PlanTooLarge`]); a plan that cannot be read
 /// is [`Error::io`].
-pub fn read_plan(path: &Path) -> crate::Result<String> {
+pub fn read_plan(path: &Path) -> crate::error::Result<String> {
     let shown = path.display();
     let bytes = crate::fsio::read_bounded(path, MAX_PLAN_BYTES, Reason::PlanTooLarge, "plans")?;
     let text = String::from_utf8(bytes).map_err(|e| {
