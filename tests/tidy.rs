@@ -41,8 +41,8 @@ fn path_starts(code: &str, root: &str) -> Vec<usize> {
 }
 
 /// The paths a use tree or inline path names, from the text just after its root, as segments
-/// with the alias they are bound to: `{a::X, b::{self, Y as Z}}` gives `a::X`, `b` (alias `b`),
-/// `b::Y` (alias `Z`). A glob is the segment `*`.
+/// with the name they are bound to: `{a::X, b::{self, Y as Z}}` gives `a::X`, `b` (bound to `b`),
+/// `b::Y` (bound to `Z`); a call (`a::f(…)`) binds none. A glob is the segment `*`.
 fn expand(rest: &str) -> Vec<(Vec<String>, Option<String>)> {
     fn ws(s: &[u8], i: &mut usize) {
         while *i < s.len() && s[*i].is_ascii_whitespace() {
@@ -105,11 +105,13 @@ fn expand(rest: &str) -> Vec<(Vec<String>, Option<String>)> {
                     *i = j + 2;
                     return tree(s, i, path, out);
                 }
-                let mut alias = path.last().cloned();
+                // A call (`session::run(…)`) binds no name: its last segment is a function.
+                let mut alias = path.last().cloned().filter(|_| !s[j..].starts_with('('));
                 if let Some(r) = s[j..].strip_prefix("as") {
                     let a = ident_at(r.trim_start());
                     if r.starts_with(char::is_whitespace) && !a.is_empty() {
                         alias = Some(a.to_owned());
+                        *i = j + 2 + (r.len() - r.trim_start().len()) + a.len();
                     }
                 }
                 if !path.is_empty() {
@@ -308,7 +310,10 @@ fn part_of(m: &str) -> Option<(&'static str, &'static [&'static str])> {
 
 /// The violations among `edges` (`from file -> to file`, new module paths) inside the modules
 /// cut into parts, and the files of a part that no layer lists.
-fn sub_layer_violations(files: &BTreeSet<String>, edges: &BTreeSet<(String, String)>) -> Vec<String> {
+fn sub_layer_violations(
+    files: &BTreeSet<String>,
+    edges: &BTreeSet<(String, String)>,
+) -> Vec<String> {
     let mut bad = Vec::new();
     let layer_of = |part: &str, m: &str| {
         SUB_LAYERS
@@ -319,18 +324,27 @@ fn sub_layer_violations(files: &BTreeSet<String>, edges: &BTreeSet<(String, Stri
     for f in files {
         if let Some((part, _)) = part_of(f) {
             if layer_of(part, f).is_none() {
-                bad.push(format!("`{f}` is in no layer of part `{part}`: add it to SUB_LAYERS"));
+                bad.push(format!(
+                    "`{f}` is in no layer of part `{part}`: add it to SUB_LAYERS"
+                ));
             }
         }
     }
     for (from, to) in edges.iter().filter(|(f, t)| f != t) {
-        let (Some((pa, uses)), Some((pb, _))) = (part_of(from), part_of(to)) else { continue };
-        if PARTS.iter().all(|(m, _)| !(within(from, m) && within(to, m))) {
+        let (Some((pa, uses)), Some((pb, _))) = (part_of(from), part_of(to)) else {
+            continue;
+        };
+        if PARTS
+            .iter()
+            .all(|(m, _)| !(within(from, m) && within(to, m)))
+        {
             continue;
         }
         if pa != pb {
             if !uses.contains(&pb) {
-                bad.push(format!("`{from}` -> `{to}`: part `{pa}` may not use part `{pb}` (PARTS)"));
+                bad.push(format!(
+                    "`{from}` -> `{to}`: part `{pa}` may not use part `{pb}` (PARTS)"
+                ));
             }
             continue;
         }
@@ -371,7 +385,10 @@ fn the_parts_of_a_module_with_sub_layers_point_down() {
     assert!(bad.is_empty(), "sub-layer violations:\n{}", bad.join("\n"));
     for (part, layers) in SUB_LAYERS {
         for m in layers.iter().flat_map(|ms| ms.iter()) {
-            assert!(files.contains(*m), "SUB_LAYERS of `{part}` lists `{m}`, which is no file");
+            assert!(
+                files.contains(*m),
+                "SUB_LAYERS of `{part}` lists `{m}`, which is no file"
+            );
         }
     }
     let stale: Vec<_> = SUB_SAME
@@ -542,7 +559,12 @@ fn api_uses(code: &str, modules: &BTreeSet<Vec<String>>) -> BTreeSet<String> {
         |base: &[String], segs: &[String], alias: Option<String>, found: &mut BTreeSet<String>| {
             let mut m = base.to_vec();
             let mut rest = segs;
+            // Without a bound name the last segment is an item, even where a module has its name
+            // (`session::run` the module and `session::run()` its re-exported function).
             while let Some((s, r)) = rest.split_first() {
+                if r.is_empty() && alias.is_none() {
+                    break;
+                }
                 let mut next = m.clone();
                 next.push(s.clone());
                 if !modules.contains(&next) {
@@ -578,7 +600,7 @@ fn api_uses(code: &str, modules: &BTreeSet<Vec<String>>) -> BTreeSet<String> {
     found
 }
 
-/// Whether module `m`'s file (`file` its source) declares or re-exports a public `name`.
+/// Whether a module's source `code` declares or re-exports a public `name`.
 fn declares(code: &str, name: &str) -> bool {
     for p in path_starts(code, "pub") {
         let mut rest = code[p..].trim_start();
@@ -609,12 +631,11 @@ fn declares(code: &str, name: &str) -> bool {
             ]
             .contains(&w)
             {
-                return ident_at(rest) == name;
+                if ident_at(rest) == name {
+                    return true;
+                }
             }
             break;
-        }
-        if ident_at(rest) == name {
-            return true;
         }
     }
     false
@@ -957,7 +978,10 @@ fn a_planted_upward_sub_layer_edge_is_refused() {
     .collect();
     let bad = sub_layer_violations(&files, &edges);
     assert_eq!(bad.len(), 3, "{bad:?}");
-    assert!(bad[0].contains("`accept::x` is in no layer of part `accept`"), "{bad:?}");
+    assert!(
+        bad[0].contains("`accept::x` is in no layer of part `accept`"),
+        "{bad:?}"
+    );
     assert!(bad[1].contains("`accept::diff::model` (layer 1) -> `accept::diff` (layer 4) points upward in part `accept::diff`"), "{bad:?}");
     assert!(bad[2].contains("`accept::diff::model` -> `accept::reconfirm`: part `accept::diff` may not use part `accept::reconfirm`"), "{bad:?}");
     // A module's own files count: `accept/mod.rs` naming `diff::run` is an edge to `accept::diff`.
@@ -995,8 +1019,8 @@ fn a_planted_api_use_off_the_list_is_refused() {
         "contract::data",
     ]);
     let src = "use probity::{Error, ledger, resolve as res};\nuse probity::session::verification::{self, SignalRecord};\n\
-               use probity::contract::data;\nfn f() { verification::record_signal(); res::Verdict::Missing; ledger::Phase::Baseline; \
-               data::Gate {}; probity::session::run(&r); probity::repo_root(None); }\n// probity::secret\n";
+               use probity::{contract::data, session};\nfn f() { verification::record_signal(); res::Verdict::Missing; ledger::Phase::Baseline; \
+               data::Gate {}; probity::session::run(&r); probity::repo_root(None); session::cleanup(); }\n// probity::secret\n";
     let got: Vec<_> = api_uses(&code_only(src), &modules).into_iter().collect();
     assert_eq!(
         got,
@@ -1006,6 +1030,7 @@ fn a_planted_api_use_off_the_list_is_refused() {
             "ledger::Phase",
             "repo_root",
             "resolve::Verdict",
+            "session::cleanup",
             "session::run",
             "session::verification::SignalRecord",
             "session::verification::record_signal",
