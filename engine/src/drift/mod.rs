@@ -1,4 +1,4 @@
-//! The plan pass of the drift guard (contracts.md §9, docs/drift.md): extract the references a
+//! The plan pass of the drift guard (docs/contracts.md §9, docs/drift.md): extract the references a
 //! plan cites, skip the ones it declares as new, resolve each unique one once, and report every
 //! symbol — including the unchecked and skipped ones — in a "Verification coverage" block.
 //!
@@ -261,7 +261,7 @@ pub fn read_plan(path: &Path) -> crate::error::Result<String> {
     Ok(text)
 }
 
-/// The exit code of contracts.md §10: 1 when a result reaches `fail_on` (default: only hard
+/// The exit code of docs/contracts.md §10: 1 when a result reaches `fail_on` (default: only hard
 /// blocks, severity `high`), else 0.
 pub fn exit_code(max: Severity, fail_on: Option<Severity>) -> u8 {
     let threshold = fail_on.unwrap_or(Severity::High);

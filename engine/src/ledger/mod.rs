@@ -1,4 +1,4 @@
-//! The ledger: the Runtime Evidence schema v1 (contracts.md §6), its store and its rules.
+//! The ledger: the Runtime Evidence schema v1 (docs/contracts.md §6), its store and its rules.
 //!
 //! - `schema`: every type a ledger file holds, as plain data (probe entries, session fields,
 //!   runs and observations, capture root and artifacts, cleanup).

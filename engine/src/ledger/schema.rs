@@ -1,4 +1,4 @@
-//! The ledger schema: Runtime Evidence schema v1 (contracts.md §6) as plain data.
+//! The ledger schema: Runtime Evidence schema v1 (docs/contracts.md §6) as plain data.
 //!
 //! Owns every type a ledger file holds: the probe entries, the session fields, the run records
 //! with their observations, the capture root and artifacts, the cleanup result. Data only: no file
@@ -153,7 +153,7 @@ pub struct ProbeEntry {
     pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Session state (contracts.md §6); the transitions are [`super::state::legal`].
+/// Session state (docs/contracts.md §6); the transitions are [`super::state::legal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
