@@ -3,9 +3,13 @@
 //! import cycle exists, between top-level modules or between the files of one module.
 //!
 //! Edges are read from the sources: every `crate::<module>` path (in `use` items, grouped `use
-//! crate::{a, b::C}` items and inline paths) and every `super::` path that climbs out of a
-//! module's own subtree. Comments and string literals do not count. The CLI (`engine/src/cli/`,
-//! part of the binary) may use only `probity::` paths and its own modules.
+//! crate::{a, b::C}` items and inline paths), every `super::` path that climbs out of a
+//! module's own subtree (inside an inline `mod tests { … }` the first `super::` is the file's own
+//! module), and every path from a module into its own files (`diff::run` in `accept/mod.rs`).
+//! Comments and string literals do not count. The CLI (`engine/src/cli/`, part of the binary)
+//! may use only `probity::` paths and its own modules. The rules a layer table cannot say
+//! (crate-root items, the parts of `accept`, I/O in layers 1-3, the front-ends' API, the code
+//! map, cited documents) are in `tests/tidy.rs`, which uses this file's scanner.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -619,8 +623,23 @@ fn the_scanner_sees_grouped_super_and_inline_paths() {
     assert!(violation("scan", "index").is_some());
 }
 
-/// The largest library file, in lines: a file that needs more is several files (issue 9 §3).
-const MAX_FILE_LINES: usize = 700;
+/// The largest library file, in lines: a file that needs more is several files, cut along its
+/// seams (issue 9 §3; 600 since issue 23).
+const MAX_FILE_LINES: usize = 600;
+
+/// Files over [`MAX_FILE_LINES`] while issue 23 cuts them (each at most the old cap, 700); an
+/// entry whose file is back under the cap fails, so the list only shrinks.
+const OVER_CAP_UNTIL_CUT: &[&str] = &[
+    "engine/src/accept/diffclassify.rs",
+    "engine/src/accept/diffsyntax.rs",
+    "engine/src/drift/plan.rs",
+    "engine/src/index/extract.rs",
+    "engine/src/lang/pattern.rs",
+    "engine/src/ledger/schema.rs",
+    "engine/src/resolve/depscan.rs",
+    "engine/src/resolve/jsmodules.rs",
+    "engine/src/session/run.rs",
+];
 
 #[test]
 fn every_library_file_is_small_and_says_what_it_owns() {
@@ -641,8 +660,15 @@ fn every_library_file_is_small_and_says_what_it_owns() {
             .display()
             .to_string();
         let lines = text.lines().count();
-        if lines > MAX_FILE_LINES {
-            bad.push(format!("{shown}: {lines} lines (at most {MAX_FILE_LINES})"));
+        let waived = OVER_CAP_UNTIL_CUT.contains(&shown.as_str());
+        if waived && lines <= MAX_FILE_LINES {
+            bad.push(format!(
+                "{shown}: {lines} lines: remove it from OVER_CAP_UNTIL_CUT"
+            ));
+        }
+        let cap = if waived { 700 } else { MAX_FILE_LINES };
+        if lines > cap {
+            bad.push(format!("{shown}: {lines} lines (at most {cap})"));
         }
         if !text.starts_with("//!") {
             bad.push(format!(

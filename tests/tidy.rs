@@ -66,7 +66,6 @@ fn expand(rest: &str) -> Vec<(Vec<String>, Option<String>)> {
                         *i += 1;
                         return;
                     }
-                    let before = *i;
                     tree(s, i, prefix.clone(), out);
                     ws(b, i);
                     match b.get(*i) {
@@ -75,7 +74,7 @@ fn expand(rest: &str) -> Vec<(Vec<String>, Option<String>)> {
                             *i += 1;
                             return;
                         }
-                        _ if *i == before => return,
+                        // Not a use tree after all (`a::{` in a macro, text cut short).
                         _ => return,
                     }
                 }
@@ -204,9 +203,12 @@ fn library_code_names_no_crate_root_item() {
 // ------------------------------------------------------------------------------------------
 // Rule 2: sub-layers inside a module.
 
+/// A part of a module: its path and the other parts it may use.
+type Part = (&'static str, &'static [&'static str]);
+
 /// Modules cut into parts: `(module, parts)`, each part `(path, the other parts it may use)`. A
 /// file is in the part with the longest path its module path starts with.
-const PARTS: &[(&str, &[(&str, &[&str])])] = &[(
+const PARTS: &[(&str, &[Part])] = &[(
     "accept",
     &[
         ("accept::diff", &[]),
@@ -299,7 +301,7 @@ fn within(m: &str, base: &str) -> bool {
 }
 
 /// The part of a module cut into parts that `m` is in, and the parts it may use.
-fn part_of(m: &str) -> Option<(&'static str, &'static [&'static str])> {
+fn part_of(m: &str) -> Option<Part> {
     PARTS
         .iter()
         .flat_map(|(_, parts)| parts.iter())
@@ -626,14 +628,11 @@ fn declares(code: &str, name: &str) -> bool {
                 }
                 continue;
             }
-            if [
+            const KINDS: &[&str] = &[
                 "fn", "struct", "enum", "static", "type", "trait", "mod", "union",
-            ]
-            .contains(&w)
-            {
-                if ident_at(rest) == name {
-                    return true;
-                }
+            ];
+            if KINDS.contains(&w) && ident_at(rest) == name {
+                return true;
             }
             break;
         }

@@ -37,7 +37,7 @@
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
 //! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
-//! | [`accept::reconfirm`] ([`accept::ReconfirmOptions`] → [`accept::ReconfirmReport`]) | revert the fix, run, restore it, run again: does the fix matter |
+//! | [`accept::reconfirm()`] ([`accept::ReconfirmOptions`] → [`accept::ReconfirmReport`]) | revert the fix, run, restore it, run again: does the fix matter |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
