@@ -26,7 +26,7 @@ hand: change the doc comments there and run the script again. -->
 Every refusal and every `cleanup_failed` carries exactly one reason code: a frozen snake_case
 string from the `Reason` enum (`engine/src/reason.rs`). Codes are the contract; the `detail`
 text beside them is for people and may change. A code, once shipped, keeps its meaning; new
-codes may be added, none is renamed or removed (contracts.md §5).
+codes may be added, none is renamed or removed (docs/contracts.md §5).
 
 Where a code appears:
 

@@ -3,9 +3,13 @@
 //! import cycle exists, between top-level modules or between the files of one module.
 //!
 //! Edges are read from the sources: every `crate::<module>` path (in `use` items, grouped `use
-//! crate::{a, b::C}` items and inline paths) and every `super::` path that climbs out of a
-//! module's own subtree. Comments and string literals do not count. The CLI (`engine/src/cli/`,
-//! part of the binary) may use only `probity::` paths and its own modules.
+//! crate::{a, b::C}` items and inline paths), every `super::` path that climbs out of a
+//! module's own subtree (inside an inline `mod tests { … }` the first `super::` is the file's own
+//! module), and every path from a module into its own files (`diff::run` in `accept/mod.rs`).
+//! Comments and string literals do not count. The CLI (`engine/src/cli/`, part of the binary)
+//! may use only `probity::` paths and its own modules. The rules a layer table cannot say
+//! (crate-root items, the parts of `accept`, I/O in layers 1-3, the front-ends' API, the code
+//! map, cited documents) are in `tests/tidy.rs`, which uses this file's scanner.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -13,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::util::repo_root;
 
 /// The layers, bottom first. A module may use any module of a lower layer.
-const LAYERS: &[(&str, &[&str])] = &[
+pub(crate) const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundations",
         &[
@@ -79,7 +83,7 @@ const SAME_LAYER: &[(&str, &str)] = &[
 /// readers (issue 12), the drift half's too.
 const DRIFT_HALF_IO: &[&str] = &["fsio"];
 
-fn layer_of(module: &str) -> Option<usize> {
+pub(crate) fn layer_of(module: &str) -> Option<usize> {
     if DRIFT_HALF.contains(&module) {
         return None;
     }
@@ -123,7 +127,7 @@ fn violation(from: &str, to: &str) -> Option<String> {
 }
 
 /// Source text with comments, string and char literals blanked (lengths kept).
-fn code_only(src: &str) -> String {
+pub(crate) fn code_only(src: &str) -> String {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -208,18 +212,71 @@ fn code_only(src: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn ident_at(s: &str) -> &str {
+pub(crate) fn ident_at(s: &str) -> &str {
     let end = s
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(s.len());
     &s[..end]
 }
 
+/// Whether the byte before `at` lets a path start there: not inside an identifier, and not the
+/// tail of a longer path (`a::crate::`), except a leading `::` (`::std::fs`).
+pub(crate) fn starts_path(code: &str, at: usize) -> bool {
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    match at.checked_sub(1).map(|q| b[q]) {
+        None => true,
+        Some(b':') => {
+            at >= 2 && b[at - 2] == b':' && (at < 3 || !(ident(b[at - 3]) || b[at - 3] == b':'))
+        }
+        Some(c) => !ident(c) && c != b'$',
+    }
+}
+
+/// The inline modules of a file (`mod tests { … }`): their byte range and name.
+pub(crate) fn inline_mods(code: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(k) = code[at..].find("mod ") {
+        let p = at + k;
+        at = p + 4;
+        if !starts_path(code, p) {
+            continue;
+        }
+        let name = ident_at(code[p + 4..].trim_start());
+        let after = code[p + 4..].trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue;
+        }
+        let open = code.len() - after.len();
+        let mut depth = 0;
+        for (q, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push((open..open + q, name.to_owned()));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The module path each `crate::` / `super::` path in `code` starts with, for a file whose module
 /// path is `me` (`["resolve", "load"]`). Grouped `use crate::{a, b::c}` items give one path each.
 /// Each path is returned as far as it names modules that exist in `modules`.
-fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+pub(crate) fn references(
+    code: &str,
+    me: &[String],
+    modules: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
     let mut found = BTreeSet::new();
+    let inline = inline_mods(code);
     let bytes = code.as_bytes();
     let mut starts = Vec::new();
     for pat in ["crate::", "super::"] {
@@ -243,8 +300,14 @@ fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTr
             base.clear();
             rest = r;
         } else {
+            // Inside an inline `mod tests { … }` the first `super::` climbs to the file's module.
+            let mut inner = inline.iter().filter(|(r, _)| r.contains(&p)).count();
             while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
+                if inner > 0 {
+                    inner -= 1;
+                } else {
+                    base.pop();
+                }
                 rest = r;
             }
         }
@@ -298,12 +361,30 @@ fn references(code: &str, me: &[String], modules: &BTreeSet<Vec<String>>) -> BTr
             }
         }
     }
+    // A module's own files: `child::x` or `self::child::x`, where `child` is a module under the
+    // file's own module (`accept/mod.rs` naming `diff::run`).
+    for child in modules
+        .iter()
+        .filter(|m| m.len() == me.len() + 1 && m.starts_with(me))
+    {
+        let pat = format!("{}::", child[me.len()]);
+        let mut at = 0;
+        while let Some(k) = code[at..].find(&pat) {
+            let p = at + k;
+            at = p + pat.len();
+            let head = code[..p].strip_suffix("self::").unwrap_or(&code[..p]);
+            let before = head.as_bytes().last();
+            if !matches!(before, Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c == b':') {
+                found.insert(child.clone());
+            }
+        }
+    }
     found
 }
 
 /// Every library source file and its module path (`engine/src/resolve/load.rs` ->
 /// `["resolve", "load"]`), the CLI excluded.
-fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
+pub(crate) fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
     fn walk(dir: &Path, prefix: &[String], out: &mut Vec<(Vec<String>, PathBuf)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -332,7 +413,7 @@ fn library_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
 }
 
 /// Strongly connected components with more than one node (Tarjan).
-fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+pub(crate) fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     struct T<'a> {
         g: &'a BTreeMap<String, BTreeSet<String>>,
         index: BTreeMap<&'a str, usize>,
@@ -542,8 +623,23 @@ fn the_scanner_sees_grouped_super_and_inline_paths() {
     assert!(violation("scan", "index").is_some());
 }
 
-/// The largest library file, in lines: a file that needs more is several files (issue 9 §3).
-const MAX_FILE_LINES: usize = 700;
+/// The largest library file, in lines: a file that needs more is several files, cut along its
+/// seams (issue 9 §3; 600 since issue 23).
+const MAX_FILE_LINES: usize = 600;
+
+/// Files over [`MAX_FILE_LINES`] while issue 23 cuts them (each at most the old cap, 700); an
+/// entry whose file is back under the cap fails, so the list only shrinks.
+const OVER_CAP_UNTIL_CUT: &[&str] = &[
+    "engine/src/accept/diffclassify.rs",
+    "engine/src/accept/diffsyntax.rs",
+    "engine/src/drift/plan.rs",
+    "engine/src/index/extract.rs",
+    "engine/src/lang/pattern.rs",
+    "engine/src/ledger/schema.rs",
+    "engine/src/resolve/depscan.rs",
+    "engine/src/resolve/jsmodules.rs",
+    "engine/src/session/run.rs",
+];
 
 #[test]
 fn every_library_file_is_small_and_says_what_it_owns() {
@@ -564,8 +660,15 @@ fn every_library_file_is_small_and_says_what_it_owns() {
             .display()
             .to_string();
         let lines = text.lines().count();
-        if lines > MAX_FILE_LINES {
-            bad.push(format!("{shown}: {lines} lines (at most {MAX_FILE_LINES})"));
+        let waived = OVER_CAP_UNTIL_CUT.contains(&shown.as_str());
+        if waived && lines <= MAX_FILE_LINES {
+            bad.push(format!(
+                "{shown}: {lines} lines: remove it from OVER_CAP_UNTIL_CUT"
+            ));
+        }
+        let cap = if waived { 700 } else { MAX_FILE_LINES };
+        if lines > cap {
+            bad.push(format!("{shown}: {lines} lines (at most {cap})"));
         }
         if !text.starts_with("//!") {
             bad.push(format!(

@@ -47,6 +47,7 @@ mod session;
 mod session_gate;
 mod session_life;
 mod session_runtime;
+mod tidy;
 mod toolchains;
 mod trace;
 mod util;

@@ -253,7 +253,7 @@ export type Inconclusive =
 export type RunStatus =
   "completed" | "timed_out" | "failed_to_start" | "interrupted" | "inconclusive" | (string & {});
 /**
- * Session state (contracts.md §6); the transitions are [`super::state::legal`].
+ * Session state (docs/contracts.md §6); the transitions are [`super::state::legal`].
  */
 export type State =
   "not_used" | "planned" | "active" | "cleanup_pending" | "clean" | "cleanup_failed";
@@ -262,7 +262,7 @@ export type State =
  */
 export type SideVerdict = "observed" | "not_observed" | "inconclusive" | "absent";
 /**
- * Severity of a verdict (contracts.md §9), ordered from least to most severe.
+ * Severity of a verdict (docs/contracts.md §9), ordered from least to most severe.
  */
 export type Severity = "none" | "info" | "needs-acknowledgement" | "medium" | "high";
 /**

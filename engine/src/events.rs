@@ -1,6 +1,6 @@
 //! Sink validation: turn the untrusted bytes a reproduction run wrote into per-probe observations.
 //!
-//! Events are untrusted input (contracts.md §7, ADR-1577): read with hard bounds, parsed
+//! Events are untrusted input (docs/contracts.md §7, ADR-1577): read with hard bounds, parsed
 //! strictly, never executed or followed. Every deviation makes the affected observation
 //! `inconclusive` with a reason; a line that cannot be attributed to one probe makes every probe
 //! inconclusive. Only sanitized facts leave this module: counts, hashes, enums and citations.
@@ -167,7 +167,7 @@ pub struct RunIdentity {
     pub phase: Phase,
 }
 
-/// One event line's JSON object (contracts.md §7), as [`event_schema`] describes it.
+/// One event line's JSON object (docs/contracts.md §7), as [`event_schema`] describes it.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Envelope {

@@ -1,25 +1,31 @@
 //! probity: place temporary, hash-verified debug probes in source files, and prove they are gone;
 //! check the symbols a plan cites against the repository's real declarations.
 //!
-//! The house is layered (docs/architecture.md; `tests/layers.rs` keeps it so): a module uses only
-//! modules of lower layers, and the drift half (index, resolve, drift) only layers 1 and 2.
+//! The house is layered (docs/architecture.md; `tests/layers.rs` and `tests/tidy.rs` keep it
+//! so): a module uses only modules of lower layers, and the drift half (index, resolve, drift)
+//! only layers 1 and 2 and the bounded readers of `fsio`.
 //!
 //! | layer | modules |
 //! |---|---|
-//! | 1 foundations | [`reason`], [`error`], [`protocol`], [`source`], `edit` |
+//! | 1 foundations | [`reason`], [`error`], [`protocol`], [`source`], `edit`, `similar`, [`untrusted`] |
 //! | 2 language | [`lang`], [`parse`] |
 //! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
 //! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
-//! | 5 operations | [`ops`], [`session`], [`scan`], [`accept`] |
-//! | drift half | [`index`], [`resolve`], [`drift`] |
+//! | 5 operations | [`ops`], [`session`], [`scan`] |
+//! | drift half (uses 1, 2 and `fsio`) | [`index`], [`resolve`], [`drift`] |
 //! | 6 acceptance (uses both halves) | [`accept`] |
 //! | 7 contract (the output of every command) | [`contract`] |
 //!
 //! # The library API
 //!
-//! Every operation takes a typed request, returns a typed, serializable result or an [`Error`]
-//! carrying a frozen [`Reason`](reason::Reason) code, and does its own locking; the `probity`
-//! binary only parses arguments and prints these results.
+//! Every operation returns a typed, serializable result or an [`Error`] carrying a frozen
+//! [`Reason`](reason::Reason) code, and does its own locking; the `probity` binary only parses
+//! arguments and prints these results. Most take one typed request ([`PlaceRequest`],
+//! [`StripRequest`], [`scan::Options`], [`trace::Options`], [`accept::TestsOptions`],
+//! [`accept::diff::Options`], [`accept::ReconfirmOptions`]); the session operations still take
+//! their arguments one by one ([`session::run()`] six, [`session::run_hosted`] seven),
+//! [`session::cleanup()`] returns a tuple, and [`session::gate()`] and [`drift::run`] return no
+//! `Result` (issue 23 gives them request types).
 //!
 //! | operation | does |
 //! |---|---|
@@ -31,9 +37,51 @@
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
 //! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
+//! | [`accept::reconfirm()`] ([`accept::ReconfirmOptions`] → [`accept::ReconfirmReport`]) | revert the fix, run, restore it, run again: does the fix matter |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
+//!
+//! # The front-ends' API
+//!
+//! Everything the `probity` binary (`engine/src/cli/`) and the Node binding
+//! (`bindings/node/src/`) may name, module by module; `tests/tidy.rs` fails on a path they use
+//! that is not listed here, and on a listed path the library does not declare. A front-end that
+//! needs more adds it here first: this list is the surface a third front-end can rely on.
+//!
+//! - `probity`: `Error`, `Result`, `repo_root`, `git_root`, `place_file`, `strip_ledger`,
+//!   `verify`
+//! - `probity::reason`: `Reason`
+//! - `probity::untrusted`: `escape`, `frame`, `LINE_PREFIX`
+//! - `probity::lang`: `languages`
+//! - `probity::probe`: `ProbeIdentity`, `MESSAGES`
+//! - `probity::place`: `Anchor`
+//! - `probity::strip`: `Outcome`
+//! - `probity::ledger`: `Goal`, `Phase`, `Policy`, `State`, `ledger_path`
+//! - `probity::trace`: `inspect`, `Options`, `Report`, `Caller`, `NOTICE`
+//! - `probity::ops`: `place_file`, `strip_ledger`, `PlaceRequest`, `PlaceStatus`,
+//!   `StripRequest`, `StripStatus`
+//! - `probity::session`: `init`, `load`, `set_policy`, `run`, `run_hosted`, `Host`, `run_start`,
+//!   `run_finish`, `compare`, `cleanup`, `env`, `find_root`, `gate_root`, `render`, `sync_file`
+//! - `probity::session::verification`: `of`, `record_signal`, `accept_debt`, `render_lines`,
+//!   `rejected_block`, `SIGNALS`, `SignalRecord`, `Verification`
+//! - `probity::scan`: `verify`, `Options`, `Report`, `Mode`, `Progress`
+//! - `probity::scan::output`: `human_styled`, `json_lines`, `sarif`, `HumanStyle`, `Tone`
+//! - `probity::scan::formats`: `github`, `gitlab`
+//! - `probity::index`: `Cache`, `check_root`, `index_root_each`, `parse_only`, `FileStatus`,
+//!   `SortedJson`, `Stats`
+//! - `probity::resolve`: `resolve`, `read_refs_file`, `Verdict`, `Severity`, `AUTHORITY`, `RUNG`
+//! - `probity::drift`: `run`, `read_plan`, `exit_code`
+//! - `probity::accept`: `adjacent_tests`, `reconfirm`, `TestsOptions`, `AdjacentReport`,
+//!   `ChangeSource`, `DEFAULT_DEPTH`, `Outcome`, `SuiteStatus`, `DiffReport`, `DiffSource`,
+//!   `Severity`, `Verdict`, `ReconfirmOptions`, `ReconfirmReport`
+//! - `probity::accept::diff`: `run`, `Options`
+//! - `probity::contract`: `Envelope`, `Status`, `SCHEMA_VERSION`
+//! - `probity::contract::schema`: `all`, `names`, `schema`
+//! - `probity::contract::data`: `probity_version`, `AcceptDiff`, `AcceptReconfirm`,
+//!   `AcceptRecord`, `AcceptTests`, `AcceptVerdict`, `Cleanup`, `Compare`, `Drift`, `Env`,
+//!   `Index`, `Languages`, `PolicyView`, `Resolve`, `RunStart`, `SessionInit`, `SessionRender`,
+//!   `SessionSetPolicy`, `SessionShow`, `SessionSync`, `TraceInspect`
 //!
 //! ```
 //! use probity::place::Anchor;

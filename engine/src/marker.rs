@@ -4,7 +4,7 @@
 //! Marker text inside a string, template or doc string is data, never a marker; a comment that
 //! mentions `gsd-debug-probe:` but is not exactly a marker is reported as malformed, because it
 //! could be a damaged one. Found with a byte prefilter (memchr's memmem), then classified by the
-//! syntax tree. See: contracts.md §2.
+//! syntax tree. See: docs/contracts.md §2.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -105,8 +105,8 @@ pub fn find(lang: &Language, source: &Source, tree: &Tree) -> Vec<Marker> {
     out
 }
 
-/// A complete, well-formed probe block: for its `(slug, probe)` the strip rule (contracts.md §4)
-/// holds in every point but the hash.
+/// A complete, well-formed probe block: for its `(slug, probe)` the strip rule (docs/contracts.md
+/// §4) holds in every point but the hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     /// Slug.

@@ -1,5 +1,5 @@
 //! Parsing: one tree-sitter parser per thread per grammar, and the syntax-error census used by the
-//! "no new ERROR or MISSING node" rule (contracts.md §3).
+//! "no new ERROR or MISSING node" rule (docs/contracts.md §3).
 //!
 //! Layer 2, over `lang`'s compiled grammars. Parsers live in a thread-local cache and never cross
 //! threads (the tree-sitter `tags` pattern: shared immutable grammars, per-thread mutable

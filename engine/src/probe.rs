@@ -4,7 +4,7 @@
 //! [`ProbeIdentity`], the language's template and the anchor line's indentation and line ending
 //! into the exact block bytes whose SHA-256 is ledgered. It also renders the shared probe
 //! runtime (Python, JavaScript) that the compact blocks of those languages call
-//! ([`runtime_source`]). See: contracts.md §2 and §7, grammars/README.md for the template
+//! ([`runtime_source`]). See: docs/contracts.md §2 and §7, grammars/README.md for the template
 //! contract, docs/probes.md for the design.
 
 use schemars::JsonSchema;

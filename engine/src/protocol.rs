@@ -1,6 +1,6 @@
 //! The numbers and tokens of the probe protocol that more than one layer must agree on: the
-//! marker tag, the event prefix and every bound of contracts.md §7 (events per probe, bytes per
-//! event and per run, characters per value) and of the ledger (probes per session).
+//! marker tag, the event prefix and every bound of docs/contracts.md §7 (events per probe, bytes
+//! per event and per run, characters per value) and of the ledger (probes per session).
 //!
 //! Data only: probe rendering ([`crate::probe`]) bakes these into every block, event validation
 //! ([`crate::events`]) and the sink reader (`sink`) enforce them on what comes back, so
@@ -10,9 +10,9 @@
 pub const MARKER_TAG: &str = "gsd-debug-probe:";
 /// The line prefix of every event.
 pub const EVENT_PREFIX: &str = "GSDDBG1 ";
-/// Events allowed per probe per process (contracts.md §7).
+/// Events allowed per probe per process (docs/contracts.md §7).
 pub const MAX_EVENTS_PER_PROBE: usize = 100;
-/// Bytes allowed per event line, prefix included, newline excluded (contracts.md §7).
+/// Bytes allowed per event line, prefix included, newline excluded (docs/contracts.md §7).
 pub const MAX_EVENT_BYTES: usize = 1024;
 /// Bytes a run's sink may hold; more is an overflow of every probe.
 pub const MAX_RUN_BYTES: usize = 262_144;

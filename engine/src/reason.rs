@@ -2,7 +2,7 @@
 //!
 //! Codes serialize as snake_case strings. Tests assert codes, never message text. A code, once
 //! shipped, keeps its meaning; new codes may be added (the enum is `#[non_exhaustive]`), none is
-//! ever renamed or removed. See: contracts.md §5.
+//! ever renamed or removed. See: docs/contracts.md §5.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

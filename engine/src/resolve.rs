@@ -1,5 +1,5 @@
 //! Resolving plan references against the real repository (drift guard rung 2, `treesitter`;
-//! contracts.md §9, docs/drift.md).
+//! docs/contracts.md §9, docs/drift.md).
 //!
 //! No full index is built: the referenced names are looked up in a word index over every file's
 //! identifier words (kept in the manifest) and only the files that can hold them are parsed
@@ -99,7 +99,7 @@ use external::Deps;
 use jsexports::JsExports;
 use load::Unanalyzed;
 
-/// The authority rung of this resolver (contracts.md §9).
+/// The authority rung of this resolver (docs/contracts.md §9).
 pub const RUNG: u8 = 2;
 
 /// The authority name of this resolver.
@@ -131,7 +131,7 @@ impl Verdict {
     }
 }
 
-/// Severity of a verdict (contracts.md §9), ordered from least to most severe.
+/// Severity of a verdict (docs/contracts.md §9), ordered from least to most severe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Default, JsonSchema)]
 #[allow(missing_docs)]
 pub enum Severity {
@@ -173,7 +173,7 @@ impl Severity {
 
     /// An optional `--fail-on` value: `None` when absent, [`Reason::InvalidArgument`] when it
     /// names no severity.
-    pub fn parse_fail_on(s: Option<&str>) -> crate::Result<Option<Severity>> {
+    pub fn parse_fail_on(s: Option<&str>) -> crate::error::Result<Option<Severity>> {
         match s {
             None => Ok(None),
             Some(v) => Severity::parse(v).map(Some).ok_or_else(|| {
@@ -227,7 +227,7 @@ pub struct Resolution {
     pub authority: &'static str,
     /// Always 2.
     pub rung: u8,
-    /// contracts.md §9.
+    /// docs/contracts.md §9.
     pub severity: Severity,
     /// VERIFIED: where.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -321,7 +321,7 @@ pub struct Resolver<'c> {
 /// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A
 /// file that cannot be read is [`Error::io`]; one that is not such an array is
 /// [`Reason::InvalidArgument`].
-pub fn read_refs_file(path: &Path) -> crate::Result<Vec<String>> {
+pub fn read_refs_file(path: &Path) -> crate::error::Result<Vec<String>> {
     let bytes = crate::fsio::read_bounded(
         path,
         crate::fsio::MAX_REPO_FILE_BYTES,

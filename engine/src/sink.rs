@@ -1,4 +1,4 @@
-//! Capture confinement: the session's capture root and each run's sink (contracts.md §8).
+//! Capture confinement: the session's capture root and each run's sink (docs/contracts.md §8).
 //!
 //! One fresh root per session from a secure temp-dir primitive (mode 0700); its canonical path
 //! and (dev, ino) are recorded before anything is created inside. Each sink is created

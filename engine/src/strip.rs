@@ -5,7 +5,7 @@
 //! file fails, no probe of that file is removed and the file stays byte-identical.
 //!
 //! Layer 3 (pure placement): uses `marker` and `probe` (the same layer, below it), `edit` and
-//! layers 1-2; nothing from the I/O or operation layers. See: contracts.md §4.
+//! layers 1-2; nothing from the I/O or operation layers. See: docs/contracts.md §4.
 
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -1,10 +1,11 @@
 //! Fix acceptance: the mechanical signals of the fix-acceptance guardrail
-//! (`../shared/reference/fix-acceptance-guardrail.md`, issue 15), computed from the code.
+//! (`fix-acceptance-guardrail.md` in the GSD references, outside this repository; issue 15),
+//! computed from the code.
 //!
 //! `diff/` is signal 3, the no-op / behaviour-deleting detector: it reads the old and new
 //! version of every file a git diff changes, parses both, and classifies each hunk by what it
-//! does to behaviour (docs/accept.md). Layer 5: it runs git (bounded) and reads files, and never
-//! writes to the user's tree.
+//! does to behaviour (docs/accept.md). Layer 6 (acceptance): it runs git (bounded) and reads
+//! files, and never writes to the user's tree.
 //!
 //! `adjacent/` is signal 4, the tests adjacent to a change through the import graph
 //! (docs/accept-tests.md): `adjacent` (the search), `adjacent::model` (its answer),

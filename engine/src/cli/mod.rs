@@ -2,7 +2,7 @@
 //! family, and the output helpers they share. A command module holds its clap structs, calls the
 //! library, and prints the result as human text or `--json`; it does no library work itself.
 //!
-//! Exit codes (contracts.md §10): 0 done and clean; 1 done, something not clean
+//! Exit codes (docs/contracts.md §10): 0 done and clean; 1 done, something not clean
 //! (`cleanup_failed`); 2 could not do the job (usage, I/O, refused input). With `--json` every
 //! command prints one envelope (`probity::contract`) whose status agrees with the exit code, usage
 //! errors included (reason `usage`).

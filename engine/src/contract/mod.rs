@@ -1,5 +1,5 @@
-//! The one output contract of every command (issue 13, contracts.md §10): an [`Envelope`] around
-//! the command's typed data, with one frozen [`Status`] that agrees with the exit code, a
+//! The one output contract of every command (issue 13, docs/contracts.md §10): an [`Envelope`]
+//! around the command's typed data, with one frozen [`Status`] that agrees with the exit code, a
 //! [`Reason`] code when the command refused or failed, and a human `detail`.
 //!
 //! ```json

@@ -76,8 +76,8 @@ pub fn schema(name: &str) -> Option<Value> {
         command => {
             let statuses = COMMANDS.iter().find(|(c, _)| *c == command)?.1;
             match command {
-                "place" => envelope::<crate::PlaceReport>(command, statuses),
-                "strip" => envelope::<crate::StripReport>(command, statuses),
+                "place" => envelope::<crate::ops::PlaceReport>(command, statuses),
+                "strip" => envelope::<crate::ops::StripReport>(command, statuses),
                 "session init" => envelope::<data::SessionInit>(command, statuses),
                 "session show" => envelope::<data::SessionShow>(command, statuses),
                 "session set-policy" => envelope::<data::SessionSetPolicy>(command, statuses),
@@ -191,7 +191,7 @@ fn record() -> Value {
     v
 }
 
-/// The ledger, Runtime Evidence schema v1 (contracts.md §6): what probity reads (a ledger
+/// The ledger, Runtime Evidence schema v1 (docs/contracts.md §6): what probity reads (a ledger
 /// without a session has no session fields).
 fn ledger() -> Value {
     let mut v = SchemaSettings::draft2020_12()
@@ -203,7 +203,7 @@ fn ledger() -> Value {
     v
 }
 
-/// One event (contracts.md §7): the object after `GSDDBG1 ` on an event line.
+/// One event (docs/contracts.md §7): the object after `GSDDBG1 ` on an event line.
 fn event() -> Value {
     let mut v = crate::events::event_schema().to_value();
     v["title"] = json!("probity event envelope (one line: `GSDDBG1 ` then this object)");

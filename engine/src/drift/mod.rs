@@ -1,4 +1,4 @@
-//! The plan pass of the drift guard (contracts.md §9, docs/drift.md): extract the references a
+//! The plan pass of the drift guard (docs/contracts.md §9, docs/drift.md): extract the references a
 //! plan cites, skip the ones it declares as new, resolve each unique one once, and report every
 //! symbol — including the unchecked and skipped ones — in a "Verification coverage" block.
 //!
@@ -238,7 +238,7 @@ pub const MAX_PLAN_REFS: usize = 5_000;
 /// The plan's text: UTF-8 ([`Reason::NotUtf8`]), at most [`MAX_PLAN_BYTES`] and citing at most
 /// [`MAX_PLAN_REFS`] distinct references ([`Reason::PlanTooLarge`]); a plan that cannot be read
 /// is [`Error::io`].
-pub fn read_plan(path: &Path) -> crate::Result<String> {
+pub fn read_plan(path: &Path) -> crate::error::Result<String> {
     let shown = path.display();
     let bytes = crate::fsio::read_bounded(path, MAX_PLAN_BYTES, Reason::PlanTooLarge, "plans")?;
     let text = String::from_utf8(bytes).map_err(|e| {
@@ -262,7 +262,7 @@ pub fn read_plan(path: &Path) -> crate::Result<String> {
     Ok(text)
 }
 
-/// The exit code of contracts.md §10: 1 when a result reaches `fail_on` (default: only hard
+/// The exit code of docs/contracts.md §10: 1 when a result reaches `fail_on` (default: only hard
 /// blocks, severity `high`), else 0.
 pub fn exit_code(max: Severity, fail_on: Option<Severity>) -> u8 {
     let threshold = fail_on.unwrap_or(Severity::High);

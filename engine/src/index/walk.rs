@@ -21,7 +21,7 @@ use crate::lang::{self, Grammar, Language};
 use crate::reason::Reason;
 
 /// `root` as the root of a walk: [`Reason::NotADirectory`] unless it is a directory.
-pub fn check_root(root: &Path) -> crate::Result<()> {
+pub fn check_root(root: &Path) -> crate::error::Result<()> {
     if root.is_dir() {
         Ok(())
     } else {

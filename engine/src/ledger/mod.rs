@@ -1,4 +1,4 @@
-//! The ledger: the Runtime Evidence schema v1 (contracts.md §6), its store and its rules.
+//! The ledger: the Runtime Evidence schema v1 (docs/contracts.md §6), its store and its rules.
 //!
 //! - `schema`: the ledger file and the types it holds directly, as plain data (probe entries,
 //!   session fields, cleanup); `run`: the run in progress and the run records with their

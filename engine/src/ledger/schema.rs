@@ -1,4 +1,4 @@
-//! The ledger schema: Runtime Evidence schema v1 (contracts.md §6) as plain data.
+//! The ledger schema: Runtime Evidence schema v1 (docs/contracts.md §6) as plain data.
 //!
 //! Owns the ledger file ([`Ledger`], its serialization and compaction) and the types it holds
 //! directly: the probe entries, the session fields, the cleanup result. The run entries are in
@@ -83,7 +83,7 @@ pub struct ProbeEntry {
     pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Session state (contracts.md §6); the transitions are [`super::state::legal`].
+/// Session state (docs/contracts.md §6); the transitions are [`super::state::legal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum State {

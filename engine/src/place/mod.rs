@@ -2,8 +2,8 @@
 //! probe block inserted at a real statement position.
 //!
 //! Pure: takes a validated [`Source`], returns a [`Placement`] or a [`Error`]; never touches
-//! the file system. Every rule of contracts.md §3 is enforced here, and the result is re-parsed
-//! before it is returned: a placement that would add an ERROR or MISSING node is refused.
+//! the file system. Every rule of docs/contracts.md §3 is enforced here, and the result is
+//! re-parsed before it is returned: a placement that would add an ERROR or MISSING node is refused.
 //!
 //! [`place`] reads as its steps, one submodule each: `facts` runs the language's placement
 //! query; `position` finds the statement a line-start insertion can reach; `rules` decides

@@ -5,8 +5,8 @@
 //! inside a string literal is data and ignored, marker text anywhere else is an orphan. Other
 //! files are read textually: every `gsd-debug-probe:` occurrence is a marker (well-formed when
 //! `start|end <slug> <id>` follows). Markers are then paired per `(slug, probe)`; each complete,
-//! ordered, un-nested pair is a block whose span (contracts.md §2) is hashed and correlated with
-//! the ledgers. Residue tokens outside every block are `residue_without_markers`. In markdown
+//! ordered, un-nested pair is a block whose span (docs/contracts.md §2) is hashed and correlated
+//! with the ledgers. Residue tokens outside every block are `residue_without_markers`. In markdown
 //! (`.md`, `.markdown`), marker and residue text inside a code span or a fenced or indented code
 //! block is data, as it is in a string literal: those bytes are blanked before the textual scan.
 

@@ -8,7 +8,7 @@
 //! `ROOT/.planning/debug/` (`ledgers`); the allowlist and per-root context live in `root`, the
 //! records in `model`, their rendering in [`output`]. Files are read into a per-thread buffer, or
 //! mapped when large, so memory stays bounded. `--staged` and `--rev` read blobs through
-//! `git cat-file --batch` instead (`git`). See docs/verify.md, contracts.md §2, §4, §6, §10.
+//! `git cat-file --batch` instead (`git`). See docs/verify.md, docs/contracts.md §2, §4, §6, §10.
 //!
 //! Layer 5 (operations). Reads files, ledgers and git objects, and writes no file: the CLI
 //! renders the [`Report`] and writes any SARIF file (the walk only prints a warning on stderr

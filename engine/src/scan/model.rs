@@ -249,7 +249,7 @@ pub struct Report {
 }
 
 impl Report {
-    /// contracts.md §10: 1 when anything was found, else 2 when a file could not be checked,
+    /// docs/contracts.md §10: 1 when anything was found, else 2 when a file could not be checked,
     /// else 0.
     pub fn exit_code(&self) -> u8 {
         if !self.findings.is_empty() {

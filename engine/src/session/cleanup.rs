@@ -1,5 +1,6 @@
 //! `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
-//! empty, verify, and record `clean` or `cleanup_failed` with per-item reasons (contracts.md §8).
+//! empty, verify, and record `clean` or `cleanup_failed` with per-item reasons (docs/contracts.md
+//! §8).
 //!
 //! Before stripping, the tree is verified ([`crate::scan::verify`]) for blocks of the session that
 //! the ledger lists as removed (`git stash` of a fix stashed the probes too, a cleanup ran, and

@@ -1,4 +1,4 @@
-//! `probity gate`: judge session ledgers before a terminal step (contracts.md §10).
+//! `probity gate`: judge session ledgers before a terminal step (docs/contracts.md §10).
 //!
 //! A ledger passes when its session is `clean` or `not_used`, no run is in progress, and no probe
 //! or capture artifact remains. A ledger that cannot be read blocks. [`tree_items`] adds what the

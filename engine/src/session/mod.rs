@@ -1,4 +1,4 @@
-//! Runtime Evidence sessions: the operations over a session ledger (contracts.md §6-8, §10;
+//! Runtime Evidence sessions: the operations over a session ledger (docs/contracts.md §6-8, §10;
 //! ADR-3128).
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);

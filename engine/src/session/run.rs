@@ -1,5 +1,5 @@
 //! `probity run`: one reproduction run of a session, bounded and confined, and its sanitized
-//! record (contracts.md §6-8).
+//! record (docs/contracts.md §6-8).
 //!
 //! [`run`] is four steps, each writing the ledger before the side effect it records:
 //! 1. `prepare`: settle an interrupted run, check policy and phase, move the state machine;

@@ -23,7 +23,7 @@ fn git_failed(detail: impl Into<String>) -> Error {
 }
 
 /// `git -C root args...`, bounded by `timeout`; its stdout.
-fn git(root: &Path, args: &[&str], timeout: Duration) -> crate::Result<Vec<u8>> {
+fn git(root: &Path, args: &[&str], timeout: Duration) -> crate::error::Result<Vec<u8>> {
     let mut cmd = Command::new("git");
     cmd.arg("-C")
         .arg(root)
@@ -98,12 +98,12 @@ pub(super) fn changed_files(
     root: &Path,
     source: &ChangeSource,
     timeout: Duration,
-) -> crate::Result<Vec<String>> {
+) -> crate::error::Result<Vec<String>> {
     let mut out = match source {
         ChangeSource::Files(files) => files
             .iter()
             .map(|f| relative(root, f))
-            .collect::<crate::Result<Vec<_>>>()?,
+            .collect::<crate::error::Result<Vec<_>>>()?,
         ChangeSource::Worktree => {
             let mut v = paths(&git(
                 root,
@@ -167,7 +167,7 @@ pub(super) fn changed_files(
 }
 
 /// `f` relative to `root`: as given when relative, else with the root's prefix taken off.
-fn relative(root: &Path, f: &str) -> crate::Result<String> {
+fn relative(root: &Path, f: &str) -> crate::error::Result<String> {
     let p = Path::new(f);
     let rel = if p.is_absolute() {
         let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());

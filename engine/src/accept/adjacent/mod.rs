@@ -364,10 +364,10 @@ impl Search<'_> {
 
 /// The test files adjacent to the change of `opts.source` under `opts.root`, with the suites that
 /// run them (run when `opts.run`).
-pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::Result<AdjacentReport> {
+pub fn adjacent_tests(opts: &TestsOptions, cache: &Cache) -> crate::error::Result<AdjacentReport> {
     index::check_root(&opts.root)?;
     if opts.depth == 0 || opts.depth > MAX_DEPTH {
-        return Err(crate::Error::new(
+        return Err(crate::error::Error::new(
             Reason::InvalidArgument,
             format!("--depth {}: expected 1 to {MAX_DEPTH}", opts.depth),
         ));

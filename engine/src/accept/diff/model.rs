@@ -252,7 +252,7 @@ pub struct DiffReport {
 }
 
 impl DiffReport {
-    /// contracts.md §10: 0 pass, 1 flagged.
+    /// docs/contracts.md §10: 0 pass, 1 flagged.
     pub fn exit_code(&self) -> u8 {
         match self.verdict {
             Verdict::Pass => 0,
