@@ -268,32 +268,9 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
 /// Edges allowed inside one layer of a part, `from -> to`.
 const SUB_SAME: &[(&str, &str)] = &[];
 
-/// The flat files `accept` had before its folders (old module path -> new one), so the table
-/// above holds for either layout. Remove once the moves have landed.
-const RENAMED: &[(&str, &str)] = &[
-    ("accept::diffgit", "accept::diff::git"),
-    ("accept::diffside", "accept::diff::side"),
-    ("accept::diffclassify", "accept::diff::classify"),
-    ("accept::diffreplace", "accept::diff::replace"),
-    ("accept::diffsyntax", "accept::diff::syntax"),
-    ("accept::diffmodel", "accept::diff::model"),
-    ("accept::diffguards", "accept::diff::guards"),
-    ("accept::diffnet", "accept::diff::net"),
-    ("accept::diffprobes", "accept::diff::probes"),
-    ("accept::adjacent_crates", "accept::adjacent::crates"),
-    ("accept::adjacent_git", "accept::adjacent::git"),
-    ("accept::adjacent_model", "accept::adjacent::model"),
-    ("accept::adjacent_run", "accept::adjacent::run"),
-    ("accept::adjacent_scan", "accept::adjacent::scan"),
-    ("accept::reconfirm_patch", "accept::reconfirm::patch"),
-];
-
-fn renamed(m: &[String]) -> String {
-    let joined = m.join("::");
-    RENAMED
-        .iter()
-        .find(|(old, _)| *old == joined)
-        .map_or(joined, |(_, new)| (*new).to_owned())
+/// A module path as written in the tables above (`accept::diff::git`).
+fn joined(m: &[String]) -> String {
+    m.join("::")
 }
 
 fn within(m: &str, base: &str) -> bool {
@@ -375,12 +352,12 @@ fn the_parts_of_a_module_with_sub_layers_point_down() {
     let src = repo_root().join("engine/src");
     let list = library_files(&src);
     let modules: BTreeSet<Vec<String>> = list.iter().map(|(m, _)| m.clone()).collect();
-    let files: BTreeSet<String> = list.iter().map(|(m, _)| renamed(m)).collect();
+    let files: BTreeSet<String> = list.iter().map(|(m, _)| joined(m)).collect();
     let mut edges = BTreeSet::new();
     for (m, path) in &list {
         let code = code_only(&std::fs::read_to_string(path).unwrap());
         for r in references(&code, m, &modules) {
-            edges.insert((renamed(m), renamed(&r)));
+            edges.insert((joined(m), joined(&r)));
         }
     }
     let bad = sub_layer_violations(&files, &edges);
@@ -789,12 +766,12 @@ fn unmapped(files: &[String], map: &BTreeMap<String, String>) -> Vec<String> {
 fn every_library_file_is_on_the_code_map() {
     let src = repo_root().join("engine/src");
     let list = library_files(&src);
-    let modules: BTreeSet<String> = list.iter().map(|(m, _)| renamed(m)).collect();
-    // Inside a module cut into parts, each file by its path in the new layout (RENAMED).
+    let modules: BTreeSet<String> = list.iter().map(|(m, _)| joined(m)).collect();
+    // Inside a module cut into parts, each file by its path.
     let files: Vec<String> = list
         .iter()
         .map(|(m, p)| {
-            let new = renamed(m);
+            let new = joined(m);
             if !PARTS.iter().any(|(top, _)| within(&new, top)) {
                 return p.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
             }
@@ -1009,7 +986,7 @@ fn a_planted_upward_sub_layer_edge_is_refused() {
         ["accept::diff", "accept::reconfirm"]
     );
     assert_eq!(
-        renamed(&["accept".to_owned(), "diffgit".to_owned()]),
+        joined(&["accept".to_owned(), "diffgit".to_owned()]),
         "accept::diff::git"
     );
 }
