@@ -129,7 +129,7 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
             let detail = match r.verdict {
                 probity::resolve::Verdict::Verified => format!(
                     "{} {}{}",
-                    r.kind.as_deref().unwrap_or(""),
+                    r.kind.map_or("", |k| k.as_str()),
                     r.location.as_deref().unwrap_or(""),
                     r.signature
                         .as_deref()
