@@ -51,3 +51,4 @@ mod toolchains;
 mod trace;
 mod util;
 mod verify;
+mod vocab_scan;

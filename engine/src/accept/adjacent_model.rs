@@ -57,7 +57,7 @@ pub struct Changed {
 pub struct TestFile {
     /// Path relative to the root.
     pub path: String,
-    /// Its language family: `python`, `javascript` (TypeScript too) or `rust`.
+    /// `python`, `javascript` or `rust`.
     #[schemars(with = "String")]
     pub language: Family,
     /// Imports between it and a changed file: 0 it is a changed file, 1 it imports one, ...
