@@ -3,7 +3,9 @@
 print every output that differs.
 
 Usage:
-  python3 benches/identical.py OLD_BINARY NEW_BINARY
+  python3 benches/identical.py OLD_BINARY NEW_BINARY [SCENARIO...]
+      (SCENARIO: golden, drift, resolve_kinds, verify, session, accept, gate, schema, misc;
+      default all)
   benches/identical.sh [REV]     builds REV (default: origin/main or HEAD) and the work tree
 
 Scenarios (each in a fresh folder at the same path for both binaries, so paths in outputs agree):
@@ -56,6 +58,8 @@ MASKS = [
     (re.compile(rb'"(dev|ino|inode|device|mtime_ns|ctime_ns|mtime|ctime)":\s*\d+'), b'"\\1":<n>'),
     (re.compile(rb'"file_id":\s*"\d+"'), b'"file_id":"<n>"'),
     (re.compile(rb"in \d+(\.\d+)?\s?(ms|s)\b"), b"in <t>"),
+    # Keyed by a random per-session secret (issue 12), and that key file's bytes.
+    (re.compile(rb'"values_sha256":(\s*)"[0-9a-f]{64}"'), b'"values_sha256":\\1"<keyed>"'),
 ]
 
 
@@ -407,6 +411,8 @@ def scenario_gate(binary):
             out["gate/%s/%s" % (m, name)] = run(binary, args + flag, w)
         shutil.copy(os.path.join(w, "cart.py"), os.path.join(w, "copy.py"))
         write(w, "bad.py", b"# gsd-debug-probe:start g1 p9\n\xff\n")
+        # The session's values key is 32 random bytes: binary (skipped) or not by chance.
+        write(w, ".probity-allow", ".planning/debug/g1.evidence.json.values-key\n")
         out["gate/%s/gate-verify" % m] = run(binary, ["gate", "--verify"] + flag, w)
         out["gate/%s/verify-copy" % m] = run(binary, ["verify", "."] + flag, w)
         out["gate/%s/cleanup" % m] = run(binary, ["cleanup", "--slug", "g1"] + flag, w)
@@ -447,19 +453,22 @@ SCENARIOS = [
 ]
 
 
-def collect(binary):
+def collect(binary, only):
     out = {}
     for s in SCENARIOS:
-        out.update(s(binary))
+        if not only or s.__name__.removeprefix("scenario_") in only:
+            out.update(s(binary))
     return {k: mask(v) for k, v in out.items()}
 
 
 def main():
-    if len(sys.argv) != 3:
+    names = {s.__name__.removeprefix("scenario_") for s in SCENARIOS}
+    only = set(sys.argv[3:])
+    if len(sys.argv) < 3 or not only <= names:
         print(__doc__, file=sys.stderr)
         return 2
     old_bin, new_bin = (os.path.abspath(b) for b in sys.argv[1:3])
-    old, new = collect(old_bin), collect(new_bin)
+    old, new = collect(old_bin, only), collect(new_bin, only)
     differ = 0
     for k in sorted(set(old) | set(new)):
         a, b = old.get(k, b"<absent>"), new.get(k, b"<absent>")
