@@ -305,6 +305,17 @@ def scenario_resolve_kinds(binary):
         out["resolve-kinds/" + m] = run(
             binary, ["resolve", "--no-cache", "--root", w] + flag + ["--"] + refs, w
         )
+    # The verdict words colored by their verdict (the CLI's tone of each).
+    out["resolve-kinds/color"] = run(
+        binary, ["resolve", "--no-cache", "--color", "always", "--root", w, "--"] + refs, w
+    )
+    plan = os.path.join("corpus", "plans", "python_ingest")
+    out["drift/python_ingest/color"] = run(
+        binary,
+        ["drift", "--no-cache", "--color", "always", "--plan", plan + "/plan.md", "--root",
+         plan + "/repo"],
+        ROOT,
+    )
     return out
 
 

@@ -120,6 +120,14 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in declaration order.
+    pub const ALL: &'static [Verdict] = &[
+        Verdict::Verified,
+        Verdict::Missing,
+        Verdict::Ambiguous,
+        Verdict::Uncheckable,
+    ];
+
     /// The JSON spelling.
     pub fn as_str(self) -> &'static str {
         match self {
