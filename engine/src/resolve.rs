@@ -6,9 +6,10 @@
 //! (through the [`Cache`]). Later rounds load what the first asks for (base classes, import heads,
 //! module aliases, names to suggest).
 //!
-//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`]), the state of a
-//! [`Resolver`], [`resolve`] and the command inputs ([`Severity::parse_fail_on`],
-//! [`read_refs_file`], refusing with a reason code); the steps live in submodules:
+//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`], its [`RefKind`]
+//! and the [`CandidateKind`] of what matched), the state of a [`Resolver`], [`resolve`] and the
+//! command inputs ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason
+//! code); the steps live in submodules:
 //!
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
