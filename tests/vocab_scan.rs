@@ -23,7 +23,7 @@ fn json_str<T: serde::Serialize>(x: T) -> String {
 
 #[test]
 fn families_serialize_to_their_old_strings() {
-    let got: Vec<String> = Family::ALL.iter().map(|f| json_str(f)).collect();
+    let got: Vec<String> = Family::ALL.iter().map(json_str).collect();
     assert_eq!(got, ["rust", "python", "javascript"]);
     for f in Family::ALL {
         assert_eq!(json_str(f), f.as_str());
@@ -36,7 +36,7 @@ fn families_serialize_to_their_old_strings() {
 
 #[test]
 fn ref_kinds_serialize_to_their_old_strings() {
-    let got: Vec<String> = RefKind::ALL.iter().map(|k| json_str(k)).collect();
+    let got: Vec<String> = RefKind::ALL.iter().map(json_str).collect();
     assert_eq!(
         got,
         [
@@ -75,7 +75,7 @@ fn candidate_kinds_serialize_to_their_old_strings() {
     assert_eq!(json_str(CandidateKind::Decl(Kind::TypeAlias)), "type_alias");
     assert_eq!(json_str(CandidateKind::Decl(Kind::CliFlag)), "cli_flag");
     // Candidates sort as their strings did: `directory` < `file` < `function` < `npm_script`.
-    let mut v = vec![
+    let mut v = [
         CandidateKind::NpmScript,
         CandidateKind::Decl(Kind::Function),
         CandidateKind::File,
@@ -260,6 +260,9 @@ fn accept_tests_languages_are_family_names() {
     assert_eq!(runners.len(), 3, "{v}");
 }
 
+/// `(ref, ref_kind, verdict, kind, candidate kinds)` of one resolution.
+type Row<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, Vec<&'a str>);
+
 #[test]
 fn resolve_ref_kinds_and_candidate_kinds_are_the_old_strings() {
     let dir = tempfile::tempdir().unwrap();
@@ -303,7 +306,7 @@ fn resolve_ref_kinds_and_candidate_kinds_are_the_old_strings() {
     );
     assert!(code == 0 || code == 1, "{v}");
     let results = data(&v)["results"].as_array().unwrap();
-    fn row(r: &Value) -> (&str, &str, &str, Option<&str>, Vec<&str>) {
+    fn row(r: &Value) -> Row<'_> {
         let cands: Vec<&str> = r["candidates"]
             .as_array()
             .map(|c| c.iter().map(|c| c["kind"].as_str().unwrap()).collect())
@@ -317,7 +320,7 @@ fn resolve_ref_kinds_and_candidate_kinds_are_the_old_strings() {
         )
     }
     let got: Vec<_> = results.iter().map(row).collect();
-    let want: Vec<(&str, &str, &str, Option<&str>, Vec<&str>)> = vec![
+    let want: Vec<Row> = vec![
         (
             "build",
             "name",
