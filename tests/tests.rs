@@ -53,3 +53,4 @@ mod trace;
 mod util;
 mod verify;
 mod vocab_session;
+mod vocab_scan;

@@ -6,9 +6,10 @@
 //! (through the [`Cache`]). Later rounds load what the first asks for (base classes, import heads,
 //! module aliases, names to suggest).
 //!
-//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`]), the state of a
-//! [`Resolver`], [`resolve`] and the command inputs ([`Severity::parse_fail_on`],
-//! [`read_refs_file`], refusing with a reason code); the steps live in submodules:
+//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`], its [`RefKind`]
+//! and the [`CandidateKind`] of what matched), the state of a [`Resolver`], [`resolve`] and the
+//! command inputs ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason
+//! code); the steps live in submodules:
 //!
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
@@ -120,6 +121,14 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in declaration order.
+    pub const ALL: &'static [Verdict] = &[
+        Verdict::Verified,
+        Verdict::Missing,
+        Verdict::Ambiguous,
+        Verdict::Uncheckable,
+    ];
+
     /// The JSON spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -197,13 +206,115 @@ impl Severity {
     }
 }
 
+/// The syntactic kind of a reference as written, serialized snake_case: `decorator`,
+/// `qualified`, `cli_flag`, `file_path`, `name`, `macro`, `unsupported`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefKind {
+    /// `@app.route`: a decorator.
+    Decorator,
+    /// `Class.method`, `crate::a::b`, `pkg/mod.py:func`, `node:fs`: a qualified name.
+    Qualified,
+    /// `--flag`: a command-line flag.
+    CliFlag,
+    /// `src/a.py`, or a path leading outside the root: a repository path.
+    FilePath,
+    /// A bare name.
+    Name,
+    /// `count!`, a derive path: a Rust macro.
+    Macro,
+    /// A form the resolver does not check.
+    Unsupported,
+}
+
+impl RefKind {
+    /// Every kind, in declaration order.
+    pub const ALL: &'static [RefKind] = &[
+        RefKind::Decorator,
+        RefKind::Qualified,
+        RefKind::CliFlag,
+        RefKind::FilePath,
+        RefKind::Name,
+        RefKind::Macro,
+        RefKind::Unsupported,
+    ];
+
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Decorator => "decorator",
+            RefKind::Qualified => "qualified",
+            RefKind::CliFlag => "cli_flag",
+            RefKind::FilePath => "file_path",
+            RefKind::Name => "name",
+            RefKind::Macro => "macro",
+            RefKind::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// What a matched candidate is: a declaration of the index, a repository path, or a name a
+/// manifest declares. Serialized as [`CandidateKind::as_str`] (a declaration as its
+/// [`index::Kind`] name) and ordered by that string, so candidates sort as the strings they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CandidateKind {
+    /// A declaration (`function`, `class`, `cli_flag`, ...).
+    Decl(index::Kind),
+    /// A file a path names.
+    File,
+    /// A directory a path names.
+    Directory,
+    /// A Cargo feature (`[features]` of a `Cargo.toml`).
+    CargoFeature,
+    /// An npm script (`scripts` of a `package.json`).
+    NpmScript,
+}
+
+impl CandidateKind {
+    /// The snake_case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CandidateKind::Decl(k) => k.as_str(),
+            CandidateKind::File => "file",
+            CandidateKind::Directory => "directory",
+            CandidateKind::CargoFeature => "cargo_feature",
+            CandidateKind::NpmScript => "npm_script",
+        }
+    }
+}
+
+impl std::fmt::Display for CandidateKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Ord for CandidateKind {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for CandidateKind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Serialize for CandidateKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// One declaration a reference matched.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 pub struct Candidate {
     /// `path:line:column`.
     pub location: String,
     /// Declaration kind (`file` for a path).
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: CandidateKind,
     /// Qualified name.
     pub qualified: String,
     /// Whether it is exported.
@@ -220,7 +331,8 @@ pub struct Resolution {
     #[serde(rename = "ref")]
     pub reference: String,
     /// Its syntactic kind: decorator, qualified, cli_flag, file_path, name.
-    pub ref_kind: &'static str,
+    #[schemars(with = "String")]
+    pub ref_kind: RefKind,
     /// The verdict.
     pub verdict: Verdict,
     /// Always `treesitter`.
@@ -234,7 +346,8 @@ pub struct Resolution {
     pub location: Option<String>,
     /// VERIFIED: declaration kind.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub kind: Option<CandidateKind>,
     /// VERIFIED: exported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exported: Option<bool>,

@@ -183,7 +183,7 @@ fn human(r: &DiffReport) {
         println!(
             "  skipped {}: {}",
             escape(&f.path),
-            f.skip_reason.as_deref().unwrap_or("-")
+            f.skip_reason.map_or("-", |r| r.code())
         );
     }
     let blocks: usize = r.files.iter().map(|f| f.probe_blocks_excluded).sum();

@@ -129,7 +129,7 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
             let detail = match r.verdict {
                 probity::resolve::Verdict::Verified => format!(
                     "{} {}{}",
-                    r.kind.as_deref().unwrap_or(""),
+                    r.kind.map_or("", |k| k.as_str()),
                     r.location.as_deref().unwrap_or(""),
                     r.signature
                         .as_deref()
@@ -147,11 +147,10 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                 }
                 _ => r.reason.clone().unwrap_or_default(),
             };
-            let verdict = format!("{:?}", r.verdict).to_uppercase();
-            let padded = format!("{verdict:<11}");
+            let padded = format!("{:<11}", r.verdict.as_str());
             println!(
                 "{} {:<22} {}  {}",
-                ui::verdict_tone(&verdict).map_or(padded.clone(), |t| ui::paint(t, &padded)),
+                ui::paint(ui::verdict_tone(r.verdict), &padded),
                 r.severity.as_str(),
                 r.reference,
                 detail

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
+use probity::resolve::Verdict;
 
 /// `--color WHEN`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -155,15 +156,20 @@ pub(super) fn paint_err(t: Tone, s: &str) -> String {
     wrap(ui().stderr, t, s)
 }
 
-/// The tone of a drift verdict word (`VERIFIED`, `MISSING`, `AMBIGUOUS`, `UNCHECKABLE`).
-pub(super) fn verdict_tone(word: &str) -> Option<Tone> {
-    match word.trim() {
-        "VERIFIED" => Some(Tone::Good),
-        "MISSING" => Some(Tone::Bad),
-        "AMBIGUOUS" => Some(Tone::Warn),
-        "UNCHECKABLE" => Some(Tone::Dim),
-        _ => None,
+/// The tone of a drift verdict.
+pub(super) fn verdict_tone(v: Verdict) -> Tone {
+    match v {
+        Verdict::Verified => Tone::Good,
+        Verdict::Missing => Tone::Bad,
+        Verdict::Ambiguous => Tone::Warn,
+        Verdict::Uncheckable => Tone::Dim,
     }
+}
+
+/// The verdict a rendered cell spells ([`Verdict::as_str`], padding ignored), if any.
+fn verdict_in(cell: &str) -> Option<Verdict> {
+    let word = cell.trim();
+    Verdict::ALL.iter().copied().find(|v| v.as_str() == word)
 }
 
 /// The drift coverage markdown with the Verdict cell of each table row colored (stdout).
@@ -176,7 +182,7 @@ pub(super) fn paint_coverage(md: &str) -> String {
     for line in md.split_inclusive('\n') {
         // `| `sym` | VERDICT | severity | ...`: the second cell.
         let mut cells: Vec<&str> = line.split(" | ").collect();
-        match cells.get(1).and_then(|c| verdict_tone(c)) {
+        match cells.get(1).and_then(|c| verdict_in(c)).map(verdict_tone) {
             Some(t) if line.starts_with("| ") && cells.len() > 2 => {
                 let painted = paint(t, cells[1]);
                 cells[1] = &painted;

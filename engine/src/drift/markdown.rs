@@ -60,7 +60,7 @@ pub fn coverage_markdown(r: &Report) -> String {
                 cell(&x.reference),
                 x.verdict.as_str(),
                 x.severity.as_str(),
-                x.kind.as_deref().unwrap_or(x.ref_kind),
+                x.kind.map_or(x.ref_kind.as_str(), |k| k.as_str()),
                 cell(&detail),
                 line_list(&c.occurrences)
             ));

@@ -42,6 +42,27 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: &'static [Kind] = &[
+        Kind::Function,
+        Kind::Method,
+        Kind::Class,
+        Kind::Struct,
+        Kind::Enum,
+        Kind::Variant,
+        Kind::Trait,
+        Kind::Interface,
+        Kind::TypeAlias,
+        Kind::Constant,
+        Kind::Variable,
+        Kind::Field,
+        Kind::Module,
+        Kind::Macro,
+        Kind::Import,
+        Kind::CliFlag,
+        Kind::Impl,
+    ];
+
     /// The snake_case name used in JSON.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tree_sitter::Query;
 
 use crate::error::Error;
@@ -43,8 +43,10 @@ pub struct Entry {
 /// declarations and resolves imports. Several registry languages may share one family
 /// (JavaScript and TypeScript). Every `match` on it in the drift half is exhaustive (no `_ =>`),
 /// so adding a family fails to compile until each place decides what it means; adding a
-/// language means choosing its family in its [`REGISTRY`] row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// language means choosing its family in its [`REGISTRY`] row. Serialized lowercase (`rust`,
+/// `python`, `javascript`: [`Family::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Family {
     /// Rust: `::` paths, `use` trees, `pub`, crates and `mod.rs`.
     Rust,
@@ -56,6 +58,18 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, in declaration order.
+    pub const ALL: &'static [Family] = &[Family::Rust, Family::Python, Family::JavaScript];
+
+    /// The lowercase name used in JSON (`rust`, `python`, `javascript`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Rust => "rust",
+            Family::Python => "python",
+            Family::JavaScript => "javascript",
+        }
+    }
+
     /// The source extensions (no dot) of every registry language of this family, from their
     /// `language.toml`, sorted.
     pub fn extensions(self) -> Vec<&'static str> {

@@ -5,9 +5,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::Resolver;
 use super::langs::family_of;
 use super::paths::{join_dir, normalize_within, parent_dir};
+use super::{CandidateKind, Resolver};
 use crate::index::names::{
     JS_GLOBALS, NODE_BUILTINS, PY_BUILTINS, PY_STDLIB, RUST_STD_DERIVES, RUST_STD_MACROS,
     RUST_STD_TYPES, RUST_SYSROOT,
@@ -56,7 +56,7 @@ pub(super) struct Deps {
     /// Names a manifest declares that are no source declaration: Cargo features (`[features]`)
     /// and npm scripts (`scripts`), name → where (`path:line:column`) and what (`cargo_feature`,
     /// `npm_script`).
-    pub(super) manifest_names: BTreeMap<String, Vec<(String, &'static str)>>,
+    pub(super) manifest_names: BTreeMap<String, Vec<(String, CandidateKind)>>,
 }
 
 /// A registry dependency of a `Cargo.toml`: `name = "1.2"` or `name = { version = "1.2",
@@ -335,7 +335,7 @@ impl Resolver<'_> {
                             deps.manifest_names
                                 .entry(k.clone())
                                 .or_default()
-                                .push((at, "cargo_feature"));
+                                .push((at, CandidateKind::CargoFeature));
                         }
                     }
                     let mut scopes = vec![Some(&v), v.get("workspace")];
@@ -404,7 +404,7 @@ impl Resolver<'_> {
                             deps.manifest_names
                                 .entry(k.clone())
                                 .or_default()
-                                .push((at, "npm_script"));
+                                .push((at, CandidateKind::NpmScript));
                         }
                     }
                     if let Some(n) = v.get("name").and_then(|n| n.as_str()) {

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use super::is_js;
 use super::langs::family_of;
 use super::reexports::Chase;
-use super::{Candidate, Resolver};
+use super::{Candidate, CandidateKind, Resolver};
 use crate::index::Kind;
 
 /// What a JS/TS module exports as `default`.
@@ -19,7 +19,7 @@ enum DefaultExport {
     /// `export default function () {}`, `export default { ... }`: the value at this position
     /// (1-based line, byte column).
     Anonymous {
-        kind: &'static str,
+        kind: Kind,
         line: usize,
         column: usize,
     },
@@ -109,8 +109,8 @@ fn js_exports(text: &str) -> JsExports {
             k += 1;
         }
         let kind = match tok(k) {
-            "class" => Some("class"),
-            "function" => Some("function"),
+            "class" => Some(Kind::Class),
+            "function" => Some(Kind::Function),
             _ => None,
         };
         if let Some(kind) = kind {
@@ -130,9 +130,9 @@ fn js_exports(text: &str) -> JsExports {
         let off = toks.get(k).map_or(text.len(), |t| t.0);
         let (line, column) = pos(off);
         let kind = if tok(k) == "(" {
-            "function"
+            Kind::Function
         } else {
-            "variable"
+            Kind::Variable
         };
         DefaultExport::Anonymous { kind, line, column }
     };
@@ -174,7 +174,7 @@ fn js_exports(text: &str) -> JsExports {
             matches!(
                 out.default,
                 Some(DefaultExport::Anonymous {
-                    kind: "variable",
+                    kind: Kind::Variable,
                     ..
                 })
             ) && !matches!(tok(k + 4), "{" | "require" | "module" | "exports")
@@ -254,7 +254,7 @@ impl Resolver<'_> {
             Some(DefaultExport::Name(x)) if x != "default" => self.chase(file, x, hops, false, cx),
             Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
                 location: format!("{file}:{line}:{column}"),
-                kind: (*kind).to_owned(),
+                kind: CandidateKind::Decl(*kind),
                 qualified: "default".to_owned(),
                 exported: true,
                 signature: None,
@@ -346,7 +346,7 @@ mod scan_tests {
         assert_eq!(
             js_exports("export default function () {}").default,
             Some(DefaultExport::Anonymous {
-                kind: "function",
+                kind: Kind::Function,
                 line: 1,
                 column: 16
             })
@@ -354,7 +354,7 @@ mod scan_tests {
         assert_eq!(
             js_exports("const a = 1;\nexport default {\n  a,\n};").default,
             Some(DefaultExport::Anonymous {
-                kind: "variable",
+                kind: Kind::Variable,
                 line: 2,
                 column: 16
             })
@@ -362,7 +362,7 @@ mod scan_tests {
         assert_eq!(
             js_exports("export default new Foo();").default,
             Some(DefaultExport::Anonymous {
-                kind: "variable",
+                kind: Kind::Variable,
                 line: 1,
                 column: 16
             })

@@ -7,7 +7,7 @@
 
 use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
-use super::{Candidate, Resolver, is_js, langs::family_of};
+use super::{Candidate, CandidateKind, Resolver, is_js, langs::family_of};
 use crate::index::names::{NODE_BUILTINS, NODE_MEMBERS};
 use crate::index::{Decl, Kind};
 
@@ -95,7 +95,14 @@ impl Resolver<'_> {
                 } else {
                     self.chase(&t, orig, MAX_HOPS - 1, false, &mut cx)
                         .into_iter()
-                        .filter(|c| matches!(c.kind.as_str(), "function" | "variable" | "constant"))
+                        .filter(|c| {
+                            matches!(
+                                c.kind,
+                                CandidateKind::Decl(
+                                    Kind::Function | Kind::Variable | Kind::Constant
+                                )
+                            )
+                        })
                         .map(|c| {
                             c.qualified
                                 .rsplit('.')

@@ -8,14 +8,14 @@ use super::external::{builtin_type, listed_std_derive, listed_std_macro};
 use super::modules::module_cand;
 use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
-use super::{Candidate, Resolver};
+use super::{Candidate, CandidateKind, Resolver};
 use crate::index::{Decl, Kind};
 
 impl Resolver<'_> {
     pub(super) fn cand(&self, path: &str, d: &Decl) -> Candidate {
         Candidate {
             location: format!("{path}:{}:{}", d.line, d.column),
-            kind: d.kind.as_str().to_owned(),
+            kind: CandidateKind::Decl(d.kind),
             qualified: d.qualified.clone(),
             exported: d.exported,
             signature: d.signature.clone(),
@@ -25,13 +25,13 @@ impl Resolver<'_> {
     /// The candidate of repository path `p` (a file, or a directory).
     pub(super) fn file_cand(&self, p: &str) -> Candidate {
         let kind = if self.root.join(p).is_dir() {
-            "directory"
+            CandidateKind::Directory
         } else {
-            "file"
+            CandidateKind::File
         };
         Candidate {
             location: p.to_owned(),
-            kind: kind.to_owned(),
+            kind,
             qualified: p.to_owned(),
             exported: true,
             signature: None,
@@ -83,7 +83,7 @@ impl Resolver<'_> {
             if let Some((location, lit)) = self.flag_spec_literal(f) {
                 return Outcome::Found(vec![Candidate {
                     location,
-                    kind: "cli_flag".into(),
+                    kind: CandidateKind::Decl(Kind::CliFlag),
                     qualified: f.to_owned(),
                     exported: true,
                     signature: Some(format!("{lit:?}")),
@@ -126,7 +126,7 @@ impl Resolver<'_> {
                 m.iter()
                     .map(|(at, kind)| Candidate {
                         location: at.clone(),
-                        kind: (*kind).to_owned(),
+                        kind: *kind,
                         qualified: n.to_owned(),
                         exported: true,
                         signature: None,
@@ -340,13 +340,19 @@ impl Resolver<'_> {
             return o;
         };
         let last = segs[n - 1].as_str();
-        let callable = |c: &Candidate| matches!(c.kind.as_str(), "function" | "method");
+        let callable =
+            |c: &Candidate| matches!(c.kind, CandidateKind::Decl(Kind::Function | Kind::Method));
         if matches!(last, "call" | "apply" | "bind") && prefix.iter().all(callable) {
             // `Function.prototype.call` and its siblings belong to every function: the
             // reference holds where the function is declared.
             return Outcome::Found(prefix);
         }
-        let value = |c: &Candidate| matches!(c.kind.as_str(), "field" | "variable" | "constant");
+        let value = |c: &Candidate| {
+            matches!(
+                c.kind,
+                CandidateKind::Decl(Kind::Field | Kind::Variable | Kind::Constant)
+            )
+        };
         if prefix.iter().all(value) {
             let at: Vec<&str> = prefix.iter().map(|c| c.location.as_str()).collect();
             let why = format!(

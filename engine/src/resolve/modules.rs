@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use super::jsmodules::{Spec, package_of};
 use super::langs::{family_of, lang_of};
 use super::paths::{join_dir, normalize, parent_dir};
-use super::{Candidate, Resolver};
+use super::{Candidate, CandidateKind, Resolver};
+use crate::index::Kind;
 use crate::lang::Family;
 
 /// Why a module path a plan cites cannot be checked. Not a [`crate::Error`]: it refuses nothing;
@@ -422,7 +423,7 @@ impl Resolver<'_> {
 pub(super) fn module_cand(file: &str, name: &str) -> Candidate {
     Candidate {
         location: file.to_owned(),
-        kind: "module".into(),
+        kind: CandidateKind::Decl(Kind::Module),
         qualified: name.to_owned(),
         exported: true,
         signature: None,

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use super::langs::family_of;
 use super::modules::module_cand;
 use super::verdict::Outcome;
-use super::{Candidate, Resolver};
+use super::{Candidate, CandidateKind, Resolver};
 use crate::index::{Decl, Kind};
 
 /// How many re-exports a lookup follows: a name looked up in module `a` that `a` imports from
@@ -57,8 +57,10 @@ fn cand_file(c: &Candidate) -> &str {
 /// Whether a candidate is a class, struct, enum, trait or interface.
 fn is_container(c: &Candidate) -> bool {
     matches!(
-        c.kind.as_str(),
-        "class" | "struct" | "enum" | "trait" | "interface"
+        c.kind,
+        CandidateKind::Decl(
+            Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface
+        )
     )
 }
 

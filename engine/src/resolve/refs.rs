@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::RefKind;
 use super::paths::{join_dir, normalize_within};
 use crate::index::names::NODE_BUILTINS;
 
@@ -35,15 +36,15 @@ pub(super) enum Ref {
 }
 
 impl Ref {
-    pub(super) fn kind(&self) -> &'static str {
+    pub(super) fn kind(&self) -> RefKind {
         match self {
-            Ref::Decorator(_) => "decorator",
-            Ref::Qualified { .. } | Ref::ModuleFile { .. } | Ref::External(_) => "qualified",
-            Ref::Flag(_) => "cli_flag",
-            Ref::File(_) | Ref::Outside(_) => "file_path",
-            Ref::Name(_) => "name",
-            Ref::Macro { .. } => "macro",
-            Ref::Unsupported(_) => "unsupported",
+            Ref::Decorator(_) => RefKind::Decorator,
+            Ref::Qualified { .. } | Ref::ModuleFile { .. } | Ref::External(_) => RefKind::Qualified,
+            Ref::Flag(_) => RefKind::CliFlag,
+            Ref::File(_) | Ref::Outside(_) => RefKind::FilePath,
+            Ref::Name(_) => RefKind::Name,
+            Ref::Macro { .. } => RefKind::Macro,
+            Ref::Unsupported(_) => RefKind::Unsupported,
         }
     }
 

@@ -393,7 +393,7 @@ fn collapse(mut c: Vec<Candidate>) -> Vec<Candidate> {
         seen.insert((
             loc_key(&x.location).0.to_owned(),
             x.qualified.clone(),
-            x.kind.clone(),
+            x.kind,
         ))
     });
     c

@@ -333,7 +333,7 @@ impl Search<'_> {
             .iter()
             .filter_map(|(p, r)| {
                 let language = test_path_language(p)
-                    .or_else(|| cfg_test.contains(p.as_str()).then_some("rust"))?;
+                    .or_else(|| cfg_test.contains(p.as_str()).then_some(Family::Rust))?;
                 if !self.root.join(p).is_file() {
                     return None;
                 }

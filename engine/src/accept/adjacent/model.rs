@@ -7,6 +7,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::lang::Family;
 use crate::reason::Reason;
 
 /// Where the changed files come from.
@@ -57,7 +58,8 @@ pub struct TestFile {
     /// Path relative to the root.
     pub path: String,
     /// `python`, `javascript` or `rust`.
-    pub language: &'static str,
+    #[schemars(with = "String")]
+    pub language: Family,
     /// Imports between it and a changed file: 0 it is a changed file, 1 it imports one, ...
     pub depth: usize,
     /// The files from this test to the changed file it reaches, each importing the next.

@@ -15,6 +15,7 @@ use std::time::Duration;
 use super::crates::{CrateInfo, crate_of};
 use super::model::{Runner, Suite, SuiteStatus, TestFile};
 use super::scan::{is_jest_file, is_pytest_file, is_spec_name};
+use crate::lang::Family;
 use crate::runner;
 
 /// Bytes of output kept per suite (stdout tail, then stderr tail).
@@ -204,7 +205,10 @@ pub(super) fn plan_suites(
     let mut suites = Vec::new();
     let mut unrunnable = Vec::new();
     // Python: one suite at the root.
-    let py: Vec<&TestFile> = tests.iter().filter(|t| t.language == "python").collect();
+    let py: Vec<&TestFile> = tests
+        .iter()
+        .filter(|t| t.language == Family::Python)
+        .collect();
     if !py.is_empty() {
         if uses_pytest(root, &py) {
             // pytest runs what it collects; a `conftest.py` is loaded by the tests below it
@@ -244,7 +248,7 @@ pub(super) fn plan_suites(
     }
     // JS/TS: one suite per nearest package.json (the runner's working directory).
     let mut js: BTreeMap<Option<String>, Vec<&TestFile>> = BTreeMap::new();
-    for t in tests.iter().filter(|t| t.language == "javascript") {
+    for t in tests.iter().filter(|t| t.language == Family::JavaScript) {
         js.entry(nearest_with(root, &t.path, "package.json"))
             .or_default()
             .push(t);
@@ -292,7 +296,7 @@ pub(super) fn plan_suites(
     // one for its binaries'.
     let files: HashSet<&str> = all_files.iter().map(String::as_str).collect();
     let mut rust: BTreeMap<String, (CrateInfo, RustTests)> = BTreeMap::new();
-    for t in tests.iter().filter(|t| t.language == "rust") {
+    for t in tests.iter().filter(|t| t.language == Family::Rust) {
         let Some(c) = crate_of(root, &files, &t.path) else {
             unrunnable.push(t.path.clone());
             continue;

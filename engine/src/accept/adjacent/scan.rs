@@ -6,9 +6,11 @@
 //! A byte scan, not a parse: it may find an import in a comment or a docstring, which only costs
 //! a candidate (every import is resolved to a file before it counts).
 
+use crate::lang::Family;
+
 /// The language family of a test file at `rel` by its path alone (`has_cfg_test` decides the
-/// Rust files outside `tests/`): `python`, `javascript` or `rust`.
-pub(super) fn test_path_language(rel: &str) -> Option<&'static str> {
+/// Rust files outside `tests/`).
+pub(super) fn test_path_language(rel: &str) -> Option<Family> {
     let (dirs, name) = rel.rsplit_once('/').unwrap_or(("", rel));
     let in_dir = |d: &[&str]| dirs.split('/').any(|c| d.contains(&c));
     let (stem, ext) = name.rsplit_once('.')?;
@@ -17,14 +19,14 @@ pub(super) fn test_path_language(rel: &str) -> Option<&'static str> {
             || stem.ends_with("_test")
             || stem == "conftest"
             || in_dir(&["tests", "test"]))
-        .then_some("python"),
+        .then_some(Family::Python),
         "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => (stem.ends_with(".test")
             || stem.ends_with(".spec")
             || stem.ends_with("-test")
             || stem.ends_with("_test")
             || in_dir(&["__tests__", "test", "tests"]))
-        .then_some("javascript"),
-        "rs" => in_dir(&["tests"]).then_some("rust"),
+        .then_some(Family::JavaScript),
+        "rs" => in_dir(&["tests"]).then_some(Family::Rust),
         _ => None,
     }
 }
@@ -190,15 +192,15 @@ mod tests {
     #[test]
     fn test_paths_by_convention() {
         for (p, want) in [
-            ("tests/test_a.py", Some("python")),
-            ("pkg/a_test.py", Some("python")),
-            ("conftest.py", Some("python")),
+            ("tests/test_a.py", Some(Family::Python)),
+            ("pkg/a_test.py", Some(Family::Python)),
+            ("conftest.py", Some(Family::Python)),
             ("pkg/a.py", None),
-            ("src/a.test.ts", Some("javascript")),
-            ("src/__tests__/a.js", Some("javascript")),
-            ("lib/a.spec.mjs", Some("javascript")),
+            ("src/a.test.ts", Some(Family::JavaScript)),
+            ("src/__tests__/a.js", Some(Family::JavaScript)),
+            ("lib/a.spec.mjs", Some(Family::JavaScript)),
             ("src/a.ts", None),
-            ("tests/it.rs", Some("rust")),
+            ("tests/it.rs", Some(Family::Rust)),
             ("src/lib.rs", None),
         ] {
             assert_eq!(test_path_language(p), want, "{p}");

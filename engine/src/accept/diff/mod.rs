@@ -144,7 +144,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         };
         names.push(name.clone());
         let Some((language, grammar)) = lang::for_path(Path::new(OsStr::from_bytes(&name))) else {
-            fr.skip_reason = Some(Reason::UnsupportedLanguage.code().to_owned());
+            fr.skip_reason = Some(Reason::UnsupportedLanguage);
             files.push(fr);
             continue;
         };
@@ -179,7 +179,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
             // A file in a language the detector reads that it could not analyze: the diff does
             // not pass on what was not read.
             Err(reason) => {
-                fr.skip_reason = Some(reason.code().to_owned());
+                fr.skip_reason = Some(reason);
                 refused.push((files.len(), reason));
             }
         }

@@ -5,6 +5,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::reason::Reason;
+
 /// What a flagged hunk does to behaviour. Frozen: kinds are added, never renamed or removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -199,7 +201,8 @@ pub struct FileReport {
     pub analyzed: bool,
     /// Why not (a reason code: `unsupported_language`, `not_utf8`, `file_too_large`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub skip_reason: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub skip_reason: Option<Reason>,
     /// Hunks after probe blocks were taken out.
     pub hunks: usize,
     /// Complete probe blocks excluded (old and new version together).
