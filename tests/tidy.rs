@@ -579,8 +579,19 @@ fn api_uses(code: &str, modules: &BTreeSet<Vec<String>>) -> BTreeSet<String> {
     found
 }
 
-/// Whether a module's source `code` declares or re-exports a public `name`.
+/// Whether a module's source `code` declares or re-exports a public `name`; an
+/// `open_enum! { Name { … } }` (ledger/open_enum.rs) declares the public enum `Name`.
 fn declares(code: &str, name: &str) -> bool {
+    let mut at = 0;
+    while let Some(k) = code[at..].find("open_enum!") {
+        at += k + "open_enum!".len();
+        let rest = code[at..].trim_start();
+        if let Some(body) = rest.strip_prefix('{') {
+            if ident_at(body.trim_start()) == name {
+                return true;
+            }
+        }
+    }
     for p in path_starts(code, "pub") {
         let mut rest = code[p..].trim_start();
         if rest.starts_with('(') {
@@ -1052,6 +1063,8 @@ fn a_planted_api_use_off_the_list_is_refused() {
             && !declares(&code, "cleanup")
             && !declares(&code, "record_signal")
     );
+    let macro_made = code_only("open_enum! {\n    /// doc\n    Signal {\n        A = \"a\",\n    }\n}\n");
+    assert!(declares(&macro_made, "Signal") && !declares(&macro_made, "A"));
 }
 
 #[test]

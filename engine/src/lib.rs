@@ -64,7 +64,8 @@
 //! - `probity::session`: `init`, `load`, `set_policy`, `run`, `run_hosted`, `Host`, `run_start`,
 //!   `run_finish`, `compare`, `cleanup`, `env`, `find_root`, `gate_root`, `render`, `sync_file`
 //! - `probity::session::verification`: `of`, `record_signal`, `accept_debt`, `render_lines`,
-//!   `rejected_block`, `SIGNALS`, `SignalRecord`, `Verification`
+//!   `rejected_block`, `SIGNALS`, `Signal`, `SignalRecord`, `SignalResult`, `Verdict`,
+//!   `Verification`
 //! - `probity::scan`: `verify`, `Options`, `Report`, `Mode`, `Progress`
 //! - `probity::scan::output`: `human_styled`, `json_lines`, `sarif`, `HumanStyle`, `Tone`
 //! - `probity::scan::formats`: `github`, `gitlab`
