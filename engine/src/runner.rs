@@ -12,6 +12,9 @@
 //!
 //! It also writes the shared probe runtime ([`write_runtime`]) the Python and JavaScript blocks
 //! of a run load, and names it in [`RUNTIME_ENV`] (docs/probes.md).
+//!
+//! Every other child process of the library (git) is a [`Tool`] call (`runner/tool.rs`): the same
+//! process group and kill on timeout, with its whole stdout kept up to a bound instead of a tail.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -26,6 +29,9 @@ use crate::ledger::{ArtifactRoot, Identity};
 use crate::probe::{RuntimeKind, runtime_source};
 use crate::reason::Reason;
 use crate::sink;
+
+mod tool;
+pub use tool::{Limits, Stream, Tool, ToolError};
 
 /// The variable naming the runtime's path without its extension: Python blocks load
 /// `$GSD_DEBUG_PROBE_RUNTIME.py`, JavaScript and TypeScript blocks `$GSD_DEBUG_PROBE_RUNTIME.cjs`.
