@@ -24,6 +24,7 @@ use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
+use crate::fsio;
 use crate::ledger::{ArtifactRoot, Identity};
 use crate::protocol::MAX_RUN_BYTES;
 use crate::reason::Reason;
@@ -232,7 +233,7 @@ pub fn remove_planned_root(path: &Path) -> Result<(), Error> {
         return Ok(());
     };
     let cname = c_name(path, base)?;
-    let Some(st) = stat_at(&dir, path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFDIR {
@@ -262,7 +263,7 @@ pub fn remove_unrecorded(root: &ArtifactRoot, name: &str) -> Result<(), Error> {
     let (dir_path, dir) = open_checked_root(root)?;
     let path = child_path(&dir_path, name)?;
     let cname = c_name(&path, std::ffi::OsStr::new(name))?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     // SAFETY: geteuid has no preconditions.
@@ -425,30 +426,6 @@ fn c_name(path: &Path, name: &std::ffi::OsStr) -> Result<CString, Error> {
     CString::new(name.as_bytes()).map_err(|_| fail(Reason::IdentityMismatch, path, "NUL in name"))
 }
 
-/// `lstat` of `name` relative to the open directory `dir` (`fstatat`, `AT_SYMLINK_NOFOLLOW`);
-/// `None` when it does not exist.
-fn stat_at(dir: &File, path: &Path, name: &CString) -> Result<Option<libc::stat>, Error> {
-    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.
-    let rc = unsafe {
-        libc::fstatat(
-            dir.as_raw_fd(),
-            name.as_ptr(),
-            st.as_mut_ptr(),
-            libc::AT_SYMLINK_NOFOLLOW,
-        )
-    };
-    if rc != 0 {
-        let e = std::io::Error::last_os_error();
-        return match e.kind() {
-            std::io::ErrorKind::NotFound => Ok(None),
-            _ => Err(fail(Reason::IoError, path, e)),
-        };
-    }
-    // SAFETY: fstatat succeeded, so it filled the buffer.
-    Ok(Some(unsafe { st.assume_init() }))
-}
-
 fn identity_of_stat(st: &libc::stat) -> Identity {
     Identity {
         scheme: "posix_dev_ino".into(),
@@ -522,7 +499,7 @@ pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(),
     let (dir_path, dir) = open_checked_root(root)?;
     let path = child_path(&dir_path, name)?;
     let cname = c_name(&path, std::ffi::OsStr::new(name))?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFREG || &identity_of_stat(&st) != id {
@@ -550,7 +527,7 @@ pub fn remove_root(root: &ArtifactRoot) -> Result<(), Error> {
         return Ok(());
     };
     let cname = c_name(&path, base)?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFDIR || identity_of_stat(&st) != root.identity {
