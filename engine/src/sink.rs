@@ -112,7 +112,7 @@ pub fn capture_parent() -> Result<PathBuf, Error> {
     match private_cache_dir() {
         Ok(dir) => Ok(dir),
         Err(w) => {
-            tried.push(format!("cache folder: {w}"));
+            tried.push(format!("cache folder: {}", w.detail));
             Err(Error::new(
                 Reason::UnsafeTempDir,
                 format!(
@@ -126,10 +126,12 @@ pub fn capture_parent() -> Result<PathBuf, Error> {
 }
 
 /// `probity/tmp` in the user's cache folder, created (mode 0700) when absent, if the cache
-/// folder and then the whole chain pass [`unsafe_place`]; else why not.
-fn private_cache_dir() -> Result<PathBuf, String> {
+/// folder and then the whole chain pass [`unsafe_place`]; else why not (`unsafe_temp_dir`, the
+/// detail saying why).
+fn private_cache_dir() -> Result<PathBuf, Error> {
     use std::os::unix::fs::DirBuilderExt;
-    let cache = dirs::cache_dir().ok_or_else(|| "no cache folder (HOME unset)".to_owned())?;
+    let unsafe_dir = |why: String| Error::new(Reason::UnsafeTempDir, why);
+    let cache = dirs::cache_dir().ok_or_else(|| unsafe_dir("no cache folder (HOME unset)".to_owned()))?;
     let dir = cache.join("probity").join("tmp");
     // Nothing is made in a folder that is not a safe place itself.
     let existing = dir
@@ -138,21 +140,21 @@ fn private_cache_dir() -> Result<PathBuf, String> {
         .unwrap_or(Path::new("/"));
     let existing = existing
         .canonicalize()
-        .map_err(|e| format!("{}: {e}", existing.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", existing.display())))?;
     if let Some(w) = unsafe_place(&existing) {
-        return Err(w);
+        return Err(unsafe_dir(w));
     }
     fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", dir.display())))?;
     let dir = dir
         .canonicalize()
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", dir.display())))?;
     match unsafe_place(&dir) {
         None => Ok(dir),
-        Some(w) => Err(w),
+        Some(w) => Err(unsafe_dir(w)),
     }
 }
 
