@@ -113,7 +113,7 @@ impl std::fmt::Display for ConfigError {
 pub(super) struct Memo {
     configs: std::sync::OnceLock<Configs>,
     /// `package.json` path → its `"imports"` (`Err`: why it could not be read).
-    imports: Mutex<HashMap<String, Arc<Result<serde_json::Value, String>>>>,
+    imports: Mutex<HashMap<String, Arc<Result<serde_json::Value, ConfigError>>>>,
     governing: Mutex<HashMap<Option<String>, Arc<Governing>>>,
 }
 
