@@ -243,7 +243,11 @@ fn open_dir_at(dir: &File, name: &CString, path: &Path) -> Result<File, Error> {
 /// `lstat` of `name` relative to the open directory `dir` (`fstatat`, `AT_SYMLINK_NOFOLLOW`);
 /// `None` when it does not exist; another failure is an `io_error` on `path` (the name as shown
 /// in messages). The one safe wrapper of `fstatat` (the confined reads here, sinks in `sink`).
-pub(crate) fn stat_at(dir: &File, name: &CString, path: &Path) -> Result<Option<libc::stat>, Error> {
+pub(crate) fn stat_at(
+    dir: &File,
+    name: &CString,
+    path: &Path,
+) -> Result<Option<libc::stat>, Error> {
     use std::os::unix::io::AsRawFd;
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.

@@ -131,7 +131,8 @@ pub fn capture_parent() -> Result<PathBuf, Error> {
 fn private_cache_dir() -> Result<PathBuf, Error> {
     use std::os::unix::fs::DirBuilderExt;
     let unsafe_dir = |why: String| Error::new(Reason::UnsafeTempDir, why);
-    let cache = dirs::cache_dir().ok_or_else(|| unsafe_dir("no cache folder (HOME unset)".to_owned()))?;
+    let cache =
+        dirs::cache_dir().ok_or_else(|| unsafe_dir("no cache folder (HOME unset)".to_owned()))?;
     let dir = cache.join("probity").join("tmp");
     // Nothing is made in a folder that is not a safe place itself.
     let existing = dir

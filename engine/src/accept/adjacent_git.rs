@@ -28,10 +28,9 @@ fn git(root: &Path, args: &[&str], timeout: Duration) -> crate::Result<Vec<u8>> 
         .capture(Limits::new(timeout, MAX_GIT_OUTPUT))
         .map_err(|e| match e {
             ToolError::Spawn { source, .. } => git_failed(format!("cannot run git: {source}")),
-            ToolError::TimedOut { after, .. } => git_failed(format!(
-                "git {shown} timed out after {} s",
-                after.as_secs()
-            )),
+            ToolError::TimedOut { after, .. } => {
+                git_failed(format!("git {shown} timed out after {} s", after.as_secs()))
+            }
             ToolError::TooMuchOutput { .. } => git_failed(format!(
                 "git {shown}: more than {MAX_GIT_OUTPUT} bytes of output"
             )),

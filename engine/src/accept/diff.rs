@@ -150,7 +150,9 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
                 Ok(bytes) => bytes,
                 // Refused as its check would have refused it (the old side's reason first).
                 Err(too_large) => {
-                    let reason = crate::source::validate(&old_bytes).err().unwrap_or(too_large);
+                    let reason = crate::source::validate(&old_bytes)
+                        .err()
+                        .unwrap_or(too_large);
                     fr.skip_reason = Some(reason.code().to_owned());
                     refused.push((files.len(), reason));
                     files.push(fr);
@@ -345,13 +347,8 @@ fn read_disk(root: &Path, rel: &[u8]) -> Result<std::result::Result<Vec<u8>, Rea
     match std::fs::symlink_metadata(&p) {
         Ok(m) if m.is_file() => match fsio::read_repo_file(&p) {
             Ok(bytes) => Ok(Ok(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
-                Ok(Err(Reason::FileTooLarge))
-            }
-            Err(e) => Err(Error::new(
-                Reason::IoError,
-                format!("{}: {e}", p.display()),
-            )),
+            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Ok(Err(Reason::FileTooLarge)),
+            Err(e) => Err(Error::new(Reason::IoError, format!("{}: {e}", p.display()))),
         },
         _ => Ok(Ok(Vec::new())),
     }

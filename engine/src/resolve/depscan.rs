@@ -17,6 +17,12 @@ const MAX_FILES: usize = 4096;
 /// Larger source files are not read (generated tables, not trait declarations).
 const MAX_FILE_BYTES: u64 = 2 << 20;
 
+/// Why a dependency's source cannot say what it declares about a trait name. Not a
+/// [`crate::Error`]: it refuses nothing; its text becomes part of an UNCHECKABLE verdict's reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Unread(pub(super) String);
+
 /// The members of one trait of a dependency's source.
 #[derive(Clone, Debug)]
 pub(super) struct TraitSrc {
@@ -141,11 +147,11 @@ pub(super) struct CrateScan {
 }
 
 /// Scans read in this process: (crate source dir, name) → scan.
-type ScanMemo = Mutex<HashMap<(PathBuf, String), Arc<OnceLock<Result<CrateScan, String>>>>>;
+type ScanMemo = Mutex<HashMap<(PathBuf, String), Arc<OnceLock<Result<CrateScan, Unread>>>>>;
 
 /// [`scan_crate`], once per process for each crate folder and name (threads asking for the
 /// same scan wait for the first).
-pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateScan, String>>> {
+pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateScan, Unread>>> {
     static M: OnceLock<ScanMemo> = OnceLock::new();
     let m = M.get_or_init(Default::default);
     let key = (dir.to_path_buf(), name.to_owned());
@@ -158,13 +164,13 @@ pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateSc
 }
 
 /// Reads every `.rs` file under `dir/src` that writes the word `name`.
-fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
+fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, Unread> {
     let crate_id = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (_, grammar) =
-        crate::lang::for_path(Path::new("lib.rs")).ok_or_else(|| "no Rust grammar".to_owned())?;
+    let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
+        .ok_or_else(|| Unread("no Rust grammar".to_owned()))?;
     let mut out = CrateScan::default();
     let mut stack = vec![dir.join("src")];
     let mut seen = 0usize;
@@ -185,7 +191,9 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             }
             seen += 1;
             if seen > MAX_FILES {
-                return Err(format!("{crate_id} has more than {MAX_FILES} source files"));
+                return Err(Unread(format!(
+                    "{crate_id} has more than {MAX_FILES} source files"
+                )));
             }
             if e.metadata().map_or(true, |m| m.len() > MAX_FILE_BYTES) {
                 continue;
@@ -203,7 +211,7 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
             for (line, snippet) in trait_snippets(&text, name) {
                 let tree = crate::parse::parse(grammar, snippet)
-                    .ok_or_else(|| format!("{crate_id}/{rel} could not be parsed"))?;
+                    .ok_or_else(|| Unread(format!("{crate_id}/{rel} could not be parsed")))?;
                 let root = tree.root_node();
                 let mut w = root.walk();
                 let traits: Vec<Node> = root
@@ -211,8 +219,9 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
                     .filter(|n| n.kind() == "trait_item")
                     .collect();
                 for t in traits {
-                    let members = trait_members(t, snippet)
-                        .map_err(|why| format!("`{name}` at {crate_id}/{rel}:{line}: {why}"))?;
+                    let members = trait_members(t, snippet).map_err(|why| {
+                        Unread(format!("`{name}` at {crate_id}/{rel}:{line}: {why}"))
+                    })?;
                     let at = format!("{crate_id}/{rel}:{line}");
                     match &mut out.decl {
                         Some((m, _)) => m.extend(members),
@@ -238,7 +247,7 @@ pub(super) fn read_trait(
     package: &str,
     label: &str,
     name: &str,
-) -> Result<Option<TraitSrc>, String> {
+) -> Result<Option<TraitSrc>, Unread> {
     let cell = scan_cached(dir, name);
     let scan = cell
         .get()
@@ -247,7 +256,7 @@ pub(super) fn read_trait(
         .map_err(Clone::clone)?;
     let Some((members, at)) = &scan.decl else {
         let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
-            .ok_or_else(|| "no Rust grammar".to_owned())?;
+            .ok_or_else(|| Unread("no Rust grammar".to_owned()))?;
         let reexported = scan.mentions.iter().any(|p| {
             let Ok(text) = crate::fsio::read_repo_string(p) else {
                 return false;
@@ -261,9 +270,9 @@ pub(super) fn read_trait(
                     .is_none_or(|t| pub_use_of(t.root_node(), &text, name))
         });
         if reexported {
-            return Err(format!(
+            return Err(Unread(format!(
                 "{label} re-exports a `{name}` declared elsewhere (not followed)"
-            ));
+            )));
         }
         return Ok(None);
     };
@@ -283,7 +292,7 @@ pub(super) fn extension_members(
     label: &str,
     name: &str,
     scan: &CrateScan,
-) -> Result<HashSet<String>, String> {
+) -> Result<HashSet<String>, Unread> {
     let mut out = HashSet::new();
     for ext in scan.blanket.iter().filter(|e| e.as_str() != name) {
         let cell = scan_cached(dir, ext);
@@ -295,9 +304,9 @@ pub(super) fn extension_members(
         match &s.decl {
             Some((m, _)) => out.extend(m.iter().cloned()),
             None => {
-                return Err(format!(
+                return Err(Unread(format!(
                     "{label} implements `{ext}` for every `{name}`, and does not declare `{ext}`"
-                ));
+                )));
             }
         }
     }
@@ -553,7 +562,7 @@ fn has_word_seq(text: &str, needle: &str) -> bool {
 
 /// The associated items of a trait and of its standard supertraits; an error when a
 /// supertrait is not a listed standard trait or a macro in the body may add items.
-fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
+fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, Unread> {
     let mut out = HashSet::new();
     if let Some(bounds) = t.child_by_field_name("bounds") {
         let mut w = bounds.walk();
@@ -573,7 +582,11 @@ fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
                 .trim();
             match RUST_STD_TRAIT_METHODS.get(base) {
                 Some(ms) => out.extend(ms.iter().map(|m| m.to_string())),
-                None => return Err(format!("its supertrait `{written}` is not followed")),
+                None => {
+                    return Err(Unread(format!(
+                        "its supertrait `{written}` is not followed"
+                    )));
+                }
             }
         }
     }
@@ -592,7 +605,9 @@ fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
                 }
             }
             "macro_invocation" => {
-                return Err("a macro invoked in its body may declare items".to_owned());
+                return Err(Unread(
+                    "a macro invoked in its body may declare items".to_owned(),
+                ));
             }
             _ => {}
         }

@@ -413,10 +413,12 @@ pub struct Stream {
 impl Stream {
     /// The timeout's error when it fired (the group is then dead and stdout at its end).
     pub fn timed_out(&self) -> Option<ToolError> {
-        self.fired.load(Ordering::SeqCst).then(|| ToolError::TimedOut {
-            call: self.call.clone(),
-            after: self.timeout,
-        })
+        self.fired
+            .load(Ordering::SeqCst)
+            .then(|| ToolError::TimedOut {
+                call: self.call.clone(),
+                after: self.timeout,
+            })
     }
 
     /// Stop the watchdog, kill the group, reap the leader.

@@ -182,8 +182,7 @@ fn missing(what: impl Into<String>, field: &'static str) -> LineError {
 /// Parse one non-empty line; `Err` is what is wrong with it, for the malformed-line report.
 pub(super) fn parse(line: &[u8]) -> Result<Event, LineError> {
     // JSON Lines are UTF-8; serde_json does not check the strings it skips.
-    let line = std::str::from_utf8(line)
-        .map_err(|e| LineError::NotUtf8(e.valid_up_to() + 1))?;
+    let line = std::str::from_utf8(line).map_err(|e| LineError::NotUtf8(e.valid_up_to() + 1))?;
     let raw: Raw = serde_json::from_str(line).map_err(|e| short(&e))?;
     let phase = match raw.kind.as_str() {
         "thread.started" => return Ok(Event::ThreadStarted),
@@ -191,9 +190,7 @@ pub(super) fn parse(line: &[u8]) -> Result<Event, LineError> {
         "turn.completed" => {
             let usage = match raw.usage {
                 None | Some(Value::Null) => None,
-                Some(v) => {
-                    Some(Usage::deserialize(v).map_err(shape("turn.completed usage"))?)
-                }
+                Some(v) => Some(Usage::deserialize(v).map_err(shape("turn.completed usage"))?),
             };
             return Ok(Event::TurnCompleted(usage));
         }
@@ -203,7 +200,9 @@ pub(super) fn parse(line: &[u8]) -> Result<Event, LineError> {
             return Ok(Event::TurnFailed(e.message));
         }
         "error" => {
-            let m = raw.message.ok_or_else(|| missing("error event", "message"))?;
+            let m = raw
+                .message
+                .ok_or_else(|| missing("error event", "message"))?;
             let m = String::deserialize(m).map_err(shape("error message"))?;
             return Ok(Event::Error(m));
         }
@@ -212,9 +211,7 @@ pub(super) fn parse(line: &[u8]) -> Result<Event, LineError> {
         "item.completed" => Phase::Completed,
         _ => return Ok(Event::Other(raw.kind)),
     };
-    let item = raw
-        .item
-        .ok_or_else(|| missing(raw.kind.as_str(), "item"))?;
+    let item = raw.item.ok_or_else(|| missing(raw.kind.as_str(), "item"))?;
     Ok(Event::Item(phase, parse_item(item)?))
 }
 
@@ -233,12 +230,12 @@ fn parse_item(v: Value) -> Result<Item, LineError> {
             let m = AgentMessage::deserialize(&v).map_err(shape("agent_message"))?;
             Details::AgentMessage { text: m.text }
         }
-        "command_execution" => Details::Command(
-            Command::deserialize(&v).map_err(shape("command_execution"))?,
-        ),
-        "file_change" => Details::FileChange(
-            FileChange::deserialize(&v).map_err(shape("file_change"))?,
-        ),
+        "command_execution" => {
+            Details::Command(Command::deserialize(&v).map_err(shape("command_execution"))?)
+        }
+        "file_change" => {
+            Details::FileChange(FileChange::deserialize(&v).map_err(shape("file_change"))?)
+        }
         _ => Details::None,
     };
     Ok(Item { id, kind, details })
@@ -292,7 +289,9 @@ mod tests {
             assert!(!e.contains("secret"), "{e}");
         }
         assert_eq!(
-            parse(b"{\"type\":\"turn.started\"").unwrap_err().to_string(),
+            parse(b"{\"type\":\"turn.started\"")
+                .unwrap_err()
+                .to_string(),
             "truncated JSON (column 22)"
         );
     }

@@ -125,7 +125,11 @@ impl Parser<'_> {
     }
 
     /// One step: `[field:] [.] (node ...) | [alts] @captures`. `top`: a whole pattern.
-    pub(super) fn step(&mut self, preds: &mut Vec<Predicate>, top: bool) -> Result<Step, PatternError> {
+    pub(super) fn step(
+        &mut self,
+        preds: &mut Vec<Predicate>,
+        top: bool,
+    ) -> Result<Step, PatternError> {
         self.skip();
         let mut field = None;
         let mut anchored = false;
