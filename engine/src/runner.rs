@@ -31,6 +31,7 @@ use crate::reason::Reason;
 use crate::sink;
 
 mod tool;
+use tool::{DRAIN_GRACE, kill_group, signal_group};
 pub use tool::{Limits, Stream, Tool, ToolError};
 
 /// The variable naming the runtime's path without its extension: Python blocks load
@@ -160,10 +161,6 @@ fn tail_reader(mut r: impl Read + Send + 'static) -> (Tail, std::thread::JoinHan
     (tail, handle)
 }
 
-/// How long the readers may take to drain the pipes once the group is dead. A process that left
-/// the group (`setsid`) can hold the pipes open forever; the run must not wait for it.
-const DRAIN_GRACE: Duration = Duration::from_millis(500);
-
 fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Instant) -> Vec<u8> {
     while !handle.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
@@ -176,17 +173,6 @@ fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Inst
         keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
     }
     keep
-}
-
-fn kill_group(pgid: u32) {
-    signal_group(pgid, libc::SIGKILL);
-}
-
-fn signal_group(pgid: u32, sig: i32) {
-    // SAFETY: plain syscall on a process group this process created; errors (ESRCH) are fine.
-    unsafe {
-        libc::kill(-(pgid as i32), sig);
-    }
 }
 
 /// The signals [`run`] forwards to the command's process group.

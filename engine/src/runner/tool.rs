@@ -28,9 +28,26 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{DRAIN_GRACE, kill_group};
 use crate::error::Error;
 use crate::reason::Reason;
+
+/// How long the readers may take to drain the pipes once the group is dead (a run's and a tool
+/// call's). A process that left the group (`setsid`) can hold the pipes open forever; the caller
+/// must not wait for it.
+pub(super) const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+/// Kill process group `pgid` (a run's or a tool call's).
+pub(super) fn kill_group(pgid: u32) {
+    signal_group(pgid, libc::SIGKILL);
+}
+
+/// Send `sig` to process group `pgid`.
+pub(super) fn signal_group(pgid: u32, sig: i32) {
+    // SAFETY: plain syscall on a process group this process created; errors (ESRCH) are fine.
+    unsafe {
+        libc::kill(-(pgid as i32), sig);
+    }
+}
 
 /// Bytes of stderr a call keeps by default (git's messages are a few lines).
 pub const STDERR_KEPT: usize = 64 * 1024;
