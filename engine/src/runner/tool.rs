@@ -231,26 +231,20 @@ impl Tool {
         });
         let timeout = limits.timeout();
         let deadline = Instant::now() + timeout;
-        let ended = loop {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(Event::Exited(Ok(()))) => break Ok(()),
-                Ok(Event::Exited(Err(source))) => break Err(ToolError::Wait { call, source }),
-                Ok(Event::Overflow) => {
-                    break Err(ToolError::TooMuchOutput {
-                        call,
-                        limit: limits.max_stdout,
-                    });
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    break Err(ToolError::TimedOut {
-                        call,
-                        after: timeout,
-                    });
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let source = std::io::Error::other("lost its waiter");
-                    break Err(ToolError::Wait { call, source });
-                }
+        let ended = match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Event::Exited(Ok(()))) => Ok(()),
+            Ok(Event::Exited(Err(source))) => Err(ToolError::Wait { call, source }),
+            Ok(Event::Overflow) => Err(ToolError::TooMuchOutput {
+                call,
+                limit: limits.max_stdout,
+            }),
+            Err(RecvTimeoutError::Timeout) => Err(ToolError::TimedOut {
+                call,
+                after: timeout,
+            }),
+            Err(RecvTimeoutError::Disconnected) => {
+                let source = std::io::Error::other("lost its waiter");
+                Err(ToolError::Wait { call, source })
             }
         };
         // Whatever is left of the group must not outlive the call (or keep the pipes open).
