@@ -38,6 +38,7 @@ mod probe_ledgers;
 mod probe_python;
 mod probe_rest;
 mod probe_rust;
+mod procs;
 mod properties;
 mod reconfirm_journal;
 mod registry;

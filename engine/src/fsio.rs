@@ -23,6 +23,7 @@ use std::ffi::CString;
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read};
 use std::os::unix::fs::MetadataExt;
+use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
@@ -221,7 +222,6 @@ fn open_root_dir(root: &Path) -> Result<File, Error> {
 
 /// `openat(dir, name, O_DIRECTORY | O_NOFOLLOW)`.
 fn open_dir_at(dir: &File, name: &CString, path: &Path) -> Result<File, Error> {
-    use std::os::unix::io::{AsRawFd, FromRawFd};
     let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     // SAFETY: a valid directory descriptor and a NUL-terminated name.
     let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
@@ -240,9 +240,13 @@ fn open_dir_at(dir: &File, name: &CString, path: &Path) -> Result<File, Error> {
     Ok(unsafe { File::from_raw_fd(fd) })
 }
 
-/// `fstatat(dir, name, AT_SYMLINK_NOFOLLOW)`; `None` when it does not exist.
-fn stat_at(dir: &File, name: &CString, path: &Path) -> Result<Option<libc::stat>, Error> {
-    use std::os::unix::io::AsRawFd;
+/// The one `fstatat(dir, name, AT_SYMLINK_NOFOLLOW)` (confined reads here, sinks in `sink`);
+/// `None` when it does not exist, else an `io_error` on `path` (the name as shown).
+pub(crate) fn stat_at(
+    dir: &File,
+    name: &CString,
+    path: &Path,
+) -> crate::error::Result<Option<libc::stat>> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.
     let rc = unsafe {
@@ -280,7 +284,6 @@ impl Confined {
     /// size limit, not replaced while read), relative to the checked folder, never following a
     /// symlink nor blocking on a FIFO.
     pub fn read(&self) -> Result<Vec<u8>, Error> {
-        use std::os::unix::io::{AsRawFd, FromRawFd};
         let d = self.folder()?;
         let path = &self.path;
         let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
@@ -323,7 +326,6 @@ impl Confined {
 /// A fresh temporary file `.probity-<pid>-<n>.tmp` in the folder `dir` (`openat`,
 /// `O_CREAT | O_EXCL | O_NOFOLLOW`, 0600).
 fn temp_at(dir: &File, path: &Path) -> Result<(CString, File), Error> {
-    use std::os::unix::io::{AsRawFd, FromRawFd};
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -245,10 +245,12 @@ reasons! {
     NotAGitRepository = "not_a_git_repository",
     /// `--commit` or `--range` names no commit.
     BadRevision = "bad_revision",
-    /// git could not be run, failed, or printed more than the bound (`accept diff`), or could not
-    /// list the changed files (`accept tests`).
+    /// git could not be run, failed, or printed more than the bound (`accept diff`; `verify
+    /// --staged`/`--rev` too, over its listing bound), or could not list the changed files
+    /// (`accept tests`).
     GitFailed = "git_failed",
-    /// A git call took longer than its timeout; its process group was killed.
+    /// A git call took longer than its timeout (`accept diff`, `accept reconfirm`, `verify
+    /// --staged`/`--rev`); its process group was killed.
     GitTimedOut = "git_timed_out",
     /// A changed file has a line longer than `accept::diff::MAX_LINE_BYTES` (minified or
     /// generated code); it is not analyzed, and the diff is flagged for review instead of passing.

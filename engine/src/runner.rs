@@ -12,6 +12,9 @@
 //!
 //! It also writes the shared probe runtime ([`write_runtime`]) the Python and JavaScript blocks
 //! of a run load, and names it in [`RUNTIME_ENV`] (docs/probes.md).
+//!
+//! Every other child process of the library (git) is a [`Tool`] call (`runner/tool.rs`): the same
+//! process group and kill on timeout, with its whole stdout kept up to a bound instead of a tail.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -26,6 +29,10 @@ use crate::ledger::{ArtifactRoot, Identity};
 use crate::probe::{RuntimeKind, runtime_source};
 use crate::reason::Reason;
 use crate::sink;
+
+mod tool;
+use tool::{DRAIN_GRACE, kill_group, signal_group};
+pub use tool::{Limits, Stream, Tool, ToolError};
 
 /// The variable naming the runtime's path without its extension: Python blocks load
 /// `$GSD_DEBUG_PROBE_RUNTIME.py`, JavaScript and TypeScript blocks `$GSD_DEBUG_PROBE_RUNTIME.cjs`.
@@ -154,10 +161,6 @@ fn tail_reader(mut r: impl Read + Send + 'static) -> (Tail, std::thread::JoinHan
     (tail, handle)
 }
 
-/// How long the readers may take to drain the pipes once the group is dead. A process that left
-/// the group (`setsid`) can hold the pipes open forever; the run must not wait for it.
-const DRAIN_GRACE: Duration = Duration::from_millis(500);
-
 fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Instant) -> Vec<u8> {
     while !handle.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
@@ -170,17 +173,6 @@ fn take_tail((tail, handle): (Tail, std::thread::JoinHandle<()>), deadline: Inst
         keep.drain(..keep.len() - OUTPUT_TAIL_BYTES);
     }
     keep
-}
-
-fn kill_group(pgid: u32) {
-    signal_group(pgid, libc::SIGKILL);
-}
-
-fn signal_group(pgid: u32, sig: i32) {
-    // SAFETY: plain syscall on a process group this process created; errors (ESRCH) are fine.
-    unsafe {
-        libc::kill(-(pgid as i32), sig);
-    }
 }
 
 /// The signals [`run`] forwards to the command's process group.

@@ -24,6 +24,7 @@ use std::os::unix::io::{AsRawFd, FromRawFd};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
+use crate::fsio;
 use crate::ledger::{ArtifactRoot, Identity};
 use crate::protocol::MAX_RUN_BYTES;
 use crate::reason::Reason;
@@ -111,7 +112,7 @@ pub fn capture_parent() -> Result<PathBuf, Error> {
     match private_cache_dir() {
         Ok(dir) => Ok(dir),
         Err(w) => {
-            tried.push(format!("cache folder: {w}"));
+            tried.push(format!("cache folder: {}", w.detail));
             Err(Error::new(
                 Reason::UnsafeTempDir,
                 format!(
@@ -125,10 +126,13 @@ pub fn capture_parent() -> Result<PathBuf, Error> {
 }
 
 /// `probity/tmp` in the user's cache folder, created (mode 0700) when absent, if the cache
-/// folder and then the whole chain pass [`unsafe_place`]; else why not.
-fn private_cache_dir() -> Result<PathBuf, String> {
+/// folder and then the whole chain pass [`unsafe_place`]; else why not (`unsafe_temp_dir`, the
+/// detail saying why).
+fn private_cache_dir() -> Result<PathBuf, Error> {
     use std::os::unix::fs::DirBuilderExt;
-    let cache = dirs::cache_dir().ok_or_else(|| "no cache folder (HOME unset)".to_owned())?;
+    let unsafe_dir = |why: String| Error::new(Reason::UnsafeTempDir, why);
+    let cache =
+        dirs::cache_dir().ok_or_else(|| unsafe_dir("no cache folder (HOME unset)".to_owned()))?;
     let dir = cache.join("probity").join("tmp");
     // Nothing is made in a folder that is not a safe place itself.
     let existing = dir
@@ -137,21 +141,21 @@ fn private_cache_dir() -> Result<PathBuf, String> {
         .unwrap_or(Path::new("/"));
     let existing = existing
         .canonicalize()
-        .map_err(|e| format!("{}: {e}", existing.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", existing.display())))?;
     if let Some(w) = unsafe_place(&existing) {
-        return Err(w);
+        return Err(unsafe_dir(w));
     }
     fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", dir.display())))?;
     let dir = dir
         .canonicalize()
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| unsafe_dir(format!("{}: {e}", dir.display())))?;
     match unsafe_place(&dir) {
         None => Ok(dir),
-        Some(w) => Err(w),
+        Some(w) => Err(unsafe_dir(w)),
     }
 }
 
@@ -232,7 +236,7 @@ pub fn remove_planned_root(path: &Path) -> Result<(), Error> {
         return Ok(());
     };
     let cname = c_name(path, base)?;
-    let Some(st) = stat_at(&dir, path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFDIR {
@@ -262,7 +266,7 @@ pub fn remove_unrecorded(root: &ArtifactRoot, name: &str) -> Result<(), Error> {
     let (dir_path, dir) = open_checked_root(root)?;
     let path = child_path(&dir_path, name)?;
     let cname = c_name(&path, std::ffi::OsStr::new(name))?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     // SAFETY: geteuid has no preconditions.
@@ -425,30 +429,6 @@ fn c_name(path: &Path, name: &std::ffi::OsStr) -> Result<CString, Error> {
     CString::new(name.as_bytes()).map_err(|_| fail(Reason::IdentityMismatch, path, "NUL in name"))
 }
 
-/// `lstat` of `name` relative to the open directory `dir` (`fstatat`, `AT_SYMLINK_NOFOLLOW`);
-/// `None` when it does not exist.
-fn stat_at(dir: &File, path: &Path, name: &CString) -> Result<Option<libc::stat>, Error> {
-    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: a valid directory descriptor, a NUL-terminated name and a buffer for the answer.
-    let rc = unsafe {
-        libc::fstatat(
-            dir.as_raw_fd(),
-            name.as_ptr(),
-            st.as_mut_ptr(),
-            libc::AT_SYMLINK_NOFOLLOW,
-        )
-    };
-    if rc != 0 {
-        let e = std::io::Error::last_os_error();
-        return match e.kind() {
-            std::io::ErrorKind::NotFound => Ok(None),
-            _ => Err(fail(Reason::IoError, path, e)),
-        };
-    }
-    // SAFETY: fstatat succeeded, so it filled the buffer.
-    Ok(Some(unsafe { st.assume_init() }))
-}
-
 fn identity_of_stat(st: &libc::stat) -> Identity {
     Identity {
         scheme: "posix_dev_ino".into(),
@@ -522,7 +502,7 @@ pub fn remove_sink(root: &ArtifactRoot, name: &str, id: &Identity) -> Result<(),
     let (dir_path, dir) = open_checked_root(root)?;
     let path = child_path(&dir_path, name)?;
     let cname = c_name(&path, std::ffi::OsStr::new(name))?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFREG || &identity_of_stat(&st) != id {
@@ -550,7 +530,7 @@ pub fn remove_root(root: &ArtifactRoot) -> Result<(), Error> {
         return Ok(());
     };
     let cname = c_name(&path, base)?;
-    let Some(st) = stat_at(&dir, &path, &cname)? else {
+    let Some(st) = fsio::stat_at(&dir, &cname, &path)? else {
         return Ok(());
     };
     if st.st_mode & libc::S_IFMT != libc::S_IFDIR || identity_of_stat(&st) != root.identity {

@@ -18,7 +18,7 @@ use crate::reason::Reason;
 mod pattern;
 mod roots;
 
-pub use pattern::{Match, Patterns};
+pub use pattern::{Match, PatternError, Patterns};
 pub use roots::Roots;
 
 /// One registry row: the embedded data files of a language and its tree-sitter grammars.
@@ -456,7 +456,7 @@ mod roots_tests {
                 "unknown capture `@y`",
             ),
         ] {
-            let err = Patterns::parse(&g.ts, src).expect_err(src);
+            let err = Patterns::parse(&g.ts, src).expect_err(src).to_string();
             assert!(err.contains(says), "{src}: {err}");
         }
         let grammar = Grammar {

@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Resolver;
 use super::depscan::{
-    TraitSrc, depends_on, extension_members, lock_file, read_trait, registry_src, scan_cached,
-    unpacked_versions,
+    TraitSrc, Unread, depends_on, extension_members, lock_file, read_trait, registry_src,
+    scan_cached, unpacked_versions,
 };
 use super::external::CargoSpec;
 use crate::index::Kind;
@@ -39,7 +39,7 @@ struct Source {
 }
 
 /// Trait sources read in this process: (crate source dir, trait name) → what was found.
-type Memo = Mutex<HashMap<(PathBuf, String), Arc<Result<Option<TraitSrc>, String>>>>;
+type Memo = Mutex<HashMap<(PathBuf, String), Arc<Result<Option<TraitSrc>, Unread>>>>;
 
 fn memo() -> &'static Memo {
     static M: OnceLock<Memo> = OnceLock::new();
@@ -192,15 +192,17 @@ impl Resolver<'_> {
     /// The trait `name` of the dependency crate `krate` (as written in code), read from its
     /// unpacked source.
     /// `None` when the crate's source never writes the name (not even in a re-export).
-    fn dependency_trait_src(&self, krate: &str, name: &str) -> Result<Option<TraitSrc>, String> {
+    fn dependency_trait_src(&self, krate: &str, name: &str) -> Result<Option<TraitSrc>, Unread> {
         if matches!(krate, "crate" | "self" | "super" | "std" | "core" | "alloc") {
-            return Err(format!("`{krate}::{name}` is not a dependency's trait"));
+            return Err(Unread(format!(
+                "`{krate}::{name}` is not a dependency's trait"
+            )));
         }
-        let specs = self
-            .deps()
-            .cargo_specs
-            .get(krate)
-            .ok_or_else(|| format!("`{krate}` is not a registry dependency of a Cargo.toml"))?;
+        let specs = self.deps().cargo_specs.get(krate).ok_or_else(|| {
+            Unread(format!(
+                "`{krate}` is not a registry dependency of a Cargo.toml"
+            ))
+        })?;
         let dirs = self.crate_source_dirs(krate, specs)?;
         let package = specs[0].package.as_str();
         let mut out: Option<TraitSrc> = None;
@@ -237,7 +239,7 @@ impl Resolver<'_> {
         &self,
         krate: &str,
         specs: &[CargoSpec],
-    ) -> Result<Vec<(PathBuf, String)>, String> {
+    ) -> Result<Vec<(PathBuf, String)>, Unread> {
         let packages: Vec<&str> = {
             let mut p: Vec<&str> = specs.iter().map(|s| s.package.as_str()).collect();
             p.sort();
@@ -245,19 +247,19 @@ impl Resolver<'_> {
             p
         };
         let [package] = packages[..] else {
-            return Err(format!(
+            return Err(Unread(format!(
                 "`{krate}` names several packages ({})",
                 packages.join(", ")
-            ));
+            )));
         };
         let unpacked = unpacked_versions(package);
         if unpacked.is_empty() {
-            return Err(format!(
+            return Err(Unread(format!(
                 "the source of the dependency `{package}` (declared in {}) is not unpacked under \
                  {}",
                 specs[0].manifest,
                 registry_src().display()
-            ));
+            )));
         }
         let manifests: Vec<&str> = specs.iter().map(|s| s.manifest.as_str()).collect();
         let locked = self.locked_versions(package, &manifests);
@@ -269,7 +271,9 @@ impl Resolver<'_> {
                         .get(v)
                         .map(|d| (d.clone(), format!("`{package}` {v}")))
                         .ok_or_else(|| {
-                            format!("`{package}` {v} (pinned by Cargo.lock) is not unpacked")
+                            Unread(format!(
+                                "`{package}` {v} (pinned by Cargo.lock) is not unpacked"
+                            ))
                         })
                 })
                 .collect();
@@ -278,13 +282,21 @@ impl Resolver<'_> {
             .iter()
             .map(|s| semver::VersionReq::parse(&s.req))
             .collect::<Result<_, _>>()
-            .map_err(|e| format!("a version requirement of `{package}` could not be read ({e})"))?;
+            .map_err(|e| {
+                Unread(format!(
+                    "a version requirement of `{package}` could not be read ({e})"
+                ))
+            })?;
         unpacked
             .iter()
             .rev()
             .find(|(v, _)| reqs.iter().all(|r| r.matches(v)))
             .map(|(v, d)| vec![(d.clone(), format!("`{package}` {v}"))])
-            .ok_or_else(|| format!("no unpacked version of `{package}` matches its requirement"))
+            .ok_or_else(|| {
+                Unread(format!(
+                    "no unpacked version of `{package}` matches its requirement"
+                ))
+            })
     }
 
     /// Versions of registry package `package` pinned by the `Cargo.lock` governing each of

@@ -8,23 +8,44 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use super::{ErrorKind, Local, Mode, RootCtx, check_bytes, fatal, skip_before_read};
 use crate::error::Error;
+use crate::runner::{Limits, Tool, ToolError};
 
-fn git(root: &Path) -> Command {
-    let mut c = Command::new("git");
-    c.arg("-C").arg(root);
-    c
+/// Time one listing call (`ls-files`, `ls-tree`, `diff-files`, `cat-file blob`) may take: minutes
+/// even for a cold cache over a monorepo's index.
+pub const GIT_TIMEOUT: Duration = Duration::from_secs(300);
+/// Bytes one listing call may print: a few times the index listing of the largest repositories
+/// (about 50 MiB for half a million files); more is refused (`git_failed`).
+pub const MAX_GIT_OUTPUT: usize = 256 << 20;
+/// Time the one `cat-file --batch` of a root may take, its checking of every blob included.
+pub const BATCH_TIMEOUT: Duration = Duration::from_secs(3600);
+/// The largest blob `cat-file --batch` hands to the check; a larger one is a file error (not
+/// checked), so one blob cannot make the check hold more than this in memory.
+pub const MAX_BATCH_BLOB: usize = 1 << 30;
+
+fn git(root: &Path) -> Tool {
+    Tool::git(root)
+}
+
+/// A call that could not give its output: git that cannot run or fails to be waited on is an
+/// `io_error` (as every git failure of `verify` is); a timeout is `git_timed_out` and too much
+/// output `git_failed`.
+fn refused(e: ToolError) -> Error {
+    match e {
+        ToolError::Spawn { source, .. } => fatal(format!("cannot run git: {source}")),
+        ToolError::Wait { .. } => fatal(e.to_string()),
+        ToolError::TimedOut { .. } | ToolError::TooMuchOutput { .. } => e.into(),
+    }
 }
 
 fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
     let out = git(root)
         .args(args)
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| fatal(format!("cannot run git: {e}")))?;
+        .capture(Limits::new(GIT_TIMEOUT, MAX_GIT_OUTPUT))
+        .map_err(refused)?;
     if !out.status.success() {
         return Err(fatal(format!(
             "git {}: {}",
@@ -39,10 +60,9 @@ fn output(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
 pub fn show(root: &Path, spec: &str) -> Result<Vec<u8>, Error> {
     let out = git(root)
         .args(["cat-file", "-e", spec])
-        .stderr(Stdio::null())
-        .status()
-        .map_err(|e| fatal(format!("cannot run git: {e}")))?;
-    if !out.success() {
+        .capture(Limits::new(GIT_TIMEOUT, MAX_GIT_OUTPUT))
+        .map_err(refused)?;
+    if !out.status.success() {
         return Ok(Vec::new());
     }
     output(root, &["cat-file", "blob", spec])
@@ -89,14 +109,17 @@ fn entries(root: &Path, mode: &Mode) -> Result<Vec<(String, String)>, Error> {
     Ok(out)
 }
 
-/// Whether `root` is inside a git work tree, as git itself says (`false` when git cannot run).
-fn in_work_tree(root: &Path) -> bool {
-    git(root)
+/// Whether `root` is inside a git work tree, as git itself says (`false` when git cannot run);
+/// a call that times out or prints too much is refused.
+fn in_work_tree(root: &Path) -> Result<bool, Error> {
+    match git(root)
         .args(["rev-parse", "--is-inside-work-tree"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"true"))
+        .capture(Limits::new(GIT_TIMEOUT, MAX_GIT_OUTPUT))
+    {
+        Ok(o) => Ok(o.status.success() && o.stdout.starts_with(b"true")),
+        Err(ToolError::Spawn { .. } | ToolError::Wait { .. }) => Ok(false),
+        Err(e) => Err(refused(e)),
+    }
 }
 
 /// NUL-separated paths of a git listing.
@@ -112,7 +135,7 @@ fn paths(raw: &[u8]) -> std::collections::HashSet<String> {
 /// blobs. Their findings say `[staged]`; one the walk already reported is not repeated.
 /// Nothing outside a git work tree.
 pub(crate) fn check_index_rest(ctx: &RootCtx, ri: usize, local: &mut Local) -> Result<(), Error> {
-    if !in_work_tree(&ctx.path) {
+    if !in_work_tree(&ctx.path)? {
         return Ok(());
     }
     let mut wanted = paths(&output(
@@ -178,14 +201,14 @@ fn check_entries(
     if list.is_empty() {
         return Ok(());
     }
-    let mut child = git(&ctx.path)
+    let mut batch = git(&ctx.path)
         .args(["cat-file", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| fatal(format!("cannot run git cat-file: {e}")))?;
-    let mut stdin = child
+        .stream(Limits::new(BATCH_TIMEOUT, MAX_BATCH_BLOB))
+        .map_err(|e| match e {
+            ToolError::Spawn { source, .. } => fatal(format!("cannot run git cat-file: {source}")),
+            e => refused(e),
+        })?;
+    let mut stdin = batch
         .stdin
         .take()
         .ok_or_else(|| fatal("git cat-file: no stdin"))?;
@@ -197,16 +220,28 @@ fn check_entries(
             }
         }
     });
-    let mut reader = BufReader::with_capacity(
-        256 * 1024,
-        child
-            .stdout
-            .take()
-            .ok_or_else(|| fatal("git cat-file: no stdout"))?,
-    );
+    let read = read_batch(ctx, ri, &list, &mut batch, local);
+    let timed_out = batch.timed_out();
+    drop(batch);
+    let _ = writer.join();
+    match (read, timed_out) {
+        (_, Some(e)) => Err(refused(e)),
+        (r, None) => r,
+    }
+}
+
+/// Read the answers of `cat-file --batch` for `list`, in order, and check each blob.
+fn read_batch(
+    ctx: &RootCtx,
+    ri: usize,
+    list: &[(String, String)],
+    batch: &mut crate::runner::Stream,
+    local: &mut Local,
+) -> Result<(), Error> {
+    let mut reader = BufReader::with_capacity(256 * 1024, &mut batch.stdout);
     let mut header = String::new();
     let mut buf = Vec::new();
-    for (path, _) in &list {
+    for (path, _) in list {
         header.clear();
         if reader
             .read_line(&mut header)
@@ -228,6 +263,24 @@ fn check_entries(
         let size: usize = f[2]
             .parse()
             .map_err(|_| fatal(format!("git cat-file: bad header {header:?}")))?;
+        if size > MAX_BATCH_BLOB {
+            // Skip its bytes and the newline after them, unread.
+            let skipped = std::io::copy(
+                &mut Read::by_ref(&mut reader).take(size as u64 + 1),
+                &mut std::io::sink(),
+            )
+            .map_err(|e| fatal(format!("git cat-file: {e}")))?;
+            if skipped != size as u64 + 1 {
+                return Err(fatal("git cat-file ended early"));
+            }
+            local.error(
+                ctx,
+                path.clone(),
+                ErrorKind::WalkError,
+                format!("git cat-file: a blob of {size} bytes, over the {MAX_BATCH_BLOB}-byte bound (not checked)"),
+            );
+            continue;
+        }
         buf.clear();
         buf.resize(size + 1, 0);
         reader
@@ -236,7 +289,5 @@ fn check_entries(
         buf.truncate(size);
         check_bytes(ctx, ri, path, &buf, local);
     }
-    let _ = writer.join();
-    let _ = child.wait();
     Ok(())
 }

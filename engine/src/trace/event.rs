@@ -129,11 +129,60 @@ struct Raw {
     message: Option<Value>,
 }
 
+/// What is wrong with a malformed line, for the malformed-line report. The message never quotes
+/// the line (it may be hostile).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum LineError {
+    /// The line is not UTF-8; the byte (1-based) where it stops being so.
+    #[error("not UTF-8 (byte {0})")]
+    NotUtf8(usize),
+    /// serde_json's verdict on the line, without the input it quotes.
+    #[error("{what} (column {column})")]
+    Json {
+        /// `not JSON`, `truncated JSON`, ...
+        what: &'static str,
+        /// Where.
+        column: usize,
+    },
+    /// A field the shape needs is absent: `<what> without `<field>``.
+    #[error("{what} without `{field}`")]
+    Missing {
+        /// The event or item.
+        what: String,
+        /// The field.
+        field: &'static str,
+    },
+    /// An item field that must be a string is not.
+    #[error("item `{0}` is not a string")]
+    NotString(&'static str),
+    /// A known shape with a field of the wrong type.
+    #[error("{shape}: {detail}")]
+    Shape {
+        /// The shape (`turn.completed usage`, `file_change`, ...).
+        shape: &'static str,
+        /// serde's message.
+        detail: String,
+    },
+}
+
+fn shape(shape: &'static str) -> impl FnOnce(serde_json::Error) -> LineError {
+    move |e| LineError::Shape {
+        shape,
+        detail: e.to_string(),
+    }
+}
+
+fn missing(what: impl Into<String>, field: &'static str) -> LineError {
+    LineError::Missing {
+        what: what.into(),
+        field,
+    }
+}
+
 /// Parse one non-empty line; `Err` is what is wrong with it, for the malformed-line report.
-pub(super) fn parse(line: &[u8]) -> Result<Event, String> {
+pub(super) fn parse(line: &[u8]) -> Result<Event, LineError> {
     // JSON Lines are UTF-8; serde_json does not check the strings it skips.
-    let line = std::str::from_utf8(line)
-        .map_err(|e| format!("not UTF-8 (byte {})", e.valid_up_to() + 1))?;
+    let line = std::str::from_utf8(line).map_err(|e| LineError::NotUtf8(e.valid_up_to() + 1))?;
     let raw: Raw = serde_json::from_str(line).map_err(|e| short(&e))?;
     let phase = match raw.kind.as_str() {
         "thread.started" => return Ok(Event::ThreadStarted),
@@ -141,20 +190,20 @@ pub(super) fn parse(line: &[u8]) -> Result<Event, String> {
         "turn.completed" => {
             let usage = match raw.usage {
                 None | Some(Value::Null) => None,
-                Some(v) => {
-                    Some(Usage::deserialize(v).map_err(|e| format!("turn.completed usage: {e}"))?)
-                }
+                Some(v) => Some(Usage::deserialize(v).map_err(shape("turn.completed usage"))?),
             };
             return Ok(Event::TurnCompleted(usage));
         }
         "turn.failed" => {
-            let e = raw.error.ok_or("turn.failed without `error`")?;
-            let e = ErrorBody::deserialize(e).map_err(|e| format!("turn.failed error: {e}"))?;
+            let e = raw.error.ok_or_else(|| missing("turn.failed", "error"))?;
+            let e = ErrorBody::deserialize(e).map_err(shape("turn.failed error"))?;
             return Ok(Event::TurnFailed(e.message));
         }
         "error" => {
-            let m = raw.message.ok_or("error event without `message`")?;
-            let m = String::deserialize(m).map_err(|e| format!("error message: {e}"))?;
+            let m = raw
+                .message
+                .ok_or_else(|| missing("error event", "message"))?;
+            let m = String::deserialize(m).map_err(shape("error message"))?;
             return Ok(Event::Error(m));
         }
         "item.started" => Phase::Started,
@@ -162,47 +211,48 @@ pub(super) fn parse(line: &[u8]) -> Result<Event, String> {
         "item.completed" => Phase::Completed,
         _ => return Ok(Event::Other(raw.kind)),
     };
-    let item = raw
-        .item
-        .ok_or_else(|| format!("{} without `item`", raw.kind))?;
+    let item = raw.item.ok_or_else(|| missing(raw.kind.as_str(), "item"))?;
     Ok(Event::Item(phase, parse_item(item)?))
 }
 
-fn parse_item(v: Value) -> Result<Item, String> {
-    let field = |name: &str| -> Result<String, String> {
+fn parse_item(v: Value) -> Result<Item, LineError> {
+    let field = |name: &'static str| -> Result<String, LineError> {
         match v.get(name) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(format!("item `{name}` is not a string")),
-            None => Err(format!("item without `{name}`")),
+            Some(_) => Err(LineError::NotString(name)),
+            None => Err(missing("item", name)),
         }
     };
     let id = field("id")?;
     let kind = field("type")?;
     let details = match kind.as_str() {
         "agent_message" => {
-            let m = AgentMessage::deserialize(&v).map_err(|e| format!("agent_message: {e}"))?;
+            let m = AgentMessage::deserialize(&v).map_err(shape("agent_message"))?;
             Details::AgentMessage { text: m.text }
         }
-        "command_execution" => Details::Command(
-            Command::deserialize(&v).map_err(|e| format!("command_execution: {e}"))?,
-        ),
-        "file_change" => Details::FileChange(
-            FileChange::deserialize(&v).map_err(|e| format!("file_change: {e}"))?,
-        ),
+        "command_execution" => {
+            Details::Command(Command::deserialize(&v).map_err(shape("command_execution"))?)
+        }
+        "file_change" => {
+            Details::FileChange(FileChange::deserialize(&v).map_err(shape("file_change"))?)
+        }
         _ => Details::None,
     };
     Ok(Item { id, kind, details })
 }
 
 /// serde_json's message without the input it quotes (the line may be hostile).
-fn short(e: &serde_json::Error) -> String {
+fn short(e: &serde_json::Error) -> LineError {
     let what = match e.classify() {
         serde_json::error::Category::Io => "unreadable",
         serde_json::error::Category::Syntax => "not JSON",
         serde_json::error::Category::Data => "not an event object",
         serde_json::error::Category::Eof => "truncated JSON",
     };
-    format!("{what} (column {})", e.column())
+    LineError::Json {
+        what,
+        column: e.column(),
+    }
 }
 
 #[cfg(test)]
@@ -235,11 +285,13 @@ mod tests {
             b"{\"type\":\"turn.completed\",\"usage\":{\"output_tokens\":1.5}}",
             b"{\"type\":\"turn.failed\"}",
         ] {
-            let e = parse(bad).unwrap_err();
+            let e = parse(bad).unwrap_err().to_string();
             assert!(!e.contains("secret"), "{e}");
         }
         assert_eq!(
-            parse(b"{\"type\":\"turn.started\"").unwrap_err(),
+            parse(b"{\"type\":\"turn.started\"")
+                .unwrap_err()
+                .to_string(),
             "truncated JSON (column 22)"
         );
     }

@@ -100,7 +100,7 @@ pub fn inspect_reader(input: impl BufRead, opts: &Options) -> Result<Report> {
         }
         match event::parse(bytes) {
             Ok(e) => t.add(n, e),
-            Err(why) => t.malformed(n, why),
+            Err(why) => t.malformed(n, why.to_string()),
         }
     }
     t.bytes = lines.bytes();

@@ -2,18 +2,15 @@
 //! own process group, killed with its group when the timeout fires. Paths come back relative to
 //! the root (`--relative`, `-C root`), `/`-separated, sorted and unique.
 //!
-//! `runner` keeps only a bounded tail of a child's output (right for a test run, wrong for a
-//! list of paths), so git's output is read here whole, up to [`MAX_GIT_OUTPUT`].
+//! Each call is a `runner::Tool` call, its stdout kept whole up to [`MAX_GIT_OUTPUT`].
 
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::model::ChangeSource;
 use crate::error::Error;
 use crate::reason::Reason;
+use crate::runner::{Limits, Tool, ToolError};
 
 /// Most bytes of git output read; more is refused.
 const MAX_GIT_OUTPUT: usize = 64 << 20;
@@ -22,67 +19,30 @@ fn git_failed(detail: impl Into<String>) -> Error {
     Error::new(Reason::GitFailed, detail)
 }
 
-/// `git -C root args...`, bounded by `timeout`; its stdout.
+/// `git -C root args...`, bounded by `timeout`; its stdout. Every failure is `git_failed` (a
+/// timeout too, as docs/accept-tests.md says).
 fn git(root: &Path, args: &[&str], timeout: Duration) -> crate::error::Result<Vec<u8>> {
-    let mut cmd = Command::new("git");
-    cmd.arg("-C")
-        .arg(root)
+    let shown = args.join(" ");
+    let out = Tool::git(root)
         .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| git_failed(format!("cannot run git: {e}")))?;
-    let pgid = child.id() as i32;
-    let read_all = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(r) = r {
-                let _ = r.take(MAX_GIT_OUTPUT as u64 + 1).read_to_end(&mut buf);
+        .capture(Limits::new(timeout, MAX_GIT_OUTPUT))
+        .map_err(|e| match e {
+            ToolError::Spawn { source, .. } => git_failed(format!("cannot run git: {source}")),
+            ToolError::TimedOut { after, .. } => {
+                git_failed(format!("git {shown} timed out after {} s", after.as_secs()))
             }
-            buf
-        })
-    };
-    let out = read_all(child.stdout.take().map(|s| Box::new(s) as _));
-    let err = read_all(child.stderr.take().map(|s| Box::new(s) as _));
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() < timeout => std::thread::sleep(Duration::from_millis(5)),
-            _ => break None,
-        }
-    };
-    // SAFETY: plain syscall on the process group this function created; ESRCH is fine.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-    }
-    let Some(status) = status else {
-        let _ = child.wait();
+            ToolError::TooMuchOutput { .. } => git_failed(format!(
+                "git {shown}: more than {MAX_GIT_OUTPUT} bytes of output"
+            )),
+            ToolError::Wait { .. } => git_failed(e.to_string()),
+        })?;
+    if !out.status.success() {
         return Err(git_failed(format!(
-            "git {} timed out after {} s",
-            args.join(" "),
-            timeout.as_secs()
-        )));
-    };
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    if !status.success() {
-        return Err(git_failed(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&stderr).trim()
+            "git {shown}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
         )));
     }
-    if stdout.len() > MAX_GIT_OUTPUT {
-        return Err(git_failed(format!(
-            "git {}: more than {MAX_GIT_OUTPUT} bytes of output",
-            args.join(" ")
-        )));
-    }
-    Ok(stdout)
+    Ok(out.stdout)
 }
 
 /// NUL-separated paths.

@@ -1,17 +1,16 @@
 //! The git side of `accept diff`: which files a diff changes and the bytes of each side, read by
 //! running `git` with an argv (never a shell string) in its own process group, bounded in time
-//! ([`GIT_TIMEOUT`]) and output ([`MAX_GIT_OUTPUT`]); on timeout the group is killed.
+//! ([`GIT_TIMEOUT`]) and output ([`MAX_GIT_OUTPUT`]); on timeout the group is killed
+//! (`runner::Tool`).
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::Error;
 use crate::reason::Reason;
+use crate::runner::{Limits, Tool};
 
 /// Time one git call may take.
 pub const GIT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -23,78 +22,16 @@ pub const MAX_GIT_OUTPUT: usize = 64 * 1024 * 1024;
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /// One `git` call: `Ok(Some(stdout))` on exit 0, `Ok(None)` on another exit status, an error when
-/// git cannot be run, times out, or prints too much. Arguments are bytes (a file name need not be
-/// UTF-8).
+/// git cannot be run (`git_failed`), times out (`git_timed_out`), or prints too much
+/// (`git_failed`). Arguments are bytes (a file name need not be UTF-8).
 pub fn git<A: AsRef<OsStr>>(root: &Path, args: &[A]) -> Result<Option<Vec<u8>>, Error> {
-    let mut cmd = Command::new("git");
-    cmd.arg("-C")
-        .arg(root)
-        .args(["-c", "core.quotepath=off", "--no-pager"])
+    let out = Tool::git(root)
+        .hidden_args(["-c", "core.quotepath=off", "--no-pager"])
         .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
         .env_remove("GIT_EXTERNAL_DIFF")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0);
-    let what = || {
-        let shown: Vec<String> = args
-            .iter()
-            .map(|a| a.as_ref().to_string_lossy().into_owned())
-            .collect();
-        format!("git {}", shown.join(" "))
-    };
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| Error::new(Reason::GitFailed, format!("cannot run git: {e}")))?;
-    let pgid = child.id() as i32;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let mut buf = [0u8; 64 * 1024];
-        loop {
-            match stdout.read(&mut buf) {
-                Ok(0) | Err(_) => return (out, false),
-                Ok(n) => {
-                    if out.len() + n > MAX_GIT_OUTPUT {
-                        return (out, true);
-                    }
-                    out.extend_from_slice(&buf[..n]);
-                }
-            }
-        }
-    });
-    let start = Instant::now();
-    let kill = || {
-        // SAFETY: plain syscall on the process group this call created; ESRCH is fine.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    };
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if start.elapsed() >= GIT_TIMEOUT => {
-                kill();
-                let _ = child.wait();
-                return Err(Error::new(
-                    Reason::GitTimedOut,
-                    format!("{} took more than {}s", what(), GIT_TIMEOUT.as_secs()),
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(Error::new(Reason::GitFailed, format!("{}: {e}", what()))),
-        }
-    };
-    kill();
-    let (out, too_much) = reader.join().unwrap_or_default();
-    if too_much {
-        return Err(Error::new(
-            Reason::GitFailed,
-            format!("{} printed more than {MAX_GIT_OUTPUT} bytes", what()),
-        ));
-    }
-    Ok(status.success().then_some(out))
+        .capture(Limits::new(GIT_TIMEOUT, MAX_GIT_OUTPUT))?;
+    Ok(out.status.success().then_some(out.stdout))
 }
 
 /// [`git`] that must succeed.

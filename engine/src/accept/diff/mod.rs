@@ -32,6 +32,7 @@ use self::model::{
 };
 use self::probes::Owned;
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::lang::{self, Grammar, Language};
 use crate::marker;
 use crate::parse::parse;
@@ -155,7 +156,19 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         };
         let new_bytes = match (&ch.new, &new_side) {
             (None, _) => Vec::new(),
-            (Some(p), NewSide::Disk) => read_disk(&root, p)?,
+            (Some(p), NewSide::Disk) => match read_disk(&root, p)? {
+                Ok(bytes) => bytes,
+                // Refused as its check would have refused it (the old side's reason first).
+                Err(too_large) => {
+                    let reason = crate::source::validate(&old_bytes)
+                        .err()
+                        .unwrap_or(too_large);
+                    fr.skip_reason = Some(reason.code().to_owned());
+                    refused.push((files.len(), reason));
+                    files.push(fr);
+                    continue;
+                }
+            },
             (Some(p), NewSide::Index) => blob(&root, "", p)?,
             (Some(p), NewSide::Rev(c)) => blob(&root, c, p)?,
         };
@@ -336,13 +349,18 @@ fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
     }
 }
 
-/// A working-tree file (empty when it is gone; a symlink or other non-file is read as empty).
-fn read_disk(root: &Path, rel: &[u8]) -> Result<Vec<u8>> {
+/// A working-tree file (empty when it is gone; a symlink or other non-file is read as empty),
+/// read through the bounded reader: one over the size limit is `Err(file_too_large)`, for the
+/// file's report (as the check of its bytes would have said).
+fn read_disk(root: &Path, rel: &[u8]) -> Result<std::result::Result<Vec<u8>, Reason>> {
     let p = root.join(OsStr::from_bytes(rel));
     match std::fs::symlink_metadata(&p) {
-        Ok(m) if m.is_file() => std::fs::read(&p)
-            .map_err(|e| Error::new(Reason::IoError, format!("{}: {e}", p.display()))),
-        _ => Ok(Vec::new()),
+        Ok(m) if m.is_file() => match fsio::read_repo_file(&p) {
+            Ok(bytes) => Ok(Ok(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Ok(Err(Reason::FileTooLarge)),
+            Err(e) => Err(Error::new(Reason::IoError, format!("{}: {e}", p.display()))),
+        },
+        _ => Ok(Ok(Vec::new())),
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::super::Resolver;
 use super::super::jsonc::lenient_json;
 use super::super::paths::{join_dir, normalize_within, parent_dir};
-use super::{Spec, export_targets, source_guesses};
+use super::{ConfigError, Spec, export_targets, source_guesses};
 
 impl Resolver<'_> {
     /// A package.json `"imports"` subpath (`#ansi-styles`, `#util/*` patterns, conditions):
@@ -36,10 +36,15 @@ impl Resolver<'_> {
                 .or_insert_with(|| {
                     Arc::new(
                         crate::fsio::read_repo_string(self.root.join(&manifest))
-                            .map_err(|e| format!("{manifest} could not be read ({e})"))
+                            .map_err(|error| ConfigError::Unreadable {
+                                path: manifest.clone(),
+                                error,
+                            })
                             .and_then(|t| {
-                                lenient_json(&t)
-                                    .map_err(|e| format!("{manifest} could not be parsed ({e})"))
+                                lenient_json(&t).map_err(|error| ConfigError::Unparsable {
+                                    path: manifest.clone(),
+                                    error,
+                                })
                             })
                             .map(|v| v.get("imports").cloned().unwrap_or_default()),
                     )

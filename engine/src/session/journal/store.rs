@@ -18,12 +18,12 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::reason::Reason;
+use crate::runner::{Limits, Tool};
 
 /// The first word of a journal's first line.
 pub const MAGIC: &str = "probity-reconfirm-journal";
@@ -43,19 +43,21 @@ pub struct Place {
     pub name: String,
 }
 
+/// Time `git rev-parse` may take (it reads a few files of the git dir).
+const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// Bytes of `git rev-parse` output read (two paths); more is refused.
+const MAX_GIT_OUTPUT: usize = 1 << 20;
+
 /// `git rev-parse --absolute-git-dir --show-toplevel` in `dir` (nothing of the environment's
-/// `GIT_DIR` and friends: the tree `dir` is in decides); `None` outside a work tree.
+/// `GIT_DIR` and friends: the tree `dir` is in decides); `None` outside a work tree, or when git
+/// cannot run, times out or prints more than [`MAX_GIT_OUTPUT`].
 fn git_dirs(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
+    let out = Tool::git(dir)
         .args(["rev-parse", "--absolute-git-dir", "--show-toplevel"])
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_COMMON_DIR")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
+        .capture(Limits::new(GIT_TIMEOUT, MAX_GIT_OUTPUT))
         .ok()?;
     if !out.status.success() {
         return None;

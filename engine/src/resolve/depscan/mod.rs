@@ -2,9 +2,9 @@
 //! which versions are there, which `Cargo.lock` pins, and what a crate declares about a trait
 //! name (its members, traits it implements for every implementor, re-exports). Sources there are
 //! immutable (one folder per version), so each file is parsed at most once per process. Used by
-//! [`super::cratesrc`].
+//! [`super::cratesrc`]. Where the sources are and what pins them is `registry.rs`.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -12,10 +12,19 @@ use tree_sitter::Node;
 
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 
+mod registry;
+pub(super) use registry::{depends_on, lock_file, registry_src, unpacked_versions};
+
 /// Files of one crate source searched for a trait declaration, at most.
 const MAX_FILES: usize = 4096;
 /// Larger source files are not read (generated tables, not trait declarations).
 const MAX_FILE_BYTES: u64 = 2 << 20;
+
+/// Why a dependency's source cannot say what it declares about a trait name. Not a
+/// [`crate::Error`]: it refuses nothing; its text becomes part of an UNCHECKABLE verdict's reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Unread(pub(super) String);
 
 /// The members of one trait of a dependency's source.
 #[derive(Clone, Debug)]
@@ -28,104 +37,6 @@ pub(super) struct TraitSrc {
     pub crate_id: String,
     /// The registry package declaring it.
     pub package: String,
-}
-
-/// Registry packages → versions pinned by one `Cargo.lock`.
-pub(super) type Lock = HashMap<String, Vec<semver::Version>>;
-
-/// The registry packages a `Cargo.lock` pins, read once per process for each (path, size,
-/// modification time).
-pub(super) fn lock_file(path: &Path) -> Arc<Lock> {
-    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
-    static M: OnceLock<Mutex<HashMap<Key, Arc<Lock>>>> = OnceLock::new();
-    let meta = std::fs::metadata(path).ok();
-    let key = (
-        path.to_path_buf(),
-        meta.as_ref().map_or(0, |m| m.len()),
-        meta.and_then(|m| m.modified().ok()),
-    );
-    let m = M.get_or_init(Default::default);
-    if let Some(l) = m.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return l;
-    }
-    let mut lock = Lock::new();
-    let text = crate::fsio::read_repo_string(path).unwrap_or_default();
-    if let Ok(v) = toml::from_str::<toml::Value>(&text) {
-        for pkg in v
-            .get("package")
-            .and_then(|p| p.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let registry = pkg
-                .get("source")
-                .and_then(|s| s.as_str())
-                .is_some_and(|s| s.starts_with("registry+") || s.starts_with("sparse+"));
-            let name = pkg.get("name").and_then(|n| n.as_str());
-            let ver = pkg
-                .get("version")
-                .and_then(|v| v.as_str())
-                .and_then(|v| semver::Version::parse(v).ok());
-            if let (true, Some(name), Some(ver)) = (registry, name, ver) {
-                lock.entry(name.to_owned()).or_default().push(ver);
-            }
-        }
-    }
-    let lock = Arc::new(lock);
-    if let Ok(mut m) = m.lock() {
-        m.insert(key, lock.clone());
-    }
-    lock
-}
-
-/// `$CARGO_HOME/registry/src` (`CARGO_HOME` defaults to `~/.cargo`).
-pub(super) fn registry_src() -> PathBuf {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| dirs::home_dir().map(|h| h.join(".cargo")))
-        .unwrap_or_default();
-    home.join("registry").join("src")
-}
-
-/// Unpacked versions of `package` in every registry of `$CARGO_HOME/registry/src`, ascending.
-pub(super) fn unpacked_versions(package: &str) -> BTreeMap<semver::Version, PathBuf> {
-    registry_listing().get(package).cloned().unwrap_or_default()
-}
-
-/// Every unpacked `<package>-<version>` folder of `$CARGO_HOME/registry/src/*/`, listed once
-/// per process.
-fn registry_listing() -> &'static HashMap<String, BTreeMap<semver::Version, PathBuf>> {
-    static L: OnceLock<HashMap<String, BTreeMap<semver::Version, PathBuf>>> = OnceLock::new();
-    L.get_or_init(|| {
-        let mut out: HashMap<String, BTreeMap<semver::Version, PathBuf>> = HashMap::new();
-        let Ok(registries) = std::fs::read_dir(registry_src()) else {
-            return out;
-        };
-        for reg in registries.flatten() {
-            let Ok(entries) = std::fs::read_dir(reg.path()) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let n = e.file_name();
-                let Some(n) = n.to_str() else { continue };
-                // The version starts after the last `-` followed by a digit that parses.
-                let parsed = n.match_indices('-').find_map(|(i, _)| {
-                    let v = n.get(i + 1..)?;
-                    v.starts_with(|c: char| c.is_ascii_digit())
-                        .then(|| semver::Version::parse(v).ok())
-                        .flatten()
-                        .map(|v| (n[..i].to_owned(), v))
-                });
-                if let Some((pkg, v)) = parsed {
-                    out.entry(pkg)
-                        .or_default()
-                        .entry(v)
-                        .or_insert_with(|| e.path());
-                }
-            }
-        }
-        out
-    })
 }
 
 /// What one crate's source says about the trait name `name`.
@@ -141,11 +52,11 @@ pub(super) struct CrateScan {
 }
 
 /// Scans read in this process: (crate source dir, name) → scan.
-type ScanMemo = Mutex<HashMap<(PathBuf, String), Arc<OnceLock<Result<CrateScan, String>>>>>;
+type ScanMemo = Mutex<HashMap<(PathBuf, String), Arc<OnceLock<Result<CrateScan, Unread>>>>>;
 
 /// [`scan_crate`], once per process for each crate folder and name (threads asking for the
 /// same scan wait for the first).
-pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateScan, String>>> {
+pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateScan, Unread>>> {
     static M: OnceLock<ScanMemo> = OnceLock::new();
     let m = M.get_or_init(Default::default);
     let key = (dir.to_path_buf(), name.to_owned());
@@ -158,13 +69,13 @@ pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateSc
 }
 
 /// Reads every `.rs` file under `dir/src` that writes the word `name`.
-fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
+fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, Unread> {
     let crate_id = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (_, grammar) =
-        crate::lang::for_path(Path::new("lib.rs")).ok_or_else(|| "no Rust grammar".to_owned())?;
+    let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
+        .ok_or_else(|| Unread("no Rust grammar".to_owned()))?;
     let mut out = CrateScan::default();
     let mut stack = vec![dir.join("src")];
     let mut seen = 0usize;
@@ -185,7 +96,9 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             }
             seen += 1;
             if seen > MAX_FILES {
-                return Err(format!("{crate_id} has more than {MAX_FILES} source files"));
+                return Err(Unread(format!(
+                    "{crate_id} has more than {MAX_FILES} source files"
+                )));
             }
             if e.metadata().map_or(true, |m| m.len() > MAX_FILE_BYTES) {
                 continue;
@@ -203,7 +116,7 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
             let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
             for (line, snippet) in trait_snippets(&text, name) {
                 let tree = crate::parse::parse(grammar, snippet)
-                    .ok_or_else(|| format!("{crate_id}/{rel} could not be parsed"))?;
+                    .ok_or_else(|| Unread(format!("{crate_id}/{rel} could not be parsed")))?;
                 let root = tree.root_node();
                 let mut w = root.walk();
                 let traits: Vec<Node> = root
@@ -211,8 +124,9 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, String> {
                     .filter(|n| n.kind() == "trait_item")
                     .collect();
                 for t in traits {
-                    let members = trait_members(t, snippet)
-                        .map_err(|why| format!("`{name}` at {crate_id}/{rel}:{line}: {why}"))?;
+                    let members = trait_members(t, snippet).map_err(|why| {
+                        Unread(format!("`{name}` at {crate_id}/{rel}:{line}: {why}"))
+                    })?;
                     let at = format!("{crate_id}/{rel}:{line}");
                     match &mut out.decl {
                         Some((m, _)) => m.extend(members),
@@ -238,7 +152,7 @@ pub(super) fn read_trait(
     package: &str,
     label: &str,
     name: &str,
-) -> Result<Option<TraitSrc>, String> {
+) -> Result<Option<TraitSrc>, Unread> {
     let cell = scan_cached(dir, name);
     let scan = cell
         .get()
@@ -247,7 +161,7 @@ pub(super) fn read_trait(
         .map_err(Clone::clone)?;
     let Some((members, at)) = &scan.decl else {
         let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
-            .ok_or_else(|| "no Rust grammar".to_owned())?;
+            .ok_or_else(|| Unread("no Rust grammar".to_owned()))?;
         let reexported = scan.mentions.iter().any(|p| {
             let Ok(text) = crate::fsio::read_repo_string(p) else {
                 return false;
@@ -261,9 +175,9 @@ pub(super) fn read_trait(
                     .is_none_or(|t| pub_use_of(t.root_node(), &text, name))
         });
         if reexported {
-            return Err(format!(
+            return Err(Unread(format!(
                 "{label} re-exports a `{name}` declared elsewhere (not followed)"
-            ));
+            )));
         }
         return Ok(None);
     };
@@ -283,7 +197,7 @@ pub(super) fn extension_members(
     label: &str,
     name: &str,
     scan: &CrateScan,
-) -> Result<HashSet<String>, String> {
+) -> Result<HashSet<String>, Unread> {
     let mut out = HashSet::new();
     for ext in scan.blanket.iter().filter(|e| e.as_str() != name) {
         let cell = scan_cached(dir, ext);
@@ -295,9 +209,9 @@ pub(super) fn extension_members(
         match &s.decl {
             Some((m, _)) => out.extend(m.iter().cloned()),
             None => {
-                return Err(format!(
+                return Err(Unread(format!(
                     "{label} implements `{ext}` for every `{name}`, and does not declare `{ext}`"
-                ));
+                )));
             }
         }
     }
@@ -425,52 +339,6 @@ fn body_end(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// The crate at `dir` declares one of `packages` as a (normal, not dev or build) dependency
-/// in its `Cargo.toml` (`true` when the manifest cannot be read, so that nothing is skipped unseen).
-pub(super) fn depends_on(dir: &Path, packages: &[&str]) -> bool {
-    match normal_dependencies(dir).as_ref() {
-        Some(deps) => packages.iter().any(|p| deps.contains(*p)),
-        None => true,
-    }
-}
-
-/// The packages the crate at `dir` depends on (normal dependencies, any target), read once per
-/// process (registry sources are immutable); `None` when its `Cargo.toml` cannot be read.
-fn normal_dependencies(dir: &Path) -> Arc<Option<HashSet<String>>> {
-    type Memo = Mutex<HashMap<PathBuf, Arc<Option<HashSet<String>>>>>;
-    static M: OnceLock<Memo> = OnceLock::new();
-    let m = M.get_or_init(Default::default);
-    if let Some(d) = m.lock().ok().and_then(|m| m.get(dir).cloned()) {
-        return d;
-    }
-    let read = || -> Option<HashSet<String>> {
-        let text = crate::fsio::read_repo_string(dir.join("Cargo.toml")).ok()?;
-        let v = toml::from_str::<toml::Value>(&text).ok()?;
-        let mut scopes = vec![&v];
-        if let Some(t) = v.get("target").and_then(|t| t.as_table()) {
-            scopes.extend(t.values());
-        }
-        Some(
-            scopes
-                .iter()
-                .filter_map(|scope| scope.get("dependencies").and_then(|t| t.as_table()))
-                .flatten()
-                .map(|(key, spec)| {
-                    spec.get("package")
-                        .and_then(|p| p.as_str())
-                        .unwrap_or(key)
-                        .to_owned()
-                })
-                .collect(),
-        )
-    };
-    let d = Arc::new(read());
-    if let Ok(mut m) = m.lock() {
-        m.insert(dir.to_path_buf(), d.clone());
-    }
-    d
-}
-
 /// The traits `text` implements for every type bounded by `name`: each `impl<..> Ext for T`
 /// header (up to its `{`) that writes the word `name` and whose `T` is one of its own type
 /// parameters (`impl<T: IntoParallelIterator> Ext for T`, `impl<'a, I> Ext for &'a I where ..`).
@@ -553,7 +421,7 @@ fn has_word_seq(text: &str, needle: &str) -> bool {
 
 /// The associated items of a trait and of its standard supertraits; an error when a
 /// supertrait is not a listed standard trait or a macro in the body may add items.
-fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
+fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, Unread> {
     let mut out = HashSet::new();
     if let Some(bounds) = t.child_by_field_name("bounds") {
         let mut w = bounds.walk();
@@ -573,7 +441,11 @@ fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
                 .trim();
             match RUST_STD_TRAIT_METHODS.get(base) {
                 Some(ms) => out.extend(ms.iter().map(|m| m.to_string())),
-                None => return Err(format!("its supertrait `{written}` is not followed")),
+                None => {
+                    return Err(Unread(format!(
+                        "its supertrait `{written}` is not followed"
+                    )));
+                }
             }
         }
     }
@@ -592,7 +464,9 @@ fn trait_members(t: Node, text: &str) -> Result<HashSet<String>, String> {
                 }
             }
             "macro_invocation" => {
-                return Err("a macro invoked in its body may declare items".to_owned());
+                return Err(Unread(
+                    "a macro invoked in its body may declare items".to_owned(),
+                ));
             }
             _ => {}
         }
