@@ -163,7 +163,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
                     let reason = crate::source::validate(&old_bytes)
                         .err()
                         .unwrap_or(too_large);
-                    fr.skip_reason = Some(reason.code().to_owned());
+                    fr.skip_reason = Some(reason);
                     refused.push((files.len(), reason));
                     files.push(fr);
                     continue;
