@@ -16,6 +16,9 @@
 //! `reconfirm*` is signal 5, revert and reconfirm with the probes in place (docs/accept.md):
 //! `reconfirm_patch` (the revert, in memory, probe blocks kept byte-exact), `reconfirm` (the
 //! write-ahead journal, the two runs through `session::run`, the byte-exact restore).
+//!
+//! `record` writes a signal's record (from one of these reports, or the caller's result) into
+//! the session's `verification` record (`session::verification`).
 
 pub mod diff;
 mod diffclassify;
@@ -48,5 +51,7 @@ pub use adjacent_model::{
 
 pub mod reconfirm;
 mod reconfirm_patch;
+
+pub mod record;
 
 pub use reconfirm::{ReconfirmOptions, ReconfirmReport, reconfirm, verify_probes};
