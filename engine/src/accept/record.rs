@@ -90,6 +90,12 @@ pub fn debt(target: &Target, signal: &str, justification: &str) -> Result<Verifi
     )
 }
 
+/// The session's ledger as the `accept` commands find it ([`Target::tree_ledger_path`]), checked
+/// to be the session's (`accept verdict`).
+pub fn load(target: &Target) -> Result<crate::ledger::Ledger, Error> {
+    crate::session::load_at(&target.tree_ledger_path(), &target.slug)
+}
+
 fn into(target: &Target, signal: &str, rec: SignalRecord) -> Result<Verification, Error> {
     verification::record_signal(&target.tree_ledger_path(), &target.slug, signal, rec)
 }
