@@ -17,7 +17,7 @@ use probity::reason::Reason;
 use probity::session::Target;
 use probity::session::verification::{self, Verification};
 
-use super::session::SessionArgs;
+use super::session::{RootJson, SessionArgs, SessionName, reword};
 use super::{emit, print_json, refused};
 
 /// The session a signal is recorded into, if any (`accept diff`, `accept tests`: the session is
@@ -46,15 +46,13 @@ impl SessionOpt {
 /// The help `accept reconfirm` gives the shared session arguments.
 const RECONFIRM_SLUG: &str = "Session slug (its ledger's probes stay in place; its reproduction is run)";
 
-// `--root` and `--json` keep the help text and the place in `--help` (`display_order`: their
-// position among the command's own options) they had before the session arguments were shared.
+// The session's arguments worded for a reconfirm, `--root` and `--json` after the options.
 #[derive(Args)]
-#[command(mut_arg("slug", |a| a.help(RECONFIRM_SLUG)))]
-#[command(mut_arg("root", |a| a.help("A directory inside the git work tree").display_order(8)))]
-#[command(mut_arg("json", |a| a.display_order(9)))]
+#[command(mut_args(reword("slug", RECONFIRM_SLUG)))]
+#[command(mut_args(reword("root", "A directory inside the git work tree")))]
 pub(super) struct ReconfirmArgs {
     #[command(flatten)]
-    session: SessionArgs,
+    name: SessionName,
     /// The fix is this commit (reverted as `git revert -n` would); default: the working tree's
     /// changes against HEAD.
     #[arg(long, value_name = "REV")]
@@ -68,6 +66,8 @@ pub(super) struct ReconfirmArgs {
     /// Seconds each run may take before its process group is killed.
     #[arg(long, default_value_t = probity::session::DEFAULT_RUN_TIMEOUT.as_secs())]
     timeout: u64,
+    #[command(flatten)]
+    place: RootJson,
     /// The session's reproduction (an argv, never a shell string).
     #[arg(last = true, required = true)]
     command: Vec<String>,
@@ -75,8 +75,7 @@ pub(super) struct ReconfirmArgs {
 
 pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
     const COMMAND: &str = "accept reconfirm";
-    let json = a.session.json;
-    let target = a.session.target();
+    let (json, target) = (a.place.json, a.name.target(&a.place));
     let opts = ReconfirmOptions {
         ledger: target.tree_ledger_path(),
         slug: target.slug.clone(),
@@ -162,13 +161,12 @@ fn human(r: &ReconfirmReport) {
     }
 }
 
-// As `ReconfirmArgs`: `--root` and `--json` where they were.
+// `--root` and `--json` after the options.
 #[derive(Args)]
-#[command(mut_arg("root", |a| a.help("Repository root").display_order(9)))]
-#[command(mut_arg("json", |a| a.display_order(10)))]
+#[command(mut_args(reword("root", "Repository root")))]
 pub(super) struct RecordArgs {
     #[command(flatten)]
-    session: SessionArgs,
+    name: SessionName,
     /// The signal.
     #[arg(long, value_parser = verification::SIGNALS)]
     signal: String,
@@ -185,11 +183,13 @@ pub(super) struct RecordArgs {
     /// Accept the unmet --signal as documented technical debt, with this justification.
     #[arg(long, value_name = "JUSTIFICATION", conflicts_with = "result")]
     accept_debt: Option<String>,
+    #[command(flatten)]
+    place: RootJson,
 }
 
 pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
     const COMMAND: &str = "accept record";
-    let (json, target) = (a.session.json, a.session.target());
+    let (json, target) = (a.place.json, a.name.target(&a.place));
     let r = match (&a.accept_debt, &a.result, &a.rca_justification) {
         (_, _, Some(why)) => record::rca_justified(&target, &a.signal, why),
         (Some(j), _, None) => record::debt(&target, &a.signal, j),
@@ -211,7 +211,7 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
 }
 
 #[derive(Args)]
-#[command(mut_arg("root", |a| a.help("Repository root")))]
+#[command(mut_args(reword("root", "Repository root")))]
 pub(super) struct VerdictArgs {
     #[command(flatten)]
     session: SessionArgs,
@@ -221,7 +221,7 @@ pub(super) struct VerdictArgs {
 /// says which).
 pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
     const COMMAND: &str = "accept verdict";
-    let json = a.session.json;
+    let json = a.session.json();
     let l = match record::load(&a.session.target()) {
         Ok(l) => l,
         Err(e) => return refused(COMMAND, json, &e),

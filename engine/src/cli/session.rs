@@ -41,10 +41,21 @@ pub(super) enum SessionCommand {
 }
 
 /// The session a command acts on (`--slug`, `--ledger`, `--root`) and `--json`: one group,
-/// flattened into every command that names a session (a command that words one of them
-/// otherwise overrides its help with `mut_arg`).
+/// flattened into every command that names a session. It is two halves ([`SessionName`],
+/// [`RootJson`]) so that a command listing its own options between them (`accept reconfirm`,
+/// `accept record`) keeps its `--help` and completion order; a command that words one of them
+/// otherwise rewords it in place ([`reword`]).
 #[derive(Args, Clone)]
 pub(super) struct SessionArgs {
+    #[command(flatten)]
+    pub(super) name: SessionName,
+    #[command(flatten)]
+    pub(super) place: RootJson,
+}
+
+/// `--slug` and `--ledger`: the first half of [`SessionArgs`].
+#[derive(Args, Clone)]
+pub(super) struct SessionName {
     /// Session slug.
     // Required, as an `Option` so that a command whose subcommands negate it (`run start`)
     // still parses.
@@ -53,6 +64,11 @@ pub(super) struct SessionArgs {
     /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
     #[arg(long, value_name = "FILE")]
     pub(super) ledger: Option<PathBuf>,
+}
+
+/// `--root` and `--json`: the second half of [`SessionArgs`].
+#[derive(Args, Clone)]
+pub(super) struct RootJson {
     /// Repository root (default: the enclosing git work tree, else the current directory).
     #[arg(long, value_name = "DIR")]
     pub(super) root: Option<PathBuf>,
@@ -61,19 +77,43 @@ pub(super) struct SessionArgs {
     pub(super) json: bool,
 }
 
+impl SessionName {
+    /// The session named, under `place`'s root.
+    pub(super) fn target(&self, place: &RootJson) -> Target {
+        Target {
+            slug: self.slug.clone().unwrap_or_default(),
+            ledger: self.ledger.clone(),
+            root: place.root.clone(),
+        }
+    }
+}
+
 impl SessionArgs {
     /// The session these arguments name.
     pub(super) fn target(&self) -> Target {
-        Target {
-            slug: self.slug(),
-            ledger: self.ledger.clone(),
-            root: self.root.clone(),
-        }
+        self.name.target(&self.place)
     }
 
     /// The slug (clap requires it wherever it is not negated by a subcommand).
     pub(super) fn slug(&self) -> String {
-        self.slug.clone().unwrap_or_default()
+        self.name.slug.clone().unwrap_or_default()
+    }
+
+    /// Whether `--json` was given.
+    pub(super) fn json(&self) -> bool {
+        self.place.json
+    }
+}
+
+/// For `Command::mut_args`: the help of the argument `id` reworded to `help`, every other
+/// argument as it is (in place: `mut_arg` would move the argument to the end of the list).
+pub(super) fn reword(id: &'static str, help: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |a| {
+        if a.get_id() == id {
+            a.help(help)
+        } else {
+            a
+        }
     }
 }
 
@@ -172,26 +212,26 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
             let created = session::parse_policy(&a.policy)
                 .and_then(|policy| session::init(&target, Goal::from(a.goal.as_str()), policy));
             match created {
-                Err(r) => refused("session init", a.session.json, &r),
+                Err(r) => refused("session init", a.session.json(), &r),
                 Ok(l) => {
                     let d = data::SessionInit {
                         ledger: path.display().to_string(),
                         session: l,
                     };
-                    emit("session init", a.session.json, Status::Ok, &d, || {
+                    emit("session init", a.session.json(), Status::Ok, &d, || {
                         println!("session {} created: {}", target.slug, path.display());
                     })
                 }
             }
         }
         SessionCommand::Show(a) => match session::load(&a.target()) {
-            Err(r) => refused("session show", a.json, &r),
+            Err(r) => refused("session show", a.json(), &r),
             Ok(l) => {
                 let d = data::SessionShow {
                     policy: data::PolicyView::of(&l),
                     session: l,
                 };
-                emit("session show", a.json, Status::Ok, &d, || {
+                emit("session show", a.json(), Status::Ok, &d, || {
                     print!("{}", session::render(&d.session, "\n"))
                 })
             }
@@ -199,24 +239,24 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
         SessionCommand::SetPolicy { policy, session: a } => {
             let set = session::parse_policy(&policy).and_then(|p| session::set_policy(&a.target(), p));
             match set {
-                Err(r) => refused("session set-policy", a.json, &r),
+                Err(r) => refused("session set-policy", a.json(), &r),
                 Ok(l) => {
                     let d = data::SessionSetPolicy {
                         policy: data::PolicyView::of(&l),
                     };
-                    emit("session set-policy", a.json, Status::Ok, &d, || {
+                    emit("session set-policy", a.json(), Status::Ok, &d, || {
                         println!("session {}: policy {}", a.slug(), d.policy.effective.as_str())
                     })
                 }
             }
         }
         SessionCommand::Render(a) => match session::load(&a.target()) {
-            Err(r) => refused("session render", a.json, &r),
+            Err(r) => refused("session render", a.json(), &r),
             Ok(l) => {
                 let d = data::SessionRender {
                     markdown: session::render(&l, "\n"),
                 };
-                emit("session render", a.json, Status::Ok, &d, || {
+                emit("session render", a.json(), Status::Ok, &d, || {
                     print!("{}", d.markdown)
                 })
             }
@@ -224,13 +264,13 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
         SessionCommand::Sync { file, session: a } => {
             let result = session::sync_file(&a.target(), &file);
             match result {
-                Err(r) => refused("session sync", a.json, &r),
+                Err(r) => refused("session sync", a.json(), &r),
                 Ok(changed) => {
                     let d = data::SessionSync {
                         file: file.display().to_string(),
                         changed,
                     };
-                    emit("session sync", a.json, Status::Ok, &d, || {
+                    emit("session sync", a.json(), Status::Ok, &d, || {
                         println!(
                             "{}: {}",
                             file.display(),
@@ -256,14 +296,14 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
             label,
         } => {
             match session::run_start(&a.target(), Phase::from(phase.as_str()), &label) {
-                Err(r) => refused("run start", a.json, &r),
+                Err(r) => refused("run start", a.json(), &r),
                 Ok(session::Started { run_id, env, unset }) => {
                     let d = data::RunStart {
                         run_id: run_id.clone(),
                         env: env.iter().cloned().collect(),
                         unset: unset.clone(),
                     };
-                    emit("run start", a.json, Status::Ok, &d, || {
+                    emit("run start", a.json(), Status::Ok, &d, || {
                         for (k, v) in &env {
                             println!("export {k}={}", super::env::sh_quote(v));
                         }
@@ -284,8 +324,8 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
         }
         ManualRun::Finish { session: a } => {
             match session::run_finish(&a.target()) {
-                Err(r) => refused("run finish", a.json, &r),
-                Ok(rep) => emit("run finish", a.json, Status::Ok, &rep, || {
+                Err(r) => refused("run finish", a.json(), &r),
+                Ok(rep) => emit("run finish", a.json(), Status::Ok, &rep, || {
                     let r = &rep.run;
                     println!("{} ({}): {}", r.run_id, r.phase, r.status);
                     for (probe, o) in &r.observations {
@@ -315,7 +355,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
         )
     };
     match session::run(&req) {
-        Err(r) => refused("run", session.json, &r),
+        Err(r) => refused("run", session.json(), &r),
         Ok(rep) => {
             let human = || {
                 let r = &rep.run;
@@ -353,7 +393,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
             match rep.interrupted_by {
                 // Interrupted and recorded: exit as a shell reports a process ended by `sig`.
                 Some(sig) => {
-                    if session.json {
+                    if session.json() {
                         let detail = format!(
                             "interrupted by signal {sig}: {} recorded {}",
                             rep.run.run_id, rep.run.status
@@ -364,7 +404,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
                     }
                     ExitCode::from((128 + sig).clamp(0, 255) as u8)
                 }
-                None => emit("run", session.json, Status::Ok, &rep, human),
+                None => emit("run", session.json(), Status::Ok, &rep, human),
             }
         }
     }
@@ -374,14 +414,14 @@ pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
     let rows = session::load(&a.session.target())
         .and_then(|l| session::compare(&l, &a.run_a, &a.run_b));
     match rows {
-        Err(r) => refused("compare", a.session.json, &r),
+        Err(r) => refused("compare", a.session.json(), &r),
         Ok(rows) => {
             let d = data::Compare {
                 run_a: a.run_a.clone(),
                 run_b: a.run_b.clone(),
                 probes: rows,
             };
-            emit("compare", a.session.json, Status::Ok, &d, || {
+            emit("compare", a.session.json(), Status::Ok, &d, || {
                 println!(
                     "{:<20} {:<28} {:<28} same values",
                     "probe", a.run_a, a.run_b
@@ -406,7 +446,7 @@ pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
 
 pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
     match session::cleanup(&a.target()) {
-        Err(r) => refused("cleanup", a.json, &r),
+        Err(r) => refused("cleanup", a.json(), &r),
         Ok(report) => {
             let d = data::Cleanup::new(report);
             let status = if d.clean() {
@@ -414,7 +454,7 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
             } else {
                 Status::NotClean
             };
-            emit("cleanup", a.json, status, &d, || {
+            emit("cleanup", a.json(), status, &d, || {
                 let tone = match d.state {
                     State::Clean | State::NotUsed => ui::Tone::Good,
                     State::CleanupFailed => ui::Tone::Bad,
