@@ -131,10 +131,10 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
     let cart = String::from_utf8(r.read("cart.py")).unwrap();
     assert!(!cart.contains("gsd-debug-probe"), "{cart}");
     assert!(cart.contains("    return amount - discount\n"), "{cart}");
-    let ledger = probity::session::load(
-        &r.path().join(".planning/debug/cart-bug.evidence.json"),
-        "cart-bug",
-    )
+    let ledger = probity::session::load(&probity::session::Target {
+        root: Some(r.path().to_path_buf()),
+        ..probity::session::Target::new("cart-bug")
+    })
     .unwrap();
     assert_eq!(ledger.runs.len(), 3);
     assert_eq!(
@@ -338,8 +338,10 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
     );
     let ledger = r.path().join(".planning/debug/s.evidence.json");
     probity::session::init(
-        &ledger,
-        "s",
+        &probity::session::Target {
+            ledger: Some(ledger.clone()),
+            ..probity::session::Target::new("s")
+        },
         probity::ledger::Goal::FindAndFix,
         probity::ledger::Policy::Off,
     )
