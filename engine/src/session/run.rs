@@ -47,7 +47,7 @@ pub struct RunReport {
     pub untrusted_stderr_tail: String,
 }
 
-/// Where and how a run's command is hosted ([`run_hosted`]).
+/// Where and how a run's command is hosted ([`RunRequest::host`]).
 #[derive(Debug, Clone)]
 pub struct Host {
     /// Forward SIGINT, SIGTERM and SIGHUP this process receives to the command's group while it
