@@ -18,13 +18,13 @@ use probity::reason::Reason;
 
 use crate::util::{Repo, probity_bin, repo_root, tsc, validate_against};
 
-fn package() -> PathBuf {
+pub(crate) fn package() -> PathBuf {
     repo_root().join("bindings/node")
 }
 
 /// Whether `node` runs; when it does not, `None` after the skip message (or a failure where the
 /// toolchain is required).
-fn node() -> Option<()> {
+pub(crate) fn node() -> Option<()> {
     let runs = Command::new("node")
         .arg("--version")
         .stdout(Stdio::null())
@@ -47,7 +47,7 @@ fn node() -> Option<()> {
 /// The addon, built once per test run as the package's install script builds it:
 /// `node scripts/build.js --debug` (`cargo build --locked -p probity-node`, the workspace's
 /// target dir; the cdylib copied to a `.node` file).
-fn build_addon() -> PathBuf {
+pub(crate) fn build_addon() -> PathBuf {
     static ADDON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ADDON
         .get_or_init(|| {

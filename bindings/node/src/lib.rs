@@ -211,9 +211,8 @@ struct StripOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn strip(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: StripOptions| {
-        let ledger =
-            session::ledger_of(o.ledger.as_deref(), o.slug.as_deref(), o.root.as_deref())
-                .ok_or_else(|| Error::new(Reason::InvalidArgument, "give ledger or slug"))?;
+        let ledger = session::ledger_of(o.ledger.as_deref(), o.slug.as_deref(), o.root.as_deref())
+            .ok_or_else(|| Error::new(Reason::InvalidArgument, "give ledger or slug"))?;
         value(&probity::strip_ledger(&StripRequest {
             ledger,
             probe: o.probe,

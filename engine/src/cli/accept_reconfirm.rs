@@ -44,7 +44,8 @@ impl SessionOpt {
 }
 
 /// The help `accept reconfirm` gives the shared session arguments.
-const RECONFIRM_SLUG: &str = "Session slug (its ledger's probes stay in place; its reproduction is run)";
+const RECONFIRM_SLUG: &str =
+    "Session slug (its ledger's probes stay in place; its reproduction is run)";
 
 // The session's arguments worded for a reconfirm, `--root` and `--json` after the options.
 #[derive(Args)]
@@ -91,26 +92,26 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
         Err(e) => return refused(COMMAND, json, &e),
     };
     let verification = match record::reconfirm(&target, &report) {
-            Ok(ver) => Some(ver),
-            // The runs are done and ledgered: not a refusal, a job that could not complete.
-            Err(e) => {
-                if json {
-                    let d = data::AcceptReconfirm {
-                        report,
-                        verification: None,
-                    };
-                    print_json(&Envelope::failed(COMMAND, e.reason, e.detail, &d));
-                } else {
-                    human(&report);
-                    eprintln!(
-                        "probity {COMMAND}: failed ({}): {}",
-                        e.reason,
-                        probity::untrusted::escape(&e.detail)
-                    );
-                }
-                return ExitCode::from(Status::Failed.exit_code());
+        Ok(ver) => Some(ver),
+        // The runs are done and ledgered: not a refusal, a job that could not complete.
+        Err(e) => {
+            if json {
+                let d = data::AcceptReconfirm {
+                    report,
+                    verification: None,
+                };
+                print_json(&Envelope::failed(COMMAND, e.reason, e.detail, &d));
+            } else {
+                human(&report);
+                eprintln!(
+                    "probity {COMMAND}: failed ({}): {}",
+                    e.reason,
+                    probity::untrusted::escape(&e.detail)
+                );
             }
-        };
+            return ExitCode::from(Status::Failed.exit_code());
+        }
+    };
     let d = data::AcceptReconfirm {
         report,
         verification,

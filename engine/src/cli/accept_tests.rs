@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::Args;
 
 use probity::accept::{
-    AdjacentReport, ChangeSource, DEFAULT_DEPTH, Outcome, SuiteStatus, TestsOptions, adjacent_tests,
-    record,
+    AdjacentReport, ChangeSource, DEFAULT_DEPTH, Outcome, SuiteStatus, TestsOptions,
+    adjacent_tests, record,
 };
 
 use probity::contract::{Status, data};

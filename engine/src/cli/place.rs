@@ -161,7 +161,8 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
 }
 
 pub(super) fn strip(a: StripArgs) -> ExitCode {
-    let Some(ledger) = session::ledger_of(a.ledger.as_deref(), a.slug.as_deref(), a.root.as_deref())
+    let Some(ledger) =
+        session::ledger_of(a.ledger.as_deref(), a.slug.as_deref(), a.root.as_deref())
     else {
         let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
         return refused("strip", a.json, &r);

@@ -109,11 +109,7 @@ impl SessionArgs {
 /// argument as it is (in place: `mut_arg` would move the argument to the end of the list).
 pub(super) fn reword(id: &'static str, help: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
     move |a| {
-        if a.get_id() == id {
-            a.help(help)
-        } else {
-            a
-        }
+        if a.get_id() == id { a.help(help) } else { a }
     }
 }
 
@@ -237,7 +233,8 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
             }
         },
         SessionCommand::SetPolicy { policy, session: a } => {
-            let set = session::parse_policy(&policy).and_then(|p| session::set_policy(&a.target(), p));
+            let set =
+                session::parse_policy(&policy).and_then(|p| session::set_policy(&a.target(), p));
             match set {
                 Err(r) => refused("session set-policy", a.json(), &r),
                 Ok(l) => {
@@ -245,7 +242,11 @@ pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
                         policy: data::PolicyView::of(&l),
                     };
                     emit("session set-policy", a.json(), Status::Ok, &d, || {
-                        println!("session {}: policy {}", a.slug(), d.policy.effective.as_str())
+                        println!(
+                            "session {}: policy {}",
+                            a.slug(),
+                            d.policy.effective.as_str()
+                        )
                     })
                 }
             }
@@ -294,49 +295,45 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
             session: a,
             phase,
             label,
-        } => {
-            match session::run_start(&a.target(), Phase::from(phase.as_str()), &label) {
-                Err(r) => refused("run start", a.json(), &r),
-                Ok(session::Started { run_id, env, unset }) => {
-                    let d = data::RunStart {
-                        run_id: run_id.clone(),
-                        env: env.iter().cloned().collect(),
-                        unset: unset.clone(),
-                    };
-                    emit("run start", a.json(), Status::Ok, &d, || {
-                        for (k, v) in &env {
-                            println!("export {k}={}", super::env::sh_quote(v));
-                        }
-                        for k in &unset {
-                            println!("unset {k}");
-                        }
-                        if !ui::quiet() {
-                            eprintln!(
-                                "{run_id} started: export the variables above where the \
+        } => match session::run_start(&a.target(), Phase::from(phase.as_str()), &label) {
+            Err(r) => refused("run start", a.json(), &r),
+            Ok(session::Started { run_id, env, unset }) => {
+                let d = data::RunStart {
+                    run_id: run_id.clone(),
+                    env: env.iter().cloned().collect(),
+                    unset: unset.clone(),
+                };
+                emit("run start", a.json(), Status::Ok, &d, || {
+                    for (k, v) in &env {
+                        println!("export {k}={}", super::env::sh_quote(v));
+                    }
+                    for k in &unset {
+                        println!("unset {k}");
+                    }
+                    if !ui::quiet() {
+                        eprintln!(
+                            "{run_id} started: export the variables above where the \
                                  reproduction runs (eval \"$(probity run start ...)\"), perform \
                                  it, then `probity run finish --slug {}`",
-                                a.slug()
-                            );
-                        }
-                    })
-                }
-            }
-        }
-        ManualRun::Finish { session: a } => {
-            match session::run_finish(&a.target()) {
-                Err(r) => refused("run finish", a.json(), &r),
-                Ok(rep) => emit("run finish", a.json(), Status::Ok, &rep, || {
-                    let r = &rep.run;
-                    println!("{} ({}): {}", r.run_id, r.phase, r.status);
-                    for (probe, o) in &r.observations {
-                        println!(
-                            "  {probe}: {}",
-                            serde_json::to_string(o).unwrap_or_default()
+                            a.slug()
                         );
                     }
-                }),
+                })
             }
-        }
+        },
+        ManualRun::Finish { session: a } => match session::run_finish(&a.target()) {
+            Err(r) => refused("run finish", a.json(), &r),
+            Ok(rep) => emit("run finish", a.json(), Status::Ok, &rep, || {
+                let r = &rep.run;
+                println!("{} ({}): {}", r.run_id, r.phase, r.status);
+                for (probe, o) in &r.observations {
+                    println!(
+                        "  {probe}: {}",
+                        serde_json::to_string(o).unwrap_or_default()
+                    );
+                }
+            }),
+        },
     }
 }
 
@@ -411,8 +408,8 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
 }
 
 pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
-    let rows = session::load(&a.session.target())
-        .and_then(|l| session::compare(&l, &a.run_a, &a.run_b));
+    let rows =
+        session::load(&a.session.target()).and_then(|l| session::compare(&l, &a.run_a, &a.run_b));
     match rows {
         Err(r) => refused("compare", a.session.json(), &r),
         Ok(rows) => {
@@ -460,7 +457,11 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
                     State::CleanupFailed => ui::Tone::Bad,
                     _ => ui::Tone::Warn,
                 };
-                println!("session {}: {}", a.slug(), ui::paint(tone, d.state.as_str()));
+                println!(
+                    "session {}: {}",
+                    a.slug(),
+                    ui::paint(tone, d.state.as_str())
+                );
                 if let Some(items) = d.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
                     for i in items {
                         let detail = untrusted::escape(&i.detail);

@@ -44,11 +44,7 @@ pub struct CleanupReport {
 /// `cleanup_failed` with per-item reasons. Idempotent. Also reports the copies of the session's
 /// blocks found elsewhere in the tree (`path:line` and probe id), left in place.
 pub fn cleanup(target: &super::Target) -> Result<CleanupReport, Error> {
-    let (path, slug, root) = (
-        &target.ledger_path(),
-        target.slug.as_str(),
-        &target.root(),
-    );
+    let (path, slug, root) = (&target.ledger_path(), target.slug.as_str(), &target.root());
     let lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load_for_removal(path, slug)?;
     // A reconfirm interrupted with the fix reverted: put the fix back first (issue 15). Refused

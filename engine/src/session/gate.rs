@@ -92,7 +92,8 @@ pub fn gate(req: &GateRequest) -> Result<GateReport, Error> {
     let root = match &req.root {
         Some(r) => r.clone(),
         None => {
-            let cwd = std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
+            let cwd =
+                std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
             find_root(&cwd)?
         }
     };

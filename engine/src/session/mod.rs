@@ -45,7 +45,9 @@ use crate::reason::Reason;
 pub use cleanup::{CleanupReport, cleanup};
 pub use compare::{CompareRow, CompareSide, SideVerdict, compare};
 pub use env::{EnvReport, env};
-pub use gate::{GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root, tree_items};
+pub use gate::{
+    GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root, tree_items,
+};
 pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;

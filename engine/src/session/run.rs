@@ -132,7 +132,15 @@ pub fn run(req: &RunRequest) -> Result<RunReport, Error> {
         .clone()
         .unwrap_or_else(|| super::redact_argv(argv));
     let planned = record(&mut ledger, path, slug, phase, reference, !live.is_empty())?;
-    let result = start(&mut ledger, path, &planned, phase, req.timeout, &spawned, host)?;
+    let result = start(
+        &mut ledger,
+        path,
+        &planned,
+        phase,
+        req.timeout,
+        &spawned,
+        host,
+    )?;
     let collected = collect(&planned, slug, phase, &live, &result);
     settle(&mut ledger, path, planned, phase, collected, result, argv)
 }
@@ -160,4 +168,3 @@ fn check_program(prog: &str) -> Result<(), Error> {
         ))
     }
 }
-

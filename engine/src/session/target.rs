@@ -77,7 +77,11 @@ impl Target {
 /// The ledger of a command that takes either a ledger file or a slug (`strip`, `env`): `ledger`,
 /// else the default ledger of the session `slug` under `root` ([`Target::ledger_path`]); none
 /// when neither is given.
-pub fn ledger_of(ledger: Option<&Path>, slug: Option<&str>, root: Option<&Path>) -> Option<PathBuf> {
+pub fn ledger_of(
+    ledger: Option<&Path>,
+    slug: Option<&str>,
+    root: Option<&Path>,
+) -> Option<PathBuf> {
     match (ledger, slug) {
         (Some(l), _) => Some(l.to_path_buf()),
         (None, Some(slug)) => Some(
