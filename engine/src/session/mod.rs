@@ -2,7 +2,10 @@
 //! ADR-3128).
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);
-//! - `run`(mod@run): one bounded, confined reproduction run and its sanitized record;
+//! - `target`: which session ([`Target`]) and where its ledger is, the parsed policy
+//!   ([`parse_policy`]) and the defaults every front-end takes;
+//! - `run`(mod@run): one bounded, confined reproduction run ([`RunRequest`]) and its sanitized
+//!   record; `run_steps`: its named steps, shared with `manual` and `env`;
 //! - `manual`: a reproduction performed by hand, between `run start` and `run finish`;
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
