@@ -54,7 +54,8 @@ pub use gate::{
 pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;
-pub use run::{Host, RunReport, RunRequest, run};
+pub use run::{RunRequest, run};
+pub use run_steps::{Host, RunReport};
 pub use target::{
     DEFAULT_GOAL, DEFAULT_POLICY, DEFAULT_RUN_TIMEOUT, GOALS, PHASES, POLICIES, Target, ledger_of,
     parse_policy,

@@ -14,59 +14,14 @@
 //! settles it as an `inconclusive` run. Raw output and captured values go into the report only,
 //! never the ledger.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
 use super::Target;
-use super::run_steps::{collect, prepare, record, settle, start};
+use super::run_steps::{Host, RunReport, collect, prepare, record, settle, start};
 use crate::error::Error;
-use crate::events;
-use crate::ledger::{self, LOCK_WAIT, Phase, RunRecord};
+use crate::ledger::{self, LOCK_WAIT, Phase};
 use crate::reason::Reason;
-
-/// What `probity run` reports (the untrusted parts are never persisted).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RunReport {
-    /// The ledgered record.
-    pub run: RunRecord,
-    /// Whether the timeout fired.
-    pub timed_out: bool,
-    /// Signal that ended the command.
-    pub signal: Option<i32>,
-    /// The signal `probity run` received and forwarded to the command's group (the run is
-    /// recorded `interrupted`; the CLI then exits 128 + this number).
-    pub interrupted_by: Option<i32>,
-    /// Captured values: UNTRUSTED data from the program, bounded; never persisted.
-    pub untrusted_captured: Vec<events::CapturedEvent>,
-    /// Tail of stdout: UNTRUSTED, never persisted.
-    pub untrusted_stdout_tail: String,
-    /// Tail of stderr: UNTRUSTED, never persisted.
-    pub untrusted_stderr_tail: String,
-}
-
-/// Where and how a run's command is hosted ([`RunRequest::host`]).
-#[derive(Debug, Clone)]
-pub struct Host {
-    /// Forward SIGINT, SIGTERM and SIGHUP this process receives to the command's group while it
-    /// runs, and record the run `interrupted` (the CLI). A library inside a long-lived process
-    /// (the Node addon) passes `false`: a signal handler, once installed, cannot be handed back,
-    /// and the host would ignore those signals ever after.
-    pub forward_signals: bool,
-    /// The command's working directory (`None`: this process's); a relative program path with a
-    /// `/` is taken relative to it.
-    pub cwd: Option<PathBuf>,
-}
-
-impl Host {
-    /// `probity run`: signals forwarded, this process's working directory.
-    pub const CLI: Host = Host {
-        forward_signals: true,
-        cwd: None,
-    };
-}
 
 /// One reproduction run of a session: what `probity run` (and the binding's `session.run`) asks.
 #[derive(Debug, Clone)]

@@ -3,16 +3,19 @@
 //! machine), `record` (capture root, write-ahead run id and sink name, then the sink and the
 //! probe runtime), `start` (the command in its own process group, with the probe environment),
 //! `collect` (the sink's bytes judged into observations) and `settle` (the run record, the sink
-//! removed, the ledger saved, the report built). `probity run start` / `run finish`
-//! (`super::manual`) and `probity env` (`super::env`) share them.
+//! removed, the ledger saved, the report built), with what they take and give back ([`Host`],
+//! [`RunReport`]). `probity run start` / `run finish` (`super::manual`) and `probity env`
+//! (`super::env`) share them.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::artifacts::{create_recorded, ensure_root, remove_artifact, settle_interrupted};
 use super::now_rfc3339;
-use super::run::{Host, RunReport};
 use crate::error::Error;
 use crate::events::{self, ExpectedProbe, RunIdentity};
 use crate::ledger::{
@@ -22,6 +25,47 @@ use crate::ledger::{
 use crate::reason::Reason;
 use crate::runner::{self, RunResult};
 use crate::sink;
+
+/// What `probity run` reports (the untrusted parts are never persisted).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RunReport {
+    /// The ledgered record.
+    pub run: RunRecord,
+    /// Whether the timeout fired.
+    pub timed_out: bool,
+    /// Signal that ended the command.
+    pub signal: Option<i32>,
+    /// The signal `probity run` received and forwarded to the command's group (the run is
+    /// recorded `interrupted`; the CLI then exits 128 + this number).
+    pub interrupted_by: Option<i32>,
+    /// Captured values: UNTRUSTED data from the program, bounded; never persisted.
+    pub untrusted_captured: Vec<events::CapturedEvent>,
+    /// Tail of stdout: UNTRUSTED, never persisted.
+    pub untrusted_stdout_tail: String,
+    /// Tail of stderr: UNTRUSTED, never persisted.
+    pub untrusted_stderr_tail: String,
+}
+
+/// Where and how a run's command is hosted ([`super::RunRequest::host`]).
+#[derive(Debug, Clone)]
+pub struct Host {
+    /// Forward SIGINT, SIGTERM and SIGHUP this process receives to the command's group while it
+    /// runs, and record the run `interrupted` (the CLI). A library inside a long-lived process
+    /// (the Node addon) passes `false`: a signal handler, once installed, cannot be handed back,
+    /// and the host would ignore those signals ever after.
+    pub forward_signals: bool,
+    /// The command's working directory (`None`: this process's); a relative program path with a
+    /// `/` is taken relative to it.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Host {
+    /// `probity run`: signals forwarded, this process's working directory.
+    pub const CLI: Host = Host {
+        forward_signals: true,
+        cwd: None,
+    };
+}
 
 /// Step 1: settle (and save) an interrupted run, refuse under policy `off` or when an
 /// uninstrumented verification still has probes, and move the state machine to `active` for an
