@@ -18,13 +18,13 @@ use probity::reason::Reason;
 
 use crate::util::{Repo, probity_bin, repo_root, tsc, validate_against};
 
-fn package() -> PathBuf {
+pub(crate) fn package() -> PathBuf {
     repo_root().join("bindings/node")
 }
 
 /// Whether `node` runs; when it does not, `None` after the skip message (or a failure where the
 /// toolchain is required).
-fn node() -> Option<()> {
+pub(crate) fn node() -> Option<()> {
     let runs = Command::new("node")
         .arg("--version")
         .stdout(Stdio::null())
@@ -47,7 +47,7 @@ fn node() -> Option<()> {
 /// The addon, built once per test run as the package's install script builds it:
 /// `node scripts/build.js --debug` (`cargo build --locked -p probity-node`, the workspace's
 /// target dir; the cdylib copied to a `.node` file).
-fn build_addon() -> PathBuf {
+pub(crate) fn build_addon() -> PathBuf {
     static ADDON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ADDON
         .get_or_init(|| {
@@ -131,10 +131,10 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
     let cart = String::from_utf8(r.read("cart.py")).unwrap();
     assert!(!cart.contains("gsd-debug-probe"), "{cart}");
     assert!(cart.contains("    return amount - discount\n"), "{cart}");
-    let ledger = probity::session::load(
-        &r.path().join(".planning/debug/cart-bug.evidence.json"),
-        "cart-bug",
-    )
+    let ledger = probity::session::load(&probity::session::Target {
+        root: Some(r.path().to_path_buf()),
+        ..probity::session::Target::new("cart-bug")
+    })
     .unwrap();
     assert_eq!(ledger.runs.len(), 3);
     assert_eq!(
@@ -338,8 +338,10 @@ fn the_gate_over_a_root_is_a_library_operation_with_the_clis_refusals() {
     );
     let ledger = r.path().join(".planning/debug/s.evidence.json");
     probity::session::init(
-        &ledger,
-        "s",
+        &probity::session::Target {
+            ledger: Some(ledger.clone()),
+            ..probity::session::Target::new("s")
+        },
         probity::ledger::Goal::FindAndFix,
         probity::ledger::Policy::Off,
     )

@@ -23,6 +23,7 @@ mod drift_pybases;
 mod drift_real;
 mod e2e;
 mod formatters;
+mod fronts;
 mod golden;
 mod hostile_bounds;
 mod hostile_crash;

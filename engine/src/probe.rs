@@ -33,6 +33,9 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The message label of a probe placed without one (`probity place`, the binding's `place`).
+pub const DEFAULT_MESSAGE: &str = "checkpoint";
+
 /// Who a probe is and what it records. Built only through [`ProbeIdentity::new`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProbeIdentity {

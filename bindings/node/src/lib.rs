@@ -21,11 +21,12 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use probity::contract::data;
-use probity::ledger::{self, Goal, Phase, Policy};
+use probity::ledger::{Goal, Phase};
 use probity::ops::{PlaceRequest, StripRequest};
 use probity::place::Anchor;
-use probity::probe::ProbeIdentity;
+use probity::probe::{self, ProbeIdentity};
 use probity::reason::Reason;
+use probity::session::{GateRequest, RunRequest, Target};
 use probity::{Error, index, resolve as res, scan, session};
 
 type Outcome = Result<Value, Error>;
@@ -119,24 +120,12 @@ struct SessionOptions {
 }
 
 impl SessionOptions {
-    fn root(&self) -> PathBuf {
-        probity::repo_root(self.root.as_deref())
-    }
-    fn ledger(&self) -> PathBuf {
-        self.ledger
-            .clone()
-            .unwrap_or_else(|| ledger::ledger_path(&self.root(), &self.slug))
-    }
-}
-
-fn policy(s: Option<&str>) -> Result<Policy, Error> {
-    match s.unwrap_or("off") {
-        "off" => Ok(Policy::Off),
-        "adaptive" => Ok(Policy::Adaptive),
-        other => Err(Error::new(
-            Reason::InvalidArgument,
-            format!("policy `{other}`: off|adaptive"),
-        )),
+    fn target(self) -> Target {
+        Target {
+            slug: self.slug,
+            ledger: self.ledger,
+            root: self.root,
+        }
     }
 }
 
@@ -167,7 +156,7 @@ struct PlaceOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn place(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: PlaceOptions| {
-        let message = o.message.as_deref().unwrap_or("checkpoint");
+        let message = o.message.as_deref().unwrap_or(probe::DEFAULT_MESSAGE);
         let identity =
             ProbeIdentity::checked(&o.slug, &o.probe, &o.hypotheses, message, &o.captures)?;
         let anchor = match (
@@ -190,10 +179,12 @@ pub fn place(options: Value) -> AsyncTask<Op> {
             }
         };
         // As the CLI: without `ledger`, the session of this slug under the root, if any.
-        let ledger = o.ledger.or_else(|| {
-            let p = ledger::ledger_path(&probity::repo_root(o.root.as_deref()), &identity.slug);
-            (!o.dry_run && p.exists()).then_some(p)
-        });
+        let ledger = Target {
+            slug: identity.slug.clone(),
+            ledger: o.ledger,
+            root: o.root.clone(),
+        }
+        .place_ledger(o.dry_run);
         value(&probity::place_file(&PlaceRequest {
             file: o.file,
             anchor,
@@ -220,13 +211,8 @@ struct StripOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn strip(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: StripOptions| {
-        let ledger = match (o.ledger, &o.slug) {
-            (Some(l), _) => l,
-            (None, Some(slug)) => ledger::ledger_path(&probity::repo_root(o.root.as_deref()), slug),
-            (None, None) => {
-                return Err(Error::new(Reason::InvalidArgument, "give ledger or slug"));
-            }
-        };
+        let ledger = session::ledger_of(o.ledger.as_deref(), o.slug.as_deref(), o.root.as_deref())
+            .ok_or_else(|| Error::new(Reason::InvalidArgument, "give ledger or slug"))?;
         value(&probity::strip_ledger(&StripRequest {
             ledger,
             probe: o.probe,
@@ -343,7 +329,7 @@ pub fn drift(options: Value) -> AsyncTask<Op> {
             no_cache: o.no_cache,
         }
         .setup()?;
-        let report = probity::drift::run(&text, &root, &cache);
+        let report = probity::drift::run(&text, &root, &cache)?;
         let plan = o.plan.unwrap_or_else(|| PathBuf::from("-"));
         value(&data::Drift::new(report, plan, root))
     })
@@ -398,14 +384,19 @@ struct InitOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_init(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: InitOptions| {
-        let s = SessionOptions {
+        let target = SessionOptions {
             slug: o.slug,
             ledger: o.ledger,
             root: o.root,
-        };
-        let path = s.ledger();
-        let goal = Goal::from(o.goal.as_deref().unwrap_or("find_and_fix"));
-        let l = session::init(&path, &s.slug, goal, policy(o.policy.as_deref())?)?;
+        }
+        .target();
+        let path = target.ledger_path();
+        let goal = Goal::from(o.goal.as_deref().unwrap_or(session::DEFAULT_GOAL));
+        let policy = o
+            .policy
+            .as_deref()
+            .map_or(Ok(session::DEFAULT_POLICY), session::parse_policy)?;
+        let l = session::init(&target, goal, policy)?;
         value(&data::SessionInit {
             ledger: string(&path),
             session: l,
@@ -432,25 +423,24 @@ struct RunOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_run(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: RunOptions| {
-        let s = SessionOptions {
+        let target = SessionOptions {
             slug: o.slug,
             ledger: o.ledger,
             root: o.root,
+        }
+        .target();
+        let req = RunRequest {
+            timeout: o
+                .timeout_seconds
+                .map_or(session::DEFAULT_RUN_TIMEOUT, Duration::from_secs),
+            label: o.label,
+            host: session::Host {
+                forward_signals: false,
+                cwd: o.cwd,
+            },
+            ..RunRequest::new(target, Phase::from(o.phase.as_str()), o.command)
         };
-        let host = session::Host {
-            forward_signals: false,
-            cwd: o.cwd,
-        };
-        let report = session::run_hosted(
-            &s.ledger(),
-            &s.slug,
-            Phase::from(o.phase.as_str()),
-            Duration::from_secs(o.timeout_seconds.unwrap_or(120)),
-            &o.command,
-            o.label.as_deref(),
-            &host,
-        )?;
-        value(&report)
+        value(&session::run(&req)?)
     })
 }
 
@@ -468,12 +458,13 @@ struct CompareOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_compare(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: CompareOptions| {
-        let s = SessionOptions {
+        let target = SessionOptions {
             slug: o.slug,
             ledger: o.ledger,
             root: o.root,
-        };
-        let l = session::load(&s.ledger(), &s.slug)?;
+        }
+        .target();
+        let l = session::load(&target)?;
         let rows = session::compare(&l, &o.run_a, &o.run_b)?;
         value(&data::Compare {
             run_a: o.run_a,
@@ -489,8 +480,7 @@ pub fn session_compare(options: Value) -> AsyncTask<Op> {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_cleanup(options: Value) -> AsyncTask<Op> {
     Op::new(options, |s: SessionOptions| {
-        let (l, copies) = session::cleanup(&s.ledger(), &s.slug, &s.root())?;
-        value(&data::Cleanup::new(l, copies))
+        value(&data::Cleanup::new(session::cleanup(&s.target())?))
     })
 }
 
@@ -509,14 +499,11 @@ struct GateOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_gate(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: GateOptions| {
-        let root = match o.root {
-            Some(r) => r,
-            None => {
-                let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
-                session::find_root(&cwd)?
-            }
-        };
-        value(&session::gate_root(&root, o.slug.as_deref(), o.verify)?)
+        value(&session::gate(&GateRequest {
+            root: o.root,
+            slug: o.slug,
+            verify: o.verify,
+        })?)
     })
 }
 
@@ -525,7 +512,7 @@ pub fn session_gate(options: Value) -> AsyncTask<Op> {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_render(options: Value) -> AsyncTask<Op> {
     Op::new(options, |s: SessionOptions| {
-        let l = session::load(&s.ledger(), &s.slug)?;
+        let l = session::load(&s.target())?;
         value(&data::SessionRender {
             markdown: session::render(&l, "\n"),
         })
@@ -546,12 +533,13 @@ struct SyncOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn session_sync(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: SyncOptions| {
-        let s = SessionOptions {
+        let target = SessionOptions {
             slug: o.slug,
             ledger: o.ledger,
             root: o.root,
-        };
-        let changed = session::sync_file(&s.ledger(), &s.slug, &o.file)?;
+        }
+        .target();
+        let changed = session::sync_file(&target, &o.file)?;
         value(&data::SessionSync {
             file: string(&o.file),
             changed,

@@ -17,6 +17,9 @@
 //! `reconfirm/` is signal 5, revert and reconfirm with the probes in place (docs/accept.md):
 //! `reconfirm::patch` (the revert, in memory, probe blocks kept byte-exact), `reconfirm` (the
 //! write-ahead journal, the two runs through `session::run`, the byte-exact restore).
+//!
+//! `record` writes a signal's record (from one of these reports, or the caller's result) into
+//! the session's `verification` record (`session::verification`).
 
 pub mod diff;
 
@@ -34,5 +37,7 @@ pub use adjacent::model::{
 pub use adjacent::{DEFAULT_DEPTH, MAX_DEPTH, adjacent_tests};
 
 pub mod reconfirm;
+
+pub mod record;
 
 pub use reconfirm::{ReconfirmOptions, ReconfirmReport, reconfirm, verify_probes};

@@ -8,12 +8,10 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use probity::accept::diff::{self, Options};
-use probity::accept::{DiffReport, DiffSource, Severity, Verdict};
+use probity::accept::{DiffReport, DiffSource, Severity, Verdict, record};
 
 use probity::contract::{Status, data};
-use probity::session::verification::{Signal, SignalResult};
 use probity::untrusted::escape;
-use serde_json::json;
 
 use super::{emit, refused};
 
@@ -82,8 +80,8 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
         source,
         ledgers: a
             .session
-            .path(a.root.as_deref())
-            .map(|(p, _)| p)
+            .target(a.root.as_deref())
+            .map(|t| t.tree_ledger_path())
             .into_iter()
             .collect(),
     };
@@ -92,44 +90,11 @@ fn diff_cmd(a: DiffArgs) -> ExitCode {
         Err(e) => return refused(COMMAND, a.json, &e),
     };
     let status = Status::of_exit_code(report.exit_code());
-    let (result, reason) = match report.verdict {
-        Verdict::Pass => (SignalResult::Pass, None),
-        Verdict::Flagged => {
-            let flag: Vec<_> = report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Flag)
-                .collect();
-            let kinds: std::collections::BTreeSet<String> =
-                flag.iter().map(|f| f.kind.to_string()).collect();
-            let kinds: Vec<String> = kinds.into_iter().collect();
-            let why = format!(
-                "diff deletes or short-circuits behaviour, or holds code the detector could \
-                 not clear ({} findings: {}), with no RCA justification",
-                flag.len(),
-                kinds.join(", ")
-            );
-            (SignalResult::Flagged, Some(why))
-        }
-    };
-    let mut details = serde_json::to_value(&report).unwrap_or_default();
-    details["findings"] = json!(report.findings.len());
-    details["deletion_justified_by_rca"] = json!(false);
-    let rec = super::accept_reconfirm::signal_record(
-        COMMAND,
-        result,
-        reason,
-        &details,
-        &["findings", "hunks", "counts", "deletion_justified_by_rca"],
-    );
-    let verification = match super::accept_reconfirm::record_into(
-        &a.session,
-        a.root.as_deref(),
-        &Signal::NoOpDeletion,
-        rec,
-    ) {
-        Some(Err(e)) => return refused(COMMAND, a.json, &e),
-        Some(Ok(ver)) => Some(ver),
+    let verification = match a.session.target(a.root.as_deref()) {
+        Some(t) => match record::diff(&t, &report) {
+            Ok(ver) => Some(ver),
+            Err(e) => return refused(COMMAND, a.json, &e),
+        },
         None => None,
     };
     let d = data::AcceptDiff {

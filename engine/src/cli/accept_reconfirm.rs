@@ -11,29 +11,18 @@ use std::time::Duration;
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use serde_json::{Map, Value, json};
 
-use probity::Error;
-use probity::accept::{ReconfirmOptions, ReconfirmReport, reconfirm};
+use probity::accept::{ReconfirmOptions, ReconfirmReport, reconfirm, record};
 use probity::contract::{Envelope, Status, data};
-use probity::ledger;
 use probity::reason::Reason;
-use probity::session::verification::{
-    self, Signal, SignalRecord, SignalResult, Verdict, Verification,
-};
+use probity::session::Target;
+use probity::session::verification::{self, Signal, SignalResult, Verdict, Verification};
 
-use super::{emit, print_json, refused, repo_root};
+use super::session::{RootJson, SessionArgs, SessionName, reword};
+use super::{emit, print_json, refused};
 
-/// The session ledger of `slug` when `--ledger` is not given: under the work tree that holds
-/// `--root` (a directory inside it, as for `accept diff`), else the current directory's.
-fn default_ledger(root: Option<&std::path::Path>, slug: &str) -> PathBuf {
-    let tree = root
-        .and_then(|r| probity::git_root(&std::path::absolute(r).ok()?))
-        .unwrap_or_else(|| repo_root(root));
-    ledger::ledger_path(&tree, slug)
-}
-
-/// The session a signal is recorded into.
+/// The session a signal is recorded into, if any (`accept diff`, `accept tests`: the session is
+/// optional there, so this is not [`SessionArgs`]; `--root` and `--json` are the command's).
 #[derive(Args, Clone)]
 pub(super) struct SessionOpt {
     /// Session slug: record the signal in its ledger.
@@ -45,24 +34,27 @@ pub(super) struct SessionOpt {
 }
 
 impl SessionOpt {
-    pub(super) fn path(&self, root: Option<&std::path::Path>) -> Option<(PathBuf, String)> {
-        let slug = self.slug.clone()?;
-        let path = self
-            .ledger
-            .clone()
-            .unwrap_or_else(|| default_ledger(root, &slug));
-        Some((path, slug))
+    /// The session named, its root `root` (a directory inside the work tree).
+    pub(super) fn target(&self, root: Option<&std::path::Path>) -> Option<Target> {
+        Some(Target {
+            slug: self.slug.clone()?,
+            ledger: self.ledger.clone(),
+            root: root.map(std::path::Path::to_path_buf),
+        })
     }
 }
 
+/// The help `accept reconfirm` gives the shared session arguments.
+const RECONFIRM_SLUG: &str =
+    "Session slug (its ledger's probes stay in place; its reproduction is run)";
+
+// The session's arguments worded for a reconfirm, `--root` and `--json` after the options.
 #[derive(Args)]
+#[command(mut_args(reword("slug", RECONFIRM_SLUG)))]
+#[command(mut_args(reword("root", "A directory inside the git work tree")))]
 pub(super) struct ReconfirmArgs {
-    /// Session slug (its ledger's probes stay in place; its reproduction is run).
-    #[arg(long, value_name = "SLUG")]
-    slug: String,
-    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
-    #[arg(long, value_name = "FILE")]
-    ledger: Option<PathBuf>,
+    #[command(flatten)]
+    name: SessionName,
     /// The fix is this commit (reverted as `git revert -n` would); default: the working tree's
     /// changes against HEAD.
     #[arg(long, value_name = "REV")]
@@ -74,14 +66,10 @@ pub(super) struct ReconfirmArgs {
     #[arg(long, value_name = "TEXT")]
     label: Option<String>,
     /// Seconds each run may take before its process group is killed.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = probity::session::DEFAULT_RUN_TIMEOUT.as_secs())]
     timeout: u64,
-    /// A directory inside the git work tree.
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    place: RootJson,
     /// The session's reproduction (an argv, never a shell string).
     #[arg(last = true, required = true)]
     command: Vec<String>,
@@ -89,14 +77,11 @@ pub(super) struct ReconfirmArgs {
 
 pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
     const COMMAND: &str = "accept reconfirm";
-    let ledger = a
-        .ledger
-        .clone()
-        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
+    let (json, target) = (a.place.json, a.name.target(&a.place));
     let opts = ReconfirmOptions {
-        ledger: ledger.clone(),
-        slug: a.slug.clone(),
-        dir: a.root.clone().unwrap_or_else(|| PathBuf::from(".")),
+        ledger: target.tree_ledger_path(),
+        slug: target.slug.clone(),
+        dir: target.root.clone().unwrap_or_else(|| PathBuf::from(".")),
         commit: a.commit,
         exclude: a.exclude,
         argv: a.command,
@@ -105,58 +90,38 @@ pub(super) fn reconfirm_cmd(a: ReconfirmArgs) -> ExitCode {
     };
     let report = match reconfirm(&opts) {
         Ok(r) => r,
-        Err(e) => return refused(COMMAND, a.json, &e),
+        Err(e) => return refused(COMMAND, json, &e),
     };
-    let rec = signal_record(
-        COMMAND,
-        report.result.clone(),
-        report.why.clone(),
-        &serde_json::to_value(&report).unwrap_or_default(),
-        &[
-            "bug_returned_on_revert",
-            "fixed_on_reapply",
-            "fix",
-            "files",
-            "hunks",
-            "findings",
-            "revert_run",
-            "reapply_run",
-            "probes_verified_reverted",
-            "probes_verified_restored",
-            "tree_restored",
-        ],
-    );
-    let verification =
-        match verification::record_signal(&ledger, &a.slug, &Signal::RevertAndReconfirm, rec) {
-            Ok(ver) => Some(ver),
-            // The runs are done and ledgered: not a refusal, a job that could not complete.
-            Err(e) => {
-                if a.json {
-                    let d = data::AcceptReconfirm {
-                        report,
-                        verification: None,
-                    };
-                    print_json(&Envelope::failed(COMMAND, e.reason, e.detail, &d));
-                } else {
-                    human(&report);
-                    eprintln!(
-                        "probity {COMMAND}: failed ({}): {}",
-                        e.reason,
-                        probity::untrusted::escape(&e.detail)
-                    );
-                }
-                return ExitCode::from(Status::Failed.exit_code());
+    let verification = match record::reconfirm(&target, &report) {
+        Ok(ver) => Some(ver),
+        // The runs are done and ledgered: not a refusal, a job that could not complete.
+        Err(e) => {
+            if json {
+                let d = data::AcceptReconfirm {
+                    report,
+                    verification: None,
+                };
+                print_json(&Envelope::failed(COMMAND, e.reason, e.detail, &d));
+            } else {
+                human(&report);
+                eprintln!(
+                    "probity {COMMAND}: failed ({}): {}",
+                    e.reason,
+                    probity::untrusted::escape(&e.detail)
+                );
             }
-        };
+            return ExitCode::from(Status::Failed.exit_code());
+        }
+    };
     let d = data::AcceptReconfirm {
         report,
         verification,
     };
     match d.report.result {
-        SignalResult::Pass => emit(COMMAND, a.json, Status::Ok, &d, || human(&d.report)),
-        SignalResult::Fail => emit(COMMAND, a.json, Status::NotClean, &d, || human(&d.report)),
+        SignalResult::Pass => emit(COMMAND, json, Status::Ok, &d, || human(&d.report)),
+        SignalResult::Fail => emit(COMMAND, json, Status::NotClean, &d, || human(&d.report)),
         _ => {
-            if a.json {
+            if json {
                 let why = d.report.why.clone().unwrap_or_default();
                 print_json(&Envelope::failed(
                     COMMAND,
@@ -198,14 +163,12 @@ fn human(r: &ReconfirmReport) {
     }
 }
 
+// `--root` and `--json` after the options.
 #[derive(Args)]
+#[command(mut_args(reword("root", "Repository root")))]
 pub(super) struct RecordArgs {
-    /// Session slug.
-    #[arg(long, value_name = "SLUG")]
-    slug: String,
-    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
-    #[arg(long, value_name = "FILE")]
-    ledger: Option<PathBuf>,
+    #[command(flatten)]
+    name: SessionName,
     /// The signal.
     #[arg(long, value_parser = PossibleValuesParser::new(Signal::NAMES).map(|s| Signal::from(s.as_str())))]
     signal: Signal,
@@ -222,65 +185,24 @@ pub(super) struct RecordArgs {
     /// Accept the unmet --signal as documented technical debt, with this justification.
     #[arg(long, value_name = "JUSTIFICATION", conflicts_with = "result")]
     accept_debt: Option<String>,
-    /// Repository root.
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    place: RootJson,
 }
 
 pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
     const COMMAND: &str = "accept record";
-    let path = a
-        .ledger
-        .clone()
-        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
-    let r = match (&a.accept_debt, &a.result) {
-        _ if a.rca_justification.is_some() => {
-            let why = a.rca_justification.clone().unwrap_or_default();
-            if a.signal != Signal::NoOpDeletion || why.trim().is_empty() {
-                let e = Error::new(
-                    probity::reason::Reason::InvalidArgument,
-                    "--rca-justification needs --signal no_op_deletion and a text",
-                );
-                return refused(COMMAND, a.json, &e);
-            }
-            let mut details = Map::new();
-            details.insert("deletion_justified_by_rca".into(), json!(true));
-            verification::record_signal(
-                &path,
-                &a.slug,
-                &a.signal,
-                SignalRecord {
-                    result: SignalResult::Pass,
-                    reason: Some(why),
-                    source: "caller".into(),
-                    recorded_at: String::new(),
-                    details,
-                },
-            )
-        }
-        (Some(j), _) => verification::accept_debt(&path, &a.slug, &a.signal, j),
-        (None, Some(result)) => verification::record_signal(
-            &path,
-            &a.slug,
-            &a.signal,
-            SignalRecord {
-                result: result.clone(),
-                reason: a.reason.clone(),
-                source: "caller".into(),
-                recorded_at: String::new(),
-                details: Map::new(),
-            },
-        ),
-        (None, None) => unreachable!("clap requires --result or --accept-debt"),
+    let (json, target) = (a.place.json, a.name.target(&a.place));
+    let r = match (&a.accept_debt, &a.result, &a.rca_justification) {
+        (_, _, Some(why)) => record::rca_justified(&target, &a.signal, why),
+        (Some(j), _, None) => record::debt(&target, &a.signal, j),
+        (None, Some(result), None) => record::caller(&target, &a.signal, result, a.reason.clone()),
+        (None, None, None) => unreachable!("clap requires --result or --accept-debt"),
     };
     match r {
-        Err(e) => refused(COMMAND, a.json, &e),
+        Err(e) => refused(COMMAND, json, &e),
         Ok(verification) => {
             let d = data::AcceptRecord { verification };
-            emit(COMMAND, a.json, Status::Ok, &d, || {
+            emit(COMMAND, json, Status::Ok, &d, || {
                 println!(
                     "{}: recorded; guardrail_verdict {}",
                     a.signal, d.verification.guardrail_verdict
@@ -291,32 +213,20 @@ pub(super) fn record_cmd(a: RecordArgs) -> ExitCode {
 }
 
 #[derive(Args)]
+#[command(mut_args(reword("root", "Repository root")))]
 pub(super) struct VerdictArgs {
-    /// Session slug.
-    #[arg(long, value_name = "SLUG")]
-    slug: String,
-    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
-    #[arg(long, value_name = "FILE")]
-    ledger: Option<PathBuf>,
-    /// Repository root.
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    session: SessionArgs,
 }
 
 /// `accept verdict`: exit 0 accepted (or accepted_debt), 1 rejected or incomplete (`data`
 /// says which).
 pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
     const COMMAND: &str = "accept verdict";
-    let path = a
-        .ledger
-        .clone()
-        .unwrap_or_else(|| default_ledger(a.root.as_deref(), &a.slug));
-    let l = match probity::session::load(&path, &a.slug) {
+    let json = a.session.json();
+    let l = match record::load(&a.session.target()) {
         Ok(l) => l,
-        Err(e) => return refused(COMMAND, a.json, &e),
+        Err(e) => return refused(COMMAND, json, &e),
     };
     let mut v: Verification = verification::of(&l).unwrap_or_default();
     v.recompute();
@@ -331,7 +241,7 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
         verification: v.clone(),
         rejected_block: text.clone(),
     };
-    emit(COMMAND, a.json, status, &d, || match &text {
+    emit(COMMAND, json, status, &d, || match &text {
         Some(t) => print!("{t}"),
         None => {
             let lines = verification::render_lines(&l);
@@ -346,38 +256,4 @@ pub(super) fn verdict_cmd(a: VerdictArgs) -> ExitCode {
             }
         }
     })
-}
-
-/// Record `rec` as `signal` in the session `opt` names (if any); the record, or the refusal.
-pub(super) fn record_into(
-    opt: &SessionOpt,
-    root: Option<&std::path::Path>,
-    signal: &Signal,
-    rec: SignalRecord,
-) -> Option<Result<Verification, Error>> {
-    let (path, slug) = opt.path(root)?;
-    Some(verification::record_signal(&path, &slug, signal, rec))
-}
-
-/// A signal record from a report's fields.
-pub(super) fn signal_record(
-    command: &str,
-    result: SignalResult,
-    reason: Option<String>,
-    details: &Value,
-    keys: &[&str],
-) -> SignalRecord {
-    let mut m = Map::new();
-    for k in keys {
-        if let Some(v) = details.get(*k) {
-            m.insert((*k).to_owned(), v.clone());
-        }
-    }
-    SignalRecord {
-        result,
-        reason,
-        source: command.to_owned(),
-        recorded_at: String::new(),
-        details: m,
-    }
 }

@@ -10,11 +10,11 @@ use std::time::Duration;
 use clap::Args;
 
 use probity::accept::{
-    AdjacentReport, ChangeSource, DEFAULT_DEPTH, Outcome, SuiteStatus, TestsOptions, adjacent_tests,
+    AdjacentReport, ChangeSource, DEFAULT_DEPTH, Outcome, SuiteStatus, TestsOptions,
+    adjacent_tests, record,
 };
 
 use probity::contract::{Status, data};
-use probity::session::verification::{Signal, SignalResult};
 
 use super::{emit, refused, repo_root};
 
@@ -97,43 +97,11 @@ pub(super) fn tests_cmd(a: TestsArgs) -> ExitCode {
     } else {
         Status::Ok
     };
-    let (result, reason) = match report.result {
-        Outcome::Pass => (SignalResult::Pass, None),
-        Outcome::Fail => (
-            SignalResult::Fail,
-            Some("a neighbouring test suite failed".to_owned()),
-        ),
-        Outcome::Skipped => (
-            SignalResult::Skipped,
-            Some(
-                report
-                    .reason
-                    .map_or("no adjacent tests".to_owned(), |r| r.code().to_owned()),
-            ),
-        ),
-        Outcome::Found => (
-            SignalResult::Skipped,
-            Some("adjacent tests found but not run (give --run)".to_owned()),
-        ),
-    };
-    let details = serde_json::json!({
-        "suites_run": report
-            .suites
-            .iter()
-            .filter(|s| s.status.is_some())
-            .map(|s| serde_json::json!({"argv": s.argv, "status": s.status}))
-            .collect::<Vec<_>>()
-    });
-    let rec =
-        super::accept_reconfirm::signal_record(COMMAND, result, reason, &details, &["suites_run"]);
-    let verification = match super::accept_reconfirm::record_into(
-        &a.session,
-        a.root.as_deref(),
-        &Signal::AdjacentTests,
-        rec,
-    ) {
-        Some(Err(e)) => return refused(COMMAND, a.json, &e),
-        Some(Ok(ver)) => Some(ver),
+    let verification = match a.session.target(a.root.as_deref()) {
+        Some(t) => match record::tests(&t, &report) {
+            Ok(ver) => Some(ver),
+            Err(e) => return refused(COMMAND, a.json, &e),
+        },
         None => None,
     };
     let d = data::AcceptTests {

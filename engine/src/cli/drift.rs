@@ -262,7 +262,10 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
         Err(e) => return refused("drift", json, &e),
     };
     let started = std::time::Instant::now();
-    let report = probity::drift::run(&plan, &root, &cache);
+    let report = match probity::drift::run(&plan, &root, &cache) {
+        Ok(r) => r,
+        Err(e) => return refused("drift", json, &e),
+    };
     if ui::verbose() {
         eprintln!(
             "drift: {} symbol(s) checked, {} skipped, in {:.1} ms",

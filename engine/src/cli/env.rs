@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use probity::{ledger, repo_root, session, untrusted};
+use probity::{session, untrusted};
 
 use probity::contract::{Status, data};
 
@@ -42,10 +42,9 @@ fn sh_comment_text(s: &str) -> String {
 }
 
 pub(super) fn env_cmd(a: EnvArgs) -> ExitCode {
-    let path = match (&a.ledger, &a.slug) {
-        (Some(l), _) => l.clone(),
-        (None, Some(slug)) => ledger::ledger_path(&repo_root(a.root.as_deref()), slug),
-        (None, None) => unreachable!("clap requires --slug or --ledger"),
+    let Some(path) = session::ledger_of(a.ledger.as_deref(), a.slug.as_deref(), a.root.as_deref())
+    else {
+        unreachable!("clap requires --slug or --ledger")
     };
     match session::env(&path) {
         Ok(r) => {

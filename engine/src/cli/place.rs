@@ -6,16 +6,16 @@ use std::process::ExitCode;
 use clap::Args;
 
 use probity::Error;
-use probity::ledger;
 use probity::ops::{self, PlaceRequest, PlaceStatus, StripRequest, StripStatus};
 use probity::place::Anchor;
 use probity::probe::ProbeIdentity;
 use probity::reason::Reason;
+use probity::session::{self, Target};
 use probity::strip::Outcome;
 
 use probity::contract::Status;
 
-use super::{emit, refused, repo_root};
+use super::{emit, refused};
 
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("anchor").required(true).args(["line", "after_line", "function", "clean_line", "after_clean_line"])))]
@@ -49,7 +49,7 @@ pub(super) struct PlaceArgs {
     #[arg(long = "hypothesis", value_name = "ID")]
     hypotheses: Vec<String>,
     /// Fixed message label (see `probity languages`).
-    #[arg(long, default_value = "checkpoint")]
+    #[arg(long, default_value = probity::probe::DEFAULT_MESSAGE)]
     message: String,
     /// A value to record: `name=expr` (up to 8; side-effect-free expressions only).
     #[arg(long = "capture", value_name = "NAME=EXPR")]
@@ -107,10 +107,12 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
         },
     };
     // Without --ledger, a session of this slug under the repository root is the ledger.
-    let ledger = a.ledger.or_else(|| {
-        let p = ledger::ledger_path(&repo_root(a.root.as_deref()), &identity.slug);
-        (!a.dry_run && p.exists()).then_some(p)
-    });
+    let ledger = Target {
+        slug: identity.slug.clone(),
+        ledger: a.ledger,
+        root: a.root.clone(),
+    }
+    .place_ledger(a.dry_run);
     let req = PlaceRequest {
         file: a.file,
         anchor,
@@ -159,13 +161,11 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
 }
 
 pub(super) fn strip(a: StripArgs) -> ExitCode {
-    let ledger = match (a.ledger, &a.slug) {
-        (Some(l), _) => l,
-        (None, Some(slug)) => ledger::ledger_path(&repo_root(a.root.as_deref()), slug),
-        (None, None) => {
-            let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
-            return refused("strip", a.json, &r);
-        }
+    let Some(ledger) =
+        session::ledger_of(a.ledger.as_deref(), a.slug.as_deref(), a.root.as_deref())
+    else {
+        let r = Error::new(Reason::InvalidArgument, "give --ledger FILE or --slug SLUG");
+        return refused("strip", a.json, &r);
     };
     let req = StripRequest {
         ledger,

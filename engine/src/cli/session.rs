@@ -7,14 +7,13 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use probity::Error;
 use probity::contract::{Envelope, Status, data};
-use probity::ledger::{self, Goal, Phase, Policy, State};
+use probity::ledger::{Goal, Phase, State};
 use probity::reason::Reason;
-use probity::session;
+use probity::session::{self, Target};
 use probity::untrusted;
 
-use super::{emit, print_json, refused, repo_root, ui};
+use super::{emit, print_json, refused, ui};
 
 #[derive(Subcommand)]
 pub(super) enum SessionCommand {
@@ -25,7 +24,7 @@ pub(super) enum SessionCommand {
     /// Change only the session's saved policy (`adaptive` opts in to probes and runs).
     SetPolicy {
         /// The new policy.
-        #[arg(value_parser = ["off", "adaptive"])]
+        #[arg(value_parser = session::POLICIES)]
         policy: String,
         #[command(flatten)]
         session: SessionArgs,
@@ -41,20 +40,77 @@ pub(super) enum SessionCommand {
     },
 }
 
+/// The session a command acts on (`--slug`, `--ledger`, `--root`) and `--json`: one group,
+/// flattened into every command that names a session. It is two halves ([`SessionName`],
+/// [`RootJson`]) so that a command listing its own options between them (`accept reconfirm`,
+/// `accept record`) keeps its `--help` and completion order; a command that words one of them
+/// otherwise rewords it in place ([`reword`]).
 #[derive(Args, Clone)]
 pub(super) struct SessionArgs {
+    #[command(flatten)]
+    pub(super) name: SessionName,
+    #[command(flatten)]
+    pub(super) place: RootJson,
+}
+
+/// `--slug` and `--ledger`: the first half of [`SessionArgs`].
+#[derive(Args, Clone)]
+pub(super) struct SessionName {
     /// Session slug.
-    #[arg(long)]
-    slug: String,
+    // Required, as an `Option` so that a command whose subcommands negate it (`run start`)
+    // still parses.
+    #[arg(long, value_name = "SLUG", required = true)]
+    pub(super) slug: Option<String>,
     /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
     #[arg(long, value_name = "FILE")]
-    ledger: Option<PathBuf>,
+    pub(super) ledger: Option<PathBuf>,
+}
+
+/// `--root` and `--json`: the second half of [`SessionArgs`].
+#[derive(Args, Clone)]
+pub(super) struct RootJson {
     /// Repository root (default: the enclosing git work tree, else the current directory).
     #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
+    pub(super) root: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
+}
+
+impl SessionName {
+    /// The session named, under `place`'s root.
+    pub(super) fn target(&self, place: &RootJson) -> Target {
+        Target {
+            slug: self.slug.clone().unwrap_or_default(),
+            ledger: self.ledger.clone(),
+            root: place.root.clone(),
+        }
+    }
+}
+
+impl SessionArgs {
+    /// The session these arguments name.
+    pub(super) fn target(&self) -> Target {
+        self.name.target(&self.place)
+    }
+
+    /// The slug (clap requires it wherever it is not negated by a subcommand).
+    pub(super) fn slug(&self) -> String {
+        self.name.slug.clone().unwrap_or_default()
+    }
+
+    /// Whether `--json` was given.
+    pub(super) fn json(&self) -> bool {
+        self.place.json
+    }
+}
+
+/// For `Command::mut_args`: the help of the argument `id` reworded to `help`, every other
+/// argument as it is (in place: `mut_arg` would move the argument to the end of the list).
+pub(super) fn reword(id: &'static str, help: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |a| {
+        if a.get_id() == id { a.help(help) } else { a }
+    }
 }
 
 #[derive(Args)]
@@ -62,10 +118,10 @@ pub(super) struct InitArgs {
     #[command(flatten)]
     session: SessionArgs,
     /// What the session may do.
-    #[arg(long, default_value = "find_and_fix", value_parser = ["find_and_fix", "find_root_cause_only"])]
+    #[arg(long, default_value = session::DEFAULT_GOAL, value_parser = session::GOALS)]
     goal: String,
     /// Whether probes may be placed and runs made (`off` is the default: probes are opt-in).
-    #[arg(long, default_value = "off", value_parser = ["off", "adaptive"])]
+    #[arg(long, default_value = session::DEFAULT_POLICY.as_str(), value_parser = session::POLICIES)]
     policy: String,
 }
 
@@ -75,23 +131,13 @@ pub(super) struct RunArgs {
     /// A reproduction performed by hand: `run start`, then `run finish`.
     #[command(subcommand)]
     manual: Option<ManualRun>,
-    /// Session slug.
-    #[arg(long, required = true)]
-    slug: Option<String>,
-    /// Ledger file (default `<root>/.planning/debug/<slug>.evidence.json`).
-    #[arg(long, value_name = "FILE")]
-    ledger: Option<PathBuf>,
-    /// Repository root (default: the enclosing git work tree, else the current directory).
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    session: SessionArgs,
     /// Which evidence this run is.
-    #[arg(long, required = true, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+    #[arg(long, required = true, value_parser = session::PHASES)]
     phase: Option<String>,
     /// Kill the command's whole process group after this many seconds.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = session::DEFAULT_RUN_TIMEOUT.as_secs())]
     timeout: u64,
     /// Record the run under this reference instead of the argv (which is recorded with its
     /// secrets masked).
@@ -110,7 +156,7 @@ pub(super) enum ManualRun {
         #[command(flatten)]
         session: SessionArgs,
         /// Which evidence this run is.
-        #[arg(long, value_parser = ["baseline", "post_fix", "uninstrumented_verify"])]
+        #[arg(long, value_parser = session::PHASES)]
         phase: String,
         /// What the person does (recorded as the run's reproduction_ref).
         #[arg(long, value_name = "TEXT")]
@@ -154,84 +200,78 @@ pub(super) struct GateArgs {
     json: bool,
 }
 
-pub(super) fn session_ledger(a: &SessionArgs) -> PathBuf {
-    a.ledger
-        .clone()
-        .unwrap_or_else(|| ledger::ledger_path(&repo_root(a.root.as_deref()), &a.slug))
-}
-
-fn parse_policy(s: &str) -> Policy {
-    if s == "adaptive" {
-        Policy::Adaptive
-    } else {
-        Policy::Off
-    }
-}
-
 pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
     match c {
         SessionCommand::Init(a) => {
-            let path = session_ledger(&a.session);
-            let policy = parse_policy(&a.policy);
-            match session::init(&path, &a.session.slug, Goal::from(a.goal.as_str()), policy) {
-                Err(r) => refused("session init", a.session.json, &r),
+            let target = a.session.target();
+            let path = target.ledger_path();
+            let created = session::parse_policy(&a.policy)
+                .and_then(|policy| session::init(&target, Goal::from(a.goal.as_str()), policy));
+            match created {
+                Err(r) => refused("session init", a.session.json(), &r),
                 Ok(l) => {
                     let d = data::SessionInit {
                         ledger: path.display().to_string(),
                         session: l,
                     };
-                    emit("session init", a.session.json, Status::Ok, &d, || {
-                        println!("session {} created: {}", a.session.slug, path.display());
+                    emit("session init", a.session.json(), Status::Ok, &d, || {
+                        println!("session {} created: {}", target.slug, path.display());
                     })
                 }
             }
         }
-        SessionCommand::Show(a) => match session::load(&session_ledger(&a), &a.slug) {
-            Err(r) => refused("session show", a.json, &r),
+        SessionCommand::Show(a) => match session::load(&a.target()) {
+            Err(r) => refused("session show", a.json(), &r),
             Ok(l) => {
                 let d = data::SessionShow {
                     policy: data::PolicyView::of(&l),
                     session: l,
                 };
-                emit("session show", a.json, Status::Ok, &d, || {
+                emit("session show", a.json(), Status::Ok, &d, || {
                     print!("{}", session::render(&d.session, "\n"))
                 })
             }
         },
         SessionCommand::SetPolicy { policy, session: a } => {
-            match session::set_policy(&session_ledger(&a), &a.slug, parse_policy(&policy)) {
-                Err(r) => refused("session set-policy", a.json, &r),
+            let set =
+                session::parse_policy(&policy).and_then(|p| session::set_policy(&a.target(), p));
+            match set {
+                Err(r) => refused("session set-policy", a.json(), &r),
                 Ok(l) => {
                     let d = data::SessionSetPolicy {
                         policy: data::PolicyView::of(&l),
                     };
-                    emit("session set-policy", a.json, Status::Ok, &d, || {
-                        println!("session {}: policy {}", a.slug, d.policy.effective.as_str())
+                    emit("session set-policy", a.json(), Status::Ok, &d, || {
+                        println!(
+                            "session {}: policy {}",
+                            a.slug(),
+                            d.policy.effective.as_str()
+                        )
                     })
                 }
             }
         }
-        SessionCommand::Render(a) => match session::load(&session_ledger(&a), &a.slug) {
-            Err(r) => refused("session render", a.json, &r),
+        SessionCommand::Render(a) => match session::load(&a.target()) {
+            Err(r) => refused("session render", a.json(), &r),
             Ok(l) => {
                 let d = data::SessionRender {
                     markdown: session::render(&l, "\n"),
                 };
-                emit("session render", a.json, Status::Ok, &d, || {
+                emit("session render", a.json(), Status::Ok, &d, || {
                     print!("{}", d.markdown)
                 })
             }
         },
         SessionCommand::Sync { file, session: a } => {
-            let result = session::sync_file(&session_ledger(&a), &a.slug, &file);
+            let result = session::sync_file(&a.target(), &file);
             match result {
-                Err(r) => refused("session sync", a.json, &r),
+                Err(r) => refused("session sync", a.json(), &r),
                 Ok(changed) => {
                     let d = data::SessionSync {
                         file: file.display().to_string(),
                         changed,
                     };
-                    emit("session sync", a.json, Status::Ok, &d, || {
+                    emit("session sync", a.json(), Status::Ok, &d, || {
                         println!(
                             "{}: {}",
                             file.display(),
@@ -255,50 +295,45 @@ fn manual_cmd(m: ManualRun) -> ExitCode {
             session: a,
             phase,
             label,
-        } => {
-            let path = session_ledger(&a);
-            match session::run_start(&path, &a.slug, Phase::from(phase.as_str()), &label) {
-                Err(r) => refused("run start", a.json, &r),
-                Ok((run_id, env, unset)) => {
-                    let d = data::RunStart {
-                        run_id: run_id.clone(),
-                        env: env.iter().cloned().collect(),
-                        unset: unset.clone(),
-                    };
-                    emit("run start", a.json, Status::Ok, &d, || {
-                        for (k, v) in &env {
-                            println!("export {k}={}", super::env::sh_quote(v));
-                        }
-                        for k in &unset {
-                            println!("unset {k}");
-                        }
-                        if !ui::quiet() {
-                            eprintln!(
-                                "{run_id} started: export the variables above where the \
+        } => match session::run_start(&a.target(), Phase::from(phase.as_str()), &label) {
+            Err(r) => refused("run start", a.json(), &r),
+            Ok(session::Started { run_id, env, unset }) => {
+                let d = data::RunStart {
+                    run_id: run_id.clone(),
+                    env: env.iter().cloned().collect(),
+                    unset: unset.clone(),
+                };
+                emit("run start", a.json(), Status::Ok, &d, || {
+                    for (k, v) in &env {
+                        println!("export {k}={}", super::env::sh_quote(v));
+                    }
+                    for k in &unset {
+                        println!("unset {k}");
+                    }
+                    if !ui::quiet() {
+                        eprintln!(
+                            "{run_id} started: export the variables above where the \
                                  reproduction runs (eval \"$(probity run start ...)\"), perform \
                                  it, then `probity run finish --slug {}`",
-                                a.slug
-                            );
-                        }
-                    })
-                }
-            }
-        }
-        ManualRun::Finish { session: a } => {
-            match session::run_finish(&session_ledger(&a), &a.slug) {
-                Err(r) => refused("run finish", a.json, &r),
-                Ok(rep) => emit("run finish", a.json, Status::Ok, &rep, || {
-                    let r = &rep.run;
-                    println!("{} ({}): {}", r.run_id, r.phase, r.status);
-                    for (probe, o) in &r.observations {
-                        println!(
-                            "  {probe}: {}",
-                            serde_json::to_string(o).unwrap_or_default()
+                            a.slug()
                         );
                     }
-                }),
+                })
             }
-        }
+        },
+        ManualRun::Finish { session: a } => match session::run_finish(&a.target()) {
+            Err(r) => refused("run finish", a.json(), &r),
+            Ok(rep) => emit("run finish", a.json(), Status::Ok, &rep, || {
+                let r = &rep.run;
+                println!("{} ({}): {}", r.run_id, r.phase, r.status);
+                for (probe, o) in &r.observations {
+                    println!(
+                        "  {probe}: {}",
+                        serde_json::to_string(o).unwrap_or_default()
+                    );
+                }
+            }),
+        },
     }
 }
 
@@ -306,22 +341,18 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
     if let Some(m) = a.manual {
         return manual_cmd(m);
     }
-    let session = SessionArgs {
-        slug: a.slug.unwrap_or_default(),
-        ledger: a.ledger,
-        root: a.root,
-        json: a.json,
+    let session = a.session;
+    let req = session::RunRequest {
+        timeout: Duration::from_secs(a.timeout),
+        label: a.label,
+        ..session::RunRequest::new(
+            session.target(),
+            Phase::from(a.phase.as_deref().unwrap_or_default()),
+            a.command,
+        )
     };
-    let path = session_ledger(&session);
-    match session::run(
-        &path,
-        &session.slug,
-        Phase::from(a.phase.as_deref().unwrap_or_default()),
-        Duration::from_secs(a.timeout),
-        &a.command,
-        a.label.as_deref(),
-    ) {
-        Err(r) => refused("run", session.json, &r),
+    match session::run(&req) {
+        Err(r) => refused("run", session.json(), &r),
         Ok(rep) => {
             let human = || {
                 let r = &rep.run;
@@ -359,7 +390,7 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
             match rep.interrupted_by {
                 // Interrupted and recorded: exit as a shell reports a process ended by `sig`.
                 Some(sig) => {
-                    if session.json {
+                    if session.json() {
                         let detail = format!(
                             "interrupted by signal {sig}: {} recorded {}",
                             rep.run.run_id, rep.run.status
@@ -370,24 +401,24 @@ pub(super) fn run_cmd(a: RunArgs) -> ExitCode {
                     }
                     ExitCode::from((128 + sig).clamp(0, 255) as u8)
                 }
-                None => emit("run", session.json, Status::Ok, &rep, human),
+                None => emit("run", session.json(), Status::Ok, &rep, human),
             }
         }
     }
 }
 
 pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
-    let rows = session::load(&session_ledger(&a.session), &a.session.slug)
-        .and_then(|l| session::compare(&l, &a.run_a, &a.run_b));
+    let rows =
+        session::load(&a.session.target()).and_then(|l| session::compare(&l, &a.run_a, &a.run_b));
     match rows {
-        Err(r) => refused("compare", a.session.json, &r),
+        Err(r) => refused("compare", a.session.json(), &r),
         Ok(rows) => {
             let d = data::Compare {
                 run_a: a.run_a.clone(),
                 run_b: a.run_b.clone(),
                 probes: rows,
             };
-            emit("compare", a.session.json, Status::Ok, &d, || {
+            emit("compare", a.session.json(), Status::Ok, &d, || {
                 println!(
                     "{:<20} {:<28} {:<28} same values",
                     "probe", a.run_a, a.run_b
@@ -411,23 +442,26 @@ pub(super) fn compare_cmd(a: CompareArgs) -> ExitCode {
 }
 
 pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
-    let root = repo_root(a.root.as_deref());
-    match session::cleanup(&session_ledger(&a), &a.slug, &root) {
-        Err(r) => refused("cleanup", a.json, &r),
-        Ok((l, copies)) => {
-            let d = data::Cleanup::new(l, copies);
+    match session::cleanup(&a.target()) {
+        Err(r) => refused("cleanup", a.json(), &r),
+        Ok(report) => {
+            let d = data::Cleanup::new(report);
             let status = if d.clean() {
                 Status::Ok
             } else {
                 Status::NotClean
             };
-            emit("cleanup", a.json, status, &d, || {
+            emit("cleanup", a.json(), status, &d, || {
                 let tone = match d.state {
                     State::Clean | State::NotUsed => ui::Tone::Good,
                     State::CleanupFailed => ui::Tone::Bad,
                     _ => ui::Tone::Warn,
                 };
-                println!("session {}: {}", a.slug, ui::paint(tone, d.state.as_str()));
+                println!(
+                    "session {}: {}",
+                    a.slug(),
+                    ui::paint(tone, d.state.as_str())
+                );
                 if let Some(items) = d.cleanup.as_ref().and_then(|c| c.failure.as_ref()) {
                     for i in items {
                         let detail = untrusted::escape(&i.detail);
@@ -449,15 +483,12 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
-    // `--root`, else the enclosing git work tree (`no_session_root` outside one: a gate run
-    // from the wrong folder never passes on nothing).
-    let root = match a.root {
-        Some(r) => Ok(r),
-        None => std::env::current_dir()
-            .map_err(|e| Error::new(Reason::IoError, e.to_string()))
-            .and_then(|cwd| session::find_root(&cwd)),
+    let req = session::GateRequest {
+        root: a.root,
+        slug: a.slug,
+        verify: a.verify,
     };
-    let d = match root.and_then(|r| session::gate_root(&r, a.slug.as_deref(), a.verify)) {
+    let d = match session::gate(&req) {
         Ok(d) => d,
         Err(r) => return refused("gate", a.json, &r),
     };

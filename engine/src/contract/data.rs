@@ -115,9 +115,10 @@ pub struct Cleanup {
 }
 
 impl Cleanup {
-    /// The data of a cleanup that left the session `l` (as [`crate::session::cleanup`] returns
-    /// it) and found `copies`.
-    pub fn new(l: Ledger, copies: Vec<String>) -> Self {
+    /// The data of a cleanup ([`crate::session::cleanup`]'s report: the session as it left it,
+    /// the copies it found).
+    pub fn new(r: crate::session::CleanupReport) -> Self {
+        let (l, copies) = (r.ledger, r.copies);
         Cleanup {
             state: l.state.unwrap_or(State::NotUsed),
             cleanup: l.cleanup,

@@ -139,8 +139,10 @@ pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, us
         .collect()
 }
 
-/// Run the plan pass.
-pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
+/// Run the plan pass over the repository at `root` (refused `not_a_directory` when it is not
+/// one).
+pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::Result<Report> {
+    crate::index::check_root(root)?;
     let ex = extract(plan);
     let refs: Vec<String> = ex.refs.iter().map(|c| c.reference.clone()).collect();
     let (res, stats) = resolve::resolve(root, &refs, cache);
@@ -219,14 +221,14 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> Report {
         });
     }
     summary.skipped = skipped.len();
-    Report {
+    Ok(Report {
         authority: resolve::AUTHORITY,
         rung: resolve::RUNG,
         summary,
         results,
         skipped,
         stats,
-    }
+    })
 }
 
 /// Largest plan [`read_plan`] reads.

@@ -30,11 +30,22 @@ use crate::ops::{self, StripRequest};
 use crate::sink;
 use crate::strip::Outcome;
 
-/// `probity cleanup`: strip every source probe, remove every owned artifact, then the root if
-/// empty, and record `clean` or `cleanup_failed` with per-item reasons. Idempotent. Also returns
-/// the copies of the session's blocks found elsewhere in the tree (`path:line` and probe id),
-/// left in place.
-pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<String>), Error> {
+/// What [`cleanup`] leaves: the session's ledger as saved, and the copies of its blocks found
+/// elsewhere in the tree, left in place.
+#[derive(Debug, Clone)]
+pub struct CleanupReport {
+    /// The ledger as cleanup saved it (`clean`, `cleanup_failed`, or `not_used`).
+    pub ledger: Ledger,
+    /// Each copy of one of the session's blocks left in the tree (`path:line` and probe id).
+    pub copies: Vec<String>,
+}
+
+/// `probity cleanup`: strip every source probe of the session `target` (under its repository
+/// root), remove every owned artifact, then the root if empty, and record `clean` or
+/// `cleanup_failed` with per-item reasons. Idempotent. Also reports the copies of the session's
+/// blocks found elsewhere in the tree (`path:line` and probe id), left in place.
+pub fn cleanup(target: &super::Target) -> Result<CleanupReport, Error> {
+    let (path, slug, root) = (&target.ledger_path(), target.slug.as_str(), &target.root());
     let lock = ledger::lock(path, LOCK_WAIT)?;
     let mut ledger = super::load_for_removal(path, slug)?;
     // A reconfirm interrupted with the fix reverted: put the fix back first (issue 15). Refused
@@ -106,7 +117,7 @@ pub fn cleanup(path: &Path, slug: &str, root: &Path) -> Result<(Ledger, Vec<Stri
         )?;
     }
     ledger.save(path)?;
-    Ok((ledger, copies))
+    Ok(CleanupReport { ledger, copies })
 }
 
 /// The blocks of session `slug` that `scan::verify` finds under `root` in `mode`, whoever's

@@ -15,7 +15,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::run::record_runtime;
+use super::run_steps::record_runtime;
 use crate::error::Error;
 use crate::ledger::{self, LOCK_WAIT, Ledger};
 use crate::reason::Reason;

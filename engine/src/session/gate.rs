@@ -127,9 +127,36 @@ pub fn find_root(cwd: &Path) -> Result<PathBuf, Error> {
     }
 }
 
+/// What `probity gate` (and the binding's `session.gate`) asks.
+#[derive(Debug, Clone, Default)]
+pub struct GateRequest {
+    /// The repository root (default: the git work tree enclosing the current directory, else
+    /// refused `no_session_root`: [`find_root`]).
+    pub root: Option<PathBuf>,
+    /// Only this session (default: every session under `<root>/.planning/debug/`).
+    pub slug: Option<String>,
+    /// Also verify the whole tree, gitignored files included ([`tree_items`]'s `verify_all`).
+    pub verify: bool,
+}
+
+/// `probity gate`: the whole gate ([`gate_root`]) over the request's root, else over the work
+/// tree enclosing the current directory ([`find_root`]: a gate run from the wrong folder never
+/// passes on nothing).
+pub fn gate(req: &GateRequest) -> Result<GateReport, Error> {
+    let root = match &req.root {
+        Some(r) => r.clone(),
+        None => {
+            let cwd =
+                std::env::current_dir().map_err(|e| Error::new(Reason::IoError, e.to_string()))?;
+            find_root(&cwd)?
+        }
+    };
+    gate_root(&root, req.slug.as_deref(), req.verify)
+}
+
 /// The whole gate over `root`: the session `slug` (refused `session_not_found` when it has no
-/// ledger), else every session under `<root>/.planning/debug/`, judged by [`gate`], plus what
-/// the tree holds ([`tree_items`], `verify_all` as there).
+/// ledger), else every session under `<root>/.planning/debug/`, judged by [`gate_ledgers`],
+/// plus what the tree holds ([`tree_items`], `verify_all` as there).
 pub fn gate_root(root: &Path, slug: Option<&str>, verify_all: bool) -> Result<GateReport, Error> {
     let paths = match slug {
         Some(s) => {
@@ -144,7 +171,7 @@ pub fn gate_root(root: &Path, slug: Option<&str>, verify_all: bool) -> Result<Ga
         }
         None => ledger::all_ledgers(root),
     };
-    let mut blocking = gate(&paths);
+    let mut blocking = gate_ledgers(&paths);
     let judged: Vec<String> = paths
         .iter()
         .filter_map(|p| p.file_name()?.to_str())
@@ -175,7 +202,7 @@ fn cleanup_command(path: &Path) -> String {
 }
 
 /// Judge ledgers for the gate: clean or not_used, no run in progress, nothing remaining.
-pub fn gate(paths: &[PathBuf]) -> Vec<GateItem> {
+pub fn gate_ledgers(paths: &[PathBuf]) -> Vec<GateItem> {
     let mut items = Vec::new();
     for p in paths {
         let name = p.display().to_string();

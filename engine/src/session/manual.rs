@@ -10,7 +10,8 @@
 
 use std::path::Path;
 
-use super::run::{Planned, collect, prepare, probe_env, record, settle};
+use super::Target;
+use super::run_steps::{Planned, collect, prepare, probe_env, record, settle};
 use crate::error::Error;
 use crate::events::ExpectedProbe;
 use crate::ledger::{self, LOCK_WAIT, Phase, ProbeStatus};
@@ -18,13 +19,21 @@ use crate::reason::Reason;
 use crate::runner::{RunResult, runtime_names};
 use crate::sink;
 
-/// What `run start` returns: the run id, the variables to export (`(name, value)`) and the
-/// variables to unset.
-pub type Started = (String, Vec<(String, String)>, Vec<String>);
+/// What `run start` returns: the run id and the environment for the user's shell.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The run begun (`run-N`).
+    pub run_id: String,
+    /// The variables to export, `(name, value)`, in order.
+    pub env: Vec<(String, String)>,
+    /// The variables to unset.
+    pub unset: Vec<String>,
+}
 
 /// `probity run start`: record the run and create its sink; returns the run id and the
 /// environment for the user's shell.
-pub fn run_start(path: &Path, slug: &str, phase: Phase, label: &str) -> Result<Started, Error> {
+pub fn run_start(target: &Target, phase: Phase, label: &str) -> Result<Started, Error> {
+    let (path, slug) = (&target.ledger_path(), target.slug.as_str());
     if let Phase::Other(_) = phase {
         return Err(Error::new(
             Reason::InvalidArgument,
@@ -32,7 +41,7 @@ pub fn run_start(path: &Path, slug: &str, phase: Phase, label: &str) -> Result<S
         ));
     }
     let _lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_at(path, slug)?;
     let live = prepare(&mut ledger, path, &phase)?;
     let planned = record(
         &mut ledger,
@@ -43,17 +52,18 @@ pub fn run_start(path: &Path, slug: &str, phase: Phase, label: &str) -> Result<S
         !live.is_empty(),
     )?;
     let (env, unset) = probe_env(&planned, slug, &phase)?;
-    Ok((
-        planned.run_id,
+    Ok(Started {
+        run_id: planned.run_id,
         env,
-        unset.into_iter().map(str::to_owned).collect(),
-    ))
+        unset: unset.into_iter().map(str::to_owned).collect(),
+    })
 }
 
 /// `probity run finish`: judge and record the run `run start` began, remove its sink.
-pub fn run_finish(path: &Path, slug: &str) -> Result<super::RunReport, Error> {
+pub fn run_finish(target: &Target) -> Result<super::RunReport, Error> {
+    let (path, slug) = (&target.ledger_path(), target.slug.as_str());
     let _lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut ledger = super::load(path, slug)?;
+    let mut ledger = super::load_at(path, slug)?;
     let Some(active) = ledger.active_run.clone() else {
         return Err(Error::new(
             Reason::RunNotFound,

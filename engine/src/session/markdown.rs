@@ -289,11 +289,11 @@ fn open_fence(md: &str) -> Option<String> {
     Some(format!("{indent}{}", c.to_string().repeat(n)))
 }
 
-/// `probity session sync`: load the session ledger of `slug` from `ledger`, then replace the
+/// `probity session sync`: load the session ledger of `target`, then replace the
 /// `## Runtime Evidence` section of the markdown `file` (see [`sync_text`]), writing only if the
 /// text changed and the file was not changed meanwhile. Returns whether it was rewritten.
-pub fn sync_file(ledger: &Path, slug: &str, file: &Path) -> Result<bool, Error> {
-    let l = super::load(ledger, slug)?;
+pub fn sync_file(target: &super::Target, file: &Path) -> Result<bool, Error> {
+    let l = super::load(target)?;
     let bytes = fsio::read_target(file)?;
     let before = sha256_hex(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| Error::from(Reason::NotUtf8))?;

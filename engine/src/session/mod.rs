@@ -2,7 +2,10 @@
 //! ADR-3128).
 //!
 //! - this module: [`init`] and [`load`] a session ledger, and the clock ([`now_rfc3339`]);
-//! - `run`(mod@run): one bounded, confined reproduction run and its sanitized record;
+//! - `target`: which session ([`Target`]) and where its ledger is, the parsed policy
+//!   ([`parse_policy`]) and the defaults every front-end takes;
+//! - `run`(mod@run): one bounded, confined reproduction run ([`RunRequest`]) and its sanitized
+//!   record; `run_steps`: its named steps, shared with `manual` and `env`;
 //! - `manual`: a reproduction performed by hand, between `run start` and `run finish`;
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
@@ -31,6 +34,8 @@ mod manual;
 mod markdown;
 mod redact;
 mod run;
+mod run_steps;
+mod target;
 pub mod verification;
 
 use std::path::Path;
@@ -40,14 +45,21 @@ use crate::error::Error;
 use crate::ledger::{self, Cleanup, Goal, LOCK_WAIT, Ledger, Policy, SavedPolicy, State};
 use crate::reason::Reason;
 
-pub use cleanup::cleanup;
+pub use cleanup::{CleanupReport, cleanup};
 pub use compare::{CompareRow, CompareSide, SideVerdict, compare};
 pub use env::{EnvReport, env};
-pub use gate::{Blocker, GateItem, GateReport, find_root, gate, gate_root, tree_items};
-pub use manual::{run_finish, run_start};
+pub use gate::{
+    Blocker, GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root, tree_items,
+};
+pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
 pub use redact::redact_argv;
-pub use run::{Host, RunReport, run, run_hosted};
+pub use run::{RunRequest, run};
+pub use run_steps::{Host, RunReport};
+pub use target::{
+    DEFAULT_GOAL, DEFAULT_POLICY, DEFAULT_RUN_TIMEOUT, GOALS, PHASES, POLICIES, Target, ledger_of,
+    parse_policy,
+};
 
 /// Current UTC time as RFC 3339 (`2026-11-29T23:01:36Z`).
 pub fn now_rfc3339() -> String {
@@ -74,8 +86,13 @@ pub fn now_rfc3339() -> String {
     )
 }
 
-/// Load a session ledger and check it belongs to `slug`.
-pub fn load(path: &Path, slug: &str) -> Result<Ledger, Error> {
+/// Load the session ledger of `target` and check it belongs to its slug.
+pub fn load(target: &Target) -> Result<Ledger, Error> {
+    load_at(&target.ledger_path(), &target.slug)
+}
+
+/// [`load`] of the ledger at `path`.
+pub(crate) fn load_at(path: &Path, slug: &str) -> Result<Ledger, Error> {
     load_with(path, slug, Ledger::load)
 }
 
@@ -112,9 +129,10 @@ fn load_with(
 /// `probity session set-policy`: change only the saved policy (under the ledger's lock), never
 /// state, mode, probes, artifacts, runs or cleanup data. Switching to `off` leaves a non-clean
 /// session as it is: `cleanup` (which `off` never refuses) reconciles and cleans it.
-pub fn set_policy(path: &Path, slug: &str, policy: Policy) -> Result<Ledger, Error> {
+pub fn set_policy(target: &Target, policy: Policy) -> Result<Ledger, Error> {
+    let path = &target.ledger_path();
     let _lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut l = load(path, slug)?;
+    let mut l = load_at(path, &target.slug)?;
     ledger::set_policy(&mut l, policy);
     l.save(path)?;
     Ok(l)
@@ -122,7 +140,8 @@ pub fn set_policy(path: &Path, slug: &str, policy: Policy) -> Result<Ledger, Err
 
 /// `probity session init`: create the ledger (under its lock); a session's goal is immutable, so
 /// an existing ledger is refused (`session_exists`).
-pub fn init(path: &Path, slug: &str, goal: Goal, policy: Policy) -> Result<Ledger, Error> {
+pub fn init(target: &Target, goal: Goal, policy: Policy) -> Result<Ledger, Error> {
+    let (path, slug) = (&target.ledger_path(), target.slug.as_str());
     if !crate::probe::is_identifier(slug) {
         return Err(Error::new(
             Reason::InvalidIdentifier,

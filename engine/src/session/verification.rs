@@ -312,7 +312,7 @@ fn update(
     f: impl FnOnce(&mut Verification) -> Result<(), Error>,
 ) -> Result<Verification, Error> {
     let _lock = ledger::lock(path, LOCK_WAIT)?;
-    let mut l = super::load(path, slug)?;
+    let mut l = super::load_at(path, slug)?;
     let mut v = parsed(&l)?.unwrap_or_default();
     f(&mut v)?;
     v.recompute();

@@ -319,7 +319,7 @@ fn outcome(r: &RunReport) -> RunOutcome {
 /// Run signal 5.
 pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
     let root = toplevel(&o.dir)?;
-    let ledger = session::load(&o.ledger, &o.slug)?;
+    let ledger = session::load_at(&o.ledger, &o.slug)?;
     let reference = o
         .label
         .clone()
@@ -426,7 +426,7 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
     // 4-5. Revert, run; restore (whatever happened), run.
     let reverted_phase = apply_and_run(o, &root, &writes);
     let restored = session.recover();
-    let ledger = session::load(&o.ledger, &o.slug)?;
+    let ledger = session::load_at(&o.ledger, &o.slug)?;
     let (probes_checked, probes_verified_restored) = verify_probes(&ledger, &root);
     let (revert_run, probes_verified_reverted, revert_moved) = reverted_phase?;
     restored?;
@@ -435,14 +435,7 @@ pub fn reconfirm(o: &ReconfirmOptions) -> Result<ReconfirmReport, Error> {
         .all(|w| version(&root, &w.path).ok().as_ref() == Some(&w.saved));
     let before = stamps(&root, &writes, true);
     crate::fsio::test_pause("reconfirm-restored");
-    let reapply = session::run(
-        &o.ledger,
-        &o.slug,
-        Phase::PostFix,
-        o.timeout,
-        &o.argv,
-        o.label.as_deref(),
-    )?;
+    let reapply = session::run(&run_request(o, Phase::PostFix))?;
     let reapply_moved = moved(&before, &stamps(&root, &writes, true));
     let reapply_run = outcome(&reapply);
     let bug_returned_on_revert = revert_run.bug_present;
@@ -577,16 +570,27 @@ fn apply_and_run(
     }
     let before = stamps(root, writes, false);
     crate::fsio::test_pause("reconfirm-reverted");
-    let ledger = session::load(&o.ledger, &o.slug)?;
+    let ledger = session::load_at(&o.ledger, &o.slug)?;
     let (_, verified) = verify_probes(&ledger, root);
-    let r = session::run(
-        &o.ledger,
-        &o.slug,
-        Phase::Baseline,
-        o.timeout,
-        &o.argv,
-        o.label.as_deref(),
-    )?;
+    let r = session::run(&run_request(o, Phase::Baseline))?;
     let after = stamps(root, writes, false);
     Ok((outcome(&r), verified, moved(&before, &after)))
+}
+
+/// One of the two runs (`Phase::Baseline` reverted, `Phase::PostFix` re-applied): the session's
+/// reproduction as `probity run` makes it, under the session's ledger.
+fn run_request(o: &ReconfirmOptions, phase: Phase) -> session::RunRequest {
+    session::RunRequest {
+        timeout: o.timeout,
+        label: o.label.clone(),
+        ..session::RunRequest::new(
+            session::Target {
+                slug: o.slug.clone(),
+                ledger: Some(o.ledger.clone()),
+                root: None,
+            },
+            phase,
+            o.argv.clone(),
+        )
+    }
 }
