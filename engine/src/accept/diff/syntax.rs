@@ -2,54 +2,21 @@
 //! kinds are branches, loops, jumps, scopes, assertions, tests and skips, which values are
 //! blank, which conditions are constant. Pure: node and text in, answer out.
 //!
-//! Tests, assertions and skips (what a test framework's calls mean) live in `testing`; this file
-//! re-exports them, so the rules import every node meaning from one place.
+//! The node helpers everything here builds on (text, traversal, comment and function kinds, the
+//! scope chain) live in `nodes`; tests, assertions and skips (what a test framework's calls
+//! mean) live in `testing`, above `nodes`. This file re-exports both, so the rules import every
+//! node meaning from one place.
 
+mod nodes;
 mod testing;
 
+use nodes::last_name;
+pub use nodes::{all_nodes, compact, is_comment, is_function, scope_key, scope_name, text};
 pub use testing::{assertion, is_skip, test_key};
 
 use tree_sitter::Node;
 
 use crate::lang::Family;
-
-/// The text of `node` in `src`.
-pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
-    src.get(node.byte_range()).unwrap_or("")
-}
-
-/// `s` without any whitespace (for comparing code that was only re-indented or re-wrapped).
-pub fn compact(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// Every node of the tree, in pre-order.
-pub fn all_nodes(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
-}
-
-/// Whether `kind` is a comment node.
-pub fn is_comment(kind: &str) -> bool {
-    matches!(
-        kind,
-        "comment" | "line_comment" | "block_comment" | "html_comment"
-    )
-}
 
 /// Branch constructs: each one is a condition that decides whether some code runs.
 pub fn is_branch(f: Family, kind: &str) -> bool {
@@ -108,80 +75,6 @@ pub fn is_statement_list(kind: &str) -> bool {
         kind,
         "block" | "module" | "statement_block" | "program" | "source_file"
     )
-}
-
-/// Function-like nodes (bodies the blanket-return rule looks at).
-pub fn is_function(kind: &str) -> bool {
-    matches!(
-        kind,
-        "function_definition"
-            | "function_item"
-            | "function_declaration"
-            | "generator_function_declaration"
-            | "method_definition"
-            | "function_expression"
-            | "function"
-            | "arrow_function"
-    )
-}
-
-/// The name a scope node gives to what is inside it (functions, classes, impls, modules, and
-/// JS test calls `it("title", ...)`), or `None` for other nodes.
-pub fn scope_name(f: Family, node: Node<'_>, src: &str) -> Option<String> {
-    let field = |name: &str| {
-        node.child_by_field_name(name)
-            .map(|n| text(n, src).to_owned())
-    };
-    match node.kind() {
-        "function_definition"
-        | "class_definition"
-        | "function_item"
-        | "mod_item"
-        | "trait_item"
-        | "function_declaration"
-        | "generator_function_declaration"
-        | "class_declaration"
-        | "method_definition" => field("name"),
-        "impl_item" => {
-            let ty = field("type").unwrap_or_default();
-            Some(match field("trait") {
-                Some(t) => format!("impl {t} for {ty}"),
-                None => format!("impl {ty}"),
-            })
-        }
-        "arrow_function" | "function_expression" | "function" if f == Family::JavaScript => {
-            let parent = node.parent()?;
-            if parent.kind() == "variable_declarator" {
-                return parent
-                    .child_by_field_name("name")
-                    .map(|n| text(n, src).to_owned());
-            }
-            None
-        }
-        "call_expression" if f == Family::JavaScript => testing::js_call_title(node, src),
-        _ => None,
-    }
-}
-
-/// The scope chain of `node` (outermost first), `""` at module level.
-pub fn scope_key(f: Family, node: Node<'_>, src: &str) -> String {
-    let mut parts = Vec::new();
-    let mut cur = node.parent();
-    while let Some(n) = cur {
-        if let Some(name) = scope_name(f, n, src) {
-            parts.push(name);
-        }
-        cur = n.parent();
-    }
-    parts.reverse();
-    parts.join("::")
-}
-
-/// The last name of a callee (`assertEqual` for `self.assertEqual`, `toBe` for
-/// `expect(x).not.toBe`).
-fn last_name<'a>(callee: Node<'_>, src: &'a str) -> &'a str {
-    let t = text(callee, src);
-    t.rsplit(['.', ':']).next().unwrap_or(t).trim()
 }
 
 /// `Some(value)` when `node` is a constant condition: a boolean, `None`/`null`/`undefined`, `0`

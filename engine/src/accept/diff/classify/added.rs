@@ -13,7 +13,7 @@ use super::super::syntax::{
     is_comment, is_function, is_jump, is_skip, is_statement_list, scope_key, scope_name,
     short_circuit, swallows, text,
 };
-use super::{Ctx, first_line};
+use super::ctx::{Ctx, first_line};
 use crate::lang::Family;
 
 pub(super) fn additions(cx: &mut Ctx<'_>, new_nodes: &[Node<'_>]) {

@@ -14,7 +14,8 @@ use super::super::guards::{
 };
 use super::super::model::Kind;
 use super::super::syntax::{compact, condition_of, is_branch, is_loop, scope_key, test_key, text};
-use super::{Class, Ctx, Elsewhere, bare, class_of, first_line, scopes, take};
+use super::ctx::{Ctx, first_line};
+use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
 
 pub(super) fn tests_deleted(
     cx: &mut Ctx<'_>,

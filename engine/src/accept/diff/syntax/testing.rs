@@ -5,51 +5,10 @@
 
 use tree_sitter::Node;
 
-use super::{compact, is_comment, is_function, last_name, scope_key, text};
+use super::nodes::{
+    callee_root, compact, is_comment, is_function, js_call_title, last_name, scope_key, text,
+};
 use crate::lang::Family;
-
-/// `callee("title", ...)` for a JS call whose first argument is a string: `it(title)`.
-pub(super) fn js_call_title(node: Node<'_>, src: &str) -> Option<String> {
-    let callee = node.child_by_field_name("function")?;
-    let args = node.child_by_field_name("arguments")?;
-    let first = args.named_child(0)?;
-    if !matches!(first.kind(), "string" | "template_string") {
-        return None;
-    }
-    let root = callee_root(callee, src);
-    matches!(
-        root,
-        "it" | "test" | "describe" | "context" | "suite" | "xit" | "xtest" | "xdescribe"
-    )
-    .then(|| format!("{root}({})", text(first, src)))
-}
-
-/// The identifier a callee chain starts with: `it` for `it.skip.each`, `expect` for
-/// `expect(x).not.toBe`.
-pub fn callee_root<'a>(mut n: Node<'_>, src: &'a str) -> &'a str {
-    loop {
-        match n.kind() {
-            "member_expression" | "attribute" | "field_expression" => {
-                match n
-                    .child_by_field_name("object")
-                    .or_else(|| n.child_by_field_name("value"))
-                {
-                    Some(o) => n = o,
-                    None => return "",
-                }
-            }
-            "call_expression" | "call" => match n.child_by_field_name("function") {
-                Some(o) => n = o,
-                None => return "",
-            },
-            "await_expression" | "parenthesized_expression" => match n.named_child(0) {
-                Some(o) => n = o,
-                None => return "",
-            },
-            _ => return text(n, src),
-        }
-    }
-}
 
 /// Whether `node` is one assertion, and how strong: `Some(true)` strong (equality, identity,
 /// membership, raises), `Some(false)` weak (truthiness, defined, called).
