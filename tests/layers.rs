@@ -627,12 +627,6 @@ fn the_scanner_sees_grouped_super_and_inline_paths() {
 /// seams (issue 9 §3; 600 since issue 23).
 const MAX_FILE_LINES: usize = 600;
 
-/// Files over [`MAX_FILE_LINES`] while issue 23 cuts them (each at most the old cap, 700); an
-/// entry whose file is back under the cap fails, so the list only shrinks.
-const OVER_CAP_UNTIL_CUT: &[&str] = &[
-    "engine/src/session/run.rs",
-];
-
 #[test]
 fn every_library_file_is_small_and_says_what_it_owns() {
     let src = repo_root().join("engine/src");
@@ -652,15 +646,8 @@ fn every_library_file_is_small_and_says_what_it_owns() {
             .display()
             .to_string();
         let lines = text.lines().count();
-        let waived = OVER_CAP_UNTIL_CUT.contains(&shown.as_str());
-        if waived && lines <= MAX_FILE_LINES {
-            bad.push(format!(
-                "{shown}: {lines} lines: remove it from OVER_CAP_UNTIL_CUT"
-            ));
-        }
-        let cap = if waived { 700 } else { MAX_FILE_LINES };
-        if lines > cap {
-            bad.push(format!("{shown}: {lines} lines (at most {cap})"));
+        if lines > MAX_FILE_LINES {
+            bad.push(format!("{shown}: {lines} lines (at most {MAX_FILE_LINES})"));
         }
         if !text.starts_with("//!") {
             bad.push(format!(

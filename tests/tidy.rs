@@ -215,6 +215,10 @@ const PARTS: &[(&str, &[Part])] = &[(
         ("accept::adjacent", &[]),
         ("accept::reconfirm", &["accept::diff"]),
         (
+            "accept::record",
+            &["accept::diff", "accept::adjacent", "accept::reconfirm"],
+        ),
+        (
             "accept",
             &["accept::diff", "accept::adjacent", "accept::reconfirm"],
         ),
@@ -272,6 +276,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
         "accept::reconfirm",
         &[&["accept::reconfirm::patch"], &["accept::reconfirm"]],
     ),
+    ("accept::record", &[&["accept::record"]]),
     ("accept", &[&["accept"]]),
 ];
 

@@ -101,7 +101,11 @@ fn session_root() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     crate::util::git(dir.path(), &["init", "-q"]);
     let ledger = probity::ledger::ledger_path(dir.path(), "s");
-    probity::session::init(&ledger, "s", Goal::FindAndFix, Policy::Adaptive).unwrap();
+    let target = probity::session::Target {
+        ledger: Some(ledger.clone()),
+        ..probity::session::Target::new("s")
+    };
+    probity::session::init(&target, Goal::FindAndFix, Policy::Adaptive).unwrap();
     (dir, ledger)
 }
 
@@ -114,7 +118,7 @@ fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
 /// The gate's items for `path`, as JSON text with the ledger path spelled `L` and the root
 /// `R`.
 fn gate_text(root: &Path, path: &Path) -> String {
-    let items = probity::session::gate(&[path.to_path_buf()]);
+    let items = probity::session::gate_ledgers(&[path.to_path_buf()]);
     text(&items)
         .replace(&path.display().to_string(), "L")
         .replace(&root.display().to_string(), "R")
@@ -171,7 +175,7 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
     let mut planted = ledger.clone().into_os_string();
     planted.push(".reconfirm");
     std::fs::write(&planted, "{}").unwrap();
-    let items = probity::session::gate(std::slice::from_ref(&ledger));
+    let items = probity::session::gate_ledgers(std::slice::from_ref(&ledger));
     let last = items.last().unwrap();
     assert_eq!(last.reason, Blocker::Refused(Reason::JournalUntrusted));
     assert_eq!(text(&last.reason), "\"journal_untrusted\"");
@@ -180,7 +184,7 @@ fn a_gate_on_each_blocker_of_a_ledger_prints_what_it_printed_before() {
 
     // A ledger that does not read: its refusal's code.
     std::fs::write(&ledger, "{not json").unwrap();
-    let items = probity::session::gate(std::slice::from_ref(&ledger));
+    let items = probity::session::gate_ledgers(std::slice::from_ref(&ledger));
     assert_eq!(items.len(), 1, "{items:?}");
     assert_eq!(text(&items[0].reason), "\"ledger_unreadable\"");
     assert!(items[0].next.starts_with("repair or restore"), "{items:?}");

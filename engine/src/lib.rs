@@ -18,26 +18,28 @@
 //!
 //! # The library API
 //!
-//! Every operation returns a typed, serializable result or an [`Error`] carrying a frozen
-//! [`Reason`](reason::Reason) code, and does its own locking; the `probity` binary only parses
-//! arguments and prints these results. Most take one typed request ([`PlaceRequest`],
-//! [`StripRequest`], [`scan::Options`], [`trace::Options`], [`accept::TestsOptions`],
-//! [`accept::diff::Options`], [`accept::ReconfirmOptions`]); the session operations still take
-//! their arguments one by one ([`session::run()`] six, [`session::run_hosted`] seven),
-//! [`session::cleanup()`] returns a tuple, and [`session::gate()`] and [`drift::run`] return no
-//! `Result` (issue 23 gives them request types).
+//! Every operation takes one typed request, returns a typed, serializable result or an
+//! [`Error`] carrying a frozen [`Reason`](reason::Reason) code, and does its own locking; the
+//! `probity` binary and the Node binding only convert arguments and print these results. A
+//! session is named by a [`session::Target`] (slug, ledger, root), which alone computes the
+//! session's ledger path.
 //!
 //! | operation | does |
 //! |---|---|
 //! | [`place_file`] ([`PlaceRequest`] → [`PlaceReport`]) | insert one probe block, ledgered before the edit |
 //! | [`strip_ledger`] ([`StripRequest`] → [`StripReport`]) | remove every ledgered block whose bytes still match |
-//! | [`session::init`], [`session::run()`], [`session::compare()`], [`session::cleanup()`], [`session::gate()`], [`session::render`], [`session::sync_file`] | a Runtime Evidence session |
+//! | [`session::init`] ([`session::Target`] → [`ledger::Ledger`]) | start a Runtime Evidence session |
+//! | [`session::run()`] ([`session::RunRequest`] → [`session::RunReport`]) | one bounded, confined reproduction run and its sanitized record |
+//! | [`session::cleanup()`] ([`session::Target`] → [`session::CleanupReport`]) | strip every probe, remove every artifact, close the session |
+//! | [`session::gate()`] ([`session::GateRequest`] → [`session::GateReport`]) | what still blocks a terminal step under a root |
+//! | [`session::compare()`], [`session::render`], [`session::sync_file`] | compare runs, render the session, sync it into a notes file |
 //! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
-//! | [`drift::run`], [`resolve::resolve`], [`index::index_root`] | the drift guard |
+//! | [`drift::run`] (plan, root, cache → [`drift::Report`]), [`resolve::resolve`], [`index::index_root`] | the drift guard |
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
 //! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
 //! | [`accept::reconfirm()`] ([`accept::ReconfirmOptions`] → [`accept::ReconfirmReport`]) | revert the fix, run, restore it, run again: does the fix matter |
+//! | [`accept::record`] ([`session::Target`] + a report → [`session::verification::Verification`]) | a signal's record, built from its report, written into the session |
 //!
 //! The pure engine under them ([`place::place`], [`strip::strip`] over a [`source::Source`]) is
 //! public too, for callers that hold the bytes themselves.
@@ -54,18 +56,20 @@
 //! - `probity::reason`: `Reason`
 //! - `probity::untrusted`: `escape`, `frame`, `LINE_PREFIX`
 //! - `probity::lang`: `languages`
-//! - `probity::probe`: `ProbeIdentity`, `MESSAGES`
+//! - `probity::probe`: `ProbeIdentity`, `MESSAGES`, `DEFAULT_MESSAGE`
 //! - `probity::place`: `Anchor`
 //! - `probity::strip`: `Outcome`
 //! - `probity::ledger`: `Goal`, `Phase`, `Policy`, `State`, `ledger_path`
 //! - `probity::trace`: `inspect`, `Options`, `Report`, `Caller`, `NOTICE`
 //! - `probity::ops`: `place_file`, `strip_ledger`, `PlaceRequest`, `PlaceStatus`,
 //!   `StripRequest`, `StripStatus`
-//! - `probity::session`: `init`, `load`, `set_policy`, `run`, `run_hosted`, `Host`, `run_start`,
-//!   `run_finish`, `compare`, `cleanup`, `env`, `find_root`, `gate_root`, `render`, `sync_file`
-//! - `probity::session::verification`: `of`, `record_signal`, `accept_debt`, `render_lines`,
-//!   `rejected_block`, `SIGNALS`, `Signal`, `SignalRecord`, `SignalResult`, `Verdict`,
-//!   `Verification`
+//! - `probity::session`: `Target`, `ledger_of`, `parse_policy`, `POLICIES`, `GOALS`, `PHASES`,
+//!   `DEFAULT_POLICY`, `DEFAULT_GOAL`, `DEFAULT_RUN_TIMEOUT`, `init`, `load`, `set_policy`, `run`,
+//!   `RunRequest`, `Host`, `run_start`, `Started`, `run_finish`, `compare`, `cleanup`, `env`,
+//!   `gate`, `GateRequest`, `render`, `sync_file`
+//! - `probity::session::verification`: `of`, `render_lines`, `rejected_block`, `SIGNALS`,
+//!   `Signal`, `SignalRecord`, `SignalResult`, `Verdict`, `Verification` (a record is written
+//!   through `probity::accept::record`, never by a front-end)
 //! - `probity::scan`: `verify`, `Options`, `Report`, `Mode`, `Progress`
 //! - `probity::scan::output`: `human_styled`, `json_lines`, `sarif`, `HumanStyle`, `Tone`
 //! - `probity::scan::formats`: `github`, `gitlab`
@@ -77,6 +81,8 @@
 //!   `ChangeSource`, `DEFAULT_DEPTH`, `Outcome`, `SuiteStatus`, `DiffReport`, `DiffSource`,
 //!   `Severity`, `Verdict`, `ReconfirmOptions`, `ReconfirmReport`
 //! - `probity::accept::diff`: `run`, `Options`
+//! - `probity::accept::record`: `diff`, `tests`, `reconfirm`, `caller`, `rca_justified`, `debt`,
+//!   `load`
 //! - `probity::contract`: `Envelope`, `Status`, `SCHEMA_VERSION`
 //! - `probity::contract::schema`: `all`, `names`, `schema`
 //! - `probity::contract::data`: `probity_version`, `AcceptDiff`, `AcceptReconfirm`,

@@ -11,7 +11,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{AdjacentReport, DiffReport, Outcome, ReconfirmReport, Severity, Verdict};
+use super::adjacent::model::{AdjacentReport, Outcome};
+use super::diff::model::{DiffReport, Severity, Verdict};
+use super::reconfirm::ReconfirmReport;
 use crate::error::Error;
 use crate::reason::Reason;
 use crate::session::Target;

@@ -141,7 +141,7 @@ pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, us
 
 /// Run the plan pass over the repository at `root` (refused `not_a_directory` when it is not
 /// one).
-pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::Result<Report> {
+pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Report> {
     crate::index::check_root(root)?;
     let ex = extract(plan);
     let refs: Vec<String> = ex.refs.iter().map(|c| c.reference.clone()).collect();
