@@ -68,8 +68,8 @@
 //!   `RunRequest`, `Host`, `run_start`, `Started`, `run_finish`, `compare`, `cleanup`, `env`,
 //!   `gate`, `GateRequest`, `render`, `sync_file`
 //! - `probity::session::verification`: `of`, `render_lines`, `rejected_block`, `SIGNALS`,
-//!   `Signal`, `SignalRecord`, `SignalResult`, `Verdict`, `Verification` (a front-end writes a
-//!   record only through the `accept::record` functions)
+//!   `Signal`, `SignalRecord`, `SignalResult`, `Verdict`, `Verification` (written only through
+//!   accept::record)
 //! - `probity::scan`: `verify`, `Options`, `Report`, `Mode`, `Progress`
 //! - `probity::scan::output`: `human_styled`, `json_lines`, `sarif`, `HumanStyle`, `Tone`
 //! - `probity::scan::formats`: `github`, `gitlab`
