@@ -306,7 +306,12 @@ fn accept_diff_records_the_signal_the_library_builds() {
     again["recorded_at"] = recorded["recorded_at"].clone();
     assert_eq!(&again, recorded);
     // A bad justification is refused by the library, with the code the CLI reports.
-    let e = accept::record::rca_justified(&t, &probity::session::verification::Signal::TargetTest, "why").unwrap_err();
+    let e = accept::record::rca_justified(
+        &t,
+        &probity::session::verification::Signal::TargetTest,
+        "why",
+    )
+    .unwrap_err();
     let (_, v) = probity_json(
         r.path(),
         &[

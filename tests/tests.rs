@@ -54,5 +54,5 @@ mod toolchains;
 mod trace;
 mod util;
 mod verify;
-mod vocab_session;
 mod vocab_scan;
+mod vocab_session;

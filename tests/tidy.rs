@@ -1068,7 +1068,8 @@ fn a_planted_api_use_off_the_list_is_refused() {
             && !declares(&code, "cleanup")
             && !declares(&code, "record_signal")
     );
-    let macro_made = code_only("open_enum! {\n    /// doc\n    Signal {\n        A = \"a\",\n    }\n}\n");
+    let macro_made =
+        code_only("open_enum! {\n    /// doc\n    Signal {\n        A = \"a\",\n    }\n}\n");
     assert!(declares(&macro_made, "Signal") && !declares(&macro_made, "A"));
 }
 

@@ -40,7 +40,11 @@ pub fn tests(target: &Target, report: &AdjacentReport) -> Result<Verification, E
 
 /// Record `accept reconfirm`'s result as `revert_and_reconfirm` in the session `target`.
 pub fn reconfirm(target: &Target, report: &ReconfirmReport) -> Result<Verification, Error> {
-    into(target, &Signal::RevertAndReconfirm, reconfirm_signal(report))
+    into(
+        target,
+        &Signal::RevertAndReconfirm,
+        reconfirm_signal(report),
+    )
 }
 
 /// Record a signal's `result` the caller computed (`accept record --result`), with its reason.

@@ -49,7 +49,8 @@ pub use cleanup::{CleanupReport, cleanup};
 pub use compare::{CompareRow, CompareSide, SideVerdict, compare};
 pub use env::{EnvReport, env};
 pub use gate::{
-    Blocker, GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root, tree_items,
+    Blocker, GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root,
+    tree_items,
 };
 pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
