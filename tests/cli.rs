@@ -1,5 +1,5 @@
 //! The `probity` command's contract: JSON shapes (`schema_version: 1`), exit codes 0/1/2
-//! (contracts.md §10), `--dry-run` writing nothing, human output, and usage errors.
+//! (docs/contracts.md §10), `--dry-run` writing nothing, human output, and usage errors.
 
 use probity::source::sha256_hex;
 

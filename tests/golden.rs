@@ -146,7 +146,7 @@ fn lines_with_eol(body: &[u8]) -> Vec<(&[u8], &'static str)> {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Leading whitespace and terminator of 1-based `line` of `input` (BOM skipped). A line without
-/// terminator takes the file's first terminator, or `\n` (contracts.md §2).
+/// terminator takes the file's first terminator, or `\n` (docs/contracts.md §2).
 fn line_style(input: &[u8], line: usize) -> (String, &'static str) {
     let body = input.strip_prefix(BOM).unwrap_or(input);
     let lines = lines_with_eol(body);
@@ -384,7 +384,7 @@ fn run_case(dir: &Path) -> Result<(), String> {
         ));
     }
     // The block sits right before the anchor statement's first line, or right after its last
-    // line; `line_used` names that line (contracts.md §3).
+    // line; `line_used` names that line (docs/contracts.md §3).
     let lines_before = body[..offset - body_start]
         .iter()
         .filter(|&&b| b == b'\n')

@@ -1,4 +1,4 @@
-//! Round-trip properties (the tree-sitter fuzz twin of contracts.md §2 and §4):
+//! Round-trip properties (the tree-sitter fuzz twin of docs/contracts.md §2 and §4):
 //!
 //! 1. At every statement position of every corpus file, embedded sample and generated file (random
 //!    statements, tab or space indentation, LF or CRLF, optional BOM and final newline): placing

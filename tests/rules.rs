@@ -1,6 +1,6 @@
-//! Every placement and strip rule of contracts.md §2-§4, each asserted by its reason code, in every
-//! language where it applies. Placement rules are checked through the library (fast, pure); file
-//! and ledger rules through the `probity` command, always checking that a refused file is left
+//! Every placement and strip rule of docs/contracts.md §2-§4, each asserted by its reason code, in
+//! every language where it applies. Placement rules are checked through the library (fast, pure);
+//! file and ledger rules through the `probity` command, always checking that a refused file is left
 //! byte-identical.
 
 use std::os::unix::fs::PermissionsExt;

@@ -1,4 +1,4 @@
-//! Runtime Evidence sessions through the CLI (issue 3; contracts.md §6-8, §10): the state
+//! Runtime Evidence sessions through the CLI (issue 3; docs/contracts.md §6-8, §10): the state
 //! machine, policy and goal, the probe limit, unreadable ledgers, markdown render and sync,
 //! write-ahead run ids, timeouts, hostile sinks and capture roots, control probes, forked
 //! processes, SIGKILL and concurrent probity processes, and the gate (also as a git pre-commit

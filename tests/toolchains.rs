@@ -7,9 +7,9 @@
 //!   `node --check`, `tsc --strict --noEmit --noUnusedLocals --noUnusedParameters --target es2015`,
 //!   `rustc` with `#![deny(warnings)]` in several editions);
 //! - with `GSD_DEBUG_PROBE_SINK` naming an existing empty file, every line of it is
-//!   `GSDDBG1 <json>\n`, at most 1024 bytes, with exactly the contracts.md §7 fields, the right
-//!   identity, run, phase, pid and a timestamp taken during the run, ordinals 1, 2, 3 … per probe,
-//!   and the captured values as expected; a probe hit 150 times writes exactly 100 events; a
+//!   `GSDDBG1 <json>\n`, at most 1024 bytes, with exactly the docs/contracts.md §7 fields, the
+//!   right identity, run, phase, pid and a timestamp taken during the run, ordinals 1, 2, 3 … per
+//!   probe, and the captured values as expected; a probe hit 150 times writes exactly 100 events; a
 //!   5000-character string is cut so that its line stays within 1024 bytes; and the engine's own
 //!   sink validator (`probity::events::analyze`) judges every probe `observed` with that count;
 //! - with the sink unset, empty or naming a missing file, nothing is created, capture expressions
