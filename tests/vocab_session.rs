@@ -339,6 +339,19 @@ fn the_verdict_is_recomputed_from_the_typed_results() {
     v = with(v, &Signal::TargetTest, SignalResult::Inconclusive);
     v.recompute();
     assert_eq!(v.unmet, [Signal::TargetTest]);
+    // Nor is a result this version does not know, even on a signal that may be skipped: an
+    // edited ledger cannot turn a missing signal into `accepted`.
+    v = with(v, &Signal::TargetTest, SignalResult::Pass);
+    v = with(
+        v,
+        &Signal::MutationCheck,
+        SignalResult::Other("passed".into()),
+    );
+    v.recompute();
+    assert_eq!(v.guardrail_verdict, Verdict::Incomplete);
+    assert_eq!(v.unmet, [Signal::MutationCheck]);
+    v = with(v, &Signal::MutationCheck, SignalResult::Pass);
+    v = with(v, &Signal::TargetTest, SignalResult::Inconclusive);
     // The first failing signal rejects, before anything unmet.
     v = with(v, &Signal::AdjacentTests, SignalResult::Flagged);
     v.recompute();
@@ -372,9 +385,17 @@ fn recording_keeps_unknown_values_and_refuses_unknown_names() {
     let v =
         verification::record_signal(&ledger, "s", &Signal::NoOpDeletion, rec(SignalResult::Pass))
             .unwrap();
-    // Recomputed: the debt's unknown signal set aside, two signals still unrecorded.
+    // Recomputed: the debt's unknown signal set aside, two signals still unrecorded, and the
+    // unknown result `weird_result` not met (fail-closed).
     assert_eq!(v.guardrail_verdict, Verdict::Incomplete);
-    assert_eq!(v.unmet, [Signal::AdjacentTests, Signal::RevertAndReconfirm]);
+    assert_eq!(
+        v.unmet,
+        [
+            Signal::TargetTest,
+            Signal::AdjacentTests,
+            Signal::RevertAndReconfirm
+        ]
+    );
     let on_disk: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
     let r = &on_disk["verification"];
     assert_eq!(r["target_test"]["result"], "weird_result", "{r}");
@@ -384,7 +405,7 @@ fn recording_keeps_unknown_values_and_refuses_unknown_names() {
     assert_eq!(r["guardrail_verdict"], "incomplete", "{r}");
     assert_eq!(
         r["unmet"],
-        json!(["adjacent_tests", "revert_and_reconfirm"]),
+        json!(["target_test", "adjacent_tests", "revert_and_reconfirm"]),
         "{r}"
     );
     assert_eq!(r["no_op_deletion"]["result"], "pass", "{r}");
