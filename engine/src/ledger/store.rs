@@ -375,11 +375,22 @@ pub fn lock(ledger: &Path, wait: Duration) -> Result<LedgerLock, Error> {
             created_dirs = more;
         }
         let (file, created_file) = match open_lock(&path) {
-            Ok(f) => f,
-            // The folder was removed by a lock released meanwhile: create it again.
-            Err(_) if attempts < 20 && path.parent().is_some_and(|d| !d.exists()) => {
-                std::thread::sleep(Duration::from_millis(5));
+            Ok(Ok(f)) => f,
+            // The file or its folder was removed by a lock released meanwhile (between our
+            // creating the folder and opening, or between `O_EXCL` failing and the reopen):
+            // create them again while the caller waits. A folder that cannot be created is
+            // given up on after 20 tries, as an I/O error.
+            Ok(Err(_))
+                if attempts < 1000
+                    && start.elapsed() < wait
+                    && (attempts < 20 || path.parent().is_some_and(Path::exists)) =>
+            {
+                std::thread::sleep(Duration::from_millis(2));
                 continue;
+            }
+            Ok(Err(e)) => {
+                remove_dirs(&created_dirs);
+                return Err(Error::at(Reason::IoError, &path, e));
             }
             Err(e) => {
                 remove_dirs(&created_dirs);
@@ -430,9 +441,10 @@ fn remove_dirs(dirs: &[PathBuf]) {
 /// Open (creating it if needed) a lock file that is a plain regular file, never following a
 /// symlink (`symlink`) nor blocking on a FIFO or device (`not_regular_file`, as for a
 /// directory): `O_NOFOLLOW | O_NONBLOCK`, then `fstat` on the descriptor. Also says whether
-/// this call created the file (`O_EXCL`).
+/// this call created the file (`O_EXCL`). `Ok(Err(not found))` when the file or its folder
+/// vanished between two steps (a lock released meanwhile removes both): the caller tries again.
 /// See: issue 12, "Writes outside the repository".
-fn open_lock(path: &Path) -> Result<(File, bool), Error> {
+fn open_lock(path: &Path) -> Result<std::io::Result<(File, bool)>, Error> {
     let refuse = |meta: Option<std::fs::Metadata>, e: Option<std::io::Error>| {
         let meta = meta.or_else(|| std::fs::symlink_metadata(path).ok());
         match meta {
@@ -464,13 +476,17 @@ fn open_lock(path: &Path) -> Result<(File, bool), Error> {
     {
         Ok(f) => (f, true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let f = OpenOptions::new()
+            match OpenOptions::new()
                 .write(true)
                 .custom_flags(flags)
                 .open(path)
-                .map_err(|e| refuse(None, Some(e)))?;
-            (f, false)
+            {
+                Ok(f) => (f, false),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Err(e)),
+                Err(e) => return Err(refuse(None, Some(e))),
+            }
         }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Err(e)),
         Err(e) => return Err(refuse(None, Some(e))),
     };
     let meta = file
@@ -479,7 +495,7 @@ fn open_lock(path: &Path) -> Result<(File, bool), Error> {
     if !meta.is_file() {
         return Err(refuse(Some(meta), None));
     }
-    Ok((file, created))
+    Ok(Ok((file, created)))
 }
 
 /// The default ledger of a session: `<root>/.planning/debug/<slug>.evidence.json`.
