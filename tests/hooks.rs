@@ -92,7 +92,18 @@ fn place_probe(dir: &Path) {
     let n = line_number(&dir.join("app.py"), "    return value").to_string();
     let (code, v) = probity_json(
         dir,
-        &["place", "app.py", "--line", &n, "--slug", "s", "--probe", "p1", "--hypothesis", "h1"],
+        &[
+            "place",
+            "app.py",
+            "--line",
+            &n,
+            "--slug",
+            "s",
+            "--probe",
+            "p1",
+            "--hypothesis",
+            "h1",
+        ],
     );
     assert_eq!(code, 0, "{v}");
 }
@@ -112,9 +123,17 @@ fn a_probe_left_blocks_the_stop_and_cleanup_releases_it() {
     ] {
         let a = hook(agent, elsewhere.path(), input.as_bytes());
         assert_eq!(a.code, 2, "{agent}: {}", a.stderr);
-        assert!(a.stdout.is_empty(), "{agent}: exit 2 ignores stdout: {}", a.stdout);
+        assert!(
+            a.stdout.is_empty(),
+            "{agent}: exit 2 ignores stdout: {}",
+            a.stdout
+        );
         assert!(a.stderr.contains("app.py"), "{agent}: {}", a.stderr);
-        assert!(a.stderr.contains("probe_remaining"), "{agent}: {}", a.stderr);
+        assert!(
+            a.stderr.contains("probe_remaining"),
+            "{agent}: {}",
+            a.stderr
+        );
         assert!(
             a.stderr.contains("next: probity cleanup --slug s"),
             "{agent}: {}",
@@ -132,7 +151,11 @@ fn a_probe_left_blocks_the_stop_and_cleanup_releases_it() {
         ("codex", codex_input(&cwd_of(r.path()), false)),
     ] {
         let a = hook(agent, elsewhere.path(), input.as_bytes());
-        assert_eq!((a.code, a.stdout.as_str(), a.stderr.as_str()), (0, "", ""), "{agent}");
+        assert_eq!(
+            (a.code, a.stdout.as_str(), a.stderr.as_str()),
+            (0, "", ""),
+            "{agent}"
+        );
     }
 }
 
@@ -162,7 +185,11 @@ fn nothing_ever_placed_allows_the_stop() {
             ("codex", codex_input(&cwd_of(dir), false)),
         ] {
             let a = hook(agent, Path::new("/"), input.as_bytes());
-            assert_eq!((a.code, a.stdout.as_str(), a.stderr.as_str()), (0, "", ""), "{agent}");
+            assert_eq!(
+                (a.code, a.stdout.as_str(), a.stderr.as_str()),
+                (0, "", ""),
+                "{agent}"
+            );
         }
     }
 }
@@ -181,7 +208,11 @@ fn a_second_block_in_a_row_is_allowed_with_a_warning() {
         let msg = out["systemMessage"].as_str().unwrap();
         assert!(msg.contains("probity gate"), "{msg}");
         assert!(a.stderr.contains("stop_hook_active"), "{}", a.stderr);
-        assert!(a.stderr.contains("probity cleanup --slug s"), "{}", a.stderr);
+        assert!(
+            a.stderr.contains("probity cleanup --slug s"),
+            "{}",
+            a.stderr
+        );
     }
 }
 
@@ -207,14 +238,21 @@ fn input_that_is_not_a_stop_hooks_is_refused_with_exit_1() {
         ),
         ("wrong type", br#"{"stop_hook_active":"true"}"#.to_vec()),
         ("relative cwd", br#"{"cwd":"."}"#.to_vec()),
-        ("missing cwd", claude_input(&cwd_of(&missing), false).into_bytes()),
-        ("cwd a file", codex_input(&cwd_of(&file), false).into_bytes()),
+        (
+            "missing cwd",
+            claude_input(&cwd_of(&missing), false).into_bytes(),
+        ),
+        (
+            "cwd a file",
+            codex_input(&cwd_of(&file), false).into_bytes(),
+        ),
     ];
     for (what, input) in cases {
         let a = hook("claude", r.path(), &input);
         assert_eq!(a.code, 1, "{what}: {}", a.stderr);
         assert!(
-            a.stderr.starts_with("probity gate --hook: refused (hook_input_invalid): "),
+            a.stderr
+                .starts_with("probity gate --hook: refused (hook_input_invalid): "),
             "{what}: {}",
             a.stderr
         );
@@ -230,9 +268,17 @@ fn untrusted_text_in_the_reason_is_escaped() {
     std::fs::remove_dir_all(r.path().join(".planning")).unwrap();
     let evil = "x\u{1b}[31m\u{202e}.py";
     std::fs::rename(r.path().join("app.py"), r.path().join(evil)).unwrap();
-    let a = hook("claude", Path::new("/"), claude_input(&cwd_of(r.path()), false).as_bytes());
+    let a = hook(
+        "claude",
+        Path::new("/"),
+        claude_input(&cwd_of(r.path()), false).as_bytes(),
+    );
     assert_eq!(a.code, 2, "{}", a.stderr);
-    assert!(!a.stderr.contains('\u{1b}') && !a.stderr.contains('\u{202e}'), "{:?}", a.stderr);
+    assert!(
+        !a.stderr.contains('\u{1b}') && !a.stderr.contains('\u{202e}'),
+        "{:?}",
+        a.stderr
+    );
 }
 
 #[test]
