@@ -48,10 +48,14 @@ pub(super) fn hook_cmd(agent: &str, slug: Option<String>, verify: bool) -> ExitC
         Ok(r) => r,
         Err(e) => return input_refused(&e),
     };
-    let lines: Vec<String> = match session::hook_gate(&input, &process_cwd, slug.as_deref(), verify)
-    {
-        Ok((_, report)) if report.pass() => return ExitCode::from(ALLOW),
-        Ok((_, report)) => report
+    let req = session::GateRequest {
+        root: Some(root.clone()),
+        slug,
+        verify,
+    };
+    let lines: Vec<String> = match session::gate(&req) {
+        Ok(report) if report.pass() => return ExitCode::from(ALLOW),
+        Ok(report) => report
             .blocking
             .iter()
             .map(|i| {

@@ -1,6 +1,6 @@
 //! Agent stop hooks (`probity gate --hook claude|codex`, docs/agents.md): the input an agent's
-//! `Stop` hook receives on stdin, read as untrusted bytes within a bound, and the gate over the
-//! folder it names.
+//! `Stop` hook receives on stdin, read as untrusted bytes within a bound, and the root the gate
+//! judges for it ([`hook_root`]; the front-end then runs [`super::gate()`] over it).
 //!
 //! Claude Code and Codex send one JSON object (`session_id`, `cwd`, `hook_event_name` `Stop`,
 //! `stop_hook_active`, ...). Only three fields matter here, each checked for its type: `cwd`
@@ -8,8 +8,8 @@
 //! absent, the hook's own current directory), `hook_event_name` (absent, `Stop` or
 //! `SubagentStop`: a hook wired to another event would block tool calls, not stops) and
 //! `stop_hook_active` (absent means `false`). Every other field is ignored, never printed. The
-//! gate then judges the git work tree enclosing that folder, or, outside any, the folder itself
-//! (the agent named it, as `--root` would). What the front-end does with the report (block,
+//! root is the git work tree enclosing that folder, or, outside any, the folder itself (the
+//! agent named it, as `--root` would). What the front-end does with the gate's report (block,
 //! allow, warn) is the agent's protocol, not the library's.
 
 use std::io::Read;
@@ -17,8 +17,6 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::reason::Reason;
-
-use super::gate::{GateReport, gate_root};
 
 /// The agents whose stop-hook protocol `probity gate --hook` speaks.
 pub const HOOK_AGENTS: [&str; 2] = ["claude", "codex"];
@@ -144,19 +142,6 @@ pub fn hook_root(input: &HookInput, process_cwd: &Path) -> Result<PathBuf, Error
         .find(|d| d.join(".git").exists())
         .unwrap_or(&dir)
         .to_path_buf())
-}
-
-/// The gate a stop hook runs: [`hook_root`], then the whole gate over it (every session, or
-/// `slug`'s; `verify_all` as `probity gate --verify`). The root is returned with the report.
-pub fn hook_gate(
-    input: &HookInput,
-    process_cwd: &Path,
-    slug: Option<&str>,
-    verify_all: bool,
-) -> Result<(PathBuf, GateReport), Error> {
-    let root = hook_root(input, process_cwd)?;
-    let report = gate_root(&root, slug, verify_all)?;
-    Ok((root, report))
 }
 
 #[cfg(test)]

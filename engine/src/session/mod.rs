@@ -10,8 +10,8 @@
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
-//! - `hook`: an agent's stop-hook input ([`read_hook_input`]) and the gate over the folder it
-//!   names ([`hook_gate`]);
+//! - `hook`: an agent's stop-hook input ([`read_hook_input`]) and the root its gate judges
+//!   ([`hook_root`]);
 //! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
 //! - `redact`: the reproduction's argv with its secrets masked, as `reproduction_ref` keeps it;
 //! - `verification`(mod@verification): the guardrail's `verification` record (issue 15);
@@ -56,7 +56,7 @@ pub use gate::{
     tree_items,
 };
 pub use hook::{
-    HOOK_AGENTS, HookInput, MAX_HOOK_INPUT, hook_gate, hook_root, parse_hook_input, read_hook_input,
+    HOOK_AGENTS, HookInput, MAX_HOOK_INPUT, hook_root, parse_hook_input, read_hook_input,
 };
 pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
