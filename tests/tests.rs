@@ -25,6 +25,7 @@ mod e2e;
 mod formatters;
 mod fronts;
 mod golden;
+mod hooks;
 mod hostile_bounds;
 mod hostile_crash;
 mod hostile_fs;

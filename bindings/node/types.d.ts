@@ -160,7 +160,8 @@ export type ReasonCode =
   | "no_session_root"
   | "interrupted"
   | "incomplete"
-  | "reproduction_undecided";
+  | "reproduction_undecided"
+  | "hook_input_invalid";
 /**
  * Whether a strip proved every selected probe gone.
  */

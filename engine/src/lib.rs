@@ -66,7 +66,7 @@
 //! - `probity::session`: `Target`, `ledger_of`, `parse_policy`, `POLICIES`, `GOALS`, `PHASES`,
 //!   `DEFAULT_POLICY`, `DEFAULT_GOAL`, `DEFAULT_RUN_TIMEOUT`, `init`, `load`, `set_policy`, `run`,
 //!   `RunRequest`, `Host`, `run_start`, `Started`, `run_finish`, `compare`, `cleanup`, `env`,
-//!   `gate`, `GateRequest`, `render`, `sync_file`
+//!   `gate`, `GateRequest`, `render`, `sync_file`, `HOOK_AGENTS`, `read_hook_input`, `hook_root`
 //! - `probity::session::verification`: `of`, `render_lines`, `rejected_block`, `SIGNALS`,
 //!   `Signal`, `SignalRecord`, `SignalResult`, `Verdict`, `Verification` (written only through
 //!   accept::record)

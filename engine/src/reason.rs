@@ -290,6 +290,13 @@ reasons! {
     /// the fix changed during a run (an editor's save: result `inconclusive`), so whether the bug
     /// returns on revert (or is gone on re-apply) is undecided; the tree was restored.
     ReproductionUndecided = "reproduction_undecided",
+
+    // --- agent stop hooks (`probity gate --hook`, docs/agents.md) ---
+    /// `gate --hook`: what the agent sent on stdin is not a stop hook's input (not one JSON
+    /// object, over the size bound, a `hook_event_name` other than `Stop`/`SubagentStop`, a
+    /// field of the wrong type, a `cwd` that is not an existing directory, or stdin a terminal);
+    /// exit 1, which the agents treat as a failed hook that does not block.
+    HookInputInvalid = "hook_input_invalid",
 }
 
 impl std::fmt::Display for Reason {

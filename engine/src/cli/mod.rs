@@ -13,6 +13,7 @@ mod accept_tests;
 mod drift;
 mod env;
 mod formats;
+mod hook;
 mod languages;
 mod manual;
 mod place;

@@ -1,5 +1,5 @@
 //! `probity session`, `run`, `compare`, `cleanup` and `gate`: Runtime Evidence sessions
-//! (docs/session.md, docs/run.md, docs/gate.md).
+//! (docs/session.md, docs/run.md, docs/gate.md; `gate --hook` is `hook`, docs/agents.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -198,6 +198,11 @@ pub(super) struct GateArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Be an agent's Stop hook (docs/agents.md): read its JSON from stdin, gate the folder it
+    /// names, exit 2 with the reason on stderr while a probe or an unclean session remains.
+    #[arg(long, value_name = "AGENT", value_parser = session::HOOK_AGENTS,
+          conflicts_with_all = ["json", "root"])]
+    hook: Option<String>,
 }
 
 pub(super) fn session_cmd(c: SessionCommand) -> ExitCode {
@@ -483,6 +488,9 @@ pub(super) fn cleanup_cmd(a: SessionArgs) -> ExitCode {
 }
 
 pub(super) fn gate_cmd(a: GateArgs) -> ExitCode {
+    if let Some(agent) = &a.hook {
+        return super::hook::hook_cmd(agent, a.slug, a.verify);
+    }
     let req = session::GateRequest {
         root: a.root,
         slug: a.slug,

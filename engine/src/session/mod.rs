@@ -10,6 +10,8 @@
 //! - `compare`(mod@compare): two runs, probe by probe;
 //! - `cleanup`(mod@cleanup): strip every probe, remove every artifact, verify, record;
 //! - `gate`(mod@gate): judge ledgers clean or blocking;
+//! - `hook`: an agent's stop-hook input ([`read_hook_input`]) and the root its gate judges
+//!   ([`hook_root`]);
 //! - `markdown`: the `## Runtime Evidence` section, rendered and synced into a file;
 //! - `redact`: the reproduction's argv with its secrets masked, as `reproduction_ref` keeps it;
 //! - `verification`(mod@verification): the guardrail's `verification` record (issue 15);
@@ -29,6 +31,7 @@ mod cleanup;
 mod compare;
 mod env;
 mod gate;
+mod hook;
 pub mod journal;
 mod manual;
 mod markdown;
@@ -51,6 +54,9 @@ pub use env::{EnvReport, env};
 pub use gate::{
     Blocker, GateItem, GateReport, GateRequest, find_root, gate, gate_ledgers, gate_root,
     tree_items,
+};
+pub use hook::{
+    HOOK_AGENTS, HookInput, MAX_HOOK_INPUT, hook_root, parse_hook_input, read_hook_input,
 };
 pub use manual::{Started, run_finish, run_start};
 pub use markdown::{render, sync_file, sync_text};
