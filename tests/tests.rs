@@ -30,6 +30,7 @@ mod hostile_crash;
 mod hostile_fs;
 mod hostile_tenant;
 mod layers;
+mod messages;
 mod node_binding;
 mod place_address;
 mod place_tdz;
