@@ -16,9 +16,18 @@ use crate::util::{Repo, data, identity, probity_json};
 
 const PY: &str = "def total(items):\n    n = len(items)\n    return n\n";
 
-/// `probity place m.py <anchor…> --slug s --probe p --hypothesis h --json` in `dir`, with `extra`.
+/// `probity place FILE --slug s --probe PROBE --hypothesis h --json` in `dir`, then `extra`.
 fn place(dir: &Path, file: &str, probe: &str, extra: &[&str]) -> (i32, serde_json::Value) {
-    let mut args = vec!["place", file, "--slug", "s", "--probe", probe, "--hypothesis", "h"];
+    let mut args = vec![
+        "place",
+        file,
+        "--slug",
+        "s",
+        "--probe",
+        probe,
+        "--hypothesis",
+        "h",
+    ];
     args.extend_from_slice(extra);
     probity_json(dir, &args)
 }
@@ -32,7 +41,11 @@ fn place_without_a_ledger_names_session_init_and_the_ledger_option() {
     let r = Repo::new();
     r.write("m.py", PY);
     let (code, v) = place(r.path(), "m.py", "p", &["--line", "2"]);
-    assert_eq!((code, v["reason"].as_str()), (2, Some("invalid_argument")), "{v}");
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("invalid_argument")),
+        "{v}"
+    );
     for next in ["probity session init --slug s", "--ledger FILE"] {
         assert!(detail(&v).contains(next), "no `{next}` in: {v}");
     }
@@ -44,7 +57,11 @@ fn place_without_a_ledger_names_session_init_and_the_ledger_option() {
     );
     assert_eq!(code, 0, "{v}");
     let (code, v) = place(r.path(), "m.py", "p", &["--line", "2"]);
-    assert_eq!((code, data(&v)["status"].as_str()), (0, Some("placed")), "{v}");
+    assert_eq!(
+        (code, data(&v)["status"].as_str()),
+        (0, Some("placed")),
+        "{v}"
+    );
 }
 
 #[test]
@@ -52,9 +69,17 @@ fn a_missing_file_or_function_wins_over_the_missing_ledger() {
     let r = Repo::new();
     r.write("m.py", PY);
     let (code, v) = place(r.path(), "gone.py", "p", &["--line", "2"]);
-    assert_eq!((code, v["reason"].as_str()), (2, Some("file_not_found")), "{v}");
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("file_not_found")),
+        "{v}"
+    );
     let (code, v) = place(r.path(), "m.py", "p", &["--function", "totl"]);
-    assert_eq!((code, v["reason"].as_str()), (2, Some("function_not_found")), "{v}");
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (2, Some("function_not_found")),
+        "{v}"
+    );
     assert_eq!(v["data"]["candidates"][0], "total (line 1)", "{v}");
     // The library request both fronts build: the same order.
     let target = Target {
@@ -83,7 +108,10 @@ fn a_missing_file_or_function_wins_over_the_missing_ledger() {
     // An absolute file, or no root, is taken as given.
     let abs = r.path().join("m.py");
     assert_eq!(target.file_in_root(&abs), abs);
-    assert_eq!(Target::new("s").file_in_root(Path::new("m.py")), Path::new("m.py"));
+    assert_eq!(
+        Target::new("s").file_in_root(Path::new("m.py")),
+        Path::new("m.py")
+    );
 }
 
 #[test]
@@ -96,13 +124,33 @@ fn an_anchor_inside_a_probe_block_suggests_the_clean_line() {
     assert_eq!(code, 0, "{v}");
     let start = data(&v)["placement"]["block_start_line"].as_u64().unwrap();
     let inside = (start + 3).to_string();
-    for (anchor, clean) in [("--line", "--clean-line"), ("--after-line", "--after-clean-line")] {
-        let (code, v) = place(r.path(), "m.py", "p2", &[anchor, &inside, "--ledger", ledger]);
-        assert_eq!((code, v["reason"].as_str()), (2, Some("marker_at_anchor")), "{v}");
-        assert!(detail(&v).contains(&format!("use {clean} N")), "{anchor}: {v}");
+    for (anchor, clean) in [
+        ("--line", "--clean-line"),
+        ("--after-line", "--after-clean-line"),
+    ] {
+        let (code, v) = place(
+            r.path(),
+            "m.py",
+            "p2",
+            &[anchor, &inside, "--ledger", ledger],
+        );
+        assert_eq!(
+            (code, v["reason"].as_str()),
+            (2, Some("marker_at_anchor")),
+            "{v}"
+        );
+        assert!(
+            detail(&v).contains(&format!("use {clean} N")),
+            "{anchor}: {v}"
+        );
     }
     // What it suggests works: line 3 of the file as read before the first probe.
-    let (code, v) = place(r.path(), "m.py", "p2", &["--clean-line", "3", "--ledger", ledger]);
+    let (code, v) = place(
+        r.path(),
+        "m.py",
+        "p2",
+        &["--clean-line", "3", "--ledger", ledger],
+    );
     assert_eq!(code, 0, "{v}");
     assert_eq!(data(&v)["placement"]["location"], "m.py:3", "{v}");
 }
@@ -156,7 +204,10 @@ fn the_node_binding_names_the_file_from_root_and_says_what_to_do_next() {
     let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(s("dry"), "src/m.py", "{v}");
     assert!(s("noLedger").starts_with("invalid_argument "), "{v}");
-    assert!(s("noLedger").contains("probity session init --slug s"), "{v}");
+    assert!(
+        s("noLedger").contains("probity session init --slug s"),
+        "{v}"
+    );
     assert!(s("noLedger").contains("session.init"), "{v}");
     assert!(s("noFile").starts_with("file_not_found "), "{v}");
     assert!(s("noFunction").starts_with("function_not_found "), "{v}");
