@@ -32,6 +32,7 @@ mod hostile_fs;
 mod hostile_tenant;
 mod layers;
 mod msrv;
+mod messages;
 mod node_binding;
 mod place_address;
 mod place_tdz;

@@ -47,6 +47,7 @@ export declare function reasonCodes(): ReasonCode[];
 
 /** Options of {@link place}: exactly one anchor (`line`, `afterLine`, `function`, `cleanLine`, `afterCleanLine`). */
 export interface PlaceOptions {
+  /** A relative path is named from `root` when `root` is given, else from the current directory. */
   file: string;
   line?: number;
   afterLine?: number;

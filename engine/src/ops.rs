@@ -38,7 +38,8 @@ pub struct PlaceRequest {
     pub anchor: Anchor,
     /// Who the probe is.
     pub identity: ProbeIdentity,
-    /// Ledger file (required unless `dry_run`).
+    /// Ledger file (required unless `dry_run`; checked after the file and the anchor, so a
+    /// missing file or function is refused as such first).
     pub ledger: Option<PathBuf>,
     /// Repository root override.
     pub root: Option<PathBuf>,
@@ -121,6 +122,21 @@ fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
+/// The refusal of a placement with no ledger to record it in (`invalid_argument`), saying
+/// what to do next: start the session, or name a ledger.
+fn no_ledger(slug: &str) -> Error {
+    Error::new(
+        Reason::InvalidArgument,
+        format!(
+            "no ledger to record the probe in (session `{slug}` has none under this root, and no \
+             --ledger was given; a probe is ledgered before the file is edited): \
+             start the session with `probity session init --slug {slug} --policy adaptive` \
+             (Node: `session.init`) and place again, or give --ledger FILE (--dry-run needs \
+             neither)"
+        ),
+    )
+}
+
 /// Run `probity place`: holds the ledger's lock (unless `dry_run`) from before anything is
 /// checked until the ledger's last save.
 pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
@@ -141,12 +157,6 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
                 "--expect-sha256 takes 64 hex digits",
             ));
         }
-    }
-    if req.ledger.is_none() && !req.dry_run {
-        return Err(Error::new(
-            Reason::InvalidArgument,
-            "--ledger FILE is required (the probe is ledgered before the file is edited)",
-        ));
     }
     let cwd = cwd();
     let root = match (&req.root, &req.ledger) {
@@ -184,7 +194,11 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     if req.dry_run {
         return Ok(report);
     }
-    let ledger_path = req.ledger.clone().expect("checked above");
+    // Only now, the file read and the anchor resolved: a missing file or function is the error
+    // to report, not the missing ledger.
+    let Some(ledger_path) = req.ledger.clone() else {
+        return Err(no_ledger(&req.identity.slug));
+    };
 
     // 1. Ledger first: the entry exists, synced, before the source changes.
     let mut ledger = Ledger::load(&ledger_path)?;

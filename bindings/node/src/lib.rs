@@ -178,21 +178,17 @@ pub fn place(options: Value) -> AsyncTask<Op> {
                 ));
             }
         };
-        // As the CLI: without `ledger`, the session of this slug under the root, if any.
-        let ledger = Target {
+        // As the CLI: without `ledger`, the session of this slug under the root, if any. Unlike
+        // the CLI, a relative `file` is named from `root` when one is given.
+        let target = Target {
             slug: identity.slug.clone(),
             ledger: o.ledger,
-            root: o.root.clone(),
-        }
-        .place_ledger(o.dry_run);
-        value(&probity::place_file(&PlaceRequest {
-            file: o.file,
-            anchor,
-            identity,
-            ledger,
             root: o.root,
+        };
+        let file = target.file_in_root(&o.file);
+        value(&probity::place_file(&PlaceRequest {
             expect_sha256: o.expect_sha256,
-            dry_run: o.dry_run,
+            ..target.place_request(file, anchor, identity, o.dry_run)
         })?)
     })
 }

@@ -106,21 +106,16 @@ pub(super) fn place(a: PlaceArgs) -> ExitCode {
             None => unreachable!("clap requires one anchor"),
         },
     };
-    // Without --ledger, a session of this slug under the repository root is the ledger.
-    let ledger = Target {
+    // Without --ledger, a session of this slug under the repository root is the ledger; FILE
+    // is named from the current directory, as a shell names it.
+    let target = Target {
         slug: identity.slug.clone(),
         ledger: a.ledger,
-        root: a.root.clone(),
-    }
-    .place_ledger(a.dry_run);
-    let req = PlaceRequest {
-        file: a.file,
-        anchor,
-        identity,
-        ledger,
         root: a.root,
+    };
+    let req = PlaceRequest {
         expect_sha256: a.expect_sha256,
-        dry_run: a.dry_run,
+        ..target.place_request(a.file, anchor, identity, a.dry_run)
     };
     match ops::place_file(&req) {
         Err(r) => refused("place", a.json, &r),

@@ -147,7 +147,8 @@ pub fn place(
     tdz::refuse(lang.family(), source, text, target.stmt, at.offset, &roots)?;
     // No stray marker text next to it, and not inside another probe's block.
     insertion::refuse_stray_markers(&ctx, at.line)?;
-    let markers_before = insertion::refuse_inside_block(&ctx, &markers, at.offset)?;
+    let markers_before = insertion::refuse_inside_block(&ctx, &markers, at.offset)
+        .map_err(|e| suggest_clean_line(e, anchor))?;
     // The block, citing the anchor line as it is in the file without any probe block.
     let location = insertion::location(location_path, at.line_used, &markers_before);
     let unit = source.indent_unit(&at.indent, &lang.spec.default_indent);
@@ -184,6 +185,24 @@ pub fn place(
         location,
         block,
     })
+}
+
+/// An anchor inside another probe's block, from `--line`/`--after-line` (which count the
+/// file's lines as it is, blocks included): the detail suggests the clean-line anchor, which
+/// counts them as in the file without probe blocks and so never lands in one.
+fn suggest_clean_line(mut e: Error, anchor: &Anchor) -> Error {
+    let (given, clean) = match anchor {
+        Anchor::Line(_) => ("--line", "--clean-line"),
+        Anchor::AfterLine(_) => ("--after-line", "--after-clean-line"),
+        _ => return e,
+    };
+    e.detail = format!(
+        "{}: {given} counts the lines of the file as it is, probe blocks included; to give a \
+         line of the file without probe blocks (the line `location` cites, as read before any \
+         probe was placed), use {clean} N",
+        e.detail
+    );
+    e
 }
 
 /// Marker collision pre-scan: the same slug and id anywhere in the file, in any form (but probe

@@ -1,7 +1,8 @@
 //! Which session an operation acts on ([`Target`]: a slug, an optional ledger file, an optional
 //! repository root) and where its ledger is: the one place the default ledger path of a session
 //! is computed, for the CLI and the Node binding alike. Also the parsed vocabulary the front-ends
-//! share ([`parse_policy`], [`DEFAULT_RUN_TIMEOUT`]).
+//! share ([`parse_policy`], [`DEFAULT_RUN_TIMEOUT`]), and the place request both build
+//! ([`Target::place_request`]).
 //!
 //! Resolving a target reads the current directory (the enclosing git work tree is the default
 //! root) and whether `.git` exists on the way up; it never writes.
@@ -12,6 +13,9 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::fsio::{git_root, repo_root};
 use crate::ledger::{self, Policy};
+use crate::ops::PlaceRequest;
+use crate::place::Anchor;
+use crate::probe::ProbeIdentity;
 use crate::reason::Reason;
 
 /// A session named by its slug, with where its ledger and repository are when given
@@ -61,6 +65,40 @@ impl Target {
             .and_then(|r| git_root(&std::path::absolute(r).ok()?))
             .unwrap_or_else(|| self.root());
         ledger::ledger_path(&tree, &self.slug)
+    }
+
+    /// `file` as a library caller names it: relative to `root` when it is relative and `root`
+    /// is given (the caller's current directory is its host's, not the repository's), else as
+    /// given. The CLI names files from the current directory, as a shell does, and does not call
+    /// this.
+    pub fn file_in_root(&self, file: &Path) -> PathBuf {
+        match &self.root {
+            Some(root) if file.is_relative() => root.join(file),
+            _ => file.to_path_buf(),
+        }
+    }
+
+    /// The request `probity place` makes for this session: `file` at `anchor` as given (see
+    /// [`Target::file_in_root`] for a library caller's), the ledger of
+    /// [`Target::place_ledger`], `root` as given, no expected hash. The library refuses a
+    /// placement with no ledger only after the file and the anchor are checked, naming
+    /// `probity session init`.
+    pub fn place_request(
+        &self,
+        file: PathBuf,
+        anchor: Anchor,
+        identity: ProbeIdentity,
+        dry_run: bool,
+    ) -> PlaceRequest {
+        PlaceRequest {
+            file,
+            anchor,
+            identity,
+            ledger: self.place_ledger(dry_run),
+            root: self.root.clone(),
+            expect_sha256: None,
+            dry_run,
+        }
     }
 
     /// The ledger `probity place` records a probe in: `ledger`, else the session's default
