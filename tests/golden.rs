@@ -455,25 +455,25 @@ fn run_case(dir: &Path) -> Result<(), String> {
     }
 
     // What the case pins about the answer.
-    if let Some(l) = case.line_used {
-        if line_used != l {
-            errs.push(format!("line_used {line_used}, want {l}"));
-        }
+    if let Some(l) = case.line_used
+        && line_used != l
+    {
+        errs.push(format!("line_used {line_used}, want {l}"));
     }
-    if let Some(s) = case.snapped {
-        if p["snapped"] != s {
-            errs.push(format!("snapped {}, want {s}", p["snapped"]));
-        }
+    if let Some(s) = case.snapped
+        && p["snapped"] != s
+    {
+        errs.push(format!("snapped {}, want {s}", p["snapped"]));
     }
-    if let Some(f) = &case.function_reported {
-        if p["function"] != f.as_str() {
-            errs.push(format!("function {}, want {f:?}", p["function"]));
-        }
+    if let Some(f) = &case.function_reported
+        && p["function"] != f.as_str()
+    {
+        errs.push(format!("function {}, want {f:?}", p["function"]));
     }
-    if let Some(s) = &case.side {
-        if p["side"] != s.as_str() {
-            errs.push(format!("side {}, want {s:?}", p["side"]));
-        }
+    if let Some(s) = &case.side
+        && p["side"] != s.as_str()
+    {
+        errs.push(format!("side {}, want {s:?}", p["side"]));
     }
 
     // The same request again: the markers are already there.

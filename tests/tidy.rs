@@ -316,12 +316,12 @@ fn sub_layer_violations(
             .and_then(|(_, layers)| layers.iter().position(|ms| ms.contains(&m)))
     };
     for f in files {
-        if let Some((part, _)) = part_of(f) {
-            if layer_of(part, f).is_none() {
-                bad.push(format!(
-                    "`{f}` is in no layer of part `{part}`: add it to SUB_LAYERS"
-                ));
-            }
+        if let Some((part, _)) = part_of(f)
+            && layer_of(part, f).is_none()
+        {
+            bad.push(format!(
+                "`{f}` is in no layer of part `{part}`: add it to SUB_LAYERS"
+            ));
         }
     }
     for (from, to) in edges.iter().filter(|(f, t)| f != t) {
@@ -601,10 +601,10 @@ fn declares(code: &str, name: &str) -> bool {
     while let Some(k) = code[at..].find("open_enum!") {
         at += k + "open_enum!".len();
         let rest = code[at..].trim_start();
-        if let Some(body) = rest.strip_prefix('{') {
-            if ident_at(body.trim_start()) == name {
-                return true;
-            }
+        if let Some(body) = rest.strip_prefix('{')
+            && ident_at(body.trim_start()) == name
+        {
+            return true;
         }
     }
     for p in path_starts(code, "pub") {

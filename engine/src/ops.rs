@@ -150,13 +150,13 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
             format!("{}: no grammar for this file type", req.file.display()),
         )
     })?;
-    if let Some(h) = &req.expect_sha256 {
-        if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::new(
-                Reason::InvalidHash,
-                "--expect-sha256 takes 64 hex digits",
-            ));
-        }
+    if let Some(h) = &req.expect_sha256
+        && (h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(Error::new(
+            Reason::InvalidHash,
+            "--expect-sha256 takes 64 hex digits",
+        ));
     }
     let cwd = cwd();
     let root = match (&req.root, &req.ledger) {
@@ -170,13 +170,13 @@ pub fn place_file(req: &PlaceRequest) -> Result<PlaceReport, Error> {
     let rel = relative_path(&root, &req.file)?;
     let bytes = fsio::read_target(&req.file)?;
     let before_sha = sha256_hex(&bytes);
-    if let Some(h) = &req.expect_sha256 {
-        if !h.eq_ignore_ascii_case(&before_sha) {
-            return Err(Error::new(
-                Reason::ExpectedHashMismatch,
-                format!("the file's sha256 is {before_sha}"),
-            ));
-        }
+    if let Some(h) = &req.expect_sha256
+        && !h.eq_ignore_ascii_case(&before_sha)
+    {
+        return Err(Error::new(
+            Reason::ExpectedHashMismatch,
+            format!("the file's sha256 is {before_sha}"),
+        ));
     }
     let source = Source::new(bytes).map_err(Error::from)?;
     let placement = place::place(language, grammar, &source, &req.identity, &req.anchor, &rel)?;
@@ -416,13 +416,13 @@ pub fn strip_held(req: &StripRequest, held: &LedgerLock) -> Result<StripReport, 
         req.ledger.as_path(),
         "the lock of another ledger"
     );
-    if let Some(p) = &req.probe {
-        if !crate::probe::is_identifier(p) {
-            return Err(Error::new(
-                Reason::InvalidIdentifier,
-                format!("`{p}` is not a probe id"),
-            ));
-        }
+    if let Some(p) = &req.probe
+        && !crate::probe::is_identifier(p)
+    {
+        return Err(Error::new(
+            Reason::InvalidIdentifier,
+            format!("`{p}` is not a probe id"),
+        ));
     }
     let cwd = cwd();
     let root = ledger::repository_root(req.root.as_deref(), &req.ledger, &cwd);
@@ -447,13 +447,14 @@ pub fn strip_held(req: &StripRequest, held: &LedgerLock) -> Result<StripReport, 
         .filter(|(_, p)| req.slug.as_ref().is_none_or(|s| &p.slug == s))
         .map(|(i, _)| i)
         .collect();
-    if let Some(id) = &req.probe {
-        if selected.is_empty() && !ledger.probes.iter().any(|p| &p.id == id) {
-            return Err(Error::new(
-                Reason::ProbeNotInLedger,
-                format!("no probe `{id}` in the ledger"),
-            ));
-        }
+    if let Some(id) = &req.probe
+        && selected.is_empty()
+        && !ledger.probes.iter().any(|p| &p.id == id)
+    {
+        return Err(Error::new(
+            Reason::ProbeNotInLedger,
+            format!("no probe `{id}` in the ledger"),
+        ));
     }
     let mut by_file: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for i in selected {
@@ -547,10 +548,10 @@ fn strip_one_file(
         .collect();
     let plan = strip::strip(language, grammar, &source, &targets);
     // Absence only from a settled read: the read may have been torn by an editor's save.
-    if plan.outcomes.contains(&Outcome::AlreadyAbsent) {
-        if let Err(e) = fsio::confirm_settled(&path, Some(&before)) {
-            return fail_all(e.reason, e.detail);
-        }
+    if plan.outcomes.contains(&Outcome::AlreadyAbsent)
+        && let Err(e) = fsio::confirm_settled(&path, Some(&before))
+    {
+        return fail_all(e.reason, e.detail);
     }
     let Some(new_bytes) = plan.new_bytes else {
         return (plan.outcomes, None);

@@ -217,20 +217,20 @@ impl Ledger {
     /// Write the ledger atomically and durably (temp file, fsync, rename, fsync directory).
     pub fn save(&self, path: &Path) -> Result<(), Error> {
         check_session_folder(path)?;
-        if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                create_dirs(dir);
-                match std::fs::symlink_metadata(dir) {
-                    Ok(m) if m.is_dir() => {}
-                    Ok(_) => {
-                        return Err(Error::at(
-                            Reason::NotRegularFile,
-                            dir,
-                            "the ledger's folder is not a directory",
-                        ));
-                    }
-                    Err(e) => return Err(Error::io(dir, e)),
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            create_dirs(dir);
+            match std::fs::symlink_metadata(dir) {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    return Err(Error::at(
+                        Reason::NotRegularFile,
+                        dir,
+                        "the ledger's folder is not a directory",
+                    ));
                 }
+                Err(e) => return Err(Error::io(dir, e)),
             }
         }
         let mut text = serde_json::to_string_pretty(self)
@@ -531,12 +531,11 @@ pub fn repository_root(explicit: Option<&Path>, ledger: &Path, cwd: &Path) -> Pa
     if let Some(root) = ledger_abs.parent().and_then(fsio::git_root) {
         return root;
     }
-    if let Some(d) = ledger_abs.parent() {
-        if d.ends_with(".planning/debug") {
-            if let Some(root) = d.parent().and_then(Path::parent) {
-                return root.to_path_buf();
-            }
-        }
+    if let Some(d) = ledger_abs.parent()
+        && d.ends_with(".planning/debug")
+        && let Some(root) = d.parent().and_then(Path::parent)
+    {
+        return root.to_path_buf();
     }
     cwd.to_path_buf()
 }

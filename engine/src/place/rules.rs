@@ -82,16 +82,16 @@ impl<'a> Ctx<'a> {
                 "a docstring, `from __future__` import or directive prologue must stay first",
             ));
         }
-        if let Some(prev) = self.prev_statement(s) {
-            if self.facts.diverges.contains(&prev.id()) {
-                return Err(Error::new(
-                    Reason::UnreachablePosition,
-                    format!(
-                        "line {} always diverges; a probe after it could never run",
-                        self.source.line_of(prev.start_byte()) + 1
-                    ),
-                ));
-            }
+        if let Some(prev) = self.prev_statement(s)
+            && self.facts.diverges.contains(&prev.id())
+        {
+            return Err(Error::new(
+                Reason::UnreachablePosition,
+                format!(
+                    "line {} always diverges; a probe after it could never run",
+                    self.source.line_of(prev.start_byte()) + 1
+                ),
+            ));
         }
         self.refuse_range(s)
     }

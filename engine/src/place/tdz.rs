@@ -323,10 +323,10 @@ fn py_collect(text: &str, node: Node, scope: &mut PyScope) {
 }
 
 fn py_walrus_only(text: &str, node: Node, scope: &mut PyScope) {
-    if node.kind() == "named_expression" {
-        if let Some(t) = node.child_by_field_name("name") {
-            py_target(text, t, &mut scope.binds);
-        }
+    if node.kind() == "named_expression"
+        && let Some(t) = node.child_by_field_name("name")
+    {
+        py_target(text, t, &mut scope.binds);
     }
     if matches!(
         node.kind(),

@@ -197,10 +197,10 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
             "dynamic access (getattr / subscript) cannot be resolved statically".into(),
         );
     }
-    if let Some(i) = r.find('(') {
-        if r.ends_with(')') {
-            r.truncate(i);
-        }
+    if let Some(i) = r.find('(')
+        && r.ends_with(')')
+    {
+        r.truncate(i);
     }
     // `node:fs`, `node:path.join`, `fs/promises`: Node.js built-in modules.
     let node_module = match r.strip_prefix("node:") {

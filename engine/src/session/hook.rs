@@ -80,13 +80,14 @@ pub fn parse_hook_input(bytes: &[u8]) -> Result<HookInput, Error> {
         }
     };
     let event = text("hook_event_name")?;
-    if let Some(e) = &event {
-        if e != "Stop" && e != "SubagentStop" {
-            return Err(invalid(format!(
-                "the hook input's hook_event_name is {e:?}: `probity gate --hook` is a Stop \
+    if let Some(e) = &event
+        && e != "Stop"
+        && e != "SubagentStop"
+    {
+        return Err(invalid(format!(
+            "the hook input's hook_event_name is {e:?}: `probity gate --hook` is a Stop \
                  (or SubagentStop) hook only"
-            )));
-        }
+        )));
     }
     let stop_hook_active = match map.get("stop_hook_active") {
         None | Some(serde_json::Value::Null) => false,

@@ -73,14 +73,14 @@ fn token_like(v: &str) -> bool {
 /// One argument with its secrets masked.
 fn redact_arg(arg: &str) -> String {
     // `NAME=value` (an environment assignment) and `--name=value`.
-    if let Some((name, value)) = arg.split_once('=') {
-        if env_name(name) || (name.starts_with('-') && secret_name(name)) {
-            return if value.is_empty() {
-                arg.to_owned()
-            } else {
-                format!("{name}={MASK}")
-            };
-        }
+    if let Some((name, value)) = arg.split_once('=')
+        && (env_name(name) || (name.starts_with('-') && secret_name(name)))
+    {
+        return if value.is_empty() {
+            arg.to_owned()
+        } else {
+            format!("{name}={MASK}")
+        };
     }
     // URL userinfo and secret query parameters.
     if let Some(scheme_end) = arg.find("://") {
@@ -186,11 +186,11 @@ fn redact_words(argv: &[String], depth: usize) -> Vec<String> {
             mask_next = false;
             continue;
         }
-        if std::mem::take(&mut userinfo_next) {
-            if let Some((user, _)) = arg.split_once(':') {
-                out.push(format!("{user}:{MASK}"));
-                continue;
-            }
+        if std::mem::take(&mut userinfo_next)
+            && let Some((user, _)) = arg.split_once(':')
+        {
+            out.push(format!("{user}:{MASK}"));
+            continue;
         }
         if commands.contains(&i) {
             out.push(redact_shell_string(arg, depth).unwrap_or_else(|| MASK.to_owned()));
@@ -221,11 +221,11 @@ fn redact_words(argv: &[String], depth: usize) -> Vec<String> {
                 (arg.starts_with("-u") && !arg.starts_with("--") && arg.len() > 2)
                     .then(|| ("-u".to_owned(), &arg[2..]))
             });
-        if let Some((head, value)) = glued {
-            if let Some((user, _)) = value.split_once(':') {
-                out.push(format!("{head}{user}:{MASK}"));
-                continue;
-            }
+        if let Some((head, value)) = glued
+            && let Some((user, _)) = value.split_once(':')
+        {
+            out.push(format!("{head}{user}:{MASK}"));
+            continue;
         }
         // `-pPASSWORD` (mysql, sshpass): a value glued to `-p`.
         if arg.starts_with("-p") && !arg.starts_with("--") && arg.len() > 2 {
@@ -235,11 +235,13 @@ fn redact_words(argv: &[String], depth: usize) -> Vec<String> {
         let masked = redact_arg(arg);
         // A word holding blanks that no rule above masked may be a shell string of its own
         // (`ssh host 'cmd --token S'`, `"$(cmd --token S)"` in a shell string): read as one.
-        if masked == *arg && arg.contains([' ', '\t', '\n']) && depth < MAX_DEPTH {
-            if let Some(r) = redact_shell_string(arg, depth) {
-                out.push(r);
-                continue;
-            }
+        if masked == *arg
+            && arg.contains([' ', '\t', '\n'])
+            && depth < MAX_DEPTH
+            && let Some(r) = redact_shell_string(arg, depth)
+        {
+            out.push(r);
+            continue;
         }
         out.push(masked);
     }

@@ -72,10 +72,11 @@ pub fn run(req: &RunRequest) -> Result<RunReport, Error> {
         ));
     }
     let mut spawned = argv.to_vec();
-    if let Some(dir) = &host.cwd {
-        if argv[0].contains('/') && Path::new(&argv[0]).is_relative() {
-            spawned[0] = dir.join(&argv[0]).to_string_lossy().into_owned();
-        }
+    if let Some(dir) = &host.cwd
+        && argv[0].contains('/')
+        && Path::new(&argv[0]).is_relative()
+    {
+        spawned[0] = dir.join(&argv[0]).to_string_lossy().into_owned();
     }
     check_program(&spawned[0])?;
     let (path, slug) = (&req.target.ledger_path(), req.target.slug.as_str());
