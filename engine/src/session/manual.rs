@@ -11,10 +11,9 @@
 use std::path::Path;
 
 use super::Target;
-use super::run_steps::{Planned, collect, prepare, probe_env, record, settle};
+use super::run_steps::{Planned, collect, live_probes, prepare, probe_env, record, settle};
 use crate::error::Error;
-use crate::events::ExpectedProbe;
-use crate::ledger::{self, LOCK_WAIT, Phase, ProbeStatus};
+use crate::ledger::{self, LOCK_WAIT, Phase};
 use crate::reason::Reason;
 use crate::runner::{RunResult, runtime_names};
 use crate::sink;
@@ -95,16 +94,7 @@ pub fn run_finish(target: &Target) -> Result<super::RunReport, Error> {
         let ids = runtime_names(&stem).into_iter().map(|(_, n)| n).collect();
         Some((full.to_string_lossy().into_owned(), ids))
     });
-    let live: Vec<ExpectedProbe> = ledger
-        .probes
-        .iter()
-        .filter(|p| p.status != ProbeStatus::Removed)
-        .map(|p| ExpectedProbe {
-            id: p.id.clone(),
-            hypothesis_ids: p.hypothesis_ids.clone(),
-            control: p.message == "control",
-        })
-        .collect();
+    let live = live_probes(&ledger);
     // The key only for a run that can record values (as `run start` created it).
     let values_key = match &sink {
         Some(_) if !live.is_empty() => Some(crate::events::session_values_key(

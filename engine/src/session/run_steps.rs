@@ -85,16 +85,7 @@ pub(super) fn prepare(
             "runs",
         ));
     }
-    let live: Vec<ExpectedProbe> = ledger
-        .probes
-        .iter()
-        .filter(|p| p.status != ProbeStatus::Removed)
-        .map(|p| ExpectedProbe {
-            id: p.id.clone(),
-            hypothesis_ids: p.hypothesis_ids.clone(),
-            control: p.message == "control",
-        })
-        .collect();
+    let live = live_probes(ledger);
     if *phase == Phase::UninstrumentedVerify {
         if !live.is_empty() {
             return Err(Error::new(
@@ -118,6 +109,21 @@ pub(super) fn prepare(
         ledger.mode = Some(Mode::Passive);
     }
     Ok(live)
+}
+
+/// The probes a run is judged against: every ledgered probe not yet removed (`control` for a
+/// probe placed with the `control` message).
+pub(super) fn live_probes(ledger: &Ledger) -> Vec<ExpectedProbe> {
+    ledger
+        .probes
+        .iter()
+        .filter(|p| p.status != ProbeStatus::Removed)
+        .map(|p| ExpectedProbe {
+            id: p.id.clone(),
+            hypothesis_ids: p.hypothesis_ids.clone(),
+            control: p.message == "control",
+        })
+        .collect()
 }
 
 /// A run as recorded (write-ahead) before its command starts.
