@@ -9,6 +9,7 @@ mod cli;
 mod contract;
 mod conventions;
 mod demo;
+mod docs_run;
 mod drift;
 mod drift_accuracy;
 mod drift_chains;
