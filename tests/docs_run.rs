@@ -421,14 +421,18 @@ fn run_doc(doc: &str, md: &str) -> (Vec<String>, Vec<String>) {
             p.problems.push(format!("{}: not reached (the document's shell ended {status:?} before it)", step.at));
             break;
         };
-        let fail = |why: &str| format!("{}: {why}\n$ {}\n--- printed (exit {code}):\n{text}", step.at, step.shown);
+        let shown_code = if code == i32::MIN { "?".to_owned() } else { code.to_string() };
+        let fail = |why: &str| format!("{}: {why}\n$ {}\n--- printed (exit {shown_code}):\n{text}", step.at, step.shown);
         match &step.expect {
             Expect::Success if code != 0 => p.problems.push(fail("the block failed")),
             Expect::Success => {}
             Expect::Text(shown, want) => {
                 let lines: Vec<&str> = text.lines().collect();
                 if code != *want || !lines_match(shown, &lines) {
-                    p.problems.push(fail(&format!("output or exit code (want {want}) differ; shown:\n{}", shown.join("\n"))));
+                    let shown = shown.join("\n") + "\n";
+                    let diff = similar::TextDiff::from_lines(&shown, &text);
+                    let diff = diff.unified_diff().header("shown", "printed").to_string();
+                    p.problems.push(fail(&format!("output or exit code (want {want}) differ:\n{diff}")));
                 }
             }
             Expect::Json(shown) => match serde_json::from_str::<serde_json::Value>(&text) {
