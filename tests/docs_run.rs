@@ -7,8 +7,8 @@
 //!   followed by the output it prints (stdout and stderr together, as a terminal shows them). In
 //!   an output line `[..]` stands for any text within the line, and a line `...` for any number of
 //!   lines. A last output line `[exit N]` says the command exits `N`; otherwise it must exit 0. A
-//!   command shown without output must print nothing, unless the document's next code block is a
-//!   ```` ```json ```` block: that is then its output, compared as JSON (keys in any order, every
+//!   command shown without output (but `[exit N]`) must print nothing, unless the document's next
+//!   code block is a ```` ```json ```` block: that is then its output, compared as JSON (keys in any order, every
 //!   key present; `…` in a string stands for any text; an object without a `command` key is the
 //!   envelope's `data`).
 //! - ```` ```sh ```` (or `bash`, `shell`): a script, run whole under `set -e`; its output is not
@@ -92,8 +92,8 @@ fn blocks(md: &str) -> Vec<Block> {
 enum Expect {
     /// A console command: its output lines (with wildcards) and exit code.
     Text(Vec<String>, i32),
-    /// A console command whose output is the next ```json block.
-    Json(serde_json::Value),
+    /// A console command whose output is the next ```json block, and its exit code.
+    Json(serde_json::Value, i32),
     /// A script: it must succeed; its output is not compared.
     Success,
 }
@@ -198,7 +198,7 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
             }
             let json = all.get(k + 1).filter(|n| n.lang == "json" && j == last && shown.is_empty());
             let expect = match json.map(|n| serde_json::from_str(&n.text)) {
-                Some(Ok(v)) => Expect::Json(v),
+                Some(Ok(v)) => Expect::Json(v, code),
                 Some(Err(e)) => {
                     p.problems.push(format!("{}: the json block after it: {e}", at(i)));
                     continue;
@@ -435,14 +435,14 @@ fn run_doc(doc: &str, md: &str) -> (Vec<String>, Vec<String>) {
                     p.problems.push(fail(&format!("output or exit code (want {want}) differ:\n{diff}")));
                 }
             }
-            Expect::Json(shown) => match serde_json::from_str::<serde_json::Value>(&text) {
+            Expect::Json(shown, want) => match serde_json::from_str::<serde_json::Value>(&text) {
                 Ok(v) => {
                     let v = if shown.get("command").is_none() { v.get("data").cloned().unwrap_or(v) } else { v };
                     if let Some(d) = json_diff(shown, &v, "$") {
                         p.problems.push(fail(&d));
                     }
-                    if code != 0 {
-                        p.problems.push(fail("exit code not 0"));
+                    if code != *want {
+                        p.problems.push(fail(&format!("exit code not {want}")));
                     }
                 }
                 Err(e) => p.problems.push(fail(&format!("not JSON: {e}"))),
