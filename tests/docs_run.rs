@@ -5,12 +5,12 @@
 //! The convention a document follows (every fenced block has a language):
 //! - ```` ```console ````: `$ command` lines (a line ending in `\` goes on on the next), each
 //!   followed by the output it prints (stdout and stderr together, as a terminal shows them). In
-//!   an output line `[..]` stands for any text within the line, and a line `...` for any number of
-//!   lines. A last output line `[exit N]` says the command exits `N`; otherwise it must exit 0. A
-//!   command shown without output (but `[exit N]`) must print nothing, unless the document's next
-//!   code block is a ```` ```json ```` block: that is then its output, compared as JSON (keys in any order, every
-//!   key present; `…` in a string stands for any text; an object without a `command` key is the
-//!   envelope's `data`).
+//!   an output line `[..]` stands for any text within the line, and a line `...` for any number
+//!   of lines. A last output line `[exit N]` says the command exits `N`; otherwise it must exit 0.
+//!   A command shown without output (but `[exit N]`) must print nothing, unless the document's
+//!   next code block is a ```` ```json ```` block: that is then its output, compared as JSON
+//!   (keys in any order but all of them; `…` in a string stands for any text; an object without
+//!   a `command` key is the envelope's `data`). A here-document goes in a `sh` block.
 //! - ```` ```sh ```` (or `bash`, `shell`): a script, run whole under `set -e`; its output is not
 //!   compared. A block that starts with `#!` is a file's content (a hook): it is written to a
 //!   file and executed.
@@ -18,15 +18,16 @@
 //!   asserts that the skipped blocks are exactly [`SKIPPED`], so none is skipped silently.
 //! - A shell block whose first line is `# in the probity checkout` runs in the checkout (in a
 //!   subshell); every other block runs where the document's own `cd` left the reader.
-//! - Any other language (`json`, `text`, `rust`, `ts`, ...) is not shell and is not run; a block
-//!   without a language, or one of another language that starts with `$ `, fails the test.
+//! - Any other language (`json`, `text`, `yaml`, `rust`, `ts`, ...) is not shell and is not run;
+//!   a block without a language, or one of another language that starts with `$ `, fails.
 //!
 //! A document runs in one bash process, as in a reader's terminal: variables, `cd` and `export`
 //! carry from one block to the next. It starts in a copy of the checkout (`corpus/`, `scripts/`)
-//! with a fixed environment: `HOME` and `TMPDIR` fresh folders (`~/src/` holding two small git
-//! repositories, for `verify ~/src/*`), `TZ=UTC`, a UTF-8 C locale, `NO_COLOR=1`, git's identity
-//! and dates fixed, no other `PROBITY_*` or `GSD_*` variable but `PROBITY_BIN` (so
-//! `scripts/demo.sh` uses the binary under test instead of building one).
+//! with a fixed environment, nothing of the caller's but `PATH` (after the binary's folder):
+//! `HOME` and `TMPDIR` fresh folders (`~/src/` holds two small repositories, for
+//! `verify ~/src/*`), `TZ=UTC`, a UTF-8 C locale, `NO_COLOR=1`, `TERM=dumb`, git's identity and
+//! dates fixed, and `PROBITY_BIN` (so `scripts/demo.sh` runs the binary under test instead of
+//! building one). Stdin is `/dev/null`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -38,10 +39,7 @@ use crate::util::{probity_bin, repo_root};
 
 /// The blocks that are not run, by document and reason; the reason is the block's first line.
 const SKIPPED: &[(&str, &str)] = &[
-    (
-        "README.md",
-        "this is the test suite, which runs this test",
-    ),
+    ("README.md", "this is the test suite, which runs this test"),
     ("README.md", "it installs probity"),
     (
         "README.md",
@@ -70,11 +68,17 @@ fn blocks(md: &str) -> Vec<Block> {
         match ev {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
-                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_owned(),
+                    CodeBlockKind::Fenced(info) => {
+                        info.split_whitespace().next().unwrap_or("").to_owned()
+                    }
                     CodeBlockKind::Indented => String::new(),
                 };
                 let line = md[..range.start].matches('\n').count() + 1;
-                open = Some(Block { line, lang, text: String::new() });
+                open = Some(Block {
+                    line,
+                    lang,
+                    text: String::new(),
+                });
             }
             Event::Text(t) => {
                 if let Some(b) = &mut open {
@@ -148,11 +152,14 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
         let at = |i: usize| format!("{doc}:{}", b.line + 1 + i);
         let first = b.text.lines().next().unwrap_or("");
         match b.lang.as_str() {
-            "" => p.problems.push(format!("{}: a code block without a language", at(0))),
+            "" => p
+                .problems
+                .push(format!("{}: a code block without a language", at(0))),
             "console" | "sh" | "bash" | "shell" => {}
             _ => {
                 if b.text.starts_with("$ ") {
-                    p.problems.push(format!("{}: a transcript must be ```console", at(0)));
+                    p.problems
+                        .push(format!("{}: a transcript must be ```console", at(0)));
                 }
                 continue;
             }
@@ -165,7 +172,11 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
             continue;
         }
         let in_checkout = first == CHECKOUT_MARK;
-        let (open, close) = if in_checkout { ("( cd \"$__checkout\"\n", "\n)") } else { ("{\n", "\n}") };
+        let (open, close) = if in_checkout {
+            ("( cd \"$__checkout\"\n", "\n)")
+        } else {
+            ("{\n", "\n}")
+        };
         if b.lang != "console" {
             let n = p.steps.len();
             let body = if b.text.starts_with("#!") {
@@ -177,8 +188,15 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
             } else {
                 b.text.clone()
             };
-            let _ = writeln!(p.script, "printf '\\036BEGIN {n}\\n'\n{open}{body}{close}\nprintf '\\n\\036END {n} 0\\n'");
-            p.steps.push(Step { at: at(0), shown: b.text.clone(), expect: Expect::Success });
+            let _ = writeln!(
+                p.script,
+                "printf '\\036BEGIN {n}\\n'\n{open}{body}{close}\nprintf '\\n\\036END {n} 0\\n'"
+            );
+            p.steps.push(Step {
+                at: at(0),
+                shown: b.text.clone(),
+                expect: Expect::Success,
+            });
             continue;
         }
         let cmds = match console_commands(&b.text) {
@@ -192,15 +210,21 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
         for (j, (i, cmd, mut shown)) in cmds.into_iter().enumerate() {
             let n = p.steps.len();
             let mut code = 0;
-            if let Some(c) = shown.last().and_then(|l| l.strip_prefix("[exit ")?.strip_suffix(']')) {
+            if let Some(c) = shown
+                .last()
+                .and_then(|l| l.strip_prefix("[exit ")?.strip_suffix(']'))
+            {
                 code = c.parse().unwrap_or(-1);
                 shown.pop();
             }
-            let json = all.get(k + 1).filter(|n| n.lang == "json" && j == last && shown.is_empty());
+            let json = all
+                .get(k + 1)
+                .filter(|n| n.lang == "json" && j == last && shown.is_empty());
             let expect = match json.map(|n| serde_json::from_str(&n.text)) {
                 Some(Ok(v)) => Expect::Json(v, code),
                 Some(Err(e)) => {
-                    p.problems.push(format!("{}: the json block after it: {e}", at(i)));
+                    p.problems
+                        .push(format!("{}: the json block after it: {e}", at(i)));
                     continue;
                 }
                 None => Expect::Text(shown, code),
@@ -209,7 +233,11 @@ fn plan(doc: &str, md: &str, scratch: &Path) -> Plan {
                 p.script,
                 "printf '\\036BEGIN {n}\\n'\n__s=0\n{open}{cmd}{close} || __s=$?\nprintf '\\n\\036END {n} %d\\n' \"$__s\""
             );
-            p.steps.push(Step { at: at(i), shown: cmd, expect });
+            p.steps.push(Step {
+                at: at(i),
+                shown: cmd,
+                expect,
+            });
         }
     }
     p
@@ -244,30 +272,35 @@ fn lines_match(shown: &[String], out: &[&str]) -> bool {
     match shown.first() {
         None => out.is_empty(),
         Some(s) if s == "..." => (0..=out.len()).any(|skip| lines_match(&shown[1..], &out[skip..])),
-        Some(s) => out.first().is_some_and(|o| line_matches(s, o)) && lines_match(&shown[1..], &out[1..]),
+        Some(s) => {
+            out.first().is_some_and(|o| line_matches(s, o)) && lines_match(&shown[1..], &out[1..])
+        }
     }
 }
 
-/// Where the shown JSON differs from the printed one (`None`: it matches).
-fn json_diff(shown: &serde_json::Value, out: &serde_json::Value, path: &str) -> Option<String> {
+/// Where the shown JSON differs from the printed one (empty: it matches).
+fn json_diff(shown: &serde_json::Value, out: &serde_json::Value, path: &str) -> Vec<String> {
     use serde_json::Value as V;
     match (shown, out) {
         (V::Object(a), V::Object(b)) => {
-            let (ka, kb): (Vec<_>, Vec<_>) = (a.keys().collect(), b.keys().collect());
-            let (mut sa, mut sb) = (ka.clone(), kb.clone());
-            sa.sort();
-            sb.sort();
-            if sa != sb {
-                return Some(format!("{path}: keys {sa:?} shown, {sb:?} printed"));
+            let mut diffs = Vec::new();
+            for k in a.keys().filter(|k| !b.contains_key(*k)) {
+                diffs.push(format!("{path}.{k}: shown, not printed"));
             }
-            a.iter().find_map(|(k, v)| json_diff(v, &b[k], &format!("{path}.{k}")))
+            for k in b.keys().filter(|k| !a.contains_key(*k)) {
+                diffs.push(format!("{path}.{k}: printed, not shown"));
+            }
+            for (k, v) in a.iter().filter(|(k, _)| b.contains_key(*k)) {
+                diffs.extend(json_diff(v, &b[k], &format!("{path}.{k}")));
+            }
+            diffs
         }
-        (V::Array(a), V::Array(b)) if a.len() == b.len() => {
-            a.iter().zip(b).enumerate().find_map(|(i, (x, y))| json_diff(x, y, &format!("{path}[{i}]")))
-        }
-        (V::String(a), V::String(b)) if glob(a, b, "…") => None,
-        (a, b) if a == b => None,
-        (a, b) => Some(format!("{path}: {a} shown, {b} printed")),
+        (V::Array(a), V::Array(b)) if a.len() == b.len() => (a.iter().zip(b).enumerate())
+            .flat_map(|(i, (x, y))| json_diff(x, y, &format!("{path}[{i}]")))
+            .collect(),
+        (V::String(a), V::String(b)) if glob(a, b, "…") => Vec::new(),
+        (a, b) if a == b => Vec::new(),
+        (a, b) => vec![format!("{path}: {a} shown, {b} printed")],
     }
 }
 
@@ -289,11 +322,17 @@ impl Scratch {
             copy_tree(&root.join(d), &s.path("probity").join(d));
         }
         // Two repositories for `probity verify ~/src/*`.
-        for (name, file) in [("cart-py", "python/cart.py"), ("cart-js", "javascript/cart.js")] {
+        for (name, file) in [
+            ("cart-py", "python/cart.py"),
+            ("cart-js", "javascript/cart.js"),
+        ] {
             let repo = s.path("home/src").join(name);
             std::fs::create_dir_all(repo.join(".git")).unwrap();
-            std::fs::copy(root.join("corpus/examples").join(file), repo.join(Path::new(file).file_name().unwrap()))
-                .unwrap();
+            std::fs::copy(
+                root.join("corpus/examples").join(file),
+                repo.join(Path::new(file).file_name().unwrap()),
+            )
+            .unwrap();
         }
         s
     }
@@ -362,46 +401,72 @@ fn run_script(s: &Scratch, script: &str) -> (String, Option<i32>) {
             break st.code();
         }
         if start.elapsed() > TIMEOUT {
-            let _ = std::process::Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
             let _ = child.wait();
             break None;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    (String::from_utf8_lossy(&std::fs::read(s.path("doc.out")).unwrap()).into_owned(), status)
+    (
+        String::from_utf8_lossy(&std::fs::read(s.path("doc.out")).unwrap()).into_owned(),
+        status,
+    )
 }
 
-/// Each step's output and exit code, by step number.
-fn split_steps(out: &str) -> Vec<Option<(String, i32)>> {
-    let mut res = Vec::new();
-    let mut rest = out;
-    while let Some(b) = rest.find(&format!("{RS}BEGIN ")) {
-        rest = &rest[b..];
-        let nl = rest.find('\n').unwrap_or(rest.len());
-        let n: usize = rest[7..nl].parse().unwrap_or(usize::MAX);
-        rest = &rest[(nl + 1).min(rest.len())..];
-        let end = format!("\n{RS}END {n} ");
-        let (text, code) = match rest.find(&end) {
-            Some(e) => {
-                let tail = &rest[e + end.len()..];
-                let enl = tail.find('\n').unwrap_or(tail.len());
-                let code = tail[..enl].parse().unwrap_or(-1);
-                let text = rest[..e].to_owned();
-                rest = &tail[(enl + 1).min(tail.len())..];
-                (text, Some(code))
+/// Step `n`'s output and exit code in the shell's output: `None` when it never began, a `None`
+/// code when it began but did not end (the shell exited in it).
+fn step_output(out: &str, n: usize) -> Option<(String, Option<i32>)> {
+    let begin = format!("{RS}BEGIN {n}\n");
+    let rest = &out[out.find(&begin)? + begin.len()..];
+    let end = format!("\n{RS}END {n} ");
+    let Some(e) = rest.find(&end) else {
+        return Some((rest.to_owned(), None));
+    };
+    let code = rest[e + end.len()..]
+        .lines()
+        .next()
+        .and_then(|c| c.parse().ok());
+    Some((rest[..e].to_owned(), code))
+}
+
+/// What is wrong with a step's output and exit code, if anything.
+fn check(expect: &Expect, text: &str, code: i32) -> Option<String> {
+    match expect {
+        Expect::Success if code != 0 => Some("the block failed".to_owned()),
+        Expect::Success => None,
+        Expect::Text(shown, want) => {
+            let lines: Vec<&str> = text.lines().collect();
+            if code == *want && lines_match(shown, &lines) {
+                return None;
             }
-            None => (std::mem::take(&mut rest).to_owned(), None),
-        };
-        if res.len() <= n && n != usize::MAX {
-            res.resize(n + 1, None);
+            let shown = shown.join("\n") + "\n";
+            let diff = similar::TextDiff::from_lines(&shown, text);
+            let diff = diff.unified_diff().header("shown", "printed").to_string();
+            Some(format!(
+                "the output or the exit code ({want} shown) differ:\n{diff}"
+            ))
         }
-        if let (Some(slot), Some(code)) = (res.get_mut(n), code) {
-            *slot = Some((text, code));
-        } else if let Some(slot) = res.get_mut(n) {
-            *slot = Some((text, i32::MIN));
+        Expect::Json(shown, want) => {
+            let v: serde_json::Value = match serde_json::from_str(text) {
+                Ok(v) => v,
+                Err(e) => return Some(format!("not JSON: {e}")),
+            };
+            let v = match (shown.get("command"), v.get("data")) {
+                (None, Some(data)) => data.clone(),
+                _ => v,
+            };
+            let diffs = json_diff(shown, &v, "$");
+            if code != *want {
+                Some(format!("exit code {code}, {want} shown"))
+            } else if diffs.is_empty() {
+                None
+            } else {
+                Some(diffs.join("\n"))
+            }
         }
     }
-    res
 }
 
 /// Runs the document `doc` (its text `md`): the problems found, and the reasons of the blocks
@@ -409,48 +474,34 @@ fn split_steps(out: &str) -> Vec<Option<(String, i32)>> {
 fn run_doc(doc: &str, md: &str) -> (Vec<String>, Vec<String>) {
     let s = Scratch::new();
     let mut p = plan(doc, md, s.dir.path());
+    let checkout = quote(&s.path("probity").display().to_string());
     let script = format!(
-        "set -e\n__checkout={}\n{}printf '\\036DONE\\n'\n",
-        quote(&s.path("probity").display().to_string()),
+        "set -e\n__checkout={checkout}\n{}printf '\\036DONE\\n'\n",
         p.script
     );
     let (out, status) = run_script(&s, &script);
-    let results = split_steps(&out);
     for (n, step) in p.steps.iter().enumerate() {
-        let Some((text, code)) = results.get(n).cloned().flatten() else {
-            p.problems.push(format!("{}: not reached (the document's shell ended {status:?} before it)", step.at));
+        let Some((text, code)) = step_output(&out, n) else {
+            let why = format!("the document's shell ended ({status:?}) before it");
+            p.problems.push(format!("{}: not reached: {why}", step.at));
             break;
         };
-        let shown_code = if code == i32::MIN { "?".to_owned() } else { code.to_string() };
-        let fail = |why: &str| format!("{}: {why}\n$ {}\n--- printed (exit {shown_code}):\n{text}", step.at, step.shown);
-        match &step.expect {
-            Expect::Success if code != 0 => p.problems.push(fail("the block failed")),
-            Expect::Success => {}
-            Expect::Text(shown, want) => {
-                let lines: Vec<&str> = text.lines().collect();
-                if code != *want || !lines_match(shown, &lines) {
-                    let shown = shown.join("\n") + "\n";
-                    let diff = similar::TextDiff::from_lines(&shown, &text);
-                    let diff = diff.unified_diff().header("shown", "printed").to_string();
-                    p.problems.push(fail(&format!("output or exit code (want {want}) differ:\n{diff}")));
-                }
-            }
-            Expect::Json(shown, want) => match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(v) => {
-                    let v = if shown.get("command").is_none() { v.get("data").cloned().unwrap_or(v) } else { v };
-                    if let Some(d) = json_diff(shown, &v, "$") {
-                        p.problems.push(fail(&d));
-                    }
-                    if code != *want {
-                        p.problems.push(fail(&format!("exit code not {want}")));
-                    }
-                }
-                Err(e) => p.problems.push(fail(&format!("not JSON: {e}"))),
-            },
+        let why = match code {
+            Some(code) => check(&step.expect, &text, code),
+            None => Some("the document's shell exited in it".to_owned()),
+        };
+        if let Some(why) = why {
+            let code = code.map_or("?".to_owned(), |c| c.to_string());
+            let (at, shown) = (&step.at, &step.shown);
+            p.problems.push(format!(
+                "{at}: {why}\n$ {shown}\n--- printed (exit {code}):\n{text}"
+            ));
         }
     }
     if p.problems.is_empty() && !out.ends_with(&format!("{RS}DONE\n")) {
-        p.problems.push(format!("{doc}: the shell did not finish ({status:?}):\n{out}"));
+        p.problems.push(format!(
+            "{doc}: the shell did not finish ({status:?}):\n{out}"
+        ));
     }
     (p.problems, p.skipped)
 }
@@ -458,18 +509,29 @@ fn run_doc(doc: &str, md: &str) -> (Vec<String>, Vec<String>) {
 fn run_file(rel: &str) -> Vec<String> {
     let md = std::fs::read_to_string(repo_root().join(rel)).unwrap();
     let (problems, skipped) = run_doc(rel, &md);
-    assert!(problems.is_empty(), "{rel} does not run as written:\n\n{}", problems.join("\n\n"));
+    assert!(
+        problems.is_empty(),
+        "{rel} does not run as written:\n\n{}",
+        problems.join("\n\n")
+    );
     skipped
 }
 
 #[test]
 fn the_readme_runs_as_written() {
     let skipped = run_file("README.md");
-    let mut want: Vec<&str> = SKIPPED.iter().filter(|(d, _)| *d == "README.md").map(|(_, r)| *r).collect();
+    let mut want: Vec<&str> = SKIPPED
+        .iter()
+        .filter(|(d, _)| *d == "README.md")
+        .map(|(_, r)| *r)
+        .collect();
     let mut got: Vec<&str> = skipped.iter().map(String::as_str).collect();
     want.sort_unstable();
     got.sort_unstable();
-    assert_eq!(got, want, "the README's skipped blocks are not the listed ones (SKIPPED)");
+    assert_eq!(
+        got, want,
+        "the README's skipped blocks are not the listed ones (SKIPPED)"
+    );
 }
 
 #[test]
