@@ -554,20 +554,23 @@ fn the_place_page_runs_as_written() {
 fn a_wrong_output_exit_code_or_json_fails() {
     let md = "```console\n$ echo 'sha 1234'\nsha 1234\n$ echo two; echo three\n...\nthree\n$ false\n[exit 1]\n$ printf 'a b c'\na [..] c\n```\n\n```sh\ncd /\nx=1\n```\n\n```console\n$ echo \"$x $PWD\"\n1 /\n```\n";
     assert_eq!(run_doc("ok.md", md).0, Vec::<String>::new());
-    for bad in [
+    let bad = [
         "```console\n$ echo 'sha 1234'\nsha 1235\n```\n",
         "```console\n$ echo hi\n```\n",
         "```console\n$ false\n```\n",
         "```console\n$ true\n[exit 2]\n```\n",
-        "```console\n$ echo 'a\nb'\na[..]b\n```\n",
+        "```console\n$ printf 'a\\nb\\n'\na[..]b\n```\n",
         "```console\n$ echo '{\"data\":{\"a\":\"xyz\",\"b\":1}}'\n```\n\n```json\n{\"a\": \"x…\"}\n```\n",
         "```console\n$ echo '{\"data\":{\"a\":\"xyz\"}}'\n```\n\n```json\n{\"a\": \"y…\"}\n```\n",
         "```sh\nfalse\necho after\n```\n",
         "```\n$ echo hi\nhi\n```\n",
         "```text\n$ echo hi\nhi\n```\n",
-    ] {
-        assert!(!run_doc("bad.md", bad).0.is_empty(), "passed:\n{bad}");
-    }
+    ];
+    std::thread::scope(|scope| {
+        for bad in bad {
+            scope.spawn(move || assert!(!run_doc("bad.md", bad).0.is_empty(), "passed:\n{bad}"));
+        }
+    });
     let (problems, skipped) = run_doc("skip.md", &format!("```sh\n{SKIP_MARK}why\nfalse\n```\n"));
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(skipped, ["why"]);
