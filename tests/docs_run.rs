@@ -552,7 +552,8 @@ fn the_place_page_runs_as_written() {
 /// The runner itself: each rule can fail.
 #[test]
 fn a_wrong_output_exit_code_or_json_fails() {
-    let md = "```console\n$ echo 'sha 1234'\nsha 1234\n$ echo two; echo three\n...\nthree\n$ false\n[exit 1]\n$ printf 'a b c'\na [..] c\n```\n\n```sh\ncd /\nx=1\n```\n\n```console\n$ echo \"$x $PWD\"\n1 /\n```\n";
+    let md = "```console\n$ echo 'sha 1234'\nsha 1234\n$ echo two; echo three\n...\nthree\n$ false\n[exit 1]\n$ printf 'a b c'\na [..] c\n```\n\n```sh\ncd /\nx=1\n```\n\n```console\n$ echo \"$x $PWD\"\n1 /\n```\n\n\
+              ```console\n# in the probity checkout\n$ ls corpus/examples/python\ncart.py\n```\n";
     assert_eq!(run_doc("ok.md", md).0, Vec::<String>::new());
     let bad = [
         "```console\n$ echo 'sha 1234'\nsha 1235\n```\n",
@@ -565,6 +566,9 @@ fn a_wrong_output_exit_code_or_json_fails() {
         "```sh\nfalse\necho after\n```\n",
         "```\n$ echo hi\nhi\n```\n",
         "```text\n$ echo hi\nhi\n```\n",
+        "```console\n$ echo 'unclosed\n```\n\n```console\n$ true\n```\n",
+        "```console\n$ true\n[exit x]\n```\n",
+        "```sh\nexit 0\n```\n\n```console\n$ true\n```\n",
     ];
     std::thread::scope(|scope| {
         for bad in bad {
