@@ -97,22 +97,43 @@ const api = {
   verify: wrap("verify"),
   resolve: wrap("resolve"),
   drift: wrap("drift"),
+  env: wrap("env"),
   sessionInit: wrap("sessionInit"),
+  sessionShow: wrap("sessionShow"),
+  sessionSetPolicy: wrap("sessionSetPolicy"),
   sessionRun: wrap("sessionRun"),
+  sessionRunStart: wrap("sessionRunStart"),
+  sessionRunFinish: wrap("sessionRunFinish"),
   sessionCompare: wrap("sessionCompare"),
   sessionCleanup: wrap("sessionCleanup"),
   sessionGate: wrap("sessionGate"),
   sessionRender: wrap("sessionRender"),
   sessionSync: wrap("sessionSync"),
+  acceptDiff: wrap("acceptDiff"),
+  acceptTests: wrap("acceptTests"),
+  acceptReconfirm: wrap("acceptReconfirm"),
+  acceptRecord: wrap("acceptRecord"),
+  acceptVerdict: wrap("acceptVerdict"),
 };
 api.session = {
   init: api.sessionInit,
+  show: api.sessionShow,
+  setPolicy: api.sessionSetPolicy,
   run: api.sessionRun,
+  runStart: api.sessionRunStart,
+  runFinish: api.sessionRunFinish,
   compare: api.sessionCompare,
   cleanup: api.sessionCleanup,
   gate: api.sessionGate,
   render: api.sessionRender,
   sync: api.sessionSync,
+};
+api.accept = {
+  diff: api.acceptDiff,
+  tests: api.acceptTests,
+  reconfirm: api.acceptReconfirm,
+  record: api.acceptRecord,
+  verdict: api.acceptVerdict,
 };
 
 module.exports = api;
