@@ -122,9 +122,9 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
         "node --test failed:\n{tap}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // The four tests ran and passed (a test file that loads nothing would pass zero tests).
+    // The five tests ran and passed (a test file that loads nothing would pass zero tests).
     assert!(
-        tap.contains("# pass 4") && tap.contains("# fail 0"),
+        tap.contains("# pass 5") && tap.contains("# fail 0"),
         "{tap}"
     );
     // Every probe is gone and the fix is what is left: the session cleaned up for real.
@@ -167,15 +167,25 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
     assert_eq!(
         commands,
         [
+            "accept diff",
+            "accept reconfirm",
+            "accept record",
+            "accept tests",
+            "accept verdict",
             "cleanup",
             "compare",
             "drift",
+            "env",
             "gate",
             "place",
             "resolve",
             "run",
+            "run finish",
+            "run start",
             "session init",
             "session render",
+            "session set-policy",
+            "session show",
             "session sync",
             "strip",
             "verify"
