@@ -332,6 +332,11 @@ test("a reproduction by hand, show, set-policy, env, and the guardrail on a real
     probity.accept.record({ ...at, signal: "mutation_check", result: "skipped" }),
     refusedWith("invalid_argument"), // a skip needs its reason
   );
+  // A reason is a sentence, not a document (no argv limit here to bound it).
+  await assert.rejects(
+    probity.accept.record({ ...at, signal: "mutation_check", result: "skipped", reason: "r".repeat(5000) }),
+    refusedWith("invalid_argument"),
+  );
   await probity.accept.record({ ...at, signal: "mutation_check", result: "skipped", reason: "no mutmut" });
   const verdict = seen("accept verdict", await probity.accept.verdict(at));
   assert.equal(verdict.verification.guardrail_verdict, "accepted");
