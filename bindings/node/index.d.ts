@@ -71,6 +71,12 @@ export type ExactlyOne<T> = {
 /** At most one key of `T`: one of {@link ExactlyOne}, or none of them. */
 export type AtMostOne<T> = ExactlyOne<T> | { [P in keyof T]?: never };
 
+/** A `staged: true` that excludes the keys of `T`; `staged: false` (or absent) allows at most
+ * one of them. */
+export type StagedOr<T> =
+  | ({ staged: true } & { [P in keyof T]?: never })
+  | ({ staged?: false } & AtMostOne<T>);
+
 /**
  * The label a probe's events carry (`probe::MESSAGES`; docs/probes.md): fixed at placement,
  * never runtime text.
@@ -140,7 +146,7 @@ export type VerifyOptions = {
   follow?: boolean;
   allow?: string[];
   threads?: number;
-} & AtMostOne<{ staged: true; rev: string }>;
+} & StagedOr<{ rev: string }>;
 
 /** What {@link verify} resolves to: the records `verify --json` prints one per line before its
  * envelope (a finding or a file error), grouped, and the summary that is the envelope's data. */
@@ -243,7 +249,7 @@ export type AcceptSessionOptions =
 export type AcceptDiffOptions = {
   /** A directory inside the git work tree (default: the current directory). */
   root?: string;
-} & AtMostOne<{ staged: true; commit: string; range: string }> &
+} & StagedOr<{ commit: string; range: string }> &
   AcceptSessionOptions;
 
 /** Options of {@link acceptTests}: the changed files are the working tree's changes against
@@ -259,7 +265,7 @@ export type AcceptTestsOptions = {
   timeoutSeconds?: number;
   cacheDir?: string;
   noCache?: boolean;
-} & AtMostOne<{ files: string[]; staged: true; commit: string }> &
+} & StagedOr<{ files: string[]; commit: string }> &
   AcceptSessionOptions;
 
 /** Options of {@link acceptReconfirm}. */

@@ -32,10 +32,14 @@ export async function checks(): Promise<void> {
 
   // verify, accept diff, accept tests: at most one source.
   await probity.verify({ roots: ["."], staged: true });
+  await probity.verify({ roots: ["."], staged: false, rev: "HEAD" });
   // @ts-expect-error staged and rev
   await probity.verify({ roots: ["."], staged: true, rev: "HEAD" });
   await probity.accept.diff();
   await probity.accept.diff({ commit: "HEAD", slug: "s" });
+  await probity.accept.diff({ staged: false, range: "a..b" });
+  // @ts-expect-error staged and commit
+  await probity.accept.diff({ staged: true, commit: "HEAD" });
   // @ts-expect-error commit and range
   await probity.accept.diff({ commit: "HEAD", range: "a..b" });
   // @ts-expect-error a ledger without its slug
