@@ -4,8 +4,10 @@
 //! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
 //! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
 //! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
-//! ledger, drift and resolve, and refusals as `ProbityError`s with their reason codes; every
-//! result it records is checked against `probity schema` as the `data` of the command's
+//! ledger, drift and resolve, a run by hand (`runStart`, the program run with its environment,
+//! `runFinish`), show, set-policy and env, the guardrail on a real git change (accept diff,
+//! tests, reconfirm, record, verdict), and refusals as `ProbityError`s with their reason codes;
+//! every result it records is checked against `probity schema` as the `data` of the command's
 //! envelope, and the generated result types (`bindings/node/types.d.ts`, from the same schemas)
 //! must be up to date. Without
 //! `node` the tests are skipped with a message, unless `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is

@@ -6,7 +6,7 @@
 // `probity place --json`, `SessionInitData` of `probity session init --json` ...), and a refusal
 // rejects with a `ProbityError` whose `code` is the envelope's `reason`. Hand-written here: the
 // functions, their options (camelCase keys, checked: an unknown key is refused), `ProbityError`
-// and `ProbeMessage` (tests/node_binding.rs fails when it differs from `probe::MESSAGES`).
+// and `ProbeMessage` (tests/node_surface.rs fails when it differs from `probe::MESSAGES`).
 // Result keys stay as the CLI prints them (snake_case).
 //
 // Options that take exactly one (or at most one) of several keys are unions
