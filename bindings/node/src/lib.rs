@@ -35,8 +35,8 @@ use probity::{Error, index, resolve as res, scan, session};
 
 type Outcome = Result<Value, Error>;
 
-mod accept;
-mod session_ops;
+pub mod accept;
+pub mod session_ops;
 
 /// One library call, run on libuv's pool.
 pub struct Op {
