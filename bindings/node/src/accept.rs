@@ -7,7 +7,7 @@
 //! Where the CLI's status is `not_clean` (a flagged diff, a failed suite, a failed reconfirm, a
 //! rejected or incomplete verdict) the data says so and the promise resolves. A reconfirm whose
 //! runs decide nothing (the CLI's `failed` / `reproduction_undecided`) resolves too: its
-//! `result` is `inconclusive` and `why` says why. A signal that could not be recorded after
+//! `result` is `skipped` or `inconclusive` and `why` says why. A signal that could not be recorded after
 //! the runs rejects with the recording's reason code.
 
 use std::path::PathBuf;
@@ -161,7 +161,7 @@ struct ReconfirmArgs {
 /// `probity accept reconfirm`: revert only the fix's hunks (the probes kept byte-exact), run the
 /// reproduction, re-apply, run again, restore the tree (signal 5), recorded in the session.
 /// Resolves to [`data::AcceptReconfirm`] (also when the runs decide nothing: `result`
-/// `inconclusive`, the CLI's `reproduction_undecided`).
+/// `skipped` or `inconclusive`, the CLI's `reproduction_undecided`).
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn accept_reconfirm(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: ReconfirmArgs| {
