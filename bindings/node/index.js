@@ -81,6 +81,10 @@ function typed(e) {
 function wrap(name) {
   const f = native[name];
   return async function (options) {
+    if (typeof f !== "function") {
+      // An addon older than this index.js (a stale local build, PROBITY_NODE_ADDON).
+      throw new Error(`@probity/node: the loaded addon has no ${name}: rebuild or reinstall it`);
+    }
     try {
       return await f(options === undefined ? null : options);
     } catch (e) {
