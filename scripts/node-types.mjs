@@ -33,7 +33,12 @@ const COMMANDS = [
   ["place", "PlaceData"],
   ["strip", "StripData"],
   ["session init", "SessionInitData"],
+  ["session show", "SessionShowData"],
+  ["session set-policy", "SessionSetPolicyData"],
+  ["env", "EnvData"],
   ["run", "RunData"],
+  ["run start", "RunStartData"],
+  ["run finish", "RunFinishData"],
   ["compare", "CompareData"],
   ["cleanup", "CleanupData"],
   ["gate", "GateData"],
@@ -44,6 +49,11 @@ const COMMANDS = [
   ["verify", "VerifySummary"],
   // Not an envelope: one line of `verify --json` before its envelope.
   ["verify record", "VerifyRecord"],
+  ["accept diff", "AcceptDiffData"],
+  ["accept tests", "AcceptTestsData"],
+  ["accept reconfirm", "AcceptReconfirmData"],
+  ["accept record", "AcceptRecordData"],
+  ["accept verdict", "AcceptVerdictData"],
 ];
 /** Renamed everywhere. */
 const RENAMED = { Reason: "ReasonCode" };

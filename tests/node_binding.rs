@@ -4,8 +4,10 @@
 //! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
 //! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
 //! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
-//! ledger, drift and resolve, and refusals as `ProbityError`s with their reason codes; every
-//! result it records is checked against `probity schema` as the `data` of the command's
+//! ledger, drift and resolve, a run by hand (`runStart`, the program run with its environment,
+//! `runFinish`), show, set-policy and env, the guardrail on a real git change (accept diff,
+//! tests, reconfirm, record, verdict), and refusals as `ProbityError`s with their reason codes;
+//! every result it records is checked against `probity schema` as the `data` of the command's
 //! envelope, and the generated result types (`bindings/node/types.d.ts`, from the same schemas)
 //! must be up to date. Without
 //! `node` the tests are skipped with a message, unless `PROBITY_REQUIRE_FORMATTERS=1` or `CI` is
@@ -122,9 +124,9 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
         "node --test failed:\n{tap}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // The four tests ran and passed (a test file that loads nothing would pass zero tests).
+    // The five tests ran and passed (a test file that loads nothing would pass zero tests).
     assert!(
-        tap.contains("# pass 4") && tap.contains("# fail 0"),
+        tap.contains("# pass 5") && tap.contains("# fail 0"),
         "{tap}"
     );
     // Every probe is gone and the fix is what is left: the session cleaned up for real.
@@ -167,15 +169,25 @@ fn a_typescript_front_end_runs_a_full_session_and_drift_in_process() {
     assert_eq!(
         commands,
         [
+            "accept diff",
+            "accept reconfirm",
+            "accept record",
+            "accept tests",
+            "accept verdict",
             "cleanup",
             "compare",
             "drift",
+            "env",
             "gate",
             "place",
             "resolve",
             "run",
+            "run finish",
+            "run start",
             "session init",
             "session render",
+            "session set-policy",
+            "session show",
             "session sync",
             "strip",
             "verify"

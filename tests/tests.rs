@@ -35,6 +35,7 @@ mod layers;
 mod messages;
 mod msrv;
 mod node_binding;
+mod node_surface;
 mod place_address;
 mod place_tdz;
 mod probe_compact;

@@ -5,13 +5,24 @@
 // to the `data` of the CLI's `--json` envelope for the same command (`PlaceData` is the data of
 // `probity place --json`, `SessionInitData` of `probity session init --json` ...), and a refusal
 // rejects with a `ProbityError` whose `code` is the envelope's `reason`. Hand-written here: the
-// functions, their options (camelCase keys, checked: an unknown key is refused) and
-// `ProbityError`. Result keys stay as the CLI prints them (snake_case).
+// functions, their options (camelCase keys, checked: an unknown key is refused), `ProbityError`
+// and `ProbeMessage` (tests/node_surface.rs fails when it differs from `probe::MESSAGES`).
+// Result keys stay as the CLI prints them (snake_case).
+//
+// Options that take exactly one (or at most one) of several keys are unions
+// (`ExactlyOne`/`AtMostOne`): passing two, or none where one is needed, is a compile error;
+// a JavaScript caller that does it anyway is refused `invalid_argument` at run time.
 
 import type {
+  AcceptDiffData,
+  AcceptReconfirmData,
+  AcceptRecordData,
+  AcceptTestsData,
+  AcceptVerdictData,
   CleanupData,
   CompareData,
   DriftData,
+  EnvData,
   FileError,
   Finding,
   GateData,
@@ -19,8 +30,12 @@ import type {
   ReasonCode,
   ResolveData,
   RunData,
+  RunFinishData,
+  RunStartData,
   SessionInitData,
   SessionRenderData,
+  SessionSetPolicyData,
+  SessionShowData,
   SessionSyncData,
   StripData,
   VerifySummary,
@@ -45,21 +60,64 @@ export declare function reasonCodes(): ReasonCode[];
 // ---------------------------------------------------------------------------------------------
 // options
 
-/** Options of {@link place}: exactly one anchor (`line`, `afterLine`, `function`, `cleanLine`, `afterCleanLine`). */
-export interface PlaceOptions {
+/**
+ * Exactly one key of `T`: that key, every other key of `T` typed `never` (so absent). A
+ * union of one object per key, so `{ a: 1, b: 2 }` and `{}` are compile errors.
+ */
+export type ExactlyOne<T> = {
+  [K in keyof T]: { [P in K]: T[P] } & { [P in Exclude<keyof T, K>]?: never };
+}[keyof T];
+
+/** At most one key of `T`: one of {@link ExactlyOne}, or none of them. */
+export type AtMostOne<T> = ExactlyOne<T> | { [P in keyof T]?: never };
+
+/** A `staged: true` that excludes the keys of `T`; `staged: false` (or absent) allows at most
+ * one of them. */
+export type StagedOr<T> =
+  | ({ staged: true } & { [P in keyof T]?: never })
+  | ({ staged?: false } & AtMostOne<T>);
+
+/**
+ * The label a probe's events carry (`probe::MESSAGES`; docs/probes.md): fixed at placement,
+ * never runtime text.
+ */
+export type ProbeMessage =
+  | "checkpoint"
+  | "entry"
+  | "exit"
+  | "branch"
+  | "state"
+  | "loop"
+  | "error_path"
+  | "control";
+
+/** The anchors of {@link place}, of which a placement takes exactly one ({@link PlaceAnchor}). */
+export interface PlaceAnchors {
+  /** Before the statement at this line (1-based; a line inside a statement snaps to its start). */
+  line: number;
+  /** After the statement at this line. */
+  afterLine: number;
+  /** At the start of this function's body (`name`, `Class.method`, `mod::fn`). */
+  function: string;
+  /** `line`, counted in the file without its probe blocks. */
+  cleanLine: number;
+  /** `afterLine`, counted in the file without its probe blocks. */
+  afterCleanLine: number;
+}
+
+/** Exactly one anchor: `{ line: 3 }`, `{ function: "apply_discount" }` ... */
+export type PlaceAnchor = ExactlyOne<PlaceAnchors>;
+
+/** The options of {@link place} besides its anchor. */
+export interface PlaceProbeOptions {
   /** A relative path is named from `root` when `root` is given, else from the current directory. */
   file: string;
-  line?: number;
-  afterLine?: number;
-  function?: string;
-  cleanLine?: number;
-  afterCleanLine?: number;
   slug: string;
   probe: string;
   /** At least one. */
   hypotheses: string[];
-  /** Allowlisted message label (default `checkpoint`). */
-  message?: string;
+  /** Default `checkpoint`. */
+  message?: ProbeMessage;
   /** `name=expr`, at most 8, side-effect-free expressions only. */
   captures?: string[];
   /** Default: the session ledger of `slug` under `root`, when it exists. */
@@ -70,6 +128,9 @@ export interface PlaceOptions {
   dryRun?: boolean;
 }
 
+/** Options of {@link place}: exactly one anchor ({@link PlaceAnchors}) and the probe. */
+export type PlaceOptions = PlaceAnchor & PlaceProbeOptions;
+
 /** Options of {@link strip}: `ledger`, or `slug` (its session ledger under `root`). */
 export interface StripOptions {
   ledger?: string;
@@ -78,15 +139,14 @@ export interface StripOptions {
   root?: string;
 }
 
-export interface VerifyOptions {
+/** Options of {@link verify}: the work tree, or (at most one) the index (`staged`) or a `rev`. */
+export type VerifyOptions = {
   roots: string[];
   noIgnore?: boolean;
   follow?: boolean;
   allow?: string[];
-  staged?: boolean;
-  rev?: string;
   threads?: number;
-}
+} & StagedOr<{ rev: string }>;
 
 /** What {@link verify} resolves to: the records `verify --json` prints one per line before its
  * envelope (a finding or a file error), grouped, and the summary that is the envelope's data. */
@@ -110,10 +170,7 @@ export interface ResolveOptions extends DriftCommonOptions {
 
 /** Options of {@link drift}: exactly one of `plan` (a file) and `planText` (then the result's
  * `plan` is `-`). The CLI's `--fail-on S` is `summary.max_severity` at least `S`: compare it. */
-export interface DriftOptions extends DriftCommonOptions {
-  plan?: string;
-  planText?: string;
-}
+export type DriftOptions = DriftCommonOptions & ExactlyOne<{ plan: string; planText: string }>;
 
 /** Where a session lives: `ledger`, else `<root>/.planning/debug/<slug>.evidence.json`. */
 export interface SessionOptions {
@@ -162,6 +219,90 @@ export interface SessionSyncOptions extends SessionOptions {
   file: string;
 }
 
+/** Options of {@link sessionSetPolicy}. */
+export interface SessionSetPolicyOptions extends SessionOptions {
+  policy: "off" | "adaptive";
+}
+
+/** Options of {@link sessionRunStart}: a run performed by hand. */
+export interface SessionRunStartOptions extends SessionOptions {
+  phase: "baseline" | "post_fix" | "uninstrumented_verify";
+  /** What the person does (recorded as the run's `reproduction_ref`). */
+  label: string;
+}
+
+/** Options of {@link env}: a `ledger` (any, a session's or one `place` wrote), or the session
+ * ledger of `slug` under `root`. */
+export type EnvOptions = { root?: string } & (
+  | { ledger: string; slug?: string }
+  | { slug: string; ledger?: string }
+);
+
+/** The session a signal of `accept diff` / `accept tests` is recorded into: `slug` (and its
+ * `ledger`), or neither (nothing is recorded). */
+export type AcceptSessionOptions =
+  | { slug: string; ledger?: string }
+  | { slug?: never; ledger?: never };
+
+/** Options of {@link acceptDiff}: the working tree against `HEAD`, or at most one of the index
+ * (`staged`), a `commit` against its first parent, a `range` (`A..B`, `A...B`). */
+export type AcceptDiffOptions = {
+  /** A directory inside the git work tree (default: the current directory). */
+  root?: string;
+} & StagedOr<{ commit: string; range: string }> &
+  AcceptSessionOptions;
+
+/** Options of {@link acceptTests}: the changed files are the working tree's changes against
+ * `HEAD`, or at most one of `files` (named from `root`), the index (`staged`), a `commit`. */
+export type AcceptTestsOptions = {
+  /** Default: the enclosing git work tree of the current directory. */
+  root?: string;
+  /** How many imports a test may be away from a changed file (1 to 10, default 2). */
+  depth?: number;
+  /** Run the suites found, each bounded by `timeoutSeconds` in its own process group. */
+  run?: boolean;
+  /** Default 300. */
+  timeoutSeconds?: number;
+  cacheDir?: string;
+  noCache?: boolean;
+} & StagedOr<{ files: string[]; commit: string }> &
+  AcceptSessionOptions;
+
+/** Options of {@link acceptReconfirm}. */
+export interface AcceptReconfirmOptions extends SessionOptions {
+  /** The session's reproduction (an argv, as it was run). */
+  command: string[];
+  /** The fix is this commit (default: the working tree's changes against `HEAD`). */
+  commit?: string;
+  /** Paths or folders that are not part of the fix (the regression test, say). */
+  exclude?: string[];
+  /** The label the reproduction was recorded under (`session.run`'s `label`). */
+  label?: string;
+  /** Bound of each run (default 120). */
+  timeoutSeconds?: number;
+}
+
+/** A guardrail signal (docs/accept.md), as the `verification` record names it. */
+export type SignalName =
+  | "target_test"
+  | "mutation_check"
+  | "no_op_deletion"
+  | "adjacent_tests"
+  | "revert_and_reconfirm";
+
+/** Options of {@link acceptRecord}: exactly one of a `result` (with its `reason`; `skipped`
+ * needs one), an `rcaJustification` (`no_op_deletion` only), an `acceptDebt` justification. */
+export type AcceptRecordOptions = SessionOptions & { signal: SignalName } & (
+    | {
+        result: "pass" | "fail" | "flagged" | "skipped";
+        reason?: string;
+        rcaJustification?: never;
+        acceptDebt?: never;
+      }
+    | { rcaJustification: string; result?: never; reason?: never; acceptDebt?: never }
+    | { acceptDebt: string; result?: never; reason?: never; rcaJustification?: never }
+  );
+
 // ---------------------------------------------------------------------------------------------
 // functions (each rejects with a ProbityError)
 
@@ -170,21 +311,52 @@ export declare function strip(options: StripOptions): Promise<StripData>;
 export declare function verify(options: VerifyOptions): Promise<VerifyData>;
 export declare function resolve(options: ResolveOptions): Promise<ResolveData>;
 export declare function drift(options: DriftOptions): Promise<DriftData>;
+/** `probity env`: writes the probe runtime, resolves to the exports a program run by hand needs. */
+export declare function env(options: EnvOptions): Promise<EnvData>;
 export declare function sessionInit(options: SessionInitOptions): Promise<SessionInitData>;
+export declare function sessionShow(options: SessionOptions): Promise<SessionShowData>;
+export declare function sessionSetPolicy(
+  options: SessionSetPolicyOptions,
+): Promise<SessionSetPolicyData>;
 export declare function sessionRun(options: SessionRunOptions): Promise<RunData>;
+/** `probity run start`: begin a run performed by hand; set `env` (and remove `unset`) in the
+ * environment of the reproduction, then {@link sessionRunFinish}. */
+export declare function sessionRunStart(options: SessionRunStartOptions): Promise<RunStartData>;
+/** `probity run finish`: judge and record the run {@link sessionRunStart} began. */
+export declare function sessionRunFinish(options: SessionOptions): Promise<RunFinishData>;
 export declare function sessionCompare(options: SessionCompareOptions): Promise<CompareData>;
 export declare function sessionCleanup(options: SessionOptions): Promise<CleanupData>;
 export declare function sessionGate(options?: SessionGateOptions): Promise<GateData>;
 export declare function sessionRender(options: SessionOptions): Promise<SessionRenderData>;
 export declare function sessionSync(options: SessionSyncOptions): Promise<SessionSyncData>;
+export declare function acceptDiff(options?: AcceptDiffOptions): Promise<AcceptDiffData>;
+export declare function acceptTests(options?: AcceptTestsOptions): Promise<AcceptTestsData>;
+export declare function acceptReconfirm(
+  options: AcceptReconfirmOptions,
+): Promise<AcceptReconfirmData>;
+export declare function acceptRecord(options: AcceptRecordOptions): Promise<AcceptRecordData>;
+export declare function acceptVerdict(options: SessionOptions): Promise<AcceptVerdictData>;
 
 /** The session operations under shorter names: `session.init(...)` is `sessionInit(...)`. */
 export declare const session: {
   init: typeof sessionInit;
+  show: typeof sessionShow;
+  setPolicy: typeof sessionSetPolicy;
   run: typeof sessionRun;
+  runStart: typeof sessionRunStart;
+  runFinish: typeof sessionRunFinish;
   compare: typeof sessionCompare;
   cleanup: typeof sessionCleanup;
   gate: typeof sessionGate;
   render: typeof sessionRender;
   sync: typeof sessionSync;
+};
+
+/** The fix-acceptance guardrail under shorter names: `accept.diff(...)` is `acceptDiff(...)`. */
+export declare const accept: {
+  diff: typeof acceptDiff;
+  tests: typeof acceptTests;
+  reconfirm: typeof acceptReconfirm;
+  record: typeof acceptRecord;
+  verdict: typeof acceptVerdict;
 };

@@ -81,6 +81,10 @@ function typed(e) {
 function wrap(name) {
   const f = native[name];
   return async function (options) {
+    if (typeof f !== "function") {
+      // An addon older than this index.js (a stale local build, PROBITY_NODE_ADDON).
+      throw new Error(`@probity/node: the loaded addon has no ${name}: rebuild or reinstall it`);
+    }
     try {
       return await f(options === undefined ? null : options);
     } catch (e) {
@@ -97,22 +101,43 @@ const api = {
   verify: wrap("verify"),
   resolve: wrap("resolve"),
   drift: wrap("drift"),
+  env: wrap("env"),
   sessionInit: wrap("sessionInit"),
+  sessionShow: wrap("sessionShow"),
+  sessionSetPolicy: wrap("sessionSetPolicy"),
   sessionRun: wrap("sessionRun"),
+  sessionRunStart: wrap("sessionRunStart"),
+  sessionRunFinish: wrap("sessionRunFinish"),
   sessionCompare: wrap("sessionCompare"),
   sessionCleanup: wrap("sessionCleanup"),
   sessionGate: wrap("sessionGate"),
   sessionRender: wrap("sessionRender"),
   sessionSync: wrap("sessionSync"),
+  acceptDiff: wrap("acceptDiff"),
+  acceptTests: wrap("acceptTests"),
+  acceptReconfirm: wrap("acceptReconfirm"),
+  acceptRecord: wrap("acceptRecord"),
+  acceptVerdict: wrap("acceptVerdict"),
 };
 api.session = {
   init: api.sessionInit,
+  show: api.sessionShow,
+  setPolicy: api.sessionSetPolicy,
   run: api.sessionRun,
+  runStart: api.sessionRunStart,
+  runFinish: api.sessionRunFinish,
   compare: api.sessionCompare,
   cleanup: api.sessionCleanup,
   gate: api.sessionGate,
   render: api.sessionRender,
   sync: api.sessionSync,
+};
+api.accept = {
+  diff: api.acceptDiff,
+  tests: api.acceptTests,
+  reconfirm: api.acceptReconfirm,
+  record: api.acceptRecord,
+  verdict: api.acceptVerdict,
 };
 
 module.exports = api;

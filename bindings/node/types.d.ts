@@ -259,6 +259,10 @@ export type RunStatus =
 export type State =
   "not_used" | "planned" | "active" | "cleanup_pending" | "clean" | "cleanup_failed";
 /**
+ * The policy a session acts on: `adaptive` only when the saved value is exactly that.
+ */
+export type Policy = "off" | "adaptive";
+/**
  * A probe's verdict in one run of a comparison.
  */
 export type SideVerdict = "observed" | "not_observed" | "inconclusive" | "absent";
@@ -299,6 +303,67 @@ export type Kind =
  * Why a file could not be checked.
  */
 export type ErrorKind = "unreadable" | "vanished" | "symlink_loop" | "walk_error";
+/**
+ * What a flagged hunk does to behaviour. Frozen: kinds are added, never renamed or removed.
+ */
+export type AcceptDiffKind =
+  | "branch_removed"
+  | "loop_removed"
+  | "early_exit"
+  | "constant_condition"
+  | "blanket_return"
+  | "exception_swallowed"
+  | "code_commented_out"
+  | "assertion_removed"
+  | "assertion_weakened"
+  | "test_skipped"
+  | "test_deleted"
+  | "unledgered_probe"
+  | "not_analyzed";
+/**
+ * How much a finding weighs in the verdict.
+ */
+export type AcceptDiffSeverity = "flag" | "review";
+/**
+ * What was compared.
+ */
+export type Source =
+  | {
+      mode: "worktree";
+    }
+  | {
+      mode: "staged";
+    }
+  | {
+      mode: "commit";
+      /**
+       * The revision as given.
+       */
+      rev: string;
+    }
+  | {
+      mode: "range";
+      /**
+       * The range as given.
+       */
+      range: string;
+    };
+/**
+ * `pass` (no `flag` finding) or `flagged` (at least one).
+ */
+export type AcceptDiffVerdict = "pass" | "flagged";
+/**
+ * The overall result.
+ */
+export type Outcome = "found" | "pass" | "fail" | "skipped";
+/**
+ * A test runner.
+ */
+export type Runner = "pytest" | "unittest" | "node_test" | "vitest" | "jest" | "cargo";
+/**
+ * How a suite's run ended.
+ */
+export type SuiteStatus = "pass" | "fail" | "timeout" | "not_started";
 
 /**
  * The data of each command the package wraps, by CLI command (the `data` of its `--json` envelope).
@@ -307,7 +372,12 @@ export interface CommandData {
   place: PlaceData;
   strip: StripData;
   "session init": SessionInitData;
+  "session show": SessionShowData;
+  "session set-policy": SessionSetPolicyData;
+  env: EnvData;
   run: RunData;
+  "run start": RunStartData;
+  "run finish": RunFinishData;
   compare: CompareData;
   cleanup: CleanupData;
   gate: GateData;
@@ -317,6 +387,11 @@ export interface CommandData {
   drift: DriftData;
   verify: VerifySummary;
   "verify record": VerifyRecord;
+  "accept diff": AcceptDiffData;
+  "accept tests": AcceptTestsData;
+  "accept reconfirm": AcceptReconfirmData;
+  "accept record": AcceptRecordData;
+  "accept verdict": AcceptVerdictData;
 }
 /**
  * What `probity place` did.
@@ -745,6 +820,60 @@ export interface RunRecord {
   status: RunStatus;
 }
 /**
+ * `session show`.
+ */
+export interface SessionShowData {
+  policy: PolicyView;
+  session: Ledger;
+}
+/**
+ * A session's policy: the one that applies, and the one saved.
+ */
+export interface PolicyView {
+  effective: Policy;
+  /**
+   * What the ledger holds, as it is.
+   */
+  saved: SavedPolicy | null;
+}
+/**
+ * `session set-policy`.
+ */
+export interface SessionSetPolicyData {
+  policy: PolicyView;
+}
+/**
+ * `env`.
+ */
+export interface EnvData {
+  /**
+   * The runtime files written (names inside `root`).
+   */
+  artifacts: string[];
+  /**
+   * Variables to export.
+   */
+  exports: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * The ledger.
+   */
+  ledger: string;
+  /**
+   * Probes the runtime knows.
+   */
+  probes: number;
+  /**
+   * Whether the files are recorded in the ledger (removed by `probity cleanup`).
+   */
+  recorded: boolean;
+  /**
+   * The folder holding the runtime files.
+   */
+  root: string;
+}
+/**
  * What `probity run` reports (the untrusted parts are never persisted).
  */
 export interface RunData {
@@ -797,6 +926,56 @@ export interface CapturedEvent {
    * Probe id.
    */
   probe: string;
+}
+/**
+ * `run start`.
+ */
+export interface RunStartData {
+  /**
+   * Variables to export where the reproduction runs.
+   */
+  env: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * The run begun.
+   */
+  run_id: string;
+  /**
+   * Variables to unset there.
+   */
+  unset: string[];
+}
+/**
+ * What `probity run` reports (the untrusted parts are never persisted).
+ */
+export interface RunFinishData {
+  /**
+   * The signal `probity run` received and forwarded to the command's group (the run is
+   * recorded `interrupted`; the CLI then exits 128 + this number).
+   */
+  interrupted_by: number | null;
+  run: RunRecord;
+  /**
+   * Signal that ended the command.
+   */
+  signal: number | null;
+  /**
+   * Whether the timeout fired.
+   */
+  timed_out: boolean;
+  /**
+   * Captured values: UNTRUSTED data from the program, bounded; never persisted.
+   */
+  untrusted_captured: CapturedEvent[];
+  /**
+   * Tail of stderr: UNTRUSTED, never persisted.
+   */
+  untrusted_stderr_tail: string;
+  /**
+   * Tail of stdout: UNTRUSTED, never persisted.
+   */
+  untrusted_stdout_tail: string;
 }
 /**
  * `compare`.
@@ -1386,6 +1565,547 @@ export interface FileError {
    * Always [`SCHEMA_VERSION`].
    */
   schema_version: number;
+}
+/**
+ * `accept diff`.
+ */
+export interface AcceptDiffData {
+  /**
+   * Findings per kind (only kinds found), both severities.
+   */
+  counts: {
+    [k: string]: number | undefined;
+  };
+  /**
+   * Every changed file, sorted by path.
+   */
+  files: FileReport[];
+  /**
+   * Every finding, by file then line.
+   */
+  findings: AcceptDiffFinding[];
+  /**
+   * Hunks classified, over all files.
+   */
+  hunks: number;
+  /**
+   * Net units of behaviour of the whole diff (see [`Net`]).
+   */
+  net_units: number;
+  /**
+   * The new side's commit (`None` for the working tree or index).
+   */
+  new_rev: string | null;
+  /**
+   * The old side's commit (`None` for an unborn HEAD).
+   */
+  old_rev: string | null;
+  /**
+   * The probity that judged it.
+   */
+  probity_version: string;
+  /**
+   * Findings of severity `review` (they do not flag).
+   */
+  review_findings: number;
+  source: Source;
+  verdict: AcceptDiffVerdict;
+  /**
+   * The session's fix-acceptance record, when the signal was recorded into a session
+   * (`--slug`).
+   */
+  verification?: Verification | null;
+}
+/**
+ * What happened to one changed file.
+ */
+export interface FileReport {
+  /**
+   * Whether the file was classified.
+   */
+  analyzed: boolean;
+  /**
+   * Hunks after probe blocks were taken out.
+   */
+  hunks: number;
+  /**
+   * Language id, or `None` for files no grammar reads.
+   */
+  language: string | null;
+  /**
+   * The old path, when git saw a rename.
+   */
+  old_path?: string | null;
+  /**
+   * The old path's exact bytes in hex, when they are not UTF-8.
+   */
+  old_path_bytes?: string | null;
+  /**
+   * Repo-relative path (new path); U+FFFD for bytes that are not UTF-8 (then `path_bytes`
+   * names the file).
+   */
+  path: string;
+  /**
+   * The path's exact bytes in hex, when they are not UTF-8 (as `verify`'s `path_bytes`).
+   */
+  path_bytes?: string | null;
+  /**
+   * Complete probe blocks excluded (old and new version together).
+   */
+  probe_blocks_excluded: number;
+  /**
+   * Why not (a reason code: `unsupported_language`, `not_utf8`, `file_too_large`, ...).
+   */
+  skip_reason?: string | null;
+  /**
+   * git's status letter: `A`, `M`, `D`, `R`, `T`.
+   */
+  status: string;
+}
+/**
+ * One behaviour-deleting shape in one hunk.
+ */
+export interface AcceptDiffFinding {
+  /**
+   * One sentence saying what was found.
+   */
+  detail: string;
+  /**
+   * The code the finding is about (old code for removals, new code for additions), at most
+   * [`EXCERPT_LINES`] lines of at most [`EXCERPT_LINE_CHARS`] characters.
+   */
+  excerpt: string;
+  /**
+   * Repo-relative path (the new path of a rename); U+FFFD for bytes that are not UTF-8.
+   */
+  file: string;
+  /**
+   * The path's exact bytes in hex, when they are not UTF-8 (as [`FileReport::path_bytes`]).
+   */
+  file_bytes?: string | null;
+  kind: AcceptDiffKind;
+  net: Net;
+  /**
+   * 1-based inclusive line range of the hunk in the new version (`None`: it only removes).
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  new_lines: [number, number] | null;
+  /**
+   * 1-based inclusive line range of the hunk in the old version (`None`: it only adds).
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  old_lines: [number, number] | null;
+  severity: AcceptDiffSeverity;
+}
+/**
+ * The net change in units of behaviour (branches, loops, calls, assertions, returns, raises,
+ * `?`) around a finding: units after minus units before, minus the units added shapes make dead
+ * or blank. Negative: behaviour removed and not replaced.
+ */
+export interface Net {
+  /**
+   * Net units of every analyzed file of the diff.
+   */
+  diff_units: number;
+  /**
+   * Net units of the file.
+   */
+  file_units: number;
+  /**
+   * The finding's enclosing scope key (`a::b`; `""` for module level).
+   */
+  scope: string;
+  /**
+   * Net units of that scope (nested scopes included).
+   */
+  scope_units: number;
+}
+/**
+ * The record.
+ */
+export interface Verification {
+  /**
+   * The caller's accepted debt.
+   */
+  accepted_debt?: Debt | null;
+  /**
+   * Adjacent tests (signal 4, `accept tests`).
+   */
+  adjacent_tests?: SignalRecord | null;
+  /**
+   * `accepted`, `rejected`, `accepted_debt` or `incomplete` (recomputed on every write).
+   */
+  guardrail_verdict: string;
+  /**
+   * Mutation check (signal 2, the caller's).
+   */
+  mutation_check?: SignalRecord | null;
+  /**
+   * No-op / behaviour-deleting detector (signal 3, `accept diff`).
+   */
+  no_op_deletion?: SignalRecord | null;
+  /**
+   * The first failing signal of a rejected (or debt-accepted) fix.
+   */
+  rejected_signal: string | null;
+  /**
+   * Revert and reconfirm (signal 5, `accept reconfirm`).
+   */
+  revert_and_reconfirm?: SignalRecord | null;
+  /**
+   * Target test (signal 1, the caller's).
+   */
+  target_test?: SignalRecord | null;
+  /**
+   * Signals not recorded yet, `inconclusive`, or skipped where the guardrail needs them.
+   */
+  unmet: string[];
+}
+/**
+ * The documented technical debt the caller accepted.
+ */
+export interface Debt {
+  /**
+   * Why it is accepted anyway.
+   */
+  justification: string;
+  /**
+   * When.
+   */
+  recorded_at: string;
+  /**
+   * The unmet signal.
+   */
+  signal: string;
+}
+/**
+ * One signal's result.
+ */
+export interface SignalRecord {
+  /**
+   * Why it was skipped (required then), or the caller's evidence.
+   */
+  reason?: string | null;
+  /**
+   * When.
+   */
+  recorded_at: string;
+  /**
+   * `pass`, `fail`, `flagged`, `skipped` or `inconclusive`.
+   */
+  result: string;
+  /**
+   * Who computed it: a probity command (`accept diff`, ...) or `caller`.
+   */
+  source: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * `accept tests`.
+ */
+export interface AcceptTestsData {
+  /**
+   * The changed files.
+   */
+  changed: Changed[];
+  /**
+   * The depth bound.
+   */
+  depth: number;
+  /**
+   * Why it was skipped.
+   */
+  reason?: ReasonCode | null;
+  result: Outcome;
+  /**
+   * Repository root.
+   */
+  root: string;
+  stats: SearchStats;
+  /**
+   * The commands that run exactly them.
+   */
+  suites: Suite[];
+  /**
+   * The adjacent test files, by depth then path.
+   */
+  tests: TestFile[];
+  /**
+   * Test files no runner command covers (a test directory helper, a Rust file outside any
+   * crate), listed so that nothing is dropped silently.
+   */
+  unrunnable: string[];
+  /**
+   * The session's fix-acceptance record, when the signal was recorded into a session
+   * (`--slug`).
+   */
+  verification?: Verification | null;
+}
+/**
+ * One changed file, as the search saw it.
+ */
+export interface Changed {
+  /**
+   * Whether it exists on disk (a deleted file is still searched for by name, but nothing can
+   * be resolved to it).
+   */
+  exists: boolean;
+  /**
+   * The words its importers must hold (module name, package, crate).
+   */
+  names: string[];
+  /**
+   * Path relative to the root, `/`-separated.
+   */
+  path: string;
+}
+/**
+ * Counters of the search.
+ */
+export interface SearchStats {
+  /**
+   * Files the word index named as possible importers.
+   */
+  candidates: number;
+  /**
+   * Candidates whose imports were read (parsed or from the cache).
+   */
+  candidates_read: number;
+  /**
+   * Files of the repository the word index covers.
+   */
+  files_indexed: number;
+  /**
+   * Candidates parsed in this run (the others came from the cache).
+   */
+  files_parsed: number;
+  /**
+   * Files reached through imports (tests or not).
+   */
+  files_reached: number;
+  /**
+   * Wall time of the search in milliseconds.
+   */
+  search_ms: number;
+}
+/**
+ * The argv that runs exactly some of the tests, and how its run ended when asked.
+ */
+export interface Suite {
+  /**
+   * The command, an argv (never a shell string).
+   */
+  argv: string[];
+  /**
+   * The working directory, relative to the root (`.` for the root).
+   */
+  cwd: string;
+  /**
+   * Wall time in milliseconds (`--run` only).
+   */
+  duration_ms?: number | null;
+  /**
+   * Its exit code (`--run` only).
+   */
+  exit_code?: number | null;
+  /**
+   * The test files it runs.
+   */
+  files: string[];
+  /**
+   * The last bytes of its output, stdout then stderr (`--run` only; untrusted text, shown,
+   * never recorded).
+   */
+  output_tail?: string | null;
+  runner: Runner;
+  /**
+   * How its run ended (`--run` only).
+   */
+  status?: SuiteStatus | null;
+}
+/**
+ * One test file adjacent to the change.
+ */
+export interface TestFile {
+  /**
+   * The files from this test to the changed file it reaches, each importing the next.
+   */
+  chain: string[];
+  /**
+   * Imports between it and a changed file: 0 it is a changed file, 1 it imports one, ...
+   */
+  depth: number;
+  /**
+   * `python`, `javascript` or `rust`.
+   */
+  language: string;
+  /**
+   * Path relative to the root.
+   */
+  path: string;
+  /**
+   * How the last step is taken when it is no import: `crate` (a Rust integration test of the
+   * crate whose library is reached), `conftest` (a pytest test below a reached `conftest.py`),
+   * `self` (a changed Rust file with its own `#[cfg(test)]`).
+   */
+  via?: string | null;
+}
+/**
+ * `accept reconfirm`.
+ */
+export interface AcceptReconfirmData {
+  /**
+   * The session's earlier baseline run of the same reproduction, for comparison.
+   */
+  baseline_exit_code: number | null;
+  /**
+   * The reproduction failed with the fix reverted.
+   */
+  bug_returned_on_revert: boolean | null;
+  /**
+   * Files left out.
+   */
+  excluded: Excluded[];
+  /**
+   * Files reverted.
+   */
+  files: RevertedFile[];
+  /**
+   * `not_minimal` when the fix spans several hunks across files.
+   */
+  findings: string[];
+  /**
+   * The fix's source: `worktree` or the commit.
+   */
+  fix: string;
+  /**
+   * The reproduction passed with the fix re-applied.
+   */
+  fixed_on_reapply: boolean | null;
+  /**
+   * Hunks undone.
+   */
+  hunks: number;
+  /**
+   * Live probes checked (block bytes against the ledger's hash) after the revert and after
+   * the restore; every one must verify.
+   */
+  probes_checked: number;
+  /**
+   * Every probe hash-verified after the restore.
+   */
+  probes_verified_restored: boolean;
+  /**
+   * Every probe hash-verified with the fix reverted.
+   */
+  probes_verified_reverted: boolean;
+  /**
+   * See `revert_run`.
+   */
+  reapply_run: RunOutcome | null;
+  /**
+   * What a journal left by an interrupted reconfirm put back first.
+   */
+  recovered: Recovered | null;
+  /**
+   * `pass`, `fail`, `skipped` (a run timed out, was interrupted, could not start) or
+   * `inconclusive` (a file of the fix changed during a run).
+   */
+  result: string;
+  /**
+   * The run with the fix reverted, and the one with it re-applied.
+   */
+  revert_run: RunOutcome | null;
+  /**
+   * The tree holds the fix's bytes again, byte for byte.
+   */
+  tree_restored: boolean;
+  /**
+   * The session's fix-acceptance record, with this signal recorded (absent when recording
+   * it failed: status `failed`).
+   */
+  verification?: Verification | null;
+  /**
+   * Why it failed, was skipped or is inconclusive.
+   */
+  why: string | null;
+}
+/**
+ * A file left out of the fix, and why.
+ */
+export interface Excluded {
+  /**
+   * Repository-relative path.
+   */
+  path: string;
+  /**
+   * `named_by_reproduction`, `excluded` (`--exclude`) or `session_files`.
+   */
+  why: string;
+}
+/**
+ * One reverted file.
+ */
+export interface RevertedFile {
+  /**
+   * Hunks of the fix undone in it.
+   */
+  hunks: number;
+  /**
+   * Repository-relative path.
+   */
+  path: string;
+}
+/**
+ * One run of the reproduction.
+ */
+export interface RunOutcome {
+  /**
+   * Whether the run shows the bug (not exit 0); `None` when it decides nothing.
+   */
+  bug_present: boolean | null;
+  /**
+   * Exit status.
+   */
+  exit_code: number | null;
+  /**
+   * `run-N` in the ledger.
+   */
+  run_id: string;
+  status: RunStatus;
+}
+/**
+ * What [`Reconfirming::recover`] put back.
+ */
+export interface Recovered {
+  /**
+   * Files rewritten with their saved bytes (or removed, when they did not exist).
+   */
+  restored: string[];
+  /**
+   * Files that already held their saved bytes.
+   */
+  unchanged: string[];
+}
+/**
+ * `accept record`.
+ */
+export interface AcceptRecordData {
+  verification: Verification;
+}
+/**
+ * `accept verdict`.
+ */
+export interface AcceptVerdictData {
+  /**
+   * The "FIX REJECTED BY GUARDRAIL" block of a rejected fix (markdown), else null.
+   */
+  rejected_block: string | null;
+  verification: Verification;
 }
 /**
  * The data of a refusal.

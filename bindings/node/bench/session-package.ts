@@ -8,7 +8,7 @@ const probity = require(process.env.PROBITY_NODE_PACKAGE ?? "@probity/node") as 
 async function main(): Promise<void> {
   const slug = "cart-bug";
   await probity.session.init({ slug, policy: "adaptive" });
-  const place = (probe: string, at: Partial<Probity.PlaceOptions>, message: string, capture: string) =>
+  const place = (probe: string, at: Probity.PlaceAnchor, message: Probity.ProbeMessage, capture: string) =>
     probity.place({ file: "cart.py", ...at, slug, probe, hypotheses: ["h1"], message, captures: [capture] });
   await place("p-entry", { function: "apply_discount" }, "entry", "amount=amount");
   await place("p-total", { cleanLine: 35 }, "state", "total=total");

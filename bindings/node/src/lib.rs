@@ -9,6 +9,10 @@
 //! generated from `probity schema`. A refusal rejects with an `Error` whose message is the JSON
 //! `{"reason", "detail", "candidates"}` of the library's [`probity::Error`]; `index.js` turns it
 //! into a typed `ProbityError` whose `code` is the frozen reason code. No CLI is spawned.
+//!
+//! Here: the task type, place, strip, verify, the drift guard and a session's cycle (init, run,
+//! compare, cleanup, gate, render, sync); `session_ops` the rest of a session (show,
+//! set-policy, env, the manual run pair), `accept` the fix-acceptance guardrail.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,13 +35,16 @@ use probity::{Error, index, resolve as res, scan, session};
 
 type Outcome = Result<Value, Error>;
 
+pub mod accept;
+pub mod session_ops;
+
 /// One library call, run on libuv's pool.
 pub struct Op {
     call: Option<Box<dyn FnOnce() -> Outcome + Send>>,
 }
 
 impl Op {
-    fn new<O: DeserializeOwned>(
+    pub(crate) fn new<O: DeserializeOwned>(
         options: Value,
         f: impl FnOnce(O) -> Outcome + Send + 'static,
     ) -> AsyncTask<Op> {
@@ -102,25 +109,25 @@ fn parse<O: DeserializeOwned>(options: Value) -> Result<O, Error> {
     serde_json::from_value(options).map_err(|e| Error::new(Reason::InvalidArgument, e.to_string()))
 }
 
-fn value<T: serde::Serialize>(t: &T) -> Outcome {
+pub(crate) fn value<T: serde::Serialize>(t: &T) -> Outcome {
     serde_json::to_value(t).map_err(|e| Error::new(Reason::IoError, e.to_string()))
 }
 
-fn string(p: &Path) -> String {
+pub(crate) fn string(p: &Path) -> String {
     p.display().to_string()
 }
 
 /// Where a session lives: `ledger`, else `<root>/.planning/debug/<slug>.evidence.json`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SessionOptions {
+pub(crate) struct SessionOptions {
     slug: String,
     ledger: Option<PathBuf>,
     root: Option<PathBuf>,
 }
 
 impl SessionOptions {
-    fn target(self) -> Target {
+    pub(crate) fn target(self) -> Target {
         Target {
             slug: self.slug,
             ledger: self.ledger,

@@ -15,6 +15,7 @@ declare module "node:assert/strict" {
     equal<T>(actual: unknown, expected: T, message?: string): asserts actual is T;
     deepEqual(actual: unknown, expected: unknown, message?: string): void;
     match(value: string, re: RegExp, message?: string): void;
+    doesNotMatch(value: string, re: RegExp, message?: string): void;
     ok(value: unknown, message?: string): asserts value;
     rejects(
       block: Promise<unknown>,
@@ -26,7 +27,16 @@ declare module "node:assert/strict" {
   export default assert;
 }
 
+declare module "node:child_process" {
+  export function spawnSync(
+    command: string,
+    args: string[],
+    options: { cwd?: string; env?: Record<string, string | undefined>; encoding: "utf8" },
+  ): { status: number | null; stdout: string; stderr: string };
+}
+
 declare module "node:fs" {
+  export function mkdirSync(path: string): void;
   export function readFileSync(path: string, encoding: "utf8"): string;
   export function writeFileSync(path: string, data: string): void;
   export function appendFileSync(path: string, data: string): void;

@@ -7,7 +7,8 @@
 /// <reference path="./node.d.ts" />
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as Probity from "../index";
 
@@ -159,9 +160,21 @@ test("place and strip with a plain ledger, a dry run, and refusals of bad option
   // An unknown option is refused, not ignored.
   const bad = { ledger, sluggish: "s" } as unknown as Probity.StripOptions;
   await assert.rejects(probity.strip(bad), refusedWith("invalid_argument"));
+  // No anchor, or two: a compile error (test/unions.check.ts); from JavaScript, refused.
+  const noAnchor = { file, slug: "s", probe: "p", hypotheses: ["h"] };
   await assert.rejects(
-    probity.place({ file, slug: "s", probe: "p", hypotheses: ["h"] }),
+    probity.place(noAnchor as unknown as Probity.PlaceOptions),
     refusedWith("invalid_argument"),
+  );
+  const twoAnchors = { ...noAnchor, line: 2, function: "f" };
+  await assert.rejects(
+    probity.place(twoAnchors as unknown as Probity.PlaceOptions),
+    refusedWith("invalid_argument"),
+  );
+  const badMessage = { ...noAnchor, line: 2, message: "runtime text" };
+  await assert.rejects(
+    probity.place(badMessage as unknown as Probity.PlaceOptions),
+    refusedWith("invalid_message"),
   );
 });
 
@@ -184,6 +197,8 @@ test("drift and resolve: a plan's symbols against the fixture's declarations", a
   // `--fail-on` is the CLI's exit code; the package gives the data, and refuses the option.
   const failOn = { planText: plan, failOn: "high" } as unknown as Probity.DriftOptions;
   await assert.rejects(probity.drift(failOn), refusedWith("invalid_argument"));
+  const both = { planText: plan, plan: "PLAN.md" } as unknown as Probity.DriftOptions;
+  await assert.rejects(probity.drift(both), refusedWith("invalid_argument"));
 
   const resolved = seen("resolve", await probity.resolve({ refs: ["Cart.add", "Cart.remove"], noCache: true }));
   assert.deepEqual(
@@ -195,15 +210,155 @@ test("drift and resolve: a plan's symbols against the fixture's declarations", a
   );
 });
 
+/** `git ARGS` in `cwd`, which must succeed. */
+function git(cwd: string, ...args: string[]): void {
+  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+  assert.equal(r.status, 0, `git ${args.join(" ")}: ${r.stderr}`);
+}
+
+test("a reproduction by hand, show, set-policy, env, and the guardrail on a real git change", async () => {
+  // A git repository of its own: cart.py, a check whose exit status is the verdict, a unittest.
+  const g = join(root, "guard");
+  mkdirSync(g);
+  // cart.py with its bug (the first test fixed the fixture's copy).
+  const buggy = readFileSync(cart, "utf8").replace("    return amount - discount\n", "    return discount\n");
+  assert.match(buggy, /\n    return discount\n/);
+  writeFileSync(join(g, "cart.py"), buggy);
+  writeFileSync(
+    join(g, "check.py"),
+    "import sys\nimport cart\nsys.exit(0 if cart.apply_discount(100.0, 10) == 90.0 else 1)\n",
+  );
+  writeFileSync(
+    join(g, "test_cart.py"),
+    "import unittest\nimport cart\n\n\nclass T(unittest.TestCase):\n" +
+      "    def test_add(self):\n        c = cart.Cart()\n        c.add(\"pen\", 5.0, qty=2)\n" +
+      "        self.assertEqual(c.subtotal(), 10.0)\n",
+  );
+  git(g, "init", "-q");
+  git(g, "add", ".");
+  git(g, "commit", "-qm", "cart");
+  const slug = "guard";
+  const at = { slug, root: g };
+
+  await probity.session.init({ ...at });
+  const shown = seen("session show", await probity.session.show(at));
+  assert.deepEqual([shown.policy.effective, shown.session.slug], ["off", slug]);
+  // Probes are opt-in: refused until the policy says `adaptive`.
+  await assert.rejects(
+    probity.place({ ...at, file: "cart.py", function: "apply_discount", probe: "p", hypotheses: ["h1"] }),
+    refusedWith("policy_off"),
+  );
+  const set = seen("session set-policy", await probity.session.setPolicy({ ...at, policy: "adaptive" }));
+  assert.equal(set.policy.effective, "adaptive");
+  assert.equal((await probity.session.show(at)).policy.effective, "adaptive");
+  const badPolicy = { ...at, policy: "on" } as unknown as Probity.SessionSetPolicyOptions;
+  await assert.rejects(probity.session.setPolicy(badPolicy), refusedWith("invalid_argument"));
+
+  // A relative `file` is named from `root`.
+  const placed = await probity.place({
+    ...at, file: "cart.py", function: "apply_discount", probe: "p-entry", hypotheses: ["h1"],
+    message: "entry", captures: ["amount=amount"],
+  });
+  assert.equal(placed.placement.location, "cart.py:24");
+
+  const env = seen("env", await probity.env(at));
+  assert.equal(env.ledger, join(g, ".planning/debug/guard.evidence.json"));
+  assert.equal(env.probes, 1);
+  assert.equal(env.recorded, true);
+  assert.ok(env.exports["GSD_DEBUG_PROBE_RUNTIME"]);
+  await assert.rejects(
+    probity.env({ root: g } as unknown as Probity.EnvOptions),
+    refusedWith("invalid_argument"),
+  );
+
+  // The manual pair: start, the reproduction run here with the environment it returned, finish.
+  const started = seen("run start", await probity.session.runStart({ ...at, phase: "baseline", label: "check by hand" }));
+  assert.equal(started.run_id, "run-1");
+  assert.ok(started.env["GSD_DEBUG_PROBE_SINK"]);
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...started.env };
+  for (const k of started.unset) delete childEnv[k];
+  const byHand = spawnSync("python3", ["check.py"], { cwd: g, env: childEnv, encoding: "utf8" });
+  assert.equal(byHand.status, 1, byHand.stderr); // the bug: 10% off 100 is 10 here
+  const finished = seen("run finish", await probity.session.runFinish(at));
+  assert.equal(finished.run.run_id, "run-1");
+  assert.equal(finished.run.reproduction_ref, "check by hand");
+  assert.equal(finished.run.observations["p-entry"]?.verdict, "observed");
+  await assert.rejects(probity.session.runFinish(at), refusedWith("run_not_found"));
+
+  // The session's reproduction, as `accept reconfirm` will run it: in the process's directory
+  // (reconfirm has no `cwd`), so by its absolute path.
+  const command = ["python3", join(g, "check.py")];
+  const baseline = await probity.session.run({ ...at, phase: "baseline", command, cwd: g });
+  assert.equal(baseline.run.exit_code, 1);
+
+  // The fix, the probe still in place.
+  const withProbe = readFileSync(join(g, "cart.py"), "utf8");
+  writeFileSync(join(g, "cart.py"), withProbe.replace("    return discount\n", "    return amount - discount\n"));
+
+  const diff = seen("accept diff", await probity.accept.diff(at));
+  assert.equal(diff.verdict, "pass");
+  const analyzed = diff.files.filter((f) => f.analyzed);
+  assert.deepEqual(analyzed.map((f) => [f.path, f.probe_blocks_excluded]), [["cart.py", 1]]);
+  assert.equal(diff.verification?.no_op_deletion?.result, "pass");
+  await assert.rejects(
+    probity.accept.diff({ root: g, staged: true, commit: "HEAD" } as unknown as Probity.AcceptDiffOptions),
+    refusedWith("invalid_argument"),
+  );
+  await assert.rejects(probity.accept.diff({ root: g, commit: "nope" }), refusedWith("bad_revision"));
+
+  const tests = seen("accept tests", await probity.accept.tests({ ...at, run: true, noCache: true, timeoutSeconds: 60 }));
+  assert.deepEqual(tests.tests.map((t) => t.path), ["test_cart.py"]);
+  assert.equal(tests.result, "pass");
+  assert.deepEqual(tests.suites.map((x) => x.status), ["pass"]);
+  assert.equal(tests.verification?.adjacent_tests?.result, "pass");
+
+  const reconfirmed = seen("accept reconfirm", await probity.accept.reconfirm({ ...at, command, timeoutSeconds: 60 }));
+  assert.equal(reconfirmed.result, "pass");
+  assert.equal(reconfirmed.bug_returned_on_revert, true);
+  assert.equal(reconfirmed.fixed_on_reapply, true);
+  assert.equal(reconfirmed.tree_restored, true);
+  assert.equal(reconfirmed.verification?.revert_and_reconfirm?.result, "pass");
+  assert.match(readFileSync(join(g, "cart.py"), "utf8"), /return amount - discount\n/);
+  await assert.rejects(
+    probity.accept.reconfirm({ ...at, command: ["python3", "other.py"] }),
+    refusedWith("reproduction_mismatch"),
+  );
+
+  const incomplete = seen("accept verdict", await probity.accept.verdict(at));
+  assert.equal(incomplete.verification.guardrail_verdict, "incomplete");
+  assert.equal(incomplete.rejected_block, null);
+  seen("accept record", await probity.accept.record({ ...at, signal: "target_test", result: "pass" }));
+  await assert.rejects(
+    probity.accept.record({ ...at, signal: "mutation_check", result: "skipped" }),
+    refusedWith("invalid_argument"), // a skip needs its reason
+  );
+  // A reason is a sentence, not a document (no argv limit here to bound it).
+  await assert.rejects(
+    probity.accept.record({ ...at, signal: "mutation_check", result: "skipped", reason: "r".repeat(5000) }),
+    refusedWith("invalid_argument"),
+  );
+  await probity.accept.record({ ...at, signal: "mutation_check", result: "skipped", reason: "no mutmut" });
+  const verdict = seen("accept verdict", await probity.accept.verdict(at));
+  assert.equal(verdict.verification.guardrail_verdict, "accepted");
+
+  const cleaned = await probity.session.cleanup(at);
+  assert.equal(cleaned.state, "clean");
+  assert.doesNotMatch(readFileSync(join(g, "cart.py"), "utf8"), /gsd-debug-probe/);
+});
+
 test("every declared function is exported, and reason codes come from the addon", () => {
   const names = [
-    "place", "strip", "verify", "resolve", "drift", "sessionInit", "sessionRun",
-    "sessionCompare", "sessionCleanup", "sessionGate", "sessionRender", "sessionSync",
+    "place", "strip", "verify", "resolve", "drift", "env", "sessionInit", "sessionShow",
+    "sessionSetPolicy", "sessionRun", "sessionRunStart", "sessionRunFinish", "sessionCompare",
+    "sessionCleanup", "sessionGate", "sessionRender", "sessionSync", "acceptDiff", "acceptTests",
+    "acceptReconfirm", "acceptRecord", "acceptVerdict",
   ] as const;
   for (const n of names) assert.equal(typeof probity[n], "function", n);
-  for (const n of Object.keys(probity.session)) {
-    assert.equal(typeof probity.session[n as keyof typeof probity.session], "function", n);
+  for (const group of [probity.session, probity.accept] as const) {
+    for (const [n, f] of Object.entries(group)) assert.equal(typeof f, "function", n);
   }
+  assert.equal(Object.keys(probity.session).length, 11);
+  assert.equal(Object.keys(probity.accept).length, 5);
   const codes = probity.reasonCodes();
   assert(codes.includes("session_exists"));
   assert(codes.includes("invalid_identifier"));

@@ -28,6 +28,25 @@ pub const RECONFIRM_SOURCE: &str = "accept reconfirm";
 /// The `source` of a signal the caller computed (`accept record`).
 pub const CALLER_SOURCE: &str = "caller";
 
+/// The longest reason or justification a caller may record, in bytes: the ledger holds
+/// sanitized facts, not documents (a front-end without a command line's argument limit, the
+/// Node binding, could otherwise write megabytes into every rewrite of the ledger).
+pub const MAX_CALLER_TEXT: usize = 4096;
+
+/// `text` when it is within [`MAX_CALLER_TEXT`], else `invalid_argument`.
+fn bounded<'a>(what: &str, text: &'a str) -> Result<&'a str, Error> {
+    if text.len() > MAX_CALLER_TEXT {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "the {what} is {} bytes; at most {MAX_CALLER_TEXT} are recorded (cite a file instead)",
+                text.len()
+            ),
+        ));
+    }
+    Ok(text)
+}
+
 /// Record `accept diff`'s verdict as `no_op_deletion` in the session `target`.
 pub fn diff(target: &Target, report: &DiffReport) -> Result<Verification, Error> {
     into(target, &Signal::NoOpDeletion, diff_signal(report))
@@ -54,6 +73,9 @@ pub fn caller(
     result: &SignalResult,
     reason: Option<String>,
 ) -> Result<Verification, Error> {
+    if let Some(r) = &reason {
+        bounded("reason", r)?;
+    }
     let rec = SignalRecord {
         result: result.clone(),
         reason,
@@ -68,6 +90,7 @@ pub fn caller(
 /// --rca-justification`): `pass` with `deletion_justified_by_rca: true` and `why` as its reason.
 /// Another signal, or an empty text, is refused (`invalid_argument`).
 pub fn rca_justified(target: &Target, signal: &Signal, why: &str) -> Result<Verification, Error> {
+    let why = bounded("justification", why)?;
     if *signal != Signal::NoOpDeletion || why.trim().is_empty() {
         return Err(Error::new(
             Reason::InvalidArgument,
@@ -88,6 +111,7 @@ pub fn rca_justified(target: &Target, signal: &Signal, why: &str) -> Result<Veri
 
 /// Accept the unmet `signal` as documented technical debt (`accept record --accept-debt`).
 pub fn debt(target: &Target, signal: &Signal, justification: &str) -> Result<Verification, Error> {
+    let justification = bounded("justification", justification)?;
     verification::accept_debt(
         &target.tree_ledger_path(),
         &target.slug,
