@@ -42,9 +42,11 @@ impl ResultFiles {
     fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
         let mut dir = self.dir.lock().unwrap_or_else(|e| e.into_inner());
         if dir.is_none() {
+            use std::os::unix::fs::PermissionsExt;
             *dir = Some(
                 tempfile::Builder::new()
                     .prefix(&format!("probity-mcp-{}-", std::process::id()))
+                    .permissions(std::fs::Permissions::from_mode(0o700))
                     .tempdir()?,
             );
         }

@@ -178,7 +178,15 @@ impl Server {
                 format!("{method}: the server is not initialized: send initialize first"),
             )),
             ("tools/list", Some(v)) => self.list(&params, v),
-            ("tools/call", Some(_)) => self.call(&id, &params),
+            ("tools/call", Some(v)) => self.call(&id, &params).map(|mut r| {
+                // `structuredContent` appeared in 2025-06-18; before, the text alone.
+                if !protocol::at_least(v, "2025-06-18")
+                    && let Value::Object(m) = &mut r
+                {
+                    m.remove("structuredContent");
+                }
+                r
+            }),
             (_, Some(_)) => Err((METHOD_NOT_FOUND, format!("no method {method:?}"))),
         };
         let key = id.to_string();

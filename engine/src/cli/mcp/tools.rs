@@ -122,12 +122,26 @@ fn tool(
     default_wait: u64,
 ) -> Tool {
     let command = words.join(" ");
-    let mut params: Vec<Param> = cmd
-        .get_arguments()
-        .filter(|a| !a.is_hide_set() && !NOT_OFFERED.contains(&a.get_id().as_str()))
-        .map(param)
+    let mut params: Vec<Param> = offered(cmd).map(param).collect();
+    // An option named as a positional is (`resolve REF...` and `--refs FILE`) goes by its id
+    // (`refs_file`).
+    let positional_keys: Vec<String> = params
+        .iter()
+        .filter(|p| p.positional)
+        .map(|p| p.key.clone())
         .collect();
-    params.sort_by_key(|p| p.positional);
+    for (p, a) in params.iter_mut().zip(offered(cmd)) {
+        if !p.positional && positional_keys.contains(&p.key) {
+            p.key = a.get_id().as_str().to_owned();
+        }
+    }
+    for (i, p) in params.iter().enumerate() {
+        assert!(
+            params[..i].iter().all(|q| q.key != p.key) && p.key != WAIT,
+            "{name}: two arguments named {}",
+            p.key
+        );
+    }
     let mut description = cmd
         .get_long_about()
         .or(cmd.get_about())
@@ -174,6 +188,17 @@ fn tool(
         input_schema,
         output_schema,
     }
+}
+
+/// The command's arguments a tool offers, options first, positionals in their order.
+fn offered(cmd: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
+    let all = || {
+        cmd.get_arguments()
+            .filter(|a| !a.is_hide_set() && !NOT_OFFERED.contains(&a.get_id().as_str()))
+    };
+    all()
+        .filter(|a| !a.is_positional())
+        .chain(all().filter(|a| a.is_positional()))
 }
 
 fn param(a: &clap::Arg) -> Param {
