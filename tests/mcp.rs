@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::util::{git, probity_bin, probity_json, session_ledger, validate_against, validate_with};
+use crate::util::{
+    git, probity_bin, probity_json, session_ledger, validate_against, validate_with,
+};
 
 /// The tools, in the order `tools/list` gives them.
 const TOOLS: [&str; 20] = [
@@ -110,7 +112,9 @@ impl Client {
     fn request(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
         let r = self.recv();
         assert_eq!(r["id"], id, "{r}");
         r
@@ -172,7 +176,18 @@ fn scratch() -> tempfile::TempDir {
     .expect("write");
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "."]);
-    git(dir.path(), &["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"]);
+    git(
+        dir.path(),
+        &[
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-qm",
+            "init",
+        ],
+    );
     dir
 }
 
@@ -219,10 +234,17 @@ fn mcp_negotiates_the_version_and_the_lifecycle() {
         let list = c.request("tools/list", json!({"cursor": "x"}));
         let place = &list["result"]["tools"][0];
         assert_eq!(place["name"], "place");
-        assert_eq!(place.get("outputSchema").is_some(), output_schema, "{version}");
+        assert_eq!(
+            place.get("outputSchema").is_some(),
+            output_schema,
+            "{version}"
+        );
         assert_eq!(place.get("annotations").is_some(), annotations, "{version}");
         assert!(list["result"].get("nextCursor").is_none());
-        let call = c.request("tools/call", json!({"name": "gate", "arguments": {"root": "."}}));
+        let call = c.request(
+            "tools/call",
+            json!({"name": "gate", "arguments": {"root": "."}}),
+        );
         assert_eq!(
             call["result"].get("structuredContent").is_some(),
             output_schema,
@@ -255,7 +277,11 @@ fn mcp_negotiates_the_version_and_the_lifecycle() {
 fn mcp_lists_every_tool_with_its_schemas() {
     let dir = tempfile::tempdir().unwrap();
     let c = Client::ready(dir.path(), &[]);
-    let names: Vec<&str> = c.tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = c
+        .tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, TOOLS);
     for t in &c.tools {
         let name = &t["name"];
@@ -263,14 +289,21 @@ fn mcp_lists_every_tool_with_its_schemas() {
         assert_eq!(input["type"], "object", "{name}");
         assert!(input["properties"]["wait_seconds"].is_object(), "{name}");
         assert_eq!(t["outputSchema"]["type"], "object", "{name}");
-        assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}");
+        assert!(
+            t["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{name}"
+        );
         // Both schemas compile under ajv's strict draft 2020-12.
-        validate_with(input, &json!({})).map(|_| ()).unwrap_or_else(|e| {
-            assert!(!e.contains("does not compile"), "{name}: {e}");
-        });
-        validate_with(&t["outputSchema"], &json!({})).map(|_| ()).unwrap_or_else(|e| {
-            assert!(!e.contains("does not compile"), "{name}: {e}");
-        });
+        validate_with(input, &json!({}))
+            .map(|_| ())
+            .unwrap_or_else(|e| {
+                assert!(!e.contains("does not compile"), "{name}: {e}");
+            });
+        validate_with(&t["outputSchema"], &json!({}))
+            .map(|_| ())
+            .unwrap_or_else(|e| {
+                assert!(!e.contains("does not compile"), "{name}: {e}");
+            });
     }
     // The options are the CLI's: `place` has its anchors, repeatable hypotheses and captures.
     let place = &c.tools[0]["inputSchema"];
@@ -297,7 +330,10 @@ fn mcp_runs_a_whole_session() {
     let repo = scratch();
     let dir = repo.path();
     let mut c = Client::ready(dir, &[]);
-    let r = c.call("session_init", json!({"slug": "cart", "policy": "adaptive"}));
+    let r = c.call(
+        "session_init",
+        json!({"slug": "cart", "policy": "adaptive"}),
+    );
     assert_eq!(r["structuredContent"]["status"], "ok", "{r}");
     let r = c.call(
         "place",
@@ -314,7 +350,10 @@ fn mcp_runs_a_whole_session() {
         assert_eq!(run["status"], "completed", "{r}");
         assert_eq!(run["observations"]["p1"]["verdict"], "observed", "{r}");
     }
-    let r = c.call("compare", json!({"slug": "cart", "run_a": "run-1", "run_b": "run-2"}));
+    let r = c.call(
+        "compare",
+        json!({"slug": "cart", "run_a": "run-1", "run_b": "run-2"}),
+    );
     assert_eq!(r["structuredContent"]["status"], "ok", "{r}");
     let r = c.call("cleanup", json!({"slug": "cart"}));
     assert_eq!(r["structuredContent"]["data"]["state"], "clean", "{r}");
@@ -373,7 +412,10 @@ fn mcp_refusals_are_tool_errors_with_their_reason() {
     );
     assert_eq!(r["structuredContent"]["status"], "refused", "{r}");
     assert_ne!(r["structuredContent"]["reason"], "usage", "{r}");
-    let r = c.request("tools/call", json!({"name": "no_such_tool", "arguments": {}}));
+    let r = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
     assert_eq!(r["error"]["code"], -32602, "{r}");
     let r = c.request("tools/call", json!({"name": "gate", "arguments": [1]}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
@@ -387,7 +429,10 @@ fn mcp_writes_an_oversized_result_to_a_private_file() {
     use std::os::unix::fs::PermissionsExt;
     let repo = scratch();
     let mut c = Client::ready(repo.path(), &["--max-result-chars", "300"]);
-    c.call("session_init", json!({"slug": "cart", "policy": "adaptive"}));
+    c.call(
+        "session_init",
+        json!({"slug": "cart", "policy": "adaptive"}),
+    );
     let r = c.call("session_show", json!({"slug": "cart"}));
     let sc = &r["structuredContent"];
     assert_eq!(sc["truncated"], true, "{r}");
@@ -397,7 +442,10 @@ fn mcp_writes_an_oversized_result_to_a_private_file() {
     let full = std::fs::read_to_string(file).expect("the full result");
     let mode = std::fs::metadata(file).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
-    let folder = std::fs::metadata(file.parent().unwrap()).unwrap().permissions().mode();
+    let folder = std::fs::metadata(file.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(folder & 0o777, 0o700, "{folder:o}");
     let (_, cli) = probity_json(repo.path(), &["session", "show", "--slug", "cart"]);
     let full: Value = serde_json::from_str(&full).unwrap();
@@ -413,7 +461,10 @@ fn mcp_a_long_run_returns_a_handle_to_poll() {
     let repo = scratch();
     let dir = repo.path();
     let mut c = Client::ready(dir, &[]);
-    c.call("session_init", json!({"slug": "cart", "policy": "adaptive"}));
+    c.call(
+        "session_init",
+        json!({"slug": "cart", "policy": "adaptive"}),
+    );
     // The reproduction waits for a file the test writes after the handle came back.
     let wait = "while [ ! -e go ]; do sleep 0.05; done; python3 cart.py";
     let r = c.call(
@@ -442,7 +493,10 @@ fn mcp_stops_a_running_reproduction_when_the_client_leaves() {
     let repo = scratch();
     let dir = repo.path();
     let mut c = Client::ready(dir, &[]);
-    c.call("session_init", json!({"slug": "cart", "policy": "adaptive"}));
+    c.call(
+        "session_init",
+        json!({"slug": "cart", "policy": "adaptive"}),
+    );
     let forever = "echo $$ > pid; while :; do sleep 0.05; done";
     let r = c.call(
         "run",
@@ -456,7 +510,10 @@ fn mcp_stops_a_running_reproduction_when_the_client_leaves() {
     }
     let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
     assert_eq!(c.close(), 0);
-    assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists(), "the reproduction is gone");
+    assert!(
+        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "the reproduction is gone"
+    );
     let ledger: Value =
         serde_json::from_slice(&std::fs::read(session_ledger(dir, "cart")).unwrap()).unwrap();
     assert_eq!(ledger["runs"][0]["status"], "interrupted", "{ledger}");
@@ -466,7 +523,11 @@ fn mcp_stops_a_running_reproduction_when_the_client_leaves() {
 fn mcp_survives_malformed_input() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = Client::start(dir.path(), &[]);
-    c.stdin.as_mut().unwrap().write_all(b"\xff\xfe{}\n").unwrap();
+    c.stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"\xff\xfe{}\n")
+        .unwrap();
     assert_eq!(c.recv()["error"]["code"], -32700);
     c.send("not json");
     assert_eq!(c.recv()["error"]["code"], -32700);
@@ -474,7 +535,10 @@ fn mcp_survives_malformed_input() {
     assert_eq!(c.recv()["error"]["code"], -32700);
     c.send(&format!("\"{}\"", "x".repeat(9 << 20)));
     let r = c.recv();
-    assert_eq!((r["error"]["code"].clone(), r["id"].clone()), (json!(-32600), Value::Null));
+    assert_eq!(
+        (r["error"]["code"].clone(), r["id"].clone()),
+        (json!(-32600), Value::Null)
+    );
     for bad in [
         r#"{"id":1,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,

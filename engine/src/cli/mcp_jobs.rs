@@ -114,7 +114,11 @@ impl Jobs {
 
     /// Start `argv` for `tool`; its job number, or why not (the server is closing, too many
     /// running, the binary could not be started).
-    pub(super) fn start(self: &Arc<Self>, tool: &'static str, argv: &[String]) -> Result<u64, String> {
+    pub(super) fn start(
+        self: &Arc<Self>,
+        tool: &'static str,
+        argv: &[String],
+    ) -> Result<u64, String> {
         let mut t = self.lock();
         if t.closing {
             return Err("the server is shutting down".into());

@@ -272,7 +272,10 @@ fn param(a: &clap::Arg) -> Param {
     {
         let d = d.to_string_lossy().into_owned();
         let v = match kind {
-            Kind::Int => d.parse::<u64>().map(Value::from).unwrap_or(Value::String(d)),
+            Kind::Int => d
+                .parse::<u64>()
+                .map(Value::from)
+                .unwrap_or(Value::String(d)),
             _ => Value::String(d),
         };
         schema.insert("default".into(), v);
@@ -329,7 +332,10 @@ pub(super) fn output_schema(envelope: &Value) -> Value {
     if let Some(Value::Object(reason)) = defs.get_mut("Reason") {
         compact_enum(reason);
     }
-    for (name, def) in [(PENDING_DEF, pending_schema()), (TRUNCATED_DEF, truncated_schema())] {
+    for (name, def) in [
+        (PENDING_DEF, pending_schema()),
+        (TRUNCATED_DEF, truncated_schema()),
+    ] {
         assert!(defs.insert(name.to_owned(), def).is_none(), "$defs {name}");
         variants.push(json!({"$ref": format!("#/$defs/{name}")}));
     }
@@ -433,10 +439,15 @@ impl Tool {
                 Some(v) => vec![v],
             };
             if values.is_empty() && p.required {
-                return Err(format!("{}: the argument `{}` is required", self.name, p.key));
+                return Err(format!(
+                    "{}: the argument `{}` is required",
+                    self.name, p.key
+                ));
             }
             for v in values {
-                let word = p.word(v).map_err(|e| format!("{}: `{}` {e}", self.name, p.key))?;
+                let word = p
+                    .word(v)
+                    .map_err(|e| format!("{}: `{}` {e}", self.name, p.key))?;
                 match (word, &p.long) {
                     (Word::Value(t), _) if p.positional => positionals.push(t),
                     (Word::Value(t), Some(long)) => argv.push(format!("--{long}={t}")),
@@ -505,7 +516,7 @@ fn listing(
     read_only: bool,
     version: &str,
 ) -> Value {
-    use super::protocol::at_least;
+    use super::mcp_protocol::at_least;
     let mut t = Map::new();
     t.insert("name".into(), name.into());
     if at_least(version, "2025-06-18") {

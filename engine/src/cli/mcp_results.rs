@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use probity::contract::Envelope;
 use probity::reason::Reason;
 
-use super::jobs::Output;
+use super::mcp_jobs::Output;
 
 /// The default cap on a serialized result, in characters (Claude Code writes results over
 /// 50,000 characters to a file; this keeps under it).
@@ -106,19 +106,29 @@ pub(super) fn finished(
         Ok(path) => {
             let summary = summary(&envelope, &path.to_string_lossy(), chars);
             let summary_text = summary.to_string();
-            with_error_line(&summary, json!([{"type": "text", "text": summary_text}]), summary.clone())
+            with_error_line(
+                &summary,
+                json!([{"type": "text", "text": summary_text}]),
+                summary.clone(),
+            )
         }
         Err(e) => refusal(
             command,
             Reason::IoError,
-            &format!("the result ({chars} characters) is over the cap and could not be written: {e}"),
+            &format!(
+                "the result ({chars} characters) is over the cap and could not be written: {e}"
+            ),
         ),
     }
 }
 
 /// A result from the command's stdout and its envelope.
 fn result(text: &str, envelope: Value) -> Value {
-    with_error_line(&envelope, json!([{"type": "text", "text": text}]), envelope.clone())
+    with_error_line(
+        &envelope,
+        json!([{"type": "text", "text": text}]),
+        envelope.clone(),
+    )
 }
 
 /// The result with `content` and `structured`, `isError` and the error line when `head` (an
@@ -127,7 +137,10 @@ fn with_error_line(head: &Value, mut content: Value, structured: Value) -> Value
     let status = head.get("status").and_then(Value::as_str).unwrap_or("");
     let is_error = matches!(status, "refused" | "failed");
     if is_error && let Value::Array(items) = &mut content {
-        let reason = head.get("reason").and_then(Value::as_str).unwrap_or("unknown");
+        let reason = head
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown");
         let detail = head.get("detail").and_then(Value::as_str).unwrap_or("");
         items.push(json!({"type": "text", "text": format!("{status} ({reason}): {detail}")}));
     }

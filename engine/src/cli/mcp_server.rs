@@ -13,10 +13,12 @@ use serde_json::{Map, Value, json};
 
 use probity::reason::Reason;
 
-use super::jobs::{self, Jobs, Waited};
-use super::protocol::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message};
-use super::results::{self, ResultFiles};
-use super::tools::{self, POLL, Tool, WAIT};
+use super::mcp_jobs::{self as jobs, Jobs, Waited};
+use super::mcp_protocol::{
+    self as protocol, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message,
+};
+use super::mcp_results::{self as results, ResultFiles};
+use super::mcp_tools::{self as tools, POLL, Tool, WAIT};
 
 /// The most tool calls answered at once (each is a thread waiting for its command).
 const MAX_CALLS: usize = 32;
@@ -130,7 +132,9 @@ impl Server {
                 .filter_map(|m| {
                     let msg = protocol::classify(m);
                     if matches!(&msg, Message::Request { method, .. } if method == "initialize") {
-                        let Message::Request { id, .. } = msg else { return None };
+                        let Message::Request { id, .. } = msg else {
+                            return None;
+                        };
                         return Some(protocol::error(
                             &id,
                             INVALID_REQUEST,
@@ -214,7 +218,10 @@ impl Server {
 
     fn initialize(&self, params: &Value) -> Result<Value, (i64, String)> {
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
-            return Err((INVALID_PARAMS, "initialize: protocolVersion (a string) is required".into()));
+            return Err((
+                INVALID_PARAMS,
+                "initialize: protocolVersion (a string) is required".into(),
+            ));
         };
         let version = protocol::negotiate(requested);
         *lock(&self.version) = Some(version);
@@ -246,7 +253,10 @@ impl Server {
 
     fn call(&self, id: &Value, params: &Value) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return Err((INVALID_PARAMS, "tools/call: name (a string) is required".into()));
+            return Err((
+                INVALID_PARAMS,
+                "tools/call: name (a string) is required".into(),
+            ));
         };
         let empty = Map::new();
         let args = match params.get("arguments") {
@@ -270,13 +280,22 @@ impl Server {
         Ok(r)
     }
 
-    fn call_tool(&self, id: &Value, tool: Option<&Tool>, command: &str, args: &Map<String, Value>) -> Value {
+    fn call_tool(
+        &self,
+        id: &Value,
+        tool: Option<&Tool>,
+        command: &str,
+        args: &Map<String, Value>,
+    ) -> Value {
         let wait = match args.get(WAIT) {
             None | Some(Value::Null) => Ok(self.default_wait),
             Some(v) => v
                 .as_u64()
                 .filter(|w| *w <= tools::MAX_WAIT_SECONDS)
-                .ok_or(format!("`{WAIT}` is a whole number from 0 to {}", tools::MAX_WAIT_SECONDS)),
+                .ok_or(format!(
+                    "`{WAIT}` is a whole number from 0 to {}",
+                    tools::MAX_WAIT_SECONDS
+                )),
         };
         let wait = match wait {
             Ok(w) => Duration::from_secs(w),
@@ -315,7 +334,9 @@ impl Server {
             Waited::Unknown => results::refusal(
                 POLL,
                 Reason::InvalidArgument,
-                &format!("no call {handle} is running or waiting for run_poll (a result is returned once)"),
+                &format!(
+                    "no call {handle} is running or waiting for run_poll (a result is returned once)"
+                ),
             ),
         }
     }
@@ -342,12 +363,13 @@ impl Server {
 /// The job number `run_poll`'s arguments name.
 fn poll_handle(args: &Map<String, Value>) -> Result<u64, String> {
     if let Some(k) = args.keys().find(|k| *k != "handle" && *k != WAIT) {
-        return Err(format!("{POLL}: no argument `{k}`; the arguments: handle, {WAIT}"));
+        return Err(format!(
+            "{POLL}: no argument `{k}`; the arguments: handle, {WAIT}"
+        ));
     }
-    let h = args
-        .get("handle")
-        .and_then(Value::as_str)
-        .ok_or(format!("{POLL}: the argument `handle` (a string) is required"))?;
+    let h = args.get("handle").and_then(Value::as_str).ok_or(format!(
+        "{POLL}: the argument `handle` (a string) is required"
+    ))?;
     jobs::parse_handle(h).ok_or(format!("{POLL}: {h:?} is not a handle (`call-N`)"))
 }
 

@@ -3,21 +3,16 @@
 //! logs on stderr only.
 //!
 //! Each tool call runs this binary again with the argv its arguments map to
-//! ([`tools::Tool::argv`]), in its own process group ([`jobs`]); the call's result is exactly
-//! what `probity <command> --json` printed ([`results`]), so the CLI and MCP agree byte for byte
+//! (`mcp_tools`), in its own process group (`mcp_jobs`); the call's result is exactly what
+//! `probity <command> --json` printed (`mcp_results`), so the CLI and MCP agree byte for byte
 //! and a command can be stopped (SIGTERM: `probity run` records the run interrupted) without
 //! stopping the server. A call waits at most `wait_seconds`; a command still running then is
 //! answered with a handle for `run_poll`. At stdin's end or on SIGINT, SIGTERM or SIGHUP, every
 //! running command is stopped and waited for, and the server exits.
 //!
-//! The JSON-RPC layer is hand-written ([`protocol`], serde_json): the official Rust SDK (`rmcp`)
-//! brings an async runtime (tokio) and 28 more crates to a synchronous engine (docs/mcp.md).
-
-mod jobs;
-mod protocol;
-mod results;
-mod server;
-mod tools;
+//! The JSON-RPC layer is hand-written (`mcp_protocol`, `mcp_server`; serde_json): the official
+//! Rust SDK (`rmcp`) brings an async runtime (tokio) and 28 more crates to a synchronous engine
+//! (docs/mcp.md).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -26,8 +21,10 @@ use std::sync::mpsc;
 
 use clap::Args;
 
-use protocol::Line;
-use server::{Event, Server};
+use super::mcp_protocol::{self as protocol, Line};
+use super::mcp_results as results;
+use super::mcp_server::{Event, Server};
+use super::mcp_tools as tools;
 
 #[derive(Args)]
 pub(super) struct McpArgs {
@@ -57,7 +54,11 @@ pub(super) fn mcp_cmd(a: McpArgs) -> ExitCode {
         eprintln!("probity mcp: refused (io_error): could not watch signals: {e}");
         return ExitCode::from(2);
     }
-    let server = match Server::new(usize::try_from(a.max_result_chars).unwrap_or(usize::MAX), a.wait_seconds, tx.clone()) {
+    let server = match Server::new(
+        usize::try_from(a.max_result_chars).unwrap_or(usize::MAX),
+        a.wait_seconds,
+        tx.clone(),
+    ) {
         Ok(s) => Arc::new(s),
         Err(e) => {
             eprintln!("probity mcp: refused (io_error): {e}");
