@@ -554,3 +554,41 @@ fn mcp_survives_malformed_input() {
     assert_eq!(c.request("ping", json!({}))["result"], json!({}));
     assert_eq!(c.close(), 0);
 }
+
+#[test]
+fn mcp_speaks_to_the_official_sdk_client() {
+    if crate::node_binding::node().is_none() {
+        return;
+    }
+    let sdk = crate::util::node_modules().join("@modelcontextprotocol/sdk/package.json");
+    assert!(
+        sdk.exists(),
+        "@modelcontextprotocol/sdk missing: run `npm ci`"
+    );
+    let repo = scratch();
+    let out = Command::new("node")
+        .arg(crate::util::repo_root().join("tests/mcp_sdk.mjs"))
+        .arg(probity_bin())
+        .arg(repo.path())
+        .output()
+        .expect("node");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The SDK's validator warns on stderr about a schema it cannot read; there is none.
+    assert!(stderr.trim().is_empty(), "{stderr}");
+    let seen: Value = serde_json::from_slice(&out.stdout).expect("the script's JSON line");
+    assert_eq!(seen["protocolVersion"], "2025-11-25", "{seen}");
+    assert_eq!(seen["server"]["name"], "probity");
+    assert_eq!(seen["tools"], json!(TOOLS));
+    assert_eq!(seen["withOutputSchema"], TOOLS.len());
+    // Every result passed the SDK's own check against the tool's outputSchema.
+    for tool in ["session_init", "place", "run", "cleanup", "gate"] {
+        assert_eq!(seen["calls"][tool]["status"], "ok", "{tool}: {seen}");
+    }
+    assert_eq!(seen["verdict"], "observed");
+    let refused = &seen["calls"]["compare"];
+    assert_eq!(
+        (refused["isError"].clone(), refused["reason"].clone()),
+        (json!(true), json!("run_not_found"))
+    );
+}

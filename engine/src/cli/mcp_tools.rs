@@ -332,6 +332,9 @@ pub(super) fn output_schema(envelope: &Value) -> Value {
     if let Some(Value::Object(reason)) = defs.get_mut("Reason") {
         compact_enum(reason);
     }
+    for v in variants.iter_mut().chain(defs.values_mut()) {
+        drop_int_formats(v);
+    }
     for (name, def) in [
         (PENDING_DEF, pending_schema()),
         (TRUNCATED_DEF, truncated_schema()),
@@ -343,6 +346,26 @@ pub(super) fn output_schema(envelope: &Value) -> Value {
     root.insert("oneOf".into(), Value::Array(variants));
     root.insert("$defs".into(), Value::Object(defs));
     Value::Object(root)
+}
+
+/// Remove schemars' `format` of integers (`uint`, `uint64`, `int32`...): no JSON Schema format,
+/// so clients' validators (the TypeScript SDK's ajv) warn about each, and `minimum` already
+/// says what it means.
+fn drop_int_formats(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let int_format = m.get("format").and_then(Value::as_str).is_some_and(|f| {
+                let digits = f.strip_prefix('u').unwrap_or(f).strip_prefix("int");
+                digits.is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if int_format {
+                m.remove("format");
+            }
+            m.values_mut().for_each(drop_int_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_int_formats),
+        _ => {}
+    }
 }
 
 /// A `oneOf` of `const` strings as one `enum` of those strings.
