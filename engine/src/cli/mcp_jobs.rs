@@ -16,6 +16,8 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use probity::reason::Reason;
+
 /// The most jobs running at once; a call beyond it is refused until one ends.
 pub(super) const MAX_RUNNING: usize = 8;
 
@@ -118,15 +120,18 @@ impl Jobs {
         self: &Arc<Self>,
         tool: &'static str,
         argv: &[String],
-    ) -> Result<u64, String> {
+    ) -> Result<u64, (Reason, String)> {
         let mut t = self.lock();
         if t.closing {
-            return Err("the server is shutting down".into());
+            return Err((Reason::Interrupted, "the server is shutting down".into()));
         }
         let running = t.jobs.values().filter(|j| j.output.is_none()).count();
         if running >= MAX_RUNNING {
-            return Err(format!(
-                "{running} calls are still running (at most {MAX_RUNNING}): wait for one with run_poll"
+            return Err((
+                Reason::InvalidArgument,
+                format!(
+                    "{running} calls are still running (at most {MAX_RUNNING}): wait for one with run_poll"
+                ),
             ));
         }
         let mut child = Command::new(&self.exe)
@@ -136,7 +141,12 @@ impl Jobs {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("could not start {}: {e}", self.exe.display()))?;
+            .map_err(|e| {
+                (
+                    Reason::IoError,
+                    format!("could not start {}: {e}", self.exe.display()),
+                )
+            })?;
         t.next += 1;
         let n = t.next;
         t.jobs.insert(

@@ -102,14 +102,23 @@ impl Server {
             Value::Array(items) => self.on_batch(items),
             v => {
                 let msg = protocol::classify(v);
-                if matches!(&msg, Message::Request { method, .. } if method == "tools/call") {
-                    self.spawn(move |s| {
-                        if let Some(r) = s.handle(msg) {
-                            s.write(&r);
-                        }
-                    });
-                } else if let Some(r) = self.handle(msg) {
-                    self.write(&r);
+                let is_call =
+                    matches!(&msg, Message::Request { method, .. } if method == "tools/call");
+                if !is_call {
+                    if let Some(r) = self.handle(msg, false) {
+                        self.write(&r);
+                    }
+                    return;
+                }
+                if let Some(msg) = self.spawn(msg, |s, msg| {
+                    if let Some(r) = s.handle(msg, false) {
+                        s.write(&r);
+                    }
+                }) {
+                    // Too many calls in progress: refused here, without a thread.
+                    if let Some(r) = self.handle(msg, true) {
+                        self.write(&r);
+                    }
                 }
             }
         }
@@ -126,7 +135,7 @@ impl Server {
             };
             return self.write(&protocol::error(&Value::Null, INVALID_REQUEST, &why));
         }
-        self.spawn(move |s| {
+        let refused = self.spawn(items, |s, items| {
             let answers: Vec<Value> = items
                 .into_iter()
                 .filter_map(|m| {
@@ -141,26 +150,44 @@ impl Server {
                             "initialize is never part of a batch",
                         ));
                     }
-                    s.handle(msg)
+                    s.handle(msg, false)
                 })
                 .collect();
             if !answers.is_empty() {
                 s.write(&Value::Array(answers));
             }
         });
+        if refused.is_some() {
+            let why = format!("{MAX_CALLS} calls and batches are in progress: wait for one");
+            self.write(&protocol::error(&Value::Null, INVALID_REQUEST, &why));
+        }
     }
 
-    /// Run `f` in a thread of its own (a tool call, a batch), joined at shutdown.
-    fn spawn(self: &Arc<Self>, f: impl FnOnce(&Server) + Send + 'static) {
+    /// Run `f(work)` in a thread of its own (a tool call, a batch), joined at shutdown; at most
+    /// [`MAX_CALLS`] at once, else `work` is given back.
+    fn spawn<W: Send + 'static>(
+        self: &Arc<Self>,
+        work: W,
+        f: impl FnOnce(&Server, W) + Send + 'static,
+    ) -> Option<W> {
+        if self.calls.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS {
+            self.calls.fetch_sub(1, Ordering::SeqCst);
+            return Some(work);
+        }
         let s = Arc::clone(self);
-        let h = std::thread::spawn(move || f(&s));
+        let h = std::thread::spawn(move || {
+            f(&s, work);
+            s.calls.fetch_sub(1, Ordering::SeqCst);
+        });
         let mut threads = lock(&self.threads);
         threads.retain(|t| !t.is_finished());
         threads.push(h);
+        None
     }
 
-    /// The answer to one message (None for a notification, a response, a cancelled call).
-    fn handle(&self, msg: Message) -> Option<Value> {
+    /// The answer to one message (None for a notification, a response, a cancelled call);
+    /// `busy`: a tool call is refused, too many being in progress.
+    fn handle(&self, msg: Message, busy: bool) -> Option<Value> {
         let (id, method, params) = match msg {
             Message::Request { id, method, params } => (id, method, params),
             Message::Notification { method, params } => {
@@ -182,7 +209,7 @@ impl Server {
                 format!("{method}: the server is not initialized: send initialize first"),
             )),
             ("tools/list", Some(v)) => self.list(&params, v),
-            ("tools/call", Some(v)) => self.call(&id, &params).map(|mut r| {
+            ("tools/call", Some(v)) => self.call(&id, &params, busy).map(|mut r| {
                 // `structuredContent` appeared in 2025-06-18; before, the text alone.
                 if !protocol::at_least(v, "2025-06-18")
                     && let Value::Object(m) = &mut r
@@ -251,7 +278,7 @@ impl Server {
         Ok(json!({"tools": list}))
     }
 
-    fn call(&self, id: &Value, params: &Value) -> Result<Value, (i64, String)> {
+    fn call(&self, id: &Value, params: &Value, busy: bool) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((
                 INVALID_PARAMS,
@@ -270,14 +297,11 @@ impl Server {
             (None, POLL) => POLL.to_owned(),
             (None, _) => return Err((INVALID_PARAMS, format!("no tool {name:?}"))),
         };
-        if self.calls.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS {
-            self.calls.fetch_sub(1, Ordering::SeqCst);
+        if busy {
             let why = format!("{MAX_CALLS} tool calls are in progress: wait for one");
             return Ok(results::refusal(&command, Reason::InvalidArgument, &why));
         }
-        let r = self.call_tool(id, tool, &command, args);
-        self.calls.fetch_sub(1, Ordering::SeqCst);
-        Ok(r)
+        Ok(self.call_tool(id, tool, &command, args))
     }
 
     fn call_tool(
@@ -310,7 +334,7 @@ impl Server {
                 };
                 match self.jobs.start(t.name, &argv) {
                     Ok(n) => n,
-                    Err(why) => return results::refusal(command, Reason::IoError, &why),
+                    Err((reason, why)) => return results::refusal(command, reason, &why),
                 }
             }
             None => match poll_handle(args) {
