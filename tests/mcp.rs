@@ -162,6 +162,16 @@ impl Client {
     }
 }
 
+/// Wait until `done` holds, within [`ANSWER_BOUND`] (a bound against a hang, not a timing).
+#[track_caller]
+fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + ANSWER_BOUND;
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn init_params(version: &str) -> Value {
     json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "tests", "version": "0"}})
 }
@@ -504,10 +514,9 @@ fn mcp_stops_a_running_reproduction_when_the_client_leaves() {
                "wait_seconds": 0}),
     );
     assert_eq!(r["structuredContent"]["pending"], true, "{r}");
-    while !dir.join("pid").exists() || std::fs::read_to_string(dir.join("pid")).unwrap().is_empty()
-    {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    until("the reproduction started", || {
+        std::fs::read_to_string(dir.join("pid")).is_ok_and(|p| !p.trim().is_empty())
+    });
     let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
     assert_eq!(c.close(), 0);
     assert!(
@@ -591,4 +600,36 @@ fn mcp_speaks_to_the_official_sdk_client() {
         (refused["isError"].clone(), refused["reason"].clone()),
         (json!(true), json!("run_not_found"))
     );
+}
+
+#[test]
+fn mcp_a_cancelled_call_stops_its_command_and_is_not_answered() {
+    let repo = scratch();
+    let dir = repo.path();
+    let mut c = Client::ready(dir, &[]);
+    c.call(
+        "session_init",
+        json!({"slug": "cart", "policy": "adaptive"}),
+    );
+    let forever = "echo $$ > pid; while :; do sleep 0.05; done";
+    c.send(
+        &json!({"jsonrpc": "2.0", "id": "long", "method": "tools/call", "params": {"name": "run",
+                "arguments": {"slug": "cart", "phase": "baseline",
+                              "command": ["sh", "-c", forever], "wait_seconds": 600}}})
+        .to_string(),
+    );
+    until("the reproduction started", || {
+        std::fs::read_to_string(dir.join("pid")).is_ok_and(|p| !p.trim().is_empty())
+    });
+    c.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"long"}}"#);
+    // The run is recorded interrupted once its command has stopped.
+    let ledger = session_ledger(dir, "cart");
+    until("the run recorded interrupted", || {
+        let l: Value = serde_json::from_slice(&std::fs::read(&ledger).unwrap()).unwrap();
+        l["runs"][0]["status"] == "interrupted"
+    });
+    // The cancelled call is never answered: the next answer is the ping's.
+    let r = c.request("ping", json!({}));
+    assert_eq!(r["result"], json!({}), "{r}");
+    assert_eq!(c.close(), 0);
 }
