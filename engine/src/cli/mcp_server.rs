@@ -376,9 +376,17 @@ impl Server {
     /// Stop every running command, join every call, remove the result files.
     pub(super) fn shutdown(&self) {
         self.jobs.shutdown();
+        // The calls end with their commands; one blocked writing to a client that reads no
+        // more is left behind after a grace, so the server always exits.
         let threads = std::mem::take(&mut *lock(&self.threads));
+        let deadline = Instant::now() + Duration::from_secs(3);
         for t in threads {
-            let _ = t.join();
+            while !t.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
         self.files.remove();
     }
