@@ -4,7 +4,8 @@
 // `invalid <schema> <ajv errors as JSON>`. The schema is the one named by the document's
 // `command` (`envelope` for a usage error naming no command), or `verify record` for a line of
 // `verify --json` before its envelope (it has a `type`); `{"probity_schema": NAME, "document":
-// DOC}` checks DOC against the schema NAME.
+// DOC}` checks DOC against the schema NAME; `{"inline_schema": SCHEMA, "document": DOC}` checks
+// DOC against SCHEMA (compiled once per distinct schema: the MCP server's output schemas).
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -23,6 +24,7 @@ for (const [name, schema] of Object.entries(schemas)) {
   }
 }
 
+const inline = new Map();
 const rl = createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   let doc;
@@ -33,6 +35,25 @@ rl.on("line", (line) => {
     return;
   }
   let name;
+  if (doc && typeof doc === "object" && "inline_schema" in doc && "document" in doc) {
+    const key = JSON.stringify(doc.inline_schema);
+    let validate = inline.get(key);
+    if (!validate) {
+      try {
+        validate = ajv.compile(doc.inline_schema);
+      } catch (e) {
+        process.stdout.write(`invalid inline schema does not compile: ${e.message}\n`);
+        return;
+      }
+      inline.set(key, validate);
+    }
+    if (validate(doc.document)) {
+      process.stdout.write(`ok inline\n`);
+    } else {
+      process.stdout.write(`invalid inline ${JSON.stringify(validate.errors)}\n`);
+    }
+    return;
+  }
   if (doc && typeof doc === "object" && "probity_schema" in doc && "document" in doc) {
     // An explicit request: `{"probity_schema": NAME, "document": DOC}`.
     name = doc.probity_schema;

@@ -32,6 +32,7 @@ mod hostile_crash;
 mod hostile_fs;
 mod hostile_tenant;
 mod layers;
+mod mcp;
 mod messages;
 mod msrv;
 mod node_binding;

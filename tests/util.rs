@@ -167,6 +167,17 @@ pub fn validate_against(name: &str, doc: &serde_json::Value) -> Result<(), Strin
     }
 }
 
+/// Check `doc` against `schema` itself (ajv, draft 2020-12, strict): `Err` with ajv's answer when
+/// it is invalid, or when `schema` does not compile.
+pub fn validate_with(schema: &serde_json::Value, doc: &serde_json::Value) -> Result<(), String> {
+    let answer = validator_answer(&serde_json::json!({"inline_schema": schema, "document": doc}));
+    if answer.starts_with("ok ") {
+        Ok(())
+    } else {
+        Err(answer)
+    }
+}
+
 /// The ajv validator (`tests/contract_validate.mjs`), started once per test process over the
 /// schemas `probity schema` prints.
 struct Validator {

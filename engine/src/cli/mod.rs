@@ -16,6 +16,12 @@ mod formats;
 mod hook;
 mod languages;
 mod manual;
+mod mcp;
+mod mcp_jobs;
+mod mcp_protocol;
+mod mcp_results;
+mod mcp_server;
+mod mcp_tools;
 mod place;
 mod schema;
 mod session;
@@ -103,6 +109,9 @@ enum Command {
     /// Print the JSON Schemas (draft 2020-12) of every command's `--json` output, the ledger and
     /// the event envelope.
     Schema(SchemaArgs),
+    /// Serve the commands as Model Context Protocol tools over stdio, for coding agents
+    /// (docs/mcp.md): JSON-RPC on stdin and stdout, logs on stderr.
+    Mcp(mcp::McpArgs),
 }
 
 fn print_json<T: Serialize>(value: &T) {
@@ -227,5 +236,6 @@ pub fn main() -> ExitCode {
         Command::Completions(a) => manual::completions(a, Cli::command()),
         Command::Man(a) => manual::man(a, Cli::command()),
         Command::Schema(a) => schema::schema_cmd(a),
+        Command::Mcp(a) => mcp::mcp_cmd(a),
     }
 }
