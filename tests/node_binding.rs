@@ -82,6 +82,9 @@ fn compile_test(out: &Path) -> PathBuf {
         .arg(out)
         .arg(test.join("session.test.ts"))
         .arg(test.join("node.d.ts"))
+        // Outside the repository: its node_modules/@types (verdaccio's @types/node) would be
+        // included automatically, next to test/node.d.ts.
+        .current_dir(out)
         .status()
         .expect("tsc runs");
     assert!(
@@ -202,6 +205,7 @@ fn the_same_session_through_the_cli_and_the_package_agrees() {
         .arg(bench.join("session-cli.ts"))
         .arg(bench.join("session-package.ts"))
         .arg(bench.join("node.d.ts"))
+        .current_dir(build.path())
         .status()
         .expect("tsc runs");
     assert!(status.success(), "tsc --strict rejects bindings/node/bench");

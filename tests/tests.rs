@@ -34,6 +34,7 @@ mod layers;
 mod messages;
 mod msrv;
 mod node_binding;
+mod node_registry;
 mod place_address;
 mod place_tdz;
 mod probe_compact;
