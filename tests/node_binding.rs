@@ -1,6 +1,6 @@
 //! The Node.js package (`bindings/node/`, issue 13 §2), tested as a TypeScript front-end uses it:
-//! the addon is built by the install script (`scripts/build.js --debug`, that is `cargo build
-//! --locked -p probity-node`), `bindings/node/test/session.test.ts` is compiled with
+//! the addon is built as `npm run build:debug` builds it (`scripts/build.js --debug`, that is
+//! `cargo build --locked -p probity-node`), `bindings/node/test/session.test.ts` is compiled with
 //! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
 //! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
 //! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
@@ -44,7 +44,7 @@ pub(crate) fn node() -> Option<()> {
     None
 }
 
-/// The addon, built once per test run as the package's install script builds it:
+/// The addon, built once per test run as `npm run build:debug` builds it:
 /// `node scripts/build.js --debug` (`cargo build --locked -p probity-node`, the workspace's
 /// target dir; the cdylib copied to a `.node` file).
 pub(crate) fn build_addon() -> PathBuf {
