@@ -49,6 +49,7 @@ function load() {
     try {
       return require(pkg);
     } catch (e) {
+      // A glibc older than the addon's floor fails here (README.md, the platform matrix).
       throw new Error(`@probity/node: ${pkg} did not load: ${e.message}`, { cause: e });
     }
   }
@@ -63,8 +64,8 @@ function load() {
   }
   throw new Error(
     `@probity/node: the native addon for this platform (${here}) is not installed: ` +
-      `\`npm install ${pkg}@${version}\` (npm leaves it out under --omit=optional, and a node_modules installed for another platform lacks it); ` +
-      source,
+      `\`npm install ${pkg}@${version}\` (npm leaves it out under --omit=optional, and a ` +
+      `node_modules installed for another platform lacks it); ${source}`,
   );
 }
 

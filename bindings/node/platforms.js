@@ -8,10 +8,34 @@
  * npm selects it by, and the Rust target that builds its addon.
  */
 const PLATFORMS = [
-  { triple: "linux-x64-gnu", os: "linux", cpu: "x64", libc: "glibc", target: "x86_64-unknown-linux-gnu" },
-  { triple: "linux-arm64-gnu", os: "linux", cpu: "arm64", libc: "glibc", target: "aarch64-unknown-linux-gnu" },
-  { triple: "linux-x64-musl", os: "linux", cpu: "x64", libc: "musl", target: "x86_64-unknown-linux-musl" },
-  { triple: "linux-arm64-musl", os: "linux", cpu: "arm64", libc: "musl", target: "aarch64-unknown-linux-musl" },
+  {
+    triple: "linux-x64-gnu",
+    os: "linux",
+    cpu: "x64",
+    libc: "glibc",
+    target: "x86_64-unknown-linux-gnu",
+  },
+  {
+    triple: "linux-arm64-gnu",
+    os: "linux",
+    cpu: "arm64",
+    libc: "glibc",
+    target: "aarch64-unknown-linux-gnu",
+  },
+  {
+    triple: "linux-x64-musl",
+    os: "linux",
+    cpu: "x64",
+    libc: "musl",
+    target: "x86_64-unknown-linux-musl",
+  },
+  {
+    triple: "linux-arm64-musl",
+    os: "linux",
+    cpu: "arm64",
+    libc: "musl",
+    target: "aarch64-unknown-linux-musl",
+  },
   { triple: "darwin-x64", os: "darwin", cpu: "x64", target: "x86_64-apple-darwin" },
   { triple: "darwin-arm64", os: "darwin", cpu: "arm64", target: "aarch64-apple-darwin" },
   { triple: "win32-x64-msvc", os: "win32", cpu: "x64", target: "x86_64-pc-windows-msvc" },

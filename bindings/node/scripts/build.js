@@ -50,7 +50,9 @@ const r = spawnSync(cargo, cargoArgs, {
   encoding: "utf8",
 });
 if (r.error) {
-  console.error(`@probity/node: cannot run ${cargo}: ${r.error.message} (install Rust: https://rustup.rs)`);
+  console.error(
+    `@probity/node: cannot run ${cargo}: ${r.error.message} (install Rust: https://rustup.rs)`,
+  );
   process.exit(1);
 }
 if (r.status !== 0) process.exit(r.status || 1);

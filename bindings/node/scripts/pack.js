@@ -28,7 +28,8 @@ const pkgDir = path.resolve(__dirname, "..");
 const argv = process.argv.slice(2);
 const known = ["--debug", "--sync", "--addon=", "--stub=", "--out-dir="];
 for (const a of argv) {
-  if (!known.some((k) => (k.endsWith("=") ? a.startsWith(k) : a === k))) fail(`unknown argument ${a}`);
+  if (!known.some((k) => (k.endsWith("=") ? a.startsWith(k) : a === k)))
+    fail(`unknown argument ${a}`);
 }
 const option = (name) => {
   const a = argv.find((x) => x.startsWith(`${name}=`));
@@ -79,6 +80,10 @@ if (stubArg === "all") {
     return p;
   });
 }
+const given = option("--addon");
+if (given !== null && !fs.statSync(given, { throwIfNoEntry: false })?.isFile()) {
+  fail(`--addon=${given}: no such file`);
+}
 const outDir = path.resolve(option("--out-dir") || path.join(pkgDir, "dist"));
 fs.mkdirSync(outDir, { recursive: true });
 
@@ -89,7 +94,8 @@ function npmPack(dir) {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
-  if (r.error || r.status !== 0) fail(`npm pack ${dir} failed${r.error ? `: ${r.error.message}` : ""}`);
+  if (r.error || r.status !== 0)
+    fail(`npm pack ${dir} failed${r.error ? `: ${r.error.message}` : ""}`);
   const [packed] = JSON.parse(r.stdout);
   return path.join(outDir, packed.filename);
 }
@@ -123,9 +129,7 @@ function platformPackage(p, dir, stub) {
 
 /** This machine's addon, into `file`: `--addon`, else built by scripts/build.js. */
 function addon(file) {
-  const given = option("--addon");
   if (given) {
-    if (!fs.statSync(given, { throwIfNoEntry: false })?.isFile()) fail(`--addon=${given}: no such file`);
     fs.copyFileSync(given, file);
   } else {
     const args = [path.join(__dirname, "build.js"), `--out=${file}`];
@@ -136,13 +140,16 @@ function addon(file) {
   // A debug build carries some 130 MB of DWARF; the release profile strips already.
   if (debug && process.platform === "linux") {
     const r = spawnSync("objcopy", ["--strip-debug", file], { stdio: "inherit" });
-    if (r.error) console.error(`@probity/node pack: objcopy: ${r.error.message}; packed unstripped`);
+    if (r.error)
+      console.error(`@probity/node pack: objcopy: ${r.error.message}; packed unstripped`);
     else if (r.status !== 0) fail("objcopy --strip-debug failed");
   }
 }
 
+// The platform packages are put together here; removed however the script ends (`fail` exits).
 const stage = fs.mkdtempSync(path.join(outDir, ".stage-"));
-try {
+process.on("exit", () => fs.rmSync(stage, { recursive: true, force: true }));
+{
   const written = [npmPack(pkgDir)];
   for (const [p, stub] of [[row, false], ...stubs.map((s) => [s, true])]) {
     const dir = path.join(stage, p.triple);
@@ -154,6 +161,4 @@ try {
     written.push(npmPack(dir));
   }
   for (const file of written) console.log(file);
-} finally {
-  fs.rmSync(stage, { recursive: true, force: true });
 }
