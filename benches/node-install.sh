@@ -102,6 +102,7 @@ read -r P_S P_KB P_N < <(measure probity "$REGISTRY" @probity/node)
 read -r A_S A_KB A_N < <(measure ast-grep https://registry.npmjs.org/ "@ast-grep/napi@$AST_GREP_VERSION")
 
 mb() { awk "BEGIN { printf \"%.1f\", $1 / 1048576 }"; }
+kb() { awk "BEGIN { printf \"%.0f\", $1 / 1024 }"; }
 stripped() { file -b "$1" | grep -q ', stripped' && echo stripped || echo "NOT stripped"; }
 GLIBC=$(objdump -T "$ADDON" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 
@@ -114,5 +115,5 @@ echo "| file | size | |"
 echo "|---|---|---|"
 echo "| addon \`$(basename "$ADDON")\` | $(mb "$(stat -c %s "$ADDON")") MB | $(stripped "$ADDON"), needs $GLIBC |"
 echo "| \`probity\` binary | $(mb "$(stat -c %s "$BIN")") MB | $(stripped "$BIN") |"
-echo "| \`$(basename "$MAIN_TGZ")\` | $(mb "$(stat -c %s "$MAIN_TGZ")") MB | the main package's tarball |"
+echo "| \`$(basename "$MAIN_TGZ")\` | $(kb "$(stat -c %s "$MAIN_TGZ")") kB | the main package's tarball |"
 echo "| \`$(basename "$NATIVE_TGZ")\` | $(mb "$(stat -c %s "$NATIVE_TGZ")") MB | the platform package's tarball |"
