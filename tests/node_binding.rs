@@ -1,6 +1,6 @@
 //! The Node.js package (`bindings/node/`, issue 13 §2), tested as a TypeScript front-end uses it:
-//! the addon is built by the install script (`scripts/build.js --debug`, that is `cargo build
-//! --locked -p probity-node`), `bindings/node/test/session.test.ts` is compiled with
+//! the addon is built as `npm run build:debug` builds it (`scripts/build.js --debug`, that is
+//! `cargo build --locked -p probity-node`), `bindings/node/test/session.test.ts` is compiled with
 //! `tsc --strict` against `bindings/node/index.d.ts`, and `node --test` runs it in a fixture
 //! repository (cart.py from corpus/examples/python): a full session (init, place, run, fix, run,
 //! compare, cleanup, uninstrumented run, gate, render, sync, verify), place and strip with a plain
@@ -46,7 +46,7 @@ pub(crate) fn node() -> Option<()> {
     None
 }
 
-/// The addon, built once per test run as the package's install script builds it:
+/// The addon, built once per test run as `npm run build:debug` builds it:
 /// `node scripts/build.js --debug` (`cargo build --locked -p probity-node`, the workspace's
 /// target dir; the cdylib copied to a `.node` file).
 pub(crate) fn build_addon() -> PathBuf {
@@ -84,6 +84,9 @@ fn compile_test(out: &Path) -> PathBuf {
         .arg(out)
         .arg(test.join("session.test.ts"))
         .arg(test.join("node.d.ts"))
+        // Outside the repository: its node_modules/@types (verdaccio's @types/node) would be
+        // included automatically, next to test/node.d.ts.
+        .current_dir(out)
         .status()
         .expect("tsc runs");
     assert!(
@@ -214,6 +217,7 @@ fn the_same_session_through_the_cli_and_the_package_agrees() {
         .arg(bench.join("session-cli.ts"))
         .arg(bench.join("session-package.ts"))
         .arg(bench.join("node.d.ts"))
+        .current_dir(build.path())
         .status()
         .expect("tsc runs");
     assert!(status.success(), "tsc --strict rejects bindings/node/bench");

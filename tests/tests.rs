@@ -36,6 +36,7 @@ mod mcp;
 mod messages;
 mod msrv;
 mod node_binding;
+mod node_registry;
 mod node_surface;
 mod place_address;
 mod place_tdz;

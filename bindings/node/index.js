@@ -4,49 +4,68 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { PLATFORMS, packageName, addonFile, triple } = require("./platforms.js");
 
-/** The napi-rs triple of this machine: linux-x64-gnu, darwin-arm64, win32-x64-msvc ... */
-function triple() {
-  const { platform, arch } = process;
-  if (platform === "linux") {
-    const report = process.report && process.report.getReport && process.report.getReport();
-    const glibc = report && report.header && report.header.glibcVersionRuntime;
-    return `linux-${arch}-${glibc ? "gnu" : "musl"}`;
-  }
-  if (platform === "win32") return `win32-${arch}-msvc`;
-  return `${platform}-${arch}`;
+function dlopen(file) {
+  const m = { exports: {} };
+  process.dlopen(m, path.resolve(file));
+  return m.exports;
 }
 
 /**
- * The addon, first found of: $PROBITY_NODE_ADDON (a path, for tests and local builds), the
- * file `scripts/build.js` writes next to this one, the prebuilt package of this platform.
+ * The addon, first found of:
+ * 1. `$PROBITY_NODE_ADDON` (a file; when set, nothing else is tried);
+ * 2. a local build next to this file (`npm run build` in a checkout writes
+ *    `probity.<triple>.node`; never in a published package: `files` does not list it);
+ * 3. the platform package `@probity/node-<triple>`, which npm installs from
+ *    `optionalDependencies` by its `os`, `cpu` and `libc`, at exactly this package's version.
  */
 function load() {
-  const tried = [];
+  const here = triple();
   const explicit = process.env.PROBITY_NODE_ADDON;
-  const candidates = explicit
-    ? [explicit]
-    : [path.join(__dirname, `probity.${process.platform}-${process.arch}.node`)];
-  for (const file of candidates) {
-    tried.push(file);
-    if (fs.existsSync(file)) {
-      const m = { exports: {} };
-      process.dlopen(m, path.resolve(file));
-      return m.exports;
+  if (explicit) {
+    if (!fs.existsSync(explicit)) {
+      throw new Error(`@probity/node: PROBITY_NODE_ADDON=${explicit}: no such file`);
     }
+    return dlopen(explicit);
   }
-  if (!explicit) {
-    const pkg = `@probity/node-${triple()}`;
-    tried.push(pkg);
+  const local = path.join(__dirname, addonFile(here));
+  if (fs.existsSync(local)) return dlopen(local);
+  const pkg = packageName(here);
+  const { version } = require("./package.json");
+  let manifest = null;
+  try {
+    manifest = require(`${pkg}/package.json`);
+  } catch (e) {
+    if (e.code !== "MODULE_NOT_FOUND") throw e;
+  }
+  if (manifest) {
+    if (manifest.version !== version) {
+      throw new Error(
+        `@probity/node: ${pkg} is version ${manifest.version}, this package ${version}: ` +
+          `install the same version (\`npm install ${pkg}@${version}\`)`,
+      );
+    }
     try {
       return require(pkg);
     } catch (e) {
-      if (e.code !== "MODULE_NOT_FOUND") throw e;
+      // A glibc older than the addon's floor fails here (README.md, the platform matrix).
+      throw new Error(`@probity/node: ${pkg} did not load: ${e.message}`, { cause: e });
     }
   }
+  const source =
+    "or build it from a checkout of the probity repository (needs cargo): `npm run build` in " +
+    "bindings/node, or `PROBITY_NODE_ADDON=FILE` for an addon built elsewhere";
+  if (!PLATFORMS.some((p) => p.triple === here)) {
+    throw new Error(
+      `@probity/node: no prebuilt addon for ${here} (published for ` +
+        `${PLATFORMS.map((p) => p.triple).join(", ")}); ${source}`,
+    );
+  }
   throw new Error(
-    `@probity/node: no native addon for ${triple()} (tried ${tried.join(", ")}); ` +
-      "build it from source with `node scripts/build.js` (needs cargo)",
+    `@probity/node: the native addon for this platform (${here}) is not installed: ` +
+      `\`npm install ${pkg}@${version}\` (npm leaves it out under --omit=optional, and a ` +
+      `node_modules installed for another platform lacks it); ${source}`,
   );
 }
 

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Build the native addon from source with cargo and copy it next to index.js as
-// `probity.<platform>-<arch>.node`. No npm dependency: node and cargo only.
+// `probity.<triple>.node` (`probity.linux-x64-gnu.node`), the local build index.js loads before
+// the platform package. No npm dependency: node and cargo only. It always runs cargo (which
+// rebuilds what changed): a local build is as new as the source it was built from.
 //
-//   node scripts/build.js               release build
-//   node scripts/build.js --debug       debug build (faster to compile)
-//   node scripts/build.js --if-missing  (the npm `install` script) do nothing when a prebuilt
-//                                       addon for this platform is already present
-//   node scripts/build.js --out=FILE    write the addon to FILE instead (tests)
+//   node scripts/build.js               release build (`npm run build`)
+//   node scripts/build.js --debug       debug build (faster to compile; `npm run build:debug`)
+//   node scripts/build.js --out=FILE    write the addon to FILE instead (tests, scripts/pack.js)
 // The build is `--locked`: the versions of the repository's Cargo.lock.
 "use strict";
 
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { addonFile, triple } = require("../platforms.js");
 
 const pkgDir = path.resolve(__dirname, "..");
 const argv = process.argv.slice(2);
@@ -20,40 +21,14 @@ const args = new Set(argv);
 const outArg = argv.find((a) => a.startsWith("--out="));
 const out = outArg
   ? path.resolve(outArg.slice("--out=".length))
-  : path.join(pkgDir, `probity.${process.platform}-${process.arch}.node`);
-
-function prebuilt() {
-  if (fs.existsSync(out)) return out;
-  const { platform, arch } = process;
-  const libc =
-    platform === "linux"
-      ? process.report.getReport().header.glibcVersionRuntime
-        ? "-gnu"
-        : "-musl"
-      : platform === "win32"
-        ? "-msvc"
-        : "";
-  try {
-    return require.resolve(`@probity/node-${platform}-${arch}${libc}`, { paths: [pkgDir] });
-  } catch {
-    return null;
-  }
-}
-
-if (args.has("--if-missing")) {
-  const found = prebuilt();
-  if (found) {
-    console.log(`@probity/node: using ${found}`);
-    process.exit(0);
-  }
-}
+  : path.join(pkgDir, addonFile(triple()));
 
 // The cargo workspace: this package lives at bindings/node of the probity repository.
 const workspace = process.env.PROBITY_SOURCE || path.resolve(pkgDir, "..", "..");
 if (!fs.existsSync(path.join(workspace, "bindings", "node", "Cargo.toml"))) {
   console.error(
-    `@probity/node: no prebuilt addon for ${process.platform}-${process.arch} and no probity ` +
-      `source at ${workspace} (set PROBITY_SOURCE to a checkout of the repository)`,
+    `@probity/node: no probity source at ${workspace} to build the addon from ` +
+      "(set PROBITY_SOURCE to a checkout of the repository)",
   );
   process.exit(1);
 }
@@ -75,7 +50,9 @@ const r = spawnSync(cargo, cargoArgs, {
   encoding: "utf8",
 });
 if (r.error) {
-  console.error(`@probity/node: cannot run ${cargo}: ${r.error.message} (install Rust: https://rustup.rs)`);
+  console.error(
+    `@probity/node: cannot run ${cargo}: ${r.error.message} (install Rust: https://rustup.rs)`,
+  );
   process.exit(1);
 }
 if (r.status !== 0) process.exit(r.status || 1);
