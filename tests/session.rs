@@ -892,7 +892,8 @@ fn session_timeout_does_not_wait_for_a_process_that_left_the_group() {
     let fx = Fx::new("escaped", &[]);
     let script = "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    open('escaped.pid', 'w').write('%d\\n' % os.getpid())\n    time.sleep(60)\n    sys.exit(0)\ntime.sleep(100)\n";
     let start = Instant::now();
-    let (code, v) = fx.run("baseline", 1, &["python3", "-c", script]);
+    // 5 s, not 1: on a loaded machine python3 may take over a second to fork and write its pid.
+    let (code, v) = fx.run("baseline", 5, &["python3", "-c", script]);
     let took = start.elapsed();
     let pidfile = fx.dir().join("escaped.pid");
     let escaped: Option<i32> = std::fs::read_to_string(&pidfile)
