@@ -633,3 +633,36 @@ fn mcp_a_cancelled_call_stops_its_command_and_is_not_answered() {
     assert_eq!(r["result"], json!({}), "{r}");
     assert_eq!(c.close(), 0);
 }
+
+/// A client that writes its requests and closes stdin at once (`printf ... | probity mcp`)
+/// still gets every answer: stdin's end waits for the calls already received.
+#[test]
+fn mcp_answers_the_calls_received_before_stdin_ends() {
+    let repo = scratch();
+    let mut c = Client::start(repo.path(), &[]);
+    c.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init_params("2025-11-25")}).to_string());
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+    c.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "resolve", "arguments": {"refs": ["total", "nope_not_here"]}}})
+        .to_string(),
+    );
+    drop(c.stdin.take());
+    let mut answers = vec![c.recv(), c.recv()];
+    answers.sort_by_key(|a| a["id"].as_u64());
+    assert_eq!(
+        answers[0]["result"]["protocolVersion"], "2025-11-25",
+        "{}",
+        answers[0]
+    );
+    let env = &answers[1]["result"]["structuredContent"];
+    assert_eq!(env["status"], "ok", "{}", answers[1]);
+    let verdicts: Vec<&str> = env["data"]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(verdicts, ["VERIFIED", "MISSING"], "{env}");
+    assert_eq!(c.child.wait().expect("wait").code(), Some(0));
+}

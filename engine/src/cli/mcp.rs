@@ -7,7 +7,8 @@
 //! `probity <command> --json` printed (`mcp_results`), so the CLI and MCP agree byte for byte
 //! and a command can be stopped (SIGTERM: `probity run` records the run interrupted) without
 //! stopping the server. A call waits at most `wait_seconds`; a command still running then is
-//! answered with a handle for `run_poll`. At stdin's end or on SIGINT, SIGTERM or SIGHUP, every
+//! answered with a handle for `run_poll`. At stdin's end the calls already received are answered
+//! first (each within its `wait_seconds`); then, or at once on SIGINT, SIGTERM or SIGHUP, every
 //! running command is stopped and waited for, and the server exits.
 //!
 //! The JSON-RPC layer is hand-written (`mcp_protocol`, `mcp_server`; serde_json): the official
@@ -18,6 +19,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -82,15 +84,36 @@ pub(super) fn mcp_cmd(a: McpArgs) -> ExitCode {
                     protocol::MAX_LINE_BYTES
                 ),
             )),
-            Ok(Event::Closed) | Err(_) => break 0,
-            Ok(Event::Signal(sig)) => {
-                eprintln!("probity mcp: signal {sig}: stopping the running commands");
-                break 128 + sig.clamp(0, 127);
-            }
+            Ok(Event::Closed) | Err(_) => break drain(&server, &rx),
+            Ok(Event::Signal(sig)) => break on_signal(sig),
         }
     };
     server.shutdown();
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// At stdin's end: wait for the answers to the calls already received, so that a client that
+/// writes its requests and closes its end (`printf ... | probity mcp`) still reads every answer.
+/// Each call answers within its `wait_seconds` (a command still running then gets a handle, and
+/// is stopped at shutdown); a signal cuts the wait short. The exit code.
+fn drain(server: &Server, rx: &mpsc::Receiver<Event>) -> i32 {
+    let deadline = Instant::now() + Duration::from_secs(tools::MAX_WAIT_SECONDS + 5);
+    while server.calls_in_progress() > 0 && Instant::now() < deadline {
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(Event::Signal(sig)) => return on_signal(sig),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+    0
+}
+
+/// A signal ends the server: 128 + its number.
+fn on_signal(sig: i32) -> i32 {
+    eprintln!("probity mcp: signal {sig}: stopping the running commands");
+    128 + sig.clamp(0, 127)
 }
 
 /// Read stdin line by line (bounded) into the channel; its end (or an error) closes.

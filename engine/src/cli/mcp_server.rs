@@ -78,6 +78,11 @@ impl Server {
         self.tools.len() + 1
     }
 
+    /// The tool calls and batches not answered yet (each answers within its `wait_seconds`).
+    pub(super) fn calls_in_progress(&self) -> usize {
+        self.calls.load(Ordering::SeqCst)
+    }
+
     /// Write one message as one line; a closed stdout ends the server.
     pub(super) fn write(&self, msg: &Value) {
         let mut out = std::io::stdout().lock();
