@@ -648,7 +648,7 @@ fn mcp_answers_the_calls_received_before_stdin_ends() {
         .to_string(),
     );
     drop(c.stdin.take());
-    let mut answers = vec![c.recv(), c.recv()];
+    let mut answers = [c.recv(), c.recv()];
     answers.sort_by_key(|a| a["id"].as_u64());
     assert_eq!(
         answers[0]["result"]["protocolVersion"], "2025-11-25",
