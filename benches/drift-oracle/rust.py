@@ -105,7 +105,8 @@ def rustdoc_json(pkg: dict, root: Path) -> tuple[Path | None, str]:
     cmd = ["nice", "-n", "19", "cargo", "+nightly", "rustdoc", "--lib", "-q"]
     for feat in pkg.get("features", []):
         cmd += ["--features", feat]
-    cmd += ["--", "-Z", "unstable-options", "--output-format", "json", "--document-private-items"]
+    cmd += ["--", "-Z", "unstable-options", "--output-format", "json", "--document-private-items",
+            "--cap-lints", "warn"]
     env = dict(os.environ, CARGO_TARGET_DIR=str(target_dir), RUSTDOCFLAGS="", RUSTFLAGS="")
     proc = subprocess.run(cmd, cwd=root, capture_output=True, env=env, timeout=3600)
     if proc.returncode != 0 and drop_dev_dependencies(root):
@@ -141,6 +142,13 @@ def drop_dev_dependencies(root: Path) -> bool:
     manifest.write_text("".join(keep))
     (root / "Cargo.lock").unlink(missing_ok=True)
     return True
+
+
+DECL_KEYWORD = {
+    "function": "fn", "struct": "struct", "enum": "enum", "union": "union", "trait": "trait",
+    "constant": "const", "assoc_const": "const", "static": "static", "type_alias": "type",
+    "assoc_type": "type", "module": "mod", "macro": r"macro_rules!",
+}
 
 
 @dataclasses.dataclass
@@ -225,10 +233,13 @@ class Oracle:
             if mf == f and b <= line <= e and item["inner"].get("macro") is None:
                 return True
         name = item.get("name")
-        if by_text and name and not re.search(r"\b" + re.escape(name) + r"\b", self.source_line(f, line)):
-            # the declaration may wrap (attributes, `pub(crate)\nfn x`): look a few lines on
-            text = " ".join(self.source_line(f, line + k) for k in range(0, 4))
-            if not re.search(r"\b" + re.escape(name) + r"\b", text):
+        if by_text and name:
+            # the declaration as written: its keyword and name near the span's start
+            # (attributes and doc comments may come first)
+            kw = DECL_KEYWORD.get(next(iter(item["inner"])))
+            pat = (kw + r"\s+" if kw else r"(?:^|[\s(,{])") + re.escape(name) + r"\b"
+            text = "\n".join(self.source_line(f, line + k) for k in range(0, 12))
+            if not re.search(pat, text):
                 return True
         return False
 
@@ -607,7 +618,8 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
             for cid in titem["inner"]["module"]["items"]:
                 child = o.index.get(cid)
                 if child and child.get("name") and child.get("visibility") == "public" and "impl" not in child["inner"]:
-                    add(real, prefix + child["name"], REAL, "glob re-export", f"pub use {titem['name']}::*")
+                    gen = " [macro_rules]" if o.generated(child) else ""
+                    add(real, prefix + child["name"], REAL, "glob re-export" + gen, f"pub use {titem['name']}::*")
 
     # files
     for f in sorted(covered):
