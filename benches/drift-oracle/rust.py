@@ -51,8 +51,11 @@ STD_HIDDEN = {
     "intersperse_with", "cmp_by", "partial_cmp_by", "eq_by", "is_sorted_by_key_unstable",
     "read_buf", "read_buf_exact", "write_all_vectored", "is_write_vectored", "is_read_vectored",
     "clone_to_uninit", "rchunks_exact", "as_str_unstable", "try_fold_unstable", "try_rfold_unstable",
-    "min_by_key_unstable",
+    "min_by_key_unstable", "read_array", "extend_one", "extend_one_unchecked", "extend_reserve",
+    "is_empty_unstable", "sum_unstable", "as_inner",
 }
+# ExactSizeIterator::is_empty is unstable (exact_size_is_empty), Iterator's is not a method
+STD_HIDDEN_OF = {("ExactSizeIterator", "is_empty")}
 
 
 # ---------------------------------------------------------------- the oracle
@@ -180,7 +183,9 @@ class Oracle:
         self.doc = doc
         self.root = root
         self.krate = krate
-        self.index = {int(k): v for k, v in doc["index"].items() if v.get("crate_id") == 0}
+        # every item rustdoc wrote (std's blanket impls' methods have another crate_id)
+        self.all = {int(k): v for k, v in doc["index"].items()}
+        self.index = {k: v for k, v in self.all.items() if v.get("crate_id") == 0}
         self.paths = doc.get("paths", {})
         self.skipped = collections.Counter()  # why members were not cited
         self.macro_ranges = self._macro_ranges()
@@ -242,6 +247,38 @@ class Oracle:
             if not re.search(pat, text):
                 return True
         return False
+
+    def impl_generated(self, item: dict, trait: str | None, tname: str) -> bool:
+        """An impl block whose text at its span is not `impl ... Trait ... Type`."""
+        span = item.get("span")
+        if not span:
+            return False
+        f, line = span["filename"], span["begin"][0]
+        text = "\n".join(self.source_line(f, line + k) for k in range(0, 8))
+        want = re.escape(trait) + r"\b[^{]*\b" + re.escape(tname) if trait else re.escape(tname)
+        return not re.search(r"\bimpl\b[^{]*\b" + want + r"\b", text)
+
+    # -- module properties, for the suspected cause of an unsafe verdict
+
+    def inline(self, path: tuple) -> bool:
+        """A `mod m { ... }` written inside its parent's file."""
+        if not path or path not in self.modules or path[:-1] not in self.modules:
+            return False
+        m, parent = self.modules[path], self.modules[path[:-1]]
+        item = self.index[m["id"]]
+        return m["file"] == parent["file"] and (item.get("span") or {}).get("begin", [1])[0] != 1
+
+    def path_attr(self, path: tuple) -> bool:
+        """A module file where the 2018 layout does not put it (`#[path]`)."""
+        if not path or path[:-1] not in self.modules or self.inline(path) or self.inline(path[:-1]):
+            return False
+        pf = self.modules[path[:-1]]["file"]
+        f = self.modules[path]["file"]
+        if not pf or not f:
+            return False
+        ppath = Path(pf)
+        base = ppath.parent if (len(path) == 1 or ppath.name in ("lib.rs", "mod.rs", "main.rs")) else ppath.parent / ppath.stem
+        return f not in ((base / f"{path[-1]}.rs").as_posix(), (base / path[-1] / "mod.rs").as_posix())
 
     # -- modules and paths
 
@@ -342,10 +379,12 @@ class Oracle:
             return
         impl = item["inner"]["impl"]
         trait = self._trait_name(impl)
+        for i in impl["items"]:
+            m = self.all.get(i)
+            if m and m.get("name"):
+                c.names.add(m["name"])  # `From<T> for T` gives every type `from`
         items = [self.index.get(i) for i in impl["items"]]
         items = [m for m in items if m]
-        for m in items:
-            c.names.add(m["name"])
         c.names.update(impl.get("provided_trait_methods", []))
         if trait in ("Deref", "DerefMut"):
             c.deref = True
@@ -365,7 +404,7 @@ class Oracle:
         if not self.in_crate(self.file_of(item)):
             self.skipped["impl spanned outside the crate (another crate's macro)"] += len(items)
             return
-        gen = self.generated(item, by_text=False)
+        gen = self.generated(item, by_text=False) or (not derived and self.impl_generated(item, trait, c.name))
         origin = self._origin(impl)
         for m in items:
             mk = next(iter(m["inner"]))
@@ -382,7 +421,7 @@ class Oracle:
             why = f"impl {trait or ''} for {c.name}".replace("impl  ", "impl ")
             self._cite(c, m, form, why, gen or (not derived and self.generated(m)))
         for pname in impl.get("provided_trait_methods", []):
-            if pname.startswith("_") or (origin == "std" and pname in STD_HIDDEN):
+            if pname.startswith("_") or (origin == "std" and (pname in STD_HIDDEN or (trait, pname) in STD_HIDDEN_OF)):
                 self.skipped["unstable or hidden provided method"] += 1
                 continue
             form = "Type::derived_provided" if derived else f"Type::provided_method ({origin} trait)"
@@ -657,6 +696,71 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
     return picked, stats
 
 
+STD_MODULES = {
+    "alloc", "any", "array", "ascii", "borrow", "boxed", "cell", "char", "clone", "cmp", "collections",
+    "convert", "default", "env", "error", "f32", "f64", "ffi", "fmt", "fs", "future", "hash", "hint",
+    "io", "iter", "marker", "mem", "net", "num", "ops", "option", "os", "panic", "path", "pin", "prelude",
+    "primitive", "process", "ptr", "rc", "result", "slice", "str", "string", "sync", "task", "thread",
+    "time", "vec", "arch", "simd", "backtrace", "usize", "u8", "u16", "u32", "u64", "u128", "i8", "i16",
+    "i32", "i64", "i128", "isize",
+}
+INDENTED_GLOB = re.compile(r"^[ \t]+use\s+(?:super|self|crate)::[^;]*\*", re.M)
+
+
+def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
+    """A first guess at the cause of an unsafe verdict, from what the oracle
+    knows of the reference (FINDINGS-rust.md confirms each class with a
+    minimal reproduction)."""
+    f, text = ref.form, ref.text
+    segs = text.split("::")
+    if ref.truth == REAL:
+        if "derived" in f:
+            return "derive-generated impl member"
+        if "[macro_rules]" in f:
+            return "declared by the crate's own macro_rules"
+        if "provided_method (std" in f:
+            return f"provided method of std's {ref.why.split()[-1]}"
+        if "provided_method (dep" in f:
+            return "provided method of a dependency's trait"
+        if f.startswith(("Type::", "Enum::", "Trait::")):
+            for c in o.containers.values():
+                if c.name == segs[0] and o.generated(o.index[c.id]):
+                    return "type declared inside a macro invocation"
+            return "member: other"
+        if f == "file path":
+            return "file path"
+        if f.startswith("module::Item"):
+            mods = [p for p in o.modules if p and p[-1] == segs[0]]
+            if segs[0] == o.krate:
+                return "short module path named like the crate"
+            if len(mods) > 1:
+                return "short module path: several modules so named"
+            if segs[0] in STD_MODULES:
+                return "short module path named like a std module"
+            chain = mods[0] if mods else ()
+        else:
+            chain = tuple(segs[1:-1])
+        for i in range(1, len(chain) + 1):
+            if o.inline(chain[:i]):
+                return "path through an inline module"
+            if o.path_attr(chain[:i]):
+                return "path through a #[path] module"
+        if "re-export" in f:
+            return "re-export: other"
+        return "path: other"
+    loc = res.get("location") or ""
+    if loc and not loc.startswith("src/"):
+        return f"resolved in a file of another target ({loc.split('/')[0]}/)"
+    if f.startswith("wrong module"):
+        mods = [p for p in o.modules if p and p[-1] == (segs[-2])]
+        for p in mods:
+            mf = o.modules[p]["file"]
+            if mf and INDENTED_GLOB.search((root / mf).read_text(errors="replace")):
+                return "`use super::*` in a nested module read as the module's own glob"
+        return "wrong module: other"
+    return "invented member: other"
+
+
 def wrong_module_ok(o: Oracle, root: Path, s: tuple, name: str, module_names, covered) -> bool:
     """`crate::s::name` is invented for certain: no module called like `s`
     holds, imports, globs or even mentions `name` in its file."""
@@ -667,9 +771,18 @@ def wrong_module_ok(o: Oracle, root: Path, s: tuple, name: str, module_names, co
         f = mod["file"]
         if not f or f not in covered:
             return False
+        text = (root / f).read_text(errors="replace")
         if name in file_words(root / f):
             return False
+        if TOP_GLOB.search(text):
+            # `use super::*;` at the top of the module's file binds (privately)
+            # every name of the parent: rustdoc does not list private imports,
+            # so the oracle cannot say the name is not there
+            return False
     return True
+
+
+TOP_GLOB = re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?use\s[^;]*\*", re.M)
 
 
 # ---------------------------------------------------------------- main
@@ -712,7 +825,15 @@ def main() -> int:
             continue
         rng = random.Random(pkg["name"])
         refs, stats = references(o, root, lib_rel, covered, rng, n_real, n_inv)
-        ps = score.run(label, root, refs, coverage)
+        ps = score.package(label, coverage)
+        results = common.resolve(root, refs)
+        for ref in refs:
+            res = results.get(ref.text) or {}
+            score.add(ps, ref, res)
+            ps.results[-1]["location"] = res.get("location")
+            ps.results[-1]["reason"] = (res.get("reason") or "")[:200]
+            if ps.unsafe and ps.unsafe[-1][0] is ref:
+                ps.results[-1]["suspect"] = suspect(o, root, ref, res)
         details[label] = stats | {
             "uncovered files": missing,
             "skipped members": dict(o.skipped),
@@ -721,6 +842,17 @@ def main() -> int:
     score.report(common.cache_dir("rust") / "results-rust.json")
     (common.cache_dir("rust") / "oracle-rust.json").write_text(json.dumps(details, indent=1))
     forms_table(score)
+    causes: collections.Counter = collections.Counter()
+    examples: dict = collections.defaultdict(list)
+    for p in score.packages:
+        for r in p.results:
+            if "suspect" in r:
+                causes[r["suspect"]] += 1
+                if len(examples[r["suspect"]]) < 3:
+                    examples[r["suspect"]].append(f"{p.name}: {r['ref']} -> {r['verdict']}")
+    print(f"\nunsafe verdicts by suspected cause ({sum(causes.values())}):")
+    for cause, n in causes.most_common():
+        print(f"{n:>6}  {cause}   e.g. {'; '.join(examples[cause])}")
     return 0
 
 
