@@ -314,3 +314,15 @@ class Score:
 
 def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}%" if b else "-"
+
+
+def sample_refs(refs: list[Ref], k: int, rng: random.Random) -> list[Ref]:
+    """Up to `k` of the references, one per text, chosen deterministically
+    (sorted first, so the choice depends only on the rng's seed)."""
+    uniq = {}
+    for r in sorted(refs, key=lambda r: (r.text, r.form, r.why)):
+        uniq.setdefault(r.text, r)
+    items = list(uniq.values())
+    if len(items) <= k:
+        return items
+    return rng.sample(items, k)
