@@ -582,7 +582,9 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
             continue
         for mname in rng.sample(mine, min(4, len(mine))):
             nm = common.near_miss(mname, words, rng)
-            if nm:
+            # a near miss may still be a member the text never spells (a std
+            # trait's provided method: `nth` of `next`), or reached through Deref
+            if nm and closed is not None and nm not in closed:
                 add(inv, f"{c.name}::{nm}", INVENTED, "near_miss member", f"{c.name}::{mname}")
             nt = common.near_miss(c.name, words, rng)
             if nt:
