@@ -876,6 +876,12 @@ def main() -> int:
             "format_version": doc.get("format_version"),
         }
     score.report(common.cache_dir("rust") / "results-rust.json")
+    skipped: collections.Counter = collections.Counter()
+    for info in details.values():
+        skipped.update(info["skipped members"])
+    print("\nnot cited (the oracle's members probity need not see, or planners do not write):")
+    for why, n in skipped.most_common():
+        print(f"{n:>8}  {why}")
     (common.cache_dir("rust") / "oracle-rust.json").write_text(json.dumps(details, indent=1))
     forms_table(score)
     causes: collections.Counter = collections.Counter()
