@@ -493,7 +493,10 @@ class Oracle:
         descs = list(sym.descriptors)
         if self.family == JS:
             k = next((i for i, d in enumerate(descs) if JS_EXT.search(d.name)), None)
-            if k is None or "/".join(d.name for d in descs[: k + 1]) != doc:
+            path = "/".join(d.name for d in descs[: k + 1]) if k is not None else None
+            # scip-typescript writes the path from the nearest package.json
+            # (`src/package.json` makes `src/x.js` the symbol path `x.js`)
+            if path is None or (path != doc and not doc.endswith("/" + path)):
                 return None
             rest = descs[k + 1 :]
         else:
