@@ -248,7 +248,8 @@ class Score:
     def add(ps: PackageScore, ref: Ref, result: dict | None) -> None:
         verdict = (result or {}).get("verdict", "NONE")
         ps.results.append(
-            {"ref": ref.text, "truth": ref.truth, "form": ref.form, "why": ref.why, "verdict": verdict}
+            {"ref": ref.text, "truth": ref.truth, "form": ref.form, "why": ref.why, "verdict": verdict,
+             "reason": (result or {}).get("reason") or ""}
         )
         if ref.truth == REAL:
             ps.real += 1

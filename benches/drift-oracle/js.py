@@ -30,6 +30,7 @@ import scip  # noqa: E402
 
 SCIP_TYPESCRIPT = "@sourcegraph/scip-typescript@0.4.0"
 SOURCE_EXT = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+TREE_VERSION = "2"  # how the tree is pruned: a change rebuilds trees and indexes
 TEST_DIRS = {"test", "tests", "__tests__", "__test__", "spec", "__mocks__", "fixtures"}
 
 
@@ -72,6 +73,10 @@ def prepare(pkg: dict) -> tuple[Path, Path, str]:
     check_integrity(tgz, pkg["integrity"])
     top = common.unpack(tgz, common.cache_dir("npm", "unpacked", slug))
     root = common.cache_dir("npm", "trees") / slug
+    index = root.parent / (slug + ".scip")
+    if (root / ".ready").exists() and (root / ".ready").read_text() != TREE_VERSION:
+        (root / ".ready").unlink()
+        index.unlink(missing_ok=True)
     if not (root / ".ready").exists():
         if root.exists():
             shutil.rmtree(root)
@@ -90,8 +95,11 @@ def prepare(pkg: dict) -> tuple[Path, Path, str]:
                 p.unlink()
             elif p.is_file() and p.name.endswith((".map", ".min.js")):
                 p.unlink()
-        (root / ".ready").write_text("")
-    index = root.parent / (slug + ".scip")
+            elif p.is_file() and pkg["lang"] == "js" and p.name.endswith(".d.ts"):
+                # a JavaScript package's hand-written typings: TypeScript reads
+                # `x.d.ts` instead of `x.js`, so the index would miss the JS
+                p.unlink()
+        (root / ".ready").write_text(TREE_VERSION)
     log = ""
     if not index.exists():
         cmd = ["nice", "-n", "19", str(tool()), "index", "--output", str(index)]

@@ -582,7 +582,9 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
             continue
         for mname in rng.sample(mine, min(4, len(mine))):
             nm = common.near_miss(mname, words, rng)
-            if nm:
+            # a near miss may still be a member the text never spells (a std
+            # trait's provided method: `nth` of `next`), or reached through Deref
+            if nm and closed is not None and nm not in closed:
                 add(inv, f"{c.name}::{nm}", INVENTED, "near_miss member", f"{c.name}::{mname}")
             nt = common.near_miss(c.name, words, rng)
             if nt:
@@ -643,6 +645,7 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
             break
 
     # re-exports: `pub use` and globs of the crate's own modules
+    decl_home = {cid: path for path, _name, _kind, cid, _f in o.decls}
     for path, name, target, glob in o.reexports:
         titem = o.index.get(target) if target is not None else None
         if titem is None:
@@ -651,14 +654,18 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         prefix = f"crate::{modtext(path)}::" if path else "crate::"
         kprefix = f"{krate}::{modtext(path)}::" if path else f"{krate}::"
         if not glob:
-            add(real, prefix + name, REAL, "re-export", f"pub use of {titem.get('name')}")
-            add(real, kprefix + name, REAL, "krate re-export", f"pub use of {titem.get('name')}")
+            home = "::".join(("crate",) + decl_home.get(target, ("?",)))
+            gen = " [macro_rules]" if o.generated(titem) else ""
+            add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}")
+            add(real, kprefix + name, REAL, "krate re-export" + gen, f"pub use of {titem.get('name')} from {home}")
         elif "module" in titem["inner"]:
             for cid in titem["inner"]["module"]["items"]:
                 child = o.index.get(cid)
                 if child and child.get("name") and child.get("visibility") == "public" and "impl" not in child["inner"]:
                     gen = " [macro_rules]" if o.generated(child) else ""
-                    add(real, prefix + child["name"], REAL, "glob re-export" + gen, f"pub use {titem['name']}::*")
+                    home = "::".join(("crate",) + decl_home.get(cid, ("?",)))
+                    add(real, prefix + child["name"], REAL, "glob re-export" + gen,
+                        f"pub use {titem['name']}::* from {home}")
 
     # files
     for f in sorted(covered):
@@ -717,7 +724,11 @@ def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
         if "derived" in f:
             return "derive-generated impl member"
         if "[macro_rules]" in f:
-            return "declared by the crate's own macro_rules"
+            return "declared by a macro (a macro_rules! body or a macro call's tokens)"
+        if "provided_method" in f or "trait_method" in f:
+            trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
+            if any(c.name == trait and c.kind != "trait" for c in o.containers.values()):
+                return "an impl's trait read as the repository type of the same name"
         if "provided_method (std" in f:
             return f"provided method of std's {ref.why.split()[-1]}"
         if "provided_method (dep" in f:
@@ -731,26 +742,38 @@ def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
             return "file path"
         if f.startswith("module::Item"):
             mods = [p for p in o.modules if p and p[-1] == segs[0]]
-            if segs[0] == o.krate:
-                return "short module path named like the crate"
             if len(mods) > 1:
                 return "short module path: several modules so named"
-            if segs[0] in STD_MODULES:
-                return "short module path named like a std module"
+            if other_target_file(root, segs[0]):
+                return "short module path: a file of another target (tests/, benches/) has the name"
+            if segs[0] == o.krate:
+                return "short module path named like the crate"
             chain = mods[0] if mods else ()
         else:
             chain = tuple(segs[1:-1])
+        if "re-export" in f and " from crate::" in ref.why:
+            # the re-exported item's own module decides
+            chain = chain + ("|",) + tuple(ref.why.split(" from crate::")[1].split("::"))
         for i in range(1, len(chain) + 1):
+            if "|" in chain[:i]:
+                sub = chain[chain.index("|") + 1 : i]
+                if sub and (o.inline(sub) or o.path_attr(sub)):
+                    return "re-export of an item in an inline or #[path] module"
+                continue
             if o.inline(chain[:i]):
                 return "path through an inline module"
             if o.path_attr(chain[:i]):
                 return "path through a #[path] module"
+        if f.startswith("module::Item") and segs[0] in STD_MODULES:
+            return "short module path named like a std module"
         if "re-export" in f:
             return "re-export: other"
         return "path: other"
     loc = res.get("location") or ""
     if loc and not loc.startswith("src/"):
         return f"resolved in a file of another target ({loc.split('/')[0]}/)"
+    if f.startswith("wrong module") and other_target_file(root, segs[-2]):
+        return "module path read through a file of another target (tests/x.rs as module x)"
     if f.startswith("wrong module"):
         mods = [p for p in o.modules if p and p[-1] == (segs[-2])]
         for p in mods:
@@ -759,6 +782,14 @@ def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
                 return "`use super::*` in a nested module read as the module's own glob"
         return "wrong module: other"
     return "invented member: other"
+
+
+def other_target_file(root: Path, name: str) -> bool:
+    """A file `name.rs` (or `name/mod.rs`) of a test, bench or example target."""
+    for d in ("tests", "benches", "examples"):
+        if (root / d / f"{name}.rs").exists() or (root / d / name / "mod.rs").exists():
+            return True
+    return False
 
 
 def wrong_module_ok(o: Oracle, root: Path, s: tuple, name: str, module_names, covered) -> bool:
@@ -773,6 +804,11 @@ def wrong_module_ok(o: Oracle, root: Path, s: tuple, name: str, module_names, co
             return False
         text = (root / f).read_text(errors="replace")
         if name in file_words(root / f):
+            return False
+        stems = [p for p in (root / "src").rglob(f"{s[-1]}.rs")] + [p for p in (root / "src").rglob(f"{s[-1]}/mod.rs")]
+        if any(p.relative_to(root).as_posix() != f for p in stems):
+            # `#[cfg_attr(unix, path = "unix.rs")] mod platform;`: a file called
+            # like the module that is not the module's own file
             return False
         if TOP_GLOB.search(text):
             # `use super::*;` at the top of the module's file binds (privately)
@@ -840,6 +876,12 @@ def main() -> int:
             "format_version": doc.get("format_version"),
         }
     score.report(common.cache_dir("rust") / "results-rust.json")
+    skipped: collections.Counter = collections.Counter()
+    for info in details.values():
+        skipped.update(info["skipped members"])
+    print("\nnot cited (the oracle's members probity need not see, or planners do not write):")
+    for why, n in skipped.most_common():
+        print(f"{n:>8}  {why}")
     (common.cache_dir("rust") / "oracle-rust.json").write_text(json.dumps(details, indent=1))
     forms_table(score)
     causes: collections.Counter = collections.Counter()

@@ -389,11 +389,18 @@ class Def:
 
 def py_module(rel: str, root: Path) -> str | None:
     """The dotted import name of a Python file: up through the folders that
-    hold an `__init__.py` (so `src/tomli/_parser.py` is `tomli._parser`)."""
+    hold an `__init__.py` (so `src/tomli/_parser.py` is `tomli._parser`,
+    `src/flask/sansio/app.py` is `flask.sansio.app`)."""
     parts = rel[:-3].split("/")
     dirs = parts[:-1]
     i = len(dirs)
-    while i > 0 and (root / "/".join(dirs[:i]) / "__init__.py").exists():
+
+    def init(k: int) -> bool:
+        return k > 0 and (root / "/".join(dirs[:k]) / "__init__.py").exists()
+
+    # a folder with `__init__.py`, or one without inside such a folder (a
+    # namespace subpackage: `flask/sansio/` is `flask.sansio`)
+    while i > 0 and (init(i) or init(i - 1)):
         i -= 1
     mod = parts[i:]
     if mod and mod[-1] == "__init__":
@@ -454,13 +461,42 @@ class Oracle:
                 o.text[f] = (root / f).read_text(errors="replace")
             except OSError:
                 o.text[f] = ""
+        if family == PY:
+            o.defs = [d for d in o.defs if o._py_true_def(d)]
         return o
+
+    def _py_true_def(self, d: Def) -> bool:
+        """scip-python names a function nested in a method as a member of the
+        class (`C#m().` for a `def m` inside `C.f`), and a module-level
+        `except E as e` as a module variable (Python unbinds it after the
+        handler): neither is a declaration of the module or the class."""
+        lines = self.text.get(d.file, "").split("\n")
+        line = lines[d.line] if d.line < len(lines) else ""
+        if len(d.decl) == 1:
+            return not re.match(r"\s*except\b.*\bas\s+\w+\s*:", line)
+        if len(d.decl) == 2 and d.decl[0][1] == TYPE and re.match(r"\s*(async\s+)?def\s", line):
+            k = d.line - 1
+            while k >= 0 and not re.match(rf"\s*class\s+{re.escape(d.decl[0][0])}\b", lines[k]):
+                k -= 1
+            if k < 0:
+                return False
+            j = k + 1
+            # the class body's indentation: its first line below the header
+            while j < len(lines) and (not lines[j].strip() or lines[j].lstrip().startswith("#")
+                                      or not lines[k].rstrip().endswith(":") and j == k + 1):
+                j += 1
+            body = len(lines[j]) - len(lines[j].lstrip()) if j < len(lines) else 0
+            return len(line) - len(line.lstrip()) == body
+        return True
 
     def _decl(self, sym: Symbol, doc: str) -> tuple | None:
         descs = list(sym.descriptors)
         if self.family == JS:
             k = next((i for i, d in enumerate(descs) if JS_EXT.search(d.name)), None)
-            if k is None or "/".join(d.name for d in descs[: k + 1]) != doc:
+            path = "/".join(d.name for d in descs[: k + 1]) if k is not None else None
+            # scip-typescript writes the path from the nearest package.json
+            # (`src/package.json` makes `src/x.js` the symbol path `x.js`)
+            if path is None or (path != doc and not doc.endswith("/" + path)):
                 return None
             rest = descs[k + 1 :]
         else:
@@ -645,12 +681,17 @@ class Oracle:
             for d in self.top[f]:
                 n, s = d.decl[0]
                 if self.is_import(d):
-                    continue  # an import, not a declaration a plan cites
+                    # an import is no declaration a plan cites, unless the
+                    # module re-exports it (`const gte = require(...)` +
+                    # `module.exports = { gte }`)
+                    if js and f in modname and self._cjs_exports(f, n):
+                        add("re-exported name", f"{modname[f]}.{n}", R, d.symbol)
+                    continue
                 add("path:name", f"{f}:{n}", R, d.symbol)
                 if s in (TYPE, METHOD) or (not js and s == TERM and n.isupper()):
                     add("bare name", n, R, d.symbol)
                 if f in modname:
-                    if js and not re.match(r"\s*export\s+(?!default)", self.line(d)):
+                    if js and not (re.match(r"\s*export\s+(?!default)", self.line(d)) or self._cjs_exports(f, n)):
                         continue
                     add("module.name", f"{modname[f]}.{n}", R, d.symbol)
 
@@ -735,12 +776,13 @@ class Oracle:
             for d in rng.sample(self.top[f], min(3, len(self.top[f]))):
                 n = d.decl[0][0]
                 g = rng.choice(sibs)
-                if re.search(rf"\b{re.escape(n)}\b", self.text.get(g, "")):
+                # every file that is the module (x.js and x.d.ts are one module)
+                same = [h for h in self.text if h in modname and modname[h] == modname[g]] or [g]
+                body = "\n".join(self.text.get(h, "") for h in same)
+                if re.search(rf"\b{re.escape(n)}\b", body) or self._has_submodule(g, n):
                     continue
-                if self._has_submodule(g, n) or "*" in self.text.get(g, "") and js:
-                    continue
-                if not js and "import *" in self.text.get(g, ""):
-                    continue
+                if re.search(r"export\s*\*|module\.exports\s*=\s*require\(|import\s*\*|__all__", body):
+                    continue  # a module re-exporting another wholesale
                 text = f"{modname[g]}.{n}"
                 if text in real_texts:
                     continue
@@ -760,7 +802,7 @@ class Oracle:
     def is_import(self, d: Def) -> bool:
         """Whether the definition is a name bound by an import statement."""
         line = self.line(d)
-        if re.match(r"\s*(const|let|var)\s+[\w{}, ]+=\s*require\(", line):
+        if re.match(r"\s*(const|let|var)\s+[\w${}, :]+=\s*(/\*.*?\*/\s*)?require\(", line):
             return True
         if re.match(r"\s*(from\s+\S+\s+)?import\b", line):
             return True
@@ -775,6 +817,22 @@ class Oracle:
             if t.strip() and not re.match(r"^\s*[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*(#.*)?$", t):
                 return False
             k -= 1
+        return False
+
+    def _cjs_exports(self, f: str, n: str) -> bool:
+        """Whether a CommonJS module exports its top-level `n` under that name:
+        `exports.n = n`, `module.exports.n = ...`, or `n` in the object literal of
+        `module.exports = { n, ... }` (the index has the declaration; the text
+        says it is exported: scip-typescript 0.4.0 records no CommonJS export)."""
+        text = self.text.get(f, "")
+        if re.search(rf"^\s*(module\.)?exports\.{re.escape(n)}\s*=\s*{re.escape(n)}\s*;?\s*$", text, re.M):
+            return True
+        m = re.search(r"^module\.exports\s*=\s*\{([^}]*)\}", text, re.M)
+        if m:
+            for item in m.group(1).split(","):
+                item = re.sub(r"//.*", "", item).strip()
+                if item == n or re.fullmatch(rf"{re.escape(n)}\s*:\s*{re.escape(n)}", item):
+                    return True
         return False
 
     def _line_of(self, file: str, name: str) -> int:

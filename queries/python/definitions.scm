@@ -1,21 +1,21 @@
 ; Declarations index for Python (docs/drift.md). Capture names: see queries/rust/definitions.scm.
 ;   @all     the value of a module-level `__all__` assignment.
+;   @target  an assignment's left side, a `for` target, a `with` item's `as` target: the names it
+;            binds (engine/src/index/extract/python.rs).
 
 (function_definition name: (identifier) @name) @def.function
 (class_definition name: (identifier) @name) @def.class
 
-; Module-level variables and constants (UPPER_CASE names become constants).
-(module (expression_statement (assignment left: (identifier) @name) @def.variable))
-(module (expression_statement (assignment left: (pattern_list (identifier) @name)) @def.variable))
-
-; Class attributes: dataclass / attrs / pydantic / NamedTuple / TypedDict fields and plain ones.
-(class_definition
-  body: (block (expression_statement (assignment left: (identifier) @name) @def.field)))
-
-; Instance attributes assigned through `self.` inside a method.
-(assignment
-  left: (attribute object: (identifier) @_self attribute: (identifier) @name)
-  (#eq? @_self "self")) @def.field
+; Assignment targets: module-level and class-level names,
+; also those bound only under `if`/`else`/`try`/`except`/`finally`/`for`/`while`/`with` (never
+; inside a function: locals are no members), every target of a chained `x = y = 0`, tuple, list
+; and starred targets (`a, (b, *c) = ...`), `for` targets and `with ... as` names; and `self.x`
+; instance attributes assigned inside a method, in the same shapes. A name bound in a class body
+; is a class attribute (dataclass / attrs / pydantic / NamedTuple / TypedDict fields and plain
+; ones); UPPER_CASE module names become constants.
+(assignment left: (_) @target)
+(for_statement left: (_) @target)
+(with_item value: (as_pattern alias: (as_pattern_target) @target))
 
 (import_statement) @import
 (import_from_statement) @import

@@ -238,6 +238,7 @@ impl Ctx<'_> {
                     "flag" => self.flag(node),
                     "impl" => self.rust_impl(node),
                     "all" => self.dunder_all(node),
+                    "target" => self.python_target(node),
                     _ => {}
                 }
             }

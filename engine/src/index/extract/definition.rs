@@ -156,12 +156,11 @@ impl Ctx<'_> {
             Family::Python => true,
             Family::Rust | Family::JavaScript => false,
         };
+        // `self.x` (the name is an attribute's): [`Ctx::python_target`] gives only those of
+        // `self` this kind.
         let is_self_field = python
-            && def.kind() == "assignment"
             && kind == Kind::Field
-            && def
-                .child_by_field_name("left")
-                .is_some_and(|l| l.kind() == "attribute");
+            && name_node.parent().is_some_and(|p| p.kind() == "attribute");
         let container = if is_self_field {
             // `self.x = ...` inside a method: the method's class.
             let mut n = def.parent();
@@ -185,6 +184,10 @@ impl Ctx<'_> {
         };
         if kind == Kind::Function && container.is_some() {
             kind = Kind::Method;
+        }
+        if python && kind == Kind::Variable && container.is_some() {
+            // A name bound in a class body: a class attribute.
+            kind = Kind::Field;
         }
         if kind == Kind::Variable {
             if let Some(v) = def.child_by_field_name("value")

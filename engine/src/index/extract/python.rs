@@ -1,9 +1,24 @@
-//! Python extraction: `import` / `from ... import` bindings and `__all__`. Pure; called only from
-//! `super`.
+//! Python extraction: `import` / `from ... import` bindings, `__all__`, and the names an
+//! assignment, a `for` or a `with ... as` binds. Pure; called only from `super`.
 
 use tree_sitter::Node;
 
 use super::{Ctx, strip_quotes};
+use crate::index::Kind;
+
+/// Target kinds whose named children are targets in turn: `a, b`, `(a, b)`, `[a, b]`, `*a`,
+/// `(a)`, and a `with` item's `as` target.
+const TARGET_LISTS: &[&str] = &[
+    "pattern_list",
+    "tuple_pattern",
+    "list_pattern",
+    "list_splat_pattern",
+    "parenthesized_expression",
+    "as_pattern_target",
+    "tuple",
+    "list",
+    "list_splat",
+];
 
 impl Ctx<'_> {
     pub(super) fn dunder_all(&mut self, v: Node) {
@@ -15,6 +30,21 @@ impl Ctx<'_> {
             }
         }
         self.all = Some(set);
+    }
+
+    /// A binding target (an assignment's left side, a `for` target, a `with ... as` target): each
+    /// name it binds is a variable (a field in a class body), each `self.x` in it an instance
+    /// attribute. Where it sits decides the rest ([`Ctx::def`]): names bound inside a function
+    /// are locals and dropped, `self.x` belongs to the class of the enclosing method.
+    pub(super) fn python_target(&mut self, target: Node) {
+        let Some(def) = target.parent() else {
+            return;
+        };
+        let mut names = Vec::new();
+        collect_targets(target, self.text, &mut names, 0);
+        for (n, kind) in names {
+            self.def(def, n, kind);
+        }
     }
 
     pub(super) fn python_import(&mut self, node: Node) {
@@ -68,5 +98,35 @@ impl Ctx<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// The names `n` binds, with their kind before placement: a plain name is a variable, the
+/// attribute of `self.x` a field. Subscripts and other attributes bind no name. `depth` bounds
+/// the recursion on hostile input.
+fn collect_targets<'t>(n: Node<'t>, text: &str, out: &mut Vec<(Node<'t>, Kind)>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match n.kind() {
+        "identifier" => out.push((n, Kind::Variable)),
+        "attribute" => {
+            if let (Some(o), Some(a)) = (
+                n.child_by_field_name("object"),
+                n.child_by_field_name("attribute"),
+            ) && o.kind() == "identifier"
+                && &text[o.byte_range()] == "self"
+            {
+                out.push((a, Kind::Field));
+            }
+        }
+        k if TARGET_LISTS.contains(&k) => {
+            let mut w = n.walk();
+            let kids: Vec<Node<'t>> = n.named_children(&mut w).collect();
+            for c in kids {
+                collect_targets(c, text, out, depth + 1);
+            }
+        }
+        _ => {}
     }
 }

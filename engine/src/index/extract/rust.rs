@@ -1,11 +1,13 @@
-//! Rust extraction: `use` trees, `#[derive]`/attribute macros that may add members, `impl`
+//! Rust extraction: `use` trees, the methods a standard `#[derive]` gives a type (the trait's,
+//! from `grammars/rust/std-trait-methods.txt`), other derives and attribute macros that may add
+//! members, `impl`
 //! blocks (their trait, macros generating members), and clap's
 //! derive attributes (`#[arg(long)]`) as CLI flags. Pure; called only from `super`.
 
 use tree_sitter::Node;
 
 use super::{Ctx, strip_quotes};
-use crate::index::names::RUST_STD_DERIVES;
+use crate::index::names::{RUST_STD_DERIVES, RUST_STD_TRAIT_METHODS};
 use crate::index::{Decl, Kind};
 
 /// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
@@ -18,6 +20,21 @@ pub(super) fn base_type(s: &str) -> String {
     let s = s.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
     let s = s.split('<').next().unwrap_or(s);
     s.rsplit("::").next().unwrap_or(s).trim().to_owned()
+}
+
+/// The last segment of each comma-separated path of a derive's token tree (`(A, b::C)` → `A`,
+/// `C`).
+fn derive_list<'t>(tt: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut last = None;
+    let mut w = tt.walk();
+    for c in tt.children(&mut w) {
+        match c.kind() {
+            "identifier" => last = Some(c),
+            "," => out.extend(last.take()),
+            _ => {}
+        }
+    }
+    out.extend(last);
 }
 
 /// Whether an attribute may add members to a type: an attribute macro, or a derive beyond the
@@ -69,10 +86,25 @@ impl Ctx<'_> {
             })
     }
 
-    /// What a Rust declaration adds: macro-produced members of a type, clap flags of a field.
+    /// What a Rust declaration adds: the methods a standard derive gives a type, macro-produced
+    /// members of a type, clap flags of a field.
     pub(super) fn rust_def(&mut self, def: Node, d: &mut Decl) {
         if matches!(d.kind, Kind::Struct | Kind::Enum) {
-            d.macro_members = self.attributes(def).iter().any(|a| macro_attribute(a));
+            let items = self.attribute_items(def);
+            d.macro_members = items.iter().any(|a| macro_attribute(self.t(*a)));
+            for a in items {
+                for name in self.derived(a) {
+                    let tr = self.t(name).to_owned();
+                    match RUST_STD_TRAIT_METHODS.get(&tr) {
+                        Some(methods) if RUST_STD_DERIVES.contains(&tr) => {
+                            self.derived_methods(d, &tr, methods, name);
+                        }
+                        // A derive of another crate (`serde::Serialize`, also under
+                        // `cfg_attr`) may generate any member.
+                        _ => d.macro_members = true,
+                    }
+                }
+            }
         }
         if d.kind == Kind::Field {
             self.clap_derive(def, d);
@@ -131,17 +163,85 @@ impl Ctx<'_> {
 
     /// The `#[...]` attribute texts right before `node` (comments skipped).
     fn attributes(&self, node: Node) -> Vec<String> {
+        let items = self.attribute_items(node);
+        items.iter().map(|a| self.t(*a).to_owned()).collect()
+    }
+
+    /// The `#[...]` attribute items right before `node` (comments skipped), nearest first.
+    fn attribute_items<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::new();
         let mut s = node.prev_sibling();
         while let Some(p) = s {
             match p.kind() {
-                "attribute_item" => out.push(self.t(p).to_owned()),
+                "attribute_item" => out.push(p),
                 "line_comment" | "block_comment" => {}
                 _ => break,
             }
             s = p.prev_sibling();
         }
         out
+    }
+
+    /// The last segment of each path an attribute item derives (`Debug` and `Serialize` of
+    /// `#[derive(Debug, serde::Serialize)]`), also inside `#[cfg_attr(cond, derive(...))]`
+    /// (nested too): the derive may apply, so its members may exist.
+    fn derived<'t>(&self, item: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let Some(attr) = item.named_child(0).filter(|a| a.kind() == "attribute") else {
+            return out;
+        };
+        let (Some(path), Some(args)) = (attr.named_child(0), attr.child_by_field_name("arguments"))
+        else {
+            return out;
+        };
+        match self.t(path) {
+            "derive" => derive_list(args, &mut out),
+            "cfg_attr" => self.cfg_attr_derives(args, &mut out, 0),
+            _ => {}
+        }
+        out
+    }
+
+    /// The derives inside the token tree of a `cfg_attr(...)`: `derive` followed by its list,
+    /// and those of a nested `cfg_attr`. `depth` bounds the recursion on hostile input.
+    fn cfg_attr_derives<'t>(&self, tt: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        let mut w = tt.walk();
+        let kids: Vec<Node<'t>> = tt.children(&mut w).collect();
+        for pair in kids.windows(2) {
+            if pair[0].kind() != "identifier" || pair[1].kind() != "token_tree" {
+                continue;
+            }
+            match self.t(pair[0]) {
+                "derive" => derive_list(pair[1], out),
+                "cfg_attr" => self.cfg_attr_derives(pair[1], out, depth + 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// The methods (required and provided) of the standard trait `tr` that `#[derive(tr)]` gives
+    /// the type `d`: members of `d` implementing `tr`, declared at the derive's name `at`.
+    fn derived_methods(
+        &mut self,
+        d: &Decl,
+        tr: &str,
+        methods: &std::collections::HashSet<&'static str>,
+        at: Node,
+    ) {
+        let mut names: Vec<&str> = methods.iter().copied().collect();
+        names.sort_unstable();
+        for m in names {
+            let mut f = self.new_decl(Kind::Method, m.to_owned(), at);
+            f.qualified = format!("{}::{m}", d.name);
+            f.container = Some(d.name.clone());
+            f.trait_name = Some(tr.to_owned());
+            // A trait's methods are as visible as the type (`rust_exported`).
+            f.exported = true;
+            self.push(f);
+        }
     }
 
     /// `#[arg(long)]` / `#[arg(long = "x")]` / `#[clap(long)]` on a struct field.
