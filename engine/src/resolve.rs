@@ -75,6 +75,7 @@ mod rounds;
 mod stemhead;
 mod suggest;
 mod verdict;
+mod workspace;
 
 pub(crate) use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
@@ -96,9 +97,8 @@ fn is_python(f: Option<Family>) -> bool {
 }
 
 use aliases::Alias;
-use external::Deps;
-use jsexports::JsExports;
 use load::Unanalyzed;
+use workspace::Workspace;
 
 /// The authority rung of this resolver (docs/contracts.md §9).
 pub const RUNG: u8 = 2;
@@ -389,8 +389,9 @@ impl Searched {
 /// Resolution state: the files parsed so far and what could not be analyzed.
 pub struct Resolver<'c> {
     root: PathBuf,
-    paths: Vec<String>,
-    path_set: HashSet<String>,
+    /// What is read of the root besides declarations: path tables, manifests, `$CARGO_HOME`
+    /// sources, and the memos (one staleness rule: see [`workspace::Memo`]).
+    ws: Workspace,
     cache: &'c Cache,
     /// Every file the prefilter considers (supported, or a source file without a grammar):
     /// identity, identifier words and (once parsed) declarations. Read once per run, or taken from
@@ -412,23 +413,12 @@ pub struct Resolver<'c> {
     pending: Vec<String>,
     parsed: AtomicUsize,
     read: AtomicUsize,
-    /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
-    /// use by [`Resolver::module_files`].
-    suffixes: std::sync::OnceLock<HashMap<u64, Vec<usize>>>,
     /// Word → files over `sums` (from the manifest when the tree is unchanged, else built on
     /// first use by [`Resolver::postings`]).
     postings: std::sync::OnceLock<index::Postings>,
-    /// Dependencies declared by the repository's manifests; read on first use by
-    /// [`Resolver::deps`].
-    deps: std::sync::OnceLock<Deps>,
     /// Heads of references bound by imports of repository modules (`import a.b as m`), set by
     /// the third round of [`Resolver::resolve_all`].
     aliases: HashMap<String, Vec<Alias>>,
-    /// The repository's `tsconfig.json` / `jsconfig.json` files, read on first use, and the
-    /// configs governing each importer directory.
-    jsmodules: jsmodules::Memo,
-    /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
-    js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
 }
 
 /// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A

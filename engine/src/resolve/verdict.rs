@@ -45,6 +45,7 @@ impl Resolver<'_> {
                     {
                         let name = segs.join(".");
                         let files: Vec<Candidate> = self
+                            .ws
                             .paths
                             .iter()
                             .filter(|p| p.rsplit('/').next() == Some(name.as_str()))
