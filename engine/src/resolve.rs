@@ -79,6 +79,7 @@ mod workspace;
 
 pub(crate) use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
+pub(crate) use verdict::ARTIFACTS_QUOTED;
 
 /// Whether a file of family `f` (`None`: no grammar) is JavaScript or TypeScript.
 fn is_js(f: Option<Family>) -> bool {
@@ -386,11 +387,46 @@ impl Searched {
     pub const MAX_FILES: usize = 20;
 }
 
+/// What the plan says around a reference that bears on its verdict; empty (the default) for a
+/// reference given alone (`probity resolve`). Read by `verdict` only, for the final answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The line of the plan's own fenced code that declares the reference or its head (a flag in
+    /// an option call, a variable): a MISSING is then UNCHECKABLE (a name of the example, not of
+    /// the repository).
+    pub example_line: Option<usize>,
+    /// The module the plan's example code binds the head to (`const x = require('pkg')`): when
+    /// it is the repository's own package (the root `package.json` `name`), the MISSING stands.
+    pub example_module: Option<String>,
+    /// The first line naming the reference under the plan's artifacts heading: a found symbol
+    /// gets a note saying it is checked as an existing one.
+    pub artifact_line: Option<usize>,
+}
+
+/// A reference to resolve, with its [`Context`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reference {
+    /// The reference as written (`Class.method`, `crate::a::b`, `--flag`, `src/a.py`, ...).
+    pub text: String,
+    /// What the plan says around it.
+    pub context: Context,
+}
+
+impl Reference {
+    /// A reference without context.
+    pub fn bare(text: impl Into<String>) -> Reference {
+        Reference {
+            text: text.into(),
+            context: Context::default(),
+        }
+    }
+}
+
 /// Resolution state: the files parsed so far and what could not be analyzed.
 pub struct Resolver<'c> {
     root: PathBuf,
     /// What is read of the root besides declarations: path tables, manifests, `$CARGO_HOME`
-    /// sources, and the memos (one staleness rule: see [`workspace::Memo`]).
+    /// sources, and the memos (one staleness rule: see [`workspace::memo::Memo`]).
     ws: Workspace,
     cache: &'c Cache,
     /// Every file the prefilter considers (supported, or a source file without a grammar):
@@ -448,10 +484,22 @@ pub fn read_refs_file(path: &Path) -> crate::error::Result<Vec<String>> {
         .collect()
 }
 
-/// Resolve `refs` under `root` in one call.
+/// Resolve `refs` (without context) under `root` in one call: [`resolve_refs`] with every
+/// [`Context`] empty.
 pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>, Stats) {
     let mut r = Resolver::new(root, cache);
     let out = r.resolve_all(refs);
+    let stats = r.stats();
+    r.save();
+    (out, stats)
+}
+
+/// Resolve `refs` under `root` in one call, each in its [`Context`]: one final [`Resolution`]
+/// per reference, in input order, and the run's counters. The declarations cache `cache` is
+/// read and written back (the manifest of `root`); nothing else outlives the call.
+pub fn resolve_refs(root: &Path, refs: &[Reference], cache: &Cache) -> (Vec<Resolution>, Stats) {
+    let mut r = Resolver::new(root, cache);
+    let out = r.resolve_refs(refs);
     let stats = r.stats();
     r.save();
     (out, stats)

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::Resolver;
 use super::depscan::{TraitSrc, Unread, extension_members, read_trait, registry_src};
-use super::workspace::CargoSpec;
+use super::workspace::manifests::CargoSpec;
 use crate::index::Kind;
 
 /// What the dependency traits named like an unknown base say about one member.

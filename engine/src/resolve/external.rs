@@ -6,7 +6,7 @@
 use super::Resolver;
 use super::langs::family_of;
 use super::paths::{join_dir, parent_dir};
-use super::workspace::Deps;
+use super::workspace::manifests::Deps;
 use crate::index::names::{
     JS_GLOBALS, NODE_BUILTINS, PY_BUILTINS, PY_STDLIB, RUST_STD_DERIVES, RUST_STD_MACROS,
     RUST_STD_TYPES, RUST_SYSROOT,

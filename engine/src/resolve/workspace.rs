@@ -20,11 +20,11 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-mod manifests;
-mod memo;
+pub(super) mod manifests;
+pub(super) mod memo;
 
-pub(super) use manifests::{CargoSpec, Deps, Package};
-pub(super) use memo::Memo;
+use manifests::Deps;
+use memo::Memo;
 
 use super::depscan::CargoHome;
 use super::jsexports::JsExports;
@@ -61,6 +61,9 @@ pub(super) struct Workspace {
     /// The bases a TypeScript interface header names and whether its body has an index
     /// signature, per (file, line, column) of the interface (see `Resolver::interface_bases`).
     pub(super) interface_bases: Memo<(String, usize, usize), InterfaceHeader>,
+    /// The `name` of the root `package.json`, read on first use by
+    /// [`Workspace::own_package_name`].
+    own_package: OnceLock<Option<String>>,
 }
 
 impl Workspace {
@@ -77,6 +80,7 @@ impl Workspace {
             js_exports: Memo::default(),
             code_strings: Memo::default(),
             interface_bases: Memo::default(),
+            own_package: OnceLock::new(),
         }
     }
 
@@ -91,6 +95,18 @@ impl Workspace {
                 |p| self.path_set.contains(p),
             )
         })
+    }
+
+    /// The `name` of the repository's own `package.json` (at the root), if any. Read once, on
+    /// first use.
+    pub(super) fn own_package_name(&self) -> Option<&str> {
+        self.own_package
+            .get_or_init(|| {
+                let text = crate::fsio::read_repo_string(self.root.join("package.json")).ok()?;
+                let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+                v.get("name")?.as_str().map(str::to_owned)
+            })
+            .as_deref()
     }
 
     /// The path-suffix table: for every source file of a registry language, the hash of each of

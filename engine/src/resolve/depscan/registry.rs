@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::{CrateScan, TraitSrc, Unread};
-use crate::resolve::workspace::Memo;
+use crate::resolve::workspace::memo::Memo;
 
 /// Registry packages → versions pinned by one `Cargo.lock`.
 pub(in crate::resolve) type Lock = HashMap<String, Vec<semver::Version>>;

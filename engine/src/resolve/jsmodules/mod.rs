@@ -21,7 +21,8 @@ use config::{Patterns, is_config_name, match_paths};
 
 use super::Resolver;
 use super::paths::{join_dir, normalize_within, parent_dir};
-use super::workspace::{Memo, Package};
+use super::workspace::manifests::Package;
+use super::workspace::memo::Memo;
 
 /// At most this many config files are read.
 const MAX_CONFIGS: usize = 256;
