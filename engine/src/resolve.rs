@@ -1,22 +1,50 @@
 //! Resolving plan references against the real repository (drift guard rung 2, `treesitter`;
 //! docs/contracts.md §9, docs/drift.md).
 //!
+//! # The API, in one sitting
+//!
+//! - **In**: a [`Reference`]: the text as written (`Class.method`, `crate::a::b`, `pkg.mod.f`,
+//!   `./path/mod.func`, `--flag`, `src/a.py`, `count!`, `@decorator`, a bare name), and its
+//!   [`Context`]: what the plan says around it (the line of the plan's own example code declaring
+//!   it, the module that code binds its head to, the line naming it under the artifacts
+//!   heading). `probity resolve` gives an empty context.
+//! - **Call**: [`resolve_refs`] (`root`, the references, the declarations [`Cache`]), or
+//!   [`resolve`] for bare strings. One call reads one root; nothing but the on-disk declarations
+//!   cache outlives it.
+//! - **Out**: one [`Resolution`] per reference, in input order, its verdict final: [`Verdict`]
+//!   (VERIFIED / MISSING / AMBIGUOUS / UNCHECKABLE) with its [`Severity`], its `reason`
+//!   (UNCHECKABLE: why; otherwise an optional note), the `location` / `kind` / `signature` of
+//!   what was found (VERIFIED), every [`Candidate`] (AMBIGUOUS), near names and the
+//!   [`Searched`] scope (MISSING: the names looked for and the files analyzed).
+//!
+//! # How
+//!
 //! No full index is built: the referenced names are looked up in a word index over every file's
 //! identifier words (kept in the manifest) and only the files that can hold them are parsed
 //! (through the [`Cache`]). Later rounds load what the first asks for (base classes, import heads,
-//! module aliases, names to suggest).
+//! module aliases, names to suggest). The verdict is decided once, in `verdict`, from what the
+//! lookup found and the reference's context.
 //!
-//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`], its [`RefKind`]
-//! and the [`CandidateKind`] of what matched), the state of a [`Resolver`], [`resolve`] and the
-//! command inputs ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason
-//! code); the steps live in submodules:
+//! What a call reads of the root besides declarations is its workspace (`workspace`): path
+//! tables, manifests (`Cargo.toml`, `package.json`, `tsconfig.json`), `$CARGO_HOME` sources, each
+//! read on first use. Every cache of the resolver is a `workspace::memo::Memo`, with one
+//! staleness rule: it lives as long as the call and is never invalidated within it.
 //!
+//! This file holds the API types ([`Reference`], [`Context`], [`Verdict`], [`Severity`],
+//! [`Resolution`], its [`RefKind`] and the [`CandidateKind`] of what matched), the state of a
+//! [`Resolver`], [`resolve_refs`] / [`resolve`] and the command inputs
+//! ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason code); the steps
+//! live in submodules:
+//!
+//! - `workspace`: what one call reads of a root besides declarations, and `Memo`, the one cache
+//!   type; `workspace/manifests`: every `Cargo.toml` and `package.json` into their dependencies,
+//!   crates, packages, features and scripts;
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
 //!   declare a name;
-//! - `rounds`: [`Resolver::resolve_all`], what each round of loading asks for;
-//! - `verdict`: from a lookup's outcome to a verdict, and when absence is unprovable (unanalyzed
-//!   files, generated code);
+//! - `rounds`: [`Resolver::resolve_refs`], what each round of loading asks for;
+//! - `verdict`: from a lookup's outcome and the reference's context to the final verdict, and
+//!   when absence is unprovable (unanalyzed files, generated code, the plan's own example);
 //! - `lookup`: the rule of each kind of reference (names, flags, files, macros, decorators,
 //!   qualified references, members through bases, members of values);
 //! - `modules`: module paths and imports to repository files (Python dotted paths, JS/TS
@@ -28,7 +56,7 @@
 //! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
 //!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
-//!   dependencies);
+//!   dependencies); `cratesrc` and `depscan`: dependency crates' traits from their sources;
 //! - `flags`: flags no option call declares (text in a string literal, a tool's flag);
 //! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);
