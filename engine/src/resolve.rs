@@ -1,22 +1,50 @@
 //! Resolving plan references against the real repository (drift guard rung 2, `treesitter`;
 //! docs/contracts.md §9, docs/drift.md).
 //!
+//! # The API, in one sitting
+//!
+//! - **In**: a [`Reference`]: the text as written (`Class.method`, `crate::a::b`, `pkg.mod.f`,
+//!   `./path/mod.func`, `--flag`, `src/a.py`, `count!`, `@decorator`, a bare name), and its
+//!   [`Context`]: what the plan says around it (the line of the plan's own example code declaring
+//!   it, the module that code binds its head to, the line naming it under the artifacts
+//!   heading). `probity resolve` gives an empty context.
+//! - **Call**: [`resolve_refs`] (`root`, the references, the declarations [`Cache`]), or
+//!   [`resolve`] for bare strings. One call reads one root; nothing but the on-disk declarations
+//!   cache outlives it.
+//! - **Out**: one [`Resolution`] per reference, in input order, its verdict final: [`Verdict`]
+//!   (VERIFIED / MISSING / AMBIGUOUS / UNCHECKABLE) with its [`Severity`], its `reason`
+//!   (UNCHECKABLE: why; otherwise an optional note), the `location` / `kind` / `signature` of
+//!   what was found (VERIFIED), every [`Candidate`] (AMBIGUOUS), near names and the
+//!   [`Searched`] scope (MISSING: the names looked for and the files analyzed).
+//!
+//! # How
+//!
 //! No full index is built: the referenced names are looked up in a word index over every file's
 //! identifier words (kept in the manifest) and only the files that can hold them are parsed
 //! (through the [`Cache`]). Later rounds load what the first asks for (base classes, import heads,
-//! module aliases, names to suggest).
+//! module aliases, names to suggest). The verdict is decided once, in `verdict`, from what the
+//! lookup found and the reference's context.
 //!
-//! This file holds the answer types ([`Verdict`], [`Severity`], [`Resolution`], its [`RefKind`]
-//! and the [`CandidateKind`] of what matched), the state of a [`Resolver`], [`resolve`] and the
-//! command inputs ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason
-//! code); the steps live in submodules:
+//! What a call reads of the root besides declarations is its workspace (`workspace`): path
+//! tables, manifests (`Cargo.toml`, `package.json`, `tsconfig.json`), `$CARGO_HOME` sources, each
+//! read on first use. Every cache of the resolver is a `workspace::memo::Memo`, with one
+//! staleness rule: it lives as long as the call and is never invalidated within it.
 //!
+//! This file holds the API types ([`Reference`], [`Context`], [`Verdict`], [`Severity`],
+//! [`Resolution`], its [`RefKind`] and the [`CandidateKind`] of what matched), the state of a
+//! [`Resolver`], [`resolve_refs`] / [`resolve`] and the command inputs
+//! ([`Severity::parse_fail_on`], [`read_refs_file`], refusing with a reason code); the steps
+//! live in submodules:
+//!
+//! - `workspace`: what one call reads of a root besides declarations, and `Memo`, the one cache
+//!   type; `workspace/manifests`: every `Cargo.toml` and `package.json` into their dependencies,
+//!   crates, packages, features and scripts;
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
 //!   declare a name;
-//! - `rounds`: [`Resolver::resolve_all`], what each round of loading asks for;
-//! - `verdict`: from a lookup's outcome to a verdict, and when absence is unprovable (unanalyzed
-//!   files, generated code);
+//! - `rounds`: [`Resolver::resolve_refs`], what each round of loading asks for;
+//! - `verdict`: from a lookup's outcome and the reference's context to the final verdict, and
+//!   when absence is unprovable (unanalyzed files, generated code, the plan's own example);
 //! - `lookup`: the rule of each kind of reference (names, flags, files, macros, decorators,
 //!   qualified references, members through bases, members of values);
 //! - `modules`: module paths and imports to repository files (Python dotted paths, JS/TS
@@ -28,7 +56,7 @@
 //! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
 //!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
-//!   dependencies);
+//!   dependencies); `cratesrc` and `depscan`: dependency crates' traits from their sources;
 //! - `flags`: flags no option call declares (text in a string literal, a tool's flag);
 //! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);
@@ -75,9 +103,11 @@ mod rounds;
 mod stemhead;
 mod suggest;
 mod verdict;
+mod workspace;
 
 pub(crate) use external::{listed_std_derive, listed_std_macro};
 pub(crate) use refs::{is_file_ext, is_ident};
+pub(crate) use verdict::ARTIFACTS_QUOTED;
 
 /// Whether a file of family `f` (`None`: no grammar) is JavaScript or TypeScript.
 fn is_js(f: Option<Family>) -> bool {
@@ -96,9 +126,8 @@ fn is_python(f: Option<Family>) -> bool {
 }
 
 use aliases::Alias;
-use external::Deps;
-use jsexports::JsExports;
 use load::Unanalyzed;
+use workspace::Workspace;
 
 /// The authority rung of this resolver (docs/contracts.md §9).
 pub const RUNG: u8 = 2;
@@ -386,11 +415,47 @@ impl Searched {
     pub const MAX_FILES: usize = 20;
 }
 
+/// What the plan says around a reference that bears on its verdict; empty (the default) for a
+/// reference given alone (`probity resolve`). Read by `verdict` only, for the final answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The line of the plan's own fenced code that declares the reference or its head (a flag in
+    /// an option call, a variable): a MISSING is then UNCHECKABLE (a name of the example, not of
+    /// the repository).
+    pub example_line: Option<usize>,
+    /// The module the plan's example code binds the head to (`const x = require('pkg')`): when
+    /// it is the repository's own package (the root `package.json` `name`), the MISSING stands.
+    pub example_module: Option<String>,
+    /// The first line naming the reference under the plan's artifacts heading: a found symbol
+    /// gets a note saying it is checked as an existing one.
+    pub artifact_line: Option<usize>,
+}
+
+/// A reference to resolve, with its [`Context`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reference {
+    /// The reference as written (`Class.method`, `crate::a::b`, `--flag`, `src/a.py`, ...).
+    pub text: String,
+    /// What the plan says around it.
+    pub context: Context,
+}
+
+impl Reference {
+    /// A reference without context.
+    pub fn bare(text: impl Into<String>) -> Reference {
+        Reference {
+            text: text.into(),
+            context: Context::default(),
+        }
+    }
+}
+
 /// Resolution state: the files parsed so far and what could not be analyzed.
 pub struct Resolver<'c> {
     root: PathBuf,
-    paths: Vec<String>,
-    path_set: HashSet<String>,
+    /// What is read of the root besides declarations: path tables, manifests, `$CARGO_HOME`
+    /// sources, and the memos (one staleness rule: see [`workspace::memo::Memo`]).
+    ws: Workspace,
     cache: &'c Cache,
     /// Every file the prefilter considers (supported, or a source file without a grammar):
     /// identity, identifier words and (once parsed) declarations. Read once per run, or taken from
@@ -412,23 +477,12 @@ pub struct Resolver<'c> {
     pending: Vec<String>,
     parsed: AtomicUsize,
     read: AtomicUsize,
-    /// Path suffix at a `/` boundary (and the whole path) → indexes into `paths`; built on first
-    /// use by [`Resolver::module_files`].
-    suffixes: std::sync::OnceLock<HashMap<u64, Vec<usize>>>,
     /// Word → files over `sums` (from the manifest when the tree is unchanged, else built on
     /// first use by [`Resolver::postings`]).
     postings: std::sync::OnceLock<index::Postings>,
-    /// Dependencies declared by the repository's manifests; read on first use by
-    /// [`Resolver::deps`].
-    deps: std::sync::OnceLock<Deps>,
     /// Heads of references bound by imports of repository modules (`import a.b as m`), set by
     /// the third round of [`Resolver::resolve_all`].
     aliases: HashMap<String, Vec<Alias>>,
-    /// The repository's `tsconfig.json` / `jsconfig.json` files, read on first use, and the
-    /// configs governing each importer directory.
-    jsmodules: jsmodules::Memo,
-    /// JS/TS exports the index does not record, per file (see [`Resolver::js_exports_of`]).
-    js_exports: std::sync::Mutex<HashMap<String, std::sync::Arc<JsExports>>>,
 }
 
 /// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A
@@ -458,10 +512,22 @@ pub fn read_refs_file(path: &Path) -> crate::error::Result<Vec<String>> {
         .collect()
 }
 
-/// Resolve `refs` under `root` in one call.
+/// Resolve `refs` (without context) under `root` in one call: [`resolve_refs`] with every
+/// [`Context`] empty.
 pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>, Stats) {
     let mut r = Resolver::new(root, cache);
     let out = r.resolve_all(refs);
+    let stats = r.stats();
+    r.save();
+    (out, stats)
+}
+
+/// Resolve `refs` under `root` in one call, each in its [`Context`]: one final [`Resolution`]
+/// per reference, in input order, and the run's counters. The declarations cache `cache` is
+/// read and written back (the manifest of `root`); nothing else outlives the call.
+pub fn resolve_refs(root: &Path, refs: &[Reference], cache: &Cache) -> (Vec<Resolution>, Stats) {
+    let mut r = Resolver::new(root, cache);
+    let out = r.resolve_refs(refs);
     let stats = r.stats();
     r.save();
     (out, stats)

@@ -144,8 +144,21 @@ pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, us
 pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Report> {
     crate::index::check_root(root)?;
     let ex = extract(plan);
-    let refs: Vec<String> = ex.refs.iter().map(|c| c.reference.clone()).collect();
-    let (res, stats) = resolve::resolve(root, &refs, cache);
+    // The plan's context goes in with each reference: the verdict comes out final
+    // (`resolve::verdict`).
+    let refs: Vec<resolve::Reference> = ex
+        .refs
+        .iter()
+        .map(|c| resolve::Reference {
+            text: c.reference.clone(),
+            context: resolve::Context {
+                example_line: c.example_line,
+                example_module: c.example_module.clone(),
+                artifact_line: c.artifact_line,
+            },
+        })
+        .collect();
+    let (res, stats) = resolve::resolve_refs(root, &refs, cache);
     let verdicts: Vec<Verdict> = res.iter().map(|r| r.verdict).collect();
     let skips = artifacts(&ex, &verdicts);
     let mut summary = Summary {
@@ -154,8 +167,7 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Repor
     };
     let mut results = Vec::new();
     let mut skipped = Vec::new();
-    let own = own_package_name(root);
-    for (order, ((mut r, c), skip)) in res.into_iter().zip(ex.refs).zip(skips).enumerate() {
+    for (order, ((r, c), skip)) in res.into_iter().zip(ex.refs).zip(skips).enumerate() {
         if let Some((artifact, artifact_line)) = skip {
             let reason = if artifact == c.reference {
                 format!("declared under {ARTIFACTS_QUOTED} (line {artifact_line})")
@@ -173,37 +185,6 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Repor
                 order,
             });
             continue;
-        }
-        // The example binds the head to the repository's own package, which the resolver
-        // reads the name as: its MISSING stands.
-        let own_package = c.example_module.as_deref().is_some_and(|m| {
-            own.as_deref() == Some(m) && c.reference.split(['.', ':']).next() == Some(m)
-        });
-        if let Some(l) = c.example_line
-            && r.verdict == Verdict::Missing
-            && !own_package
-        {
-            // A name of the plan's own example code, not of the repository: absent from the
-            // repository proves nothing.
-            r.verdict = Verdict::Uncheckable;
-            r.severity = Severity::of(Verdict::Uncheckable, r.rung);
-            r.reason = Some(format!(
-                "`{}` is declared in the plan's own example code (line {l}), not in the repository",
-                c.reference
-                    .split(['.', ':'])
-                    .next()
-                    .filter(|_| !c.reference.starts_with('-'))
-                    .unwrap_or(&c.reference)
-            ));
-            r.suggestions.clear();
-            r.searched = None;
-        }
-        if let Some(l) = c.artifact_line
-            && r.reason.is_none()
-        {
-            r.reason = Some(format!(
-                "named under {ARTIFACTS_QUOTED} (line {l}) but already declared, so checked as an existing symbol"
-            ));
         }
         summary.checked += 1;
         match r.verdict {
@@ -278,11 +259,4 @@ pub fn tally(results: &[Resolution]) -> BTreeMap<&'static str, usize> {
         *m.entry(r.verdict.as_str()).or_insert(0) += 1;
     }
     m
-}
-
-/// The `name` of the repository's own `package.json` (at `root`), if any.
-fn own_package_name(root: &Path) -> Option<String> {
-    let text = crate::fsio::read_repo_string(root.join("package.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v.get("name")?.as_str().map(str::to_owned)
 }

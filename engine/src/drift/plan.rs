@@ -16,8 +16,8 @@ use crate::resolve::{self, is_ident};
 /// The heading under which a plan lists what it creates.
 pub const ARTIFACTS_HEADING: &str = "artifacts this phase produces";
 
-/// The heading, as it is quoted in reasons.
-pub(super) const ARTIFACTS_QUOTED: &str = "\"Artifacts this phase produces\"";
+/// The heading, as it is quoted in reasons (the resolver's notes quote it too).
+pub(super) use crate::resolve::ARTIFACTS_QUOTED;
 
 /// Where a reference was cited.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]

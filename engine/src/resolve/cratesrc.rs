@@ -7,16 +7,12 @@
 //! a supertrait or macro probity does not follow), the trait stays an unknown base: absence of
 //! a member is UNCHECKABLE, as without this module.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use super::Resolver;
-use super::depscan::{
-    TraitSrc, Unread, depends_on, extension_members, lock_file, read_trait, registry_src,
-    scan_cached, unpacked_versions,
-};
-use super::external::CargoSpec;
+use super::depscan::{TraitSrc, Unread, extension_members, read_trait, registry_src};
+use super::workspace::manifests::CargoSpec;
 use crate::index::Kind;
 
 /// What the dependency traits named like an unknown base say about one member.
@@ -36,14 +32,6 @@ struct Source {
     name: String,
     /// Only through a glob import (`use krate::prelude::*`).
     glob: bool,
-}
-
-/// Trait sources read in this process: (crate source dir, trait name) → what was found.
-type Memo = Mutex<HashMap<(PathBuf, String), Arc<Result<Option<TraitSrc>, Unread>>>>;
-
-fn memo() -> &'static Memo {
-    static M: OnceLock<Memo> = OnceLock::new();
-    M.get_or_init(Default::default)
 }
 
 impl Resolver<'_> {
@@ -166,12 +154,13 @@ impl Resolver<'_> {
                 }
             };
             for (dir, label) in dirs {
-                if !depends_on(&dir, &homes) {
+                let home = &self.ws.cargo_home;
+                if !home.depends_on(&dir, &homes) {
                     continue;
                 }
-                let cell = scan_cached(&dir, b);
-                let ext = match cell.get().expect("initialized") {
-                    Ok(scan) => extension_members(&dir, &label, b, scan),
+                let cell = home.scan(&dir, b);
+                let ext = match cell.as_ref() {
+                    Ok(scan) => extension_members(home, &dir, &label, b, scan),
                     Err(why) => Err(why.clone()),
                 };
                 match ext {
@@ -207,20 +196,10 @@ impl Resolver<'_> {
         let package = specs[0].package.as_str();
         let mut out: Option<TraitSrc> = None;
         for (dir, label) in dirs {
-            let key = (dir.clone(), name.to_owned());
-            let got = {
-                let cached = memo().lock().ok().and_then(|m| m.get(&key).cloned());
-                match cached {
-                    Some(g) => g,
-                    None => {
-                        let g = Arc::new(read_trait(&dir, package, &label, name));
-                        if let Ok(mut m) = memo().lock() {
-                            m.insert(key, g.clone());
-                        }
-                        g
-                    }
-                }
-            };
+            let home = &self.ws.cargo_home;
+            let got = home.traits.get_or((dir.clone(), name.to_owned()), || {
+                Arc::new(read_trait(home, &dir, package, &label, name))
+            });
             let Some(t) = got.as_ref().clone()? else {
                 continue;
             };
@@ -252,7 +231,7 @@ impl Resolver<'_> {
                 packages.join(", ")
             )));
         };
-        let unpacked = unpacked_versions(package);
+        let unpacked = self.ws.cargo_home.unpacked_versions(package);
         if unpacked.is_empty() {
             return Err(Unread(format!(
                 "the source of the dependency `{package}` (declared in {}) is not unpacked under \
@@ -311,7 +290,7 @@ impl Resolver<'_> {
                 } else {
                     format!("{dir}/Cargo.lock")
                 };
-                if self.path_set.contains(&candidate) {
+                if self.ws.path_set.contains(&candidate) {
                     break Some(candidate);
                 }
                 if dir.is_empty() {
@@ -319,8 +298,13 @@ impl Resolver<'_> {
                 }
                 dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
             };
-            if let Some(vs) = lock.and_then(|l| lock_file(&self.root.join(l)).get(package).cloned())
-            {
+            if let Some(vs) = lock.and_then(|l| {
+                self.ws
+                    .cargo_home
+                    .lock_file(&self.root.join(l))
+                    .get(package)
+                    .cloned()
+            }) {
                 out.extend(vs);
             }
         }

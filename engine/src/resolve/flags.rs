@@ -62,7 +62,10 @@ impl Resolver<'_> {
             }
             // Confirmed on the tree: the literal is a whole string of the code, not text inside a
             // docstring or comment (a docstring's example `@click.option("--name")`).
-            let strings = code_strings(&self.root.join(rel.as_str()), &rel, &text)?;
+            let strings = self
+                .ws
+                .code_strings
+                .get_or(rel.clone(), || code_strings(&rel, &text))?;
             found.into_iter().find_map(|(line, col, at, lit)| {
                 (strings.get(&at) == Some(&lit)).then(|| (format!("{rel}:{line}:{col}"), lit))
             })
@@ -107,27 +110,10 @@ impl Resolver<'_> {
 /// The string literals of a source file's code: the byte where each one's content starts → the
 /// content (between its quotes). Docstrings and comments are no literals of the code: text inside
 /// them is inside a larger string or a comment. `None` for a file with syntax errors (not
-/// analyzed: its absence rules apply instead). Parsed once per process for each (path, size,
-/// modification time), however many flags are looked up in it.
-fn code_strings(
-    path: &std::path::Path,
-    rel: &str,
-    bytes: &[u8],
-) -> Option<std::sync::Arc<HashMap<usize, String>>> {
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Key = (std::path::PathBuf, u64, Option<std::time::SystemTime>);
-    type Memo = Mutex<HashMap<Key, Option<Arc<HashMap<usize, String>>>>>;
-    static M: OnceLock<Memo> = OnceLock::new();
-    let meta = std::fs::metadata(path).ok();
-    let key = (
-        path.to_path_buf(),
-        bytes.len() as u64,
-        meta.and_then(|m| m.modified().ok()),
-    );
-    let m = M.get_or_init(Default::default);
-    if let Some(v) = m.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return v;
-    }
+/// analyzed: its absence rules apply instead). Kept in the workspace (parsed once per workspace
+/// for each file, however many flags are looked up in it).
+fn code_strings(rel: &str, bytes: &[u8]) -> Option<std::sync::Arc<HashMap<usize, String>>> {
+    use std::sync::Arc;
     let compute = || -> Option<Arc<HashMap<usize, String>>> {
         let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel))?;
         let text = std::str::from_utf8(bytes).ok()?;
@@ -160,11 +146,7 @@ fn code_strings(
         }
         Some(Arc::new(out))
     };
-    let v = compute();
-    if let Ok(mut m) = m.lock() {
-        m.insert(key, v.clone());
-    }
-    v
+    compute()
 }
 
 /// Every quoted literal of `text` (not on a comment line) that is a whole option spec with

@@ -219,15 +219,11 @@ impl Resolver<'_> {
         {
             return None;
         }
-        let mut memo = self.js_exports.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = memo.get(file) {
-            return Some(e.clone());
-        }
-        self.read.fetch_add(1, Ordering::Relaxed);
-        let text = crate::fsio::read_repo_string(self.root.join(file)).unwrap_or_default();
-        let e = std::sync::Arc::new(js_exports(&text));
-        memo.insert(file.to_owned(), e.clone());
-        Some(e)
+        Some(self.ws.js_exports.get_or(file.to_owned(), || {
+            self.read.fetch_add(1, Ordering::Relaxed);
+            let text = crate::fsio::read_repo_string(self.root.join(file)).unwrap_or_default();
+            std::sync::Arc::new(js_exports(&text))
+        }))
     }
 
     /// The declaration a JS/TS file exports as default (see [`js_exports`]): what the module

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use super::Resolver;
 use super::langs::{family_of, lang_of};
 use super::refs::parts_of;
+use super::workspace::Workspace;
 use crate::index::{self, Cache, Decl, FileIndex, Stats};
 use crate::lang;
 
@@ -111,8 +112,7 @@ impl<'c> Resolver<'c> {
         sums.extend(fresh);
         Resolver {
             root: root.to_path_buf(),
-            path_set: paths.iter().cloned().collect(),
-            paths,
+            ws: Workspace::new(root, paths),
             cache,
             sums,
             dirty,
@@ -125,12 +125,8 @@ impl<'c> Resolver<'c> {
             pending: Vec::new(),
             parsed: AtomicUsize::new(0),
             read,
-            suffixes: std::sync::OnceLock::new(),
             postings,
-            deps: std::sync::OnceLock::new(),
-            jsmodules: Default::default(),
             aliases: HashMap::new(),
-            js_exports: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -169,7 +165,7 @@ impl<'c> Resolver<'c> {
     /// Counters of this run.
     pub fn stats(&self) -> Stats {
         Stats {
-            files_walked: self.paths.len(),
+            files_walked: self.ws.paths.len(),
             files_read: self.read.load(Ordering::Relaxed),
             files_candidate: self.files.len(),
             files_parsed: self.parsed.load(Ordering::Relaxed),

@@ -154,47 +154,24 @@ impl Resolver<'_> {
     }
 }
 
-/// The bases read by [`Resolver::interface_bases`]: (file, line, column, the file's length and
-/// modification time) → bases.
-type BasesKey = (
-    std::path::PathBuf,
-    usize,
-    usize,
-    Option<(u64, Option<std::time::SystemTime>)>,
-);
-type BasesCache = std::collections::HashMap<BasesKey, (Option<Vec<String>>, bool)>;
-
-thread_local! {
-    /// The interface headers already read on this thread: `member` asks again for every
-    /// member name.
-    static INTERFACE_BASES: std::cell::RefCell<BasesCache> = std::cell::RefCell::default();
-}
-
 impl Resolver<'_> {
     /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
     /// ns.C<T> {`), read from the text after its name up to its body (`None` when unreadable),
     /// and whether its body has an index signature.
     fn interface_bases(&self, p: &str, d: &Decl) -> (Option<Vec<String>>, bool) {
-        // The file as it is now (a library caller may resolve again after an edit).
-        let path = self.root.join(p);
-        let stamp = std::fs::metadata(&path)
-            .ok()
-            .map(|m| (m.len(), m.modified().ok()));
-        let key = (path, d.line, d.column, stamp);
-        if let Some(b) = INTERFACE_BASES.with(|c| c.borrow().get(&key).cloned()) {
-            return b;
-        }
-        let text = crate::fsio::read_repo_string(self.root.join(p)).unwrap_or_default();
-        let start: usize = text
-            .split_inclusive('\n')
-            .take(d.line.saturating_sub(1))
-            .map(str::len)
-            .sum::<usize>()
-            + d.column.saturating_sub(1);
-        let rest = text.get(start..).unwrap_or("");
-        let b = (header_bases(rest), body_has_index_signature(rest));
-        INTERFACE_BASES.with(|c| c.borrow_mut().insert(key, b.clone()));
-        b
+        // `member` asks again for every member name: read once per workspace.
+        let key = (p.to_owned(), d.line, d.column);
+        self.ws.interface_bases.get_or(key, || {
+            let text = crate::fsio::read_repo_string(self.root.join(p)).unwrap_or_default();
+            let start: usize = text
+                .split_inclusive('\n')
+                .take(d.line.saturating_sub(1))
+                .map(str::len)
+                .sum::<usize>()
+                + d.column.saturating_sub(1);
+            let rest = text.get(start..).unwrap_or("");
+            (header_bases(rest), body_has_index_signature(rest))
+        })
     }
 }
 

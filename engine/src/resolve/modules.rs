@@ -3,8 +3,6 @@
 //! `crate::`/`self::`/`super::` paths and paths into the repository's other crates (workspace
 //! members). Names are looked up inside module files by `reexports`.
 
-use std::collections::HashMap;
-
 use super::jsmodules::{Spec, package_of};
 use super::langs::{family_of, lang_of};
 use super::paths::{join_dir, normalize, parent_dir};
@@ -106,20 +104,8 @@ impl Resolver<'_> {
         // Every path equal to a wanted one or ending in `/` + it, in path order.
         // Keyed by a hash of the suffix (no copy of every suffix of every path); each hit is
         // checked against the path itself.
-        let suffixes = self.suffixes.get_or_init(|| {
-            let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
-            for (i, p) in self.paths.iter().enumerate() {
-                // Only source files of a registry language can be what a module path names.
-                if lang_of(p).is_none() {
-                    continue;
-                }
-                m.entry(suffix_hash(p)).or_default().push(i);
-                for (j, _) in p.match_indices('/') {
-                    m.entry(suffix_hash(&p[j + 1..])).or_default().push(i);
-                }
-            }
-            m
-        });
+        // Only source files of a registry language can be what a module path names.
+        let suffixes = self.ws.suffixes(|p| lang_of(p).is_some(), suffix_hash);
         let mut hits: Vec<usize> = wants
             .iter()
             .flat_map(|w| {
@@ -129,14 +115,14 @@ impl Resolver<'_> {
                     .flatten()
                     .copied()
                     .filter(move |&i| {
-                        let p = &self.paths[i];
+                        let p = &self.ws.paths[i];
                         p == w || p.strip_suffix(w.as_str()).is_some_and(|d| d.ends_with('/'))
                     })
             })
             .collect();
         hits.sort_unstable();
         hits.dedup();
-        let mut out: Vec<String> = hits.into_iter().map(|i| self.paths[i].clone()).collect();
+        let mut out: Vec<String> = hits.into_iter().map(|i| self.ws.paths[i].clone()).collect();
         // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
         if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
             out.retain(|p| p.matches('/').count() <= min);
@@ -205,6 +191,7 @@ impl Resolver<'_> {
             }
             // No `Cargo.toml`: the shallowest `lib.rs` / `main.rs`.
             let mut roots: Vec<&String> = self
+                .ws
                 .paths
                 .iter()
                 .filter(|p| matches!(p.rsplit('/').next(), Some("lib.rs" | "main.rs")))
@@ -230,7 +217,7 @@ impl Resolver<'_> {
             out.extend(
                 [format!("{p}.rs"), format!("{p}/mod.rs")]
                     .into_iter()
-                    .filter(|c| self.path_set.contains(c)),
+                    .filter(|c| self.ws.path_set.contains(c)),
             );
         }
         Some(out)
@@ -242,7 +229,7 @@ impl Resolver<'_> {
             Some(dir) if p.starts_with('.') => normalize(&format!("{dir}/{p}")),
             _ => normalize(p.trim_start_matches("./")),
         };
-        if self.path_set.contains(&joined) && lang_of(&joined).is_some() {
+        if self.ws.path_set.contains(&joined) && lang_of(&joined).is_some() {
             return vec![joined];
         }
         let mut out = Vec::new();
@@ -252,7 +239,7 @@ impl Resolver<'_> {
             "ts", "tsx", "js", "mjs", "cjs", "mts", "cts", "jsx", "py", "rs",
         ] {
             for cand in [format!("{joined}.{ext}"), format!("{joined}/index.{ext}")] {
-                if self.path_set.contains(&cand) {
+                if self.ws.path_set.contains(&cand) {
                     out.push(cand);
                 }
             }
@@ -261,13 +248,13 @@ impl Resolver<'_> {
             // TS sources imported with a `.js` suffix, in this resolution order.
             for ext in ["ts", "tsx", "mts"] {
                 let c = format!("{stem}.{ext}");
-                if self.path_set.contains(&c) {
+                if self.ws.path_set.contains(&c) {
                     out.push(c);
                 }
             }
         }
         for c in [format!("{joined}/__init__.py"), format!("{joined}/mod.rs")] {
-            if self.path_set.contains(&c) {
+            if self.ws.path_set.contains(&c) {
                 out.push(c);
             }
         }
@@ -300,12 +287,12 @@ impl Resolver<'_> {
                     if p.is_empty() {
                         return vec!["__init__.py".to_owned()]
                             .into_iter()
-                            .filter(|x| self.path_set.contains(x))
+                            .filter(|x| self.ws.path_set.contains(x))
                             .collect();
                     }
                     let mut out = Vec::new();
                     for c in [format!("{p}.py"), format!("{p}/__init__.py")] {
-                        if self.path_set.contains(&c) {
+                        if self.ws.path_set.contains(&c) {
                             out.push(c);
                         }
                     }
@@ -338,7 +325,7 @@ impl Resolver<'_> {
         let here = rust_mod_dir(importer);
         let existing = |c: Vec<String>| -> Vec<String> {
             c.into_iter()
-                .filter(|c| self.path_set.contains(c))
+                .filter(|c| self.ws.path_set.contains(c))
                 .collect()
         };
         // The files of module `rest` under module directory `dir` (`dir` itself when empty).
@@ -414,7 +401,7 @@ impl Resolver<'_> {
             format!("{dir}{name}/__init__.py"),
         ]
         .into_iter()
-        .filter(|c| self.path_set.contains(c))
+        .filter(|c| self.ws.path_set.contains(c))
         .collect()
     }
 }

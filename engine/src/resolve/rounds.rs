@@ -16,14 +16,32 @@ use super::member::bases_of;
 use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
 use super::verdict::Outcome;
-use super::{Resolution, Resolver, Verdict};
+use super::{Context, Reference, Resolution, Resolver, Verdict};
 use crate::index::Kind;
 use crate::lang::Family;
 
 impl Resolver<'_> {
-    /// Resolve every reference (rounds of loading, each loading only files that can hold what
-    /// the previous ones ask for), in input order.
+    /// Resolve every reference, without context (as `probity resolve` takes them), in input
+    /// order.
     pub fn resolve_all(&mut self, refs: &[String]) -> Vec<Resolution> {
+        let ctx = vec![Context::default(); refs.len()];
+        self.rounds(refs, &ctx)
+    }
+
+    /// Resolve every reference with what its plan says around it, in input order: one
+    /// [`Resolution`] per [`Reference`], its verdict final.
+    pub fn resolve_refs(&mut self, refs: &[Reference]) -> Vec<Resolution> {
+        let (text, ctx): (Vec<String>, Vec<Context>) = refs
+            .iter()
+            .map(|r| (r.text.clone(), r.context.clone()))
+            .unzip();
+        self.rounds(&text, &ctx)
+    }
+
+    /// Resolve every reference `refs[i]` in context `ctx[i]` (rounds of loading, each loading
+    /// only files that can hold what the previous ones ask for), in input order.
+    fn rounds(&mut self, refs: &[String], ctx: &[Context]) -> Vec<Resolution> {
+        let none = Context::default();
         let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
         self.load_for(&parsed);
         // Round 2: base classes of the containers involved, import heads, receivers' members.
@@ -184,7 +202,7 @@ impl Resolver<'_> {
         let mut near: ToLoad = refs
             .par_iter()
             .zip(&parsed)
-            .filter(|(raw, r)| this.resolve_one(raw, r, false).verdict == Verdict::Missing)
+            .filter(|(raw, r)| this.resolve_one(raw, r, false, &none).verdict == Verdict::Missing)
             .filter_map(|(_, r)| r.primary().map(|p| (p, matches!(r, Ref::Flag(_)))))
             .flat_map_iter(|(p, flag)| this.near_files(&p, flag))
             .collect();
@@ -196,7 +214,8 @@ impl Resolver<'_> {
         let this = &*self;
         refs.par_iter()
             .zip(&parsed)
-            .map(|(raw, r)| this.resolve_one(raw, r, true))
+            .zip(ctx)
+            .map(|((raw, r), c)| this.resolve_one(raw, r, true, c))
             .collect()
     }
 
@@ -419,7 +438,7 @@ impl Resolver<'_> {
     /// What resolving `r` needs loaded in the second round: more needles (base classes, import
     /// heads, receivers' members, decorator segments).
     fn needs(&self, raw: &str, r: &Ref) -> Vec<String> {
-        let res = self.resolve_one(raw, r, false);
+        let res = self.resolve_one(raw, r, false, &Context::default());
         let mut extra = self.bases_wanted(r);
         if let Some((segs, rust)) = head_segs(r)
             && ((self.named(&segs[0], |d| d.kind.is_container()).is_empty()

@@ -100,6 +100,7 @@ impl Resolver<'_> {
     pub(super) fn near_paths(&self, p: &str) -> Vec<String> {
         let base = p.rsplit('/').next().unwrap_or(p);
         let mut scored: Vec<(usize, &String)> = self
+            .ws
             .paths
             .iter()
             .filter_map(|q| {

@@ -1,6 +1,11 @@
-//! From the [`Outcome`] of a lookup to a [`Resolution`]: candidates collapsed into one logical
-//! declaration per place, and MISSING only where absence is provable (no unanalyzed file and no
-//! generated code that could hold the name).
+//! The verdict, decided once and only here: from the [`Outcome`] of a lookup and the reference's
+//! [`Context`] to a [`Resolution`] with its reason. Candidates are collapsed into one logical
+//! declaration per place; MISSING only where absence is provable (no unanalyzed file and no
+//! generated code that could hold the name) and the plan's own example code does not declare
+//! the name; a found symbol the plan lists among its artifacts says so.
+
+/// The artifacts heading of a plan, as it is quoted in reasons.
+pub(crate) const ARTIFACTS_QUOTED: &str = "\"Artifacts this phase produces\"";
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::Ordering;
@@ -8,7 +13,9 @@ use std::sync::atomic::Ordering;
 use super::is_js;
 use super::langs::{family_of, lang_of};
 use super::refs::{Ref, is_file_ext, parts_of};
-use super::{AUTHORITY, Candidate, RUNG, Resolution, Resolver, Searched, Severity, Verdict};
+use super::{
+    AUTHORITY, Candidate, Context, RUNG, Resolution, Resolver, Searched, Severity, Verdict,
+};
 use crate::index::{self, Kind};
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
@@ -45,6 +52,7 @@ impl Resolver<'_> {
                     {
                         let name = segs.join(".");
                         let files: Vec<Candidate> = self
+                            .ws
                             .paths
                             .iter()
                             .filter(|p| p.rsplit('/').next() == Some(name.as_str()))
@@ -100,7 +108,10 @@ impl Resolver<'_> {
     /// The resolution of `r`. `full`: the final answer (suggestions for a MISSING name, and the
     /// generated-file check, which may read file heads); without it, only the verdict matters
     /// (deciding what to load next).
-    pub(super) fn resolve_one(&self, raw: &str, r: &Ref, full: bool) -> Resolution {
+    ///
+    /// `ctx` is what the plan says around the reference; it is read only for the final answer
+    /// (`full`, see [`Resolver::in_context`]).
+    pub(super) fn resolve_one(&self, raw: &str, r: &Ref, full: bool, ctx: &Context) -> Resolution {
         let mut res = Resolution {
             reference: raw.to_owned(),
             ref_kind: r.kind(),
@@ -152,6 +163,9 @@ impl Resolver<'_> {
                 {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
+                } else if let Some(why) = full.then(|| self.example_declares(raw, ctx)).flatten() {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
                     res.searched = Some(self.searched(r, consulted));
@@ -165,8 +179,40 @@ impl Resolver<'_> {
                 }
             }
         }
+        if full
+            && let Some(l) = ctx.artifact_line
+            && matches!(res.verdict, Verdict::Verified | Verdict::Ambiguous)
+            && res.reason.is_none()
+        {
+            // A found symbol the plan lists as one it creates: checked as existing, and said so.
+            res.reason = Some(format!(
+                "named under {ARTIFACTS_QUOTED} (line {l}) but already declared, so checked as an existing symbol"
+            ));
+        }
         res.severity = Severity::of(res.verdict, RUNG);
         res
+    }
+
+    /// Why a reference otherwise provably MISSING is UNCHECKABLE in its plan: the plan's own
+    /// example code declares it (or its head: a flag in an option call, a variable), so it is a
+    /// name of the example, not of the repository, and absence from the repository proves
+    /// nothing. Not when the example binds the head to the repository's own package (the root
+    /// `package.json` `name`), which the resolver reads the name as: its MISSING stands.
+    fn example_declares(&self, raw: &str, ctx: &Context) -> Option<String> {
+        let l = ctx.example_line?;
+        let own_package = ctx.example_module.as_deref().is_some_and(|m| {
+            self.ws.own_package_name() == Some(m) && raw.split(['.', ':']).next() == Some(m)
+        });
+        if own_package {
+            return None;
+        }
+        Some(format!(
+            "`{}` is declared in the plan's own example code (line {l}), not in the repository",
+            raw.split(['.', ':'])
+                .next()
+                .filter(|_| !raw.starts_with('-'))
+                .unwrap_or(raw)
+        ))
     }
 
     /// What a MISSING `r` searched: its names, and the files analyzed for it (the files the

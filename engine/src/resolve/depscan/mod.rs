@@ -1,19 +1,19 @@
 //! Reading dependency crates' sources where Cargo unpacked them (`$CARGO_HOME/registry/src`):
 //! which versions are there, which `Cargo.lock` pins, and what a crate declares about a trait
-//! name (its members, traits it implements for every implementor, re-exports). Sources there are
-//! immutable (one folder per version), so each file is parsed at most once per process. Used by
+//! name (its members, traits it implements for every implementor, re-exports). What was read is
+//! kept in the workspace's [`CargoHome`] (each scan done once per workspace). Used by
 //! [`super::cratesrc`]. Where the sources are and what pins them is `registry.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use tree_sitter::Node;
 
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 
 mod registry;
-pub(super) use registry::{depends_on, lock_file, registry_src, unpacked_versions};
+pub(super) use registry::{CargoHome, registry_src};
 
 /// Files of one crate source searched for a trait declaration, at most.
 const MAX_FILES: usize = 4096;
@@ -51,21 +51,14 @@ pub(super) struct CrateScan {
     blanket: Vec<String>,
 }
 
-/// Scans read in this process: (crate source dir, name) → scan.
-type ScanMemo = Mutex<HashMap<(PathBuf, String), Arc<OnceLock<Result<CrateScan, Unread>>>>>;
-
-/// [`scan_crate`], once per process for each crate folder and name (threads asking for the
-/// same scan wait for the first).
-pub(super) fn scan_cached(dir: &Path, name: &str) -> Arc<OnceLock<Result<CrateScan, Unread>>> {
-    static M: OnceLock<ScanMemo> = OnceLock::new();
-    let m = M.get_or_init(Default::default);
-    let key = (dir.to_path_buf(), name.to_owned());
-    let cell = match m.lock() {
-        Ok(mut m) => m.entry(key).or_default().clone(),
-        Err(_) => Arc::default(),
-    };
-    cell.get_or_init(|| scan_crate(dir, name));
-    cell
+impl CargoHome {
+    /// [`scan_crate`], once per workspace for each crate folder and name (threads asking for
+    /// the same scan wait for the first).
+    pub(super) fn scan(&self, dir: &Path, name: &str) -> Arc<Result<CrateScan, Unread>> {
+        self.scans.get_or((dir.to_path_buf(), name.to_owned()), || {
+            Arc::new(scan_crate(dir, name))
+        })
+    }
 }
 
 /// Reads every `.rs` file under `dir/src` that writes the word `name`.
@@ -148,17 +141,14 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, Unread> {
 /// it re-exports one (`pub use other::Name`: declared elsewhere, not followed) or an extension
 /// trait cannot be read.
 pub(super) fn read_trait(
+    home: &CargoHome,
     dir: &Path,
     package: &str,
     label: &str,
     name: &str,
 ) -> Result<Option<TraitSrc>, Unread> {
-    let cell = scan_cached(dir, name);
-    let scan = cell
-        .get()
-        .expect("initialized")
-        .as_ref()
-        .map_err(Clone::clone)?;
+    let cell = home.scan(dir, name);
+    let scan = cell.as_ref().as_ref().map_err(Clone::clone)?;
     let Some((members, at)) = &scan.decl else {
         let (_, grammar) = crate::lang::for_path(Path::new("lib.rs"))
             .ok_or_else(|| Unread("no Rust grammar".to_owned()))?;
@@ -182,7 +172,7 @@ pub(super) fn read_trait(
         return Ok(None);
     };
     let mut members = members.clone();
-    members.extend(extension_members(dir, label, name, scan)?);
+    members.extend(extension_members(home, dir, label, name, scan)?);
     Ok(Some(TraitSrc {
         members,
         at: at.clone(),
@@ -193,6 +183,7 @@ pub(super) fn read_trait(
 
 /// The members of the traits the crate at `dir` implements for every type bounded by `name`.
 pub(super) fn extension_members(
+    home: &CargoHome,
     dir: &Path,
     label: &str,
     name: &str,
@@ -200,12 +191,8 @@ pub(super) fn extension_members(
 ) -> Result<HashSet<String>, Unread> {
     let mut out = HashSet::new();
     for ext in scan.blanket.iter().filter(|e| e.as_str() != name) {
-        let cell = scan_cached(dir, ext);
-        let s = cell
-            .get()
-            .expect("initialized")
-            .as_ref()
-            .map_err(Clone::clone)?;
+        let cell = home.scan(dir, ext);
+        let s = cell.as_ref().as_ref().map_err(Clone::clone)?;
         match &s.decl {
             Some((m, _)) => out.extend(m.iter().cloned()),
             None => {

@@ -1,29 +1,77 @@
 //! Where Cargo keeps dependency crates and what pins them: the unpacked sources of
-//! `$CARGO_HOME/registry/src` (listed once per process), the versions a `Cargo.lock` pins (read
-//! once per file state), and the normal dependencies a crate's `Cargo.toml` declares.
+//! `$CARGO_HOME/registry/src` (listed on first use), the versions a `Cargo.lock` pins, and the
+//! normal dependencies a crate's `Cargo.toml` declares; [`CargoHome`] holds what was read, for
+//! one workspace.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
+
+use super::{CrateScan, TraitSrc, Unread};
+use crate::resolve::workspace::memo::Memo;
 
 /// Registry packages → versions pinned by one `Cargo.lock`.
 pub(in crate::resolve) type Lock = HashMap<String, Vec<semver::Version>>;
 
-/// The registry packages a `Cargo.lock` pins, read once per process for each (path, size,
-/// modification time).
-pub(in crate::resolve) fn lock_file(path: &Path) -> Arc<Lock> {
-    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
-    static M: OnceLock<Mutex<HashMap<Key, Arc<Lock>>>> = OnceLock::new();
-    let meta = std::fs::metadata(path).ok();
-    let key = (
-        path.to_path_buf(),
-        meta.as_ref().map_or(0, |m| m.len()),
-        meta.and_then(|m| m.modified().ok()),
-    );
-    let m = M.get_or_init(Default::default);
-    if let Some(l) = m.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return l;
+/// What a crate's source says of a trait: its members there (`None`: not declared), or why it
+/// cannot be read.
+pub(in crate::resolve) type TraitRead = Result<Option<TraitSrc>, Unread>;
+
+/// Unpacked `<package>-<version>` folders: package → version → folder.
+type Listing = HashMap<String, BTreeMap<semver::Version, PathBuf>>;
+
+/// What a workspace read of `$CARGO_HOME` and of the dependency sources there (a part of
+/// [`crate::resolve::workspace::Workspace`], under its staleness rule: see [`Memo`]).
+#[derive(Default)]
+pub(in crate::resolve) struct CargoHome {
+    /// Every unpacked folder of `$CARGO_HOME/registry/src/*/`, listed on first use.
+    listing: OnceLock<Listing>,
+    /// `Cargo.lock` path → the registry packages it pins.
+    locks: Memo<PathBuf, Arc<Lock>>,
+    /// Crate source folder → its normal dependencies (`None`: its `Cargo.toml` is unreadable).
+    normal_deps: Memo<PathBuf, Arc<Option<HashSet<String>>>>,
+    /// (crate source folder, name) → what the crate says about the trait name.
+    pub(in crate::resolve) scans: Memo<(PathBuf, String), Arc<Result<CrateScan, Unread>>>,
+    /// (crate source folder, trait name) → the trait's members there.
+    pub(in crate::resolve) traits: Memo<(PathBuf, String), Arc<TraitRead>>,
+}
+
+impl CargoHome {
+    /// The registry packages the `Cargo.lock` at `path` pins.
+    pub(in crate::resolve) fn lock_file(&self, path: &Path) -> Arc<Lock> {
+        self.locks
+            .get_or(path.to_path_buf(), || Arc::new(read_lock(path)))
     }
+
+    /// Unpacked versions of `package` in every registry of `$CARGO_HOME/registry/src`,
+    /// ascending.
+    pub(in crate::resolve) fn unpacked_versions(
+        &self,
+        package: &str,
+    ) -> BTreeMap<semver::Version, PathBuf> {
+        self.listing
+            .get_or_init(registry_listing)
+            .get(package)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The crate at `dir` declares one of `packages` as a (normal, not dev or build) dependency
+    /// in its `Cargo.toml` (`true` when the manifest cannot be read, so that nothing is skipped
+    /// unseen).
+    pub(in crate::resolve) fn depends_on(&self, dir: &Path, packages: &[&str]) -> bool {
+        let deps = self
+            .normal_deps
+            .get_or(dir.to_path_buf(), || Arc::new(normal_dependencies(dir)));
+        match deps.as_ref() {
+            Some(deps) => packages.iter().any(|p| deps.contains(*p)),
+            None => true,
+        }
+    }
+}
+
+/// The registry packages a `Cargo.lock` pins.
+fn read_lock(path: &Path) -> Lock {
     let mut lock = Lock::new();
     let text = crate::fsio::read_repo_string(path).unwrap_or_default();
     if let Ok(v) = toml::from_str::<toml::Value>(&text) {
@@ -47,10 +95,6 @@ pub(in crate::resolve) fn lock_file(path: &Path) -> Arc<Lock> {
             }
         }
     }
-    let lock = Arc::new(lock);
-    if let Ok(mut m) = m.lock() {
-        m.insert(key, lock.clone());
-    }
     lock
 }
 
@@ -63,17 +107,10 @@ pub(in crate::resolve) fn registry_src() -> PathBuf {
     home.join("registry").join("src")
 }
 
-/// Unpacked versions of `package` in every registry of `$CARGO_HOME/registry/src`, ascending.
-pub(in crate::resolve) fn unpacked_versions(package: &str) -> BTreeMap<semver::Version, PathBuf> {
-    registry_listing().get(package).cloned().unwrap_or_default()
-}
-
-/// Every unpacked `<package>-<version>` folder of `$CARGO_HOME/registry/src/*/`, listed once
-/// per process.
-fn registry_listing() -> &'static HashMap<String, BTreeMap<semver::Version, PathBuf>> {
-    static L: OnceLock<HashMap<String, BTreeMap<semver::Version, PathBuf>>> = OnceLock::new();
-    L.get_or_init(|| {
-        let mut out: HashMap<String, BTreeMap<semver::Version, PathBuf>> = HashMap::new();
+/// Every unpacked `<package>-<version>` folder of `$CARGO_HOME/registry/src/*/`.
+fn registry_listing() -> Listing {
+    {
+        let mut out = Listing::new();
         let Ok(registries) = std::fs::read_dir(registry_src()) else {
             return out;
         };
@@ -101,27 +138,12 @@ fn registry_listing() -> &'static HashMap<String, BTreeMap<semver::Version, Path
             }
         }
         out
-    })
-}
-
-/// The crate at `dir` declares one of `packages` as a (normal, not dev or build) dependency
-/// in its `Cargo.toml` (`true` when the manifest cannot be read, so that nothing is skipped unseen).
-pub(in crate::resolve) fn depends_on(dir: &Path, packages: &[&str]) -> bool {
-    match normal_dependencies(dir).as_ref() {
-        Some(deps) => packages.iter().any(|p| deps.contains(*p)),
-        None => true,
     }
 }
 
-/// The packages the crate at `dir` depends on (normal dependencies, any target), read once per
-/// process (registry sources are immutable); `None` when its `Cargo.toml` cannot be read.
-fn normal_dependencies(dir: &Path) -> Arc<Option<HashSet<String>>> {
-    type Memo = Mutex<HashMap<PathBuf, Arc<Option<HashSet<String>>>>>;
-    static M: OnceLock<Memo> = OnceLock::new();
-    let m = M.get_or_init(Default::default);
-    if let Some(d) = m.lock().ok().and_then(|m| m.get(dir).cloned()) {
-        return d;
-    }
+/// The packages the crate at `dir` depends on (normal dependencies, any target); `None` when its
+/// `Cargo.toml` cannot be read.
+fn normal_dependencies(dir: &Path) -> Option<HashSet<String>> {
     let read = || -> Option<HashSet<String>> {
         let text = crate::fsio::read_repo_string(dir.join("Cargo.toml")).ok()?;
         let v = toml::from_str::<toml::Value>(&text).ok()?;
@@ -143,9 +165,5 @@ fn normal_dependencies(dir: &Path) -> Arc<Option<HashSet<String>>> {
                 .collect(),
         )
     };
-    let d = Arc::new(read());
-    if let Ok(mut m) = m.lock() {
-        m.insert(dir.to_path_buf(), d.clone());
-    }
-    d
+    read()
 }

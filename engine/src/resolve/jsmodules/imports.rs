@@ -16,41 +16,32 @@ impl Resolver<'_> {
         let mut dir = importer.map_or("", parent_dir);
         let manifest = loop {
             let m = join_dir(dir, "package.json");
-            if self.path_set.contains(&m) || dir.is_empty() {
+            if self.ws.path_set.contains(&m) || dir.is_empty() {
                 break m;
             }
             dir = parent_dir(dir);
         };
-        if !self.path_set.contains(&manifest) {
+        if !self.ws.path_set.contains(&manifest) {
             return Spec::Broken(format!(
                 "`{spec}` is a package.json \"imports\" subpath, but no package.json of the repository is above it"
             ));
         }
-        let imports = {
-            let mut memo = self
-                .jsmodules
-                .imports
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            memo.entry(manifest.clone())
-                .or_insert_with(|| {
-                    Arc::new(
-                        crate::fsio::read_repo_string(self.root.join(&manifest))
-                            .map_err(|error| ConfigError::Unreadable {
-                                path: manifest.clone(),
-                                error,
-                            })
-                            .and_then(|t| {
-                                lenient_json(&t).map_err(|error| ConfigError::Unparsable {
-                                    path: manifest.clone(),
-                                    error,
-                                })
-                            })
-                            .map(|v| v.get("imports").cloned().unwrap_or_default()),
-                    )
-                })
-                .clone()
-        };
+        let imports = self.ws.jsmodules.imports.get_or(manifest.clone(), || {
+            Arc::new(
+                crate::fsio::read_repo_string(self.root.join(&manifest))
+                    .map_err(|error| ConfigError::Unreadable {
+                        path: manifest.clone(),
+                        error,
+                    })
+                    .and_then(|t| {
+                        lenient_json(&t).map_err(|error| ConfigError::Unparsable {
+                            path: manifest.clone(),
+                            error,
+                        })
+                    })
+                    .map(|v| v.get("imports").cloned().unwrap_or_default()),
+            )
+        });
         let targets = match imports.as_ref() {
             Ok(v) => export_targets(v, spec),
             Err(why) => return Spec::Broken(format!("{why}: it may map `{spec}`")),

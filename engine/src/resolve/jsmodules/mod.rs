@@ -10,8 +10,8 @@
 //! and a specifier it could have mapped is unresolvable ([`Spec::Broken`], UNCHECKABLE), never
 //! outside the repository.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 mod config;
 mod imports;
@@ -20,8 +20,9 @@ pub(super) use config::{Config, ConfigError};
 use config::{Patterns, is_config_name, match_paths};
 
 use super::Resolver;
-use super::external::Package;
 use super::paths::{join_dir, normalize_within, parent_dir};
+use super::workspace::manifests::Package;
+use super::workspace::memo::Memo;
 
 /// At most this many config files are read.
 const MAX_CONFIGS: usize = 256;
@@ -59,14 +60,15 @@ struct Effective {
 /// parsed.
 pub(super) type Configs = BTreeMap<String, Result<Config, ConfigError>>;
 
-/// What a resolver keeps of the configs: the files, read on first use, and the configs governing
-/// each importer directory (`None`: a plan's reference), worked out once.
+/// What a workspace keeps of the configs: the files, read on first use, and the configs
+/// governing each importer directory (`None`: a plan's reference), worked out once (see
+/// [`Memo`] for when they are read again: in the next call).
 #[derive(Default)]
-pub(super) struct Memo {
+pub(super) struct JsConfigs {
     configs: std::sync::OnceLock<Configs>,
     /// `package.json` path → its `"imports"` (`Err`: why it could not be read).
-    imports: Mutex<HashMap<String, Arc<Result<serde_json::Value, ConfigError>>>>,
-    governing: Mutex<HashMap<Option<String>, Arc<Governing>>>,
+    imports: Memo<String, Arc<Result<serde_json::Value, ConfigError>>>,
+    governing: Memo<Option<String>, Arc<Governing>>,
 }
 
 /// The configs governing a directory, with their effective options.
@@ -171,9 +173,10 @@ impl Resolver<'_> {
     /// Every config of the repository (`tsconfig*.json`, `jsconfig*.json`, not under
     /// `node_modules`, at most [`MAX_CONFIGS`]), and the files they extend, read once.
     pub(super) fn configs(&self) -> &Configs {
-        self.jsmodules.configs.get_or_init(|| {
+        self.ws.jsmodules.configs.get_or_init(|| {
             let mut out = Configs::new();
             let mut todo: Vec<String> = self
+                .ws
                 .paths
                 .iter()
                 .filter(|p| {
@@ -188,7 +191,7 @@ impl Resolver<'_> {
                     continue;
                 }
                 let c = match crate::fsio::read_repo_string(self.root.join(&p)) {
-                    Ok(text) => Config::parse(&p, &text, |c| self.path_set.contains(c)),
+                    Ok(text) => Config::parse(&p, &text, |c| self.ws.path_set.contains(c)),
                     Err(error) => Err(ConfigError::Unreadable {
                         path: p.clone(),
                         error,
@@ -255,15 +258,9 @@ impl Resolver<'_> {
     /// an importer (a plan's reference): every config of the repository.
     fn governing(&self, importer: Option<&str>) -> Arc<Governing> {
         let key = importer.map(|f| parent_dir(f).to_owned());
-        let memo = &self.jsmodules.governing;
-        if let Some(g) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return g.clone();
-        }
-        let g = Arc::new(self.governing_uncached(key.as_deref()));
-        memo.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, g.clone());
-        g
+        self.ws.jsmodules.governing.get_or(key.clone(), || {
+            Arc::new(self.governing_uncached(key.as_deref()))
+        })
     }
 
     /// [`Resolver::governing`] for directory `dir` (`None`: every config).
