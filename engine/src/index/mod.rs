@@ -49,7 +49,7 @@ pub const MAX_FILE_BYTES: usize = crate::source::MAX_FILE_BYTES;
 /// A file with a line longer than this is recorded as `minified` and not parsed.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// Files larger than this are parsed one at a time (see [`LARGE_PARSE`]).
-const LARGE_FILE_BYTES: usize = 512 * 1024;
+const LARGE_FILE_BYTES: usize = 256 * 1024;
 /// Held while a file larger than [`LARGE_FILE_BYTES`] is parsed.
 static LARGE_PARSE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// How many leading bytes of a file say whether it is generated ([`looks_generated`]).

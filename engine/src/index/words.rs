@@ -17,8 +17,33 @@ pub const WORD_FLAG: u8 = 8;
 /// any other byte separates), one per line, each prefixed with one mark byte: `b'0'` plus the
 /// [`WORD_DECL`], [`WORD_CLASS`], [`WORD_IMPORT`] and [`WORD_FLAG`] bits of its occurrences
 /// (`0`–`9`, `:`–`?`). For languages without a declaration filter every word has every bit.
+///
+/// Python words inside string literals and comments get no mark but [`WORD_FLAG`] (with
+/// [`WORD_DECL`]) after `-`: no declaration the definitions query binds stands there, and prose
+/// (`"the class object"`, a docstring's `def run():` example) otherwise marks words of files that
+/// declare nothing of that name. The word list itself is the same either way. When the literals
+/// cannot be followed to their ends (an unterminated string, a comment inside an f-string
+/// replacement field), the file is scanned again with every byte treated as code, as before.
 pub fn words(bytes: &[u8], python: bool) -> String {
-    let is_w = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    if python && let Some(s) = scan(bytes, true, true) {
+        return s;
+    }
+    scan(bytes, python, false).unwrap_or_default()
+}
+
+/// Keywords opening a compound statement, whose header ends at a `:`.
+const COMPOUND: &[&[u8]] = &[
+    b"if", b"elif", b"else", b"for", b"while", b"try", b"except", b"finally", b"with", b"def",
+    b"class", b"async", b"match", b"case",
+];
+
+fn is_w(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// The scan of [`words`]; with `literals`, Python strings and comments are followed (`None` when
+/// one cannot be).
+fn scan(bytes: &[u8], python: bool, literals: bool) -> Option<String> {
     let mut set: foldhash::HashMap<&[u8], u8> = foldhash::HashMap::default();
     // Inside an `import` / `from` statement (to its end: brackets and `\` continue it).
     let mut import_line = false;
@@ -28,7 +53,19 @@ pub fn words(bytes: &[u8], python: bool) -> String {
     let mut head = true;
     let mut line_start = true;
     let mut prev_word: &[u8] = b"";
-    let mut i = 0;
+    // The statement began with a compound keyword (`if`, `def`, `class`...): a `:` outside
+    // brackets ends its header, and a statement may follow on the same line (`if a: b = 1`,
+    // `def f(self): self.x = 1`). Brackets are counted only when literals are followed (a
+    // bracket inside a string would skew them otherwise; without them every `:` after a compound
+    // keyword counts, which only marks more words).
+    let mut compound = false;
+    let mut brackets: usize = 0;
+    // A byte-order mark does not end the first line's start (`import` after it is a statement).
+    let mut i = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let n = bytes.len();
     while i < n {
         let b = bytes[i];
@@ -45,6 +82,11 @@ pub fn words(bytes: &[u8], python: bool) -> String {
                 continue;
             }
             let bits = if python {
+                // Never cleared but by the `:` it waits for: a stale `true` (a conditional
+                // expression's `if` starting a continuation line) only marks more words.
+                if line_start && !comment && COMPOUND.contains(&w) {
+                    compound = true;
+                }
                 if line_start && !comment && (w == b"import" || w == b"from") {
                     import_line = true;
                     depth = 0;
@@ -71,6 +113,30 @@ pub fn words(bytes: &[u8], python: bool) -> String {
             prev_word = w;
             line_start = false;
             continue;
+        }
+        if literals {
+            match b {
+                b'\'' | b'"' => {
+                    let end = string_end(bytes, i, fstring_prefix(bytes, i))?;
+                    literal_words(bytes, i, end, &mut set);
+                    head = false;
+                    prev_word = b"";
+                    line_start = false;
+                    i = end;
+                    continue;
+                }
+                b'#' => {
+                    let end = memchr::memchr(b'\n', &bytes[i..]).map_or(n, |k| i + k);
+                    literal_words(bytes, i, end, &mut set);
+                    head = false;
+                    prev_word = b"";
+                    i = end;
+                    continue;
+                }
+                b'(' | b'[' | b'{' => brackets += 1,
+                b')' | b']' | b'}' => brackets = brackets.saturating_sub(1),
+                _ => {}
+            }
         }
         match b {
             b'\n' => {
@@ -108,6 +174,13 @@ pub fn words(bytes: &[u8], python: bool) -> String {
                 line_start = true;
                 prev_word = b"";
             }
+            b':' if python && compound && !comment && brackets == 0 => {
+                // Without bracket counts any later `:` may be the header's (`def f(d={'k': 1}):`).
+                compound = !literals;
+                head = true;
+                line_start = true;
+                prev_word = b"";
+            }
             b'.' | b',' | b'*' | b':' => {
                 prev_word = b"";
                 line_start = false;
@@ -129,6 +202,10 @@ pub fn words(bytes: &[u8], python: bool) -> String {
         }
         i += 1;
     }
+    if brackets > 0 {
+        // Unbalanced (a syntax error): the count cannot be trusted; scan again without it.
+        return None;
+    }
     let mut v: Vec<(&[u8], u8)> = set.into_iter().collect();
     v.sort_unstable();
     let mut out = String::with_capacity(v.iter().map(|(w, _)| w.len() + 2).sum());
@@ -138,7 +215,132 @@ pub fn words(bytes: &[u8], python: bool) -> String {
         out.push_str(std::str::from_utf8(w).unwrap_or(""));
         out.push('\n');
     }
-    out
+    Some(out)
+}
+
+/// Add the words of the literal or comment `bytes[s..e]` to `set`: no mark, but a word after `-`
+/// keeps [`WORD_FLAG`] and [`WORD_DECL`] (a flag is declared in a `'--name'` string).
+fn literal_words<'a>(
+    bytes: &'a [u8],
+    s: usize,
+    e: usize,
+    set: &mut foldhash::HashMap<&'a [u8], u8>,
+) {
+    let mut i = s;
+    while i < e {
+        if !is_w(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let st = i;
+        while i < e && is_w(bytes[i]) {
+            i += 1;
+        }
+        if bytes[st].is_ascii_digit() {
+            continue;
+        }
+        let bits = if st > 0 && bytes[st - 1] == b'-' {
+            WORD_FLAG | WORD_DECL
+        } else {
+            0
+        };
+        *set.entry(&bytes[st..i]).or_insert(0) |= bits;
+    }
+}
+
+/// Whether the quote at `q` opens an f-string (or a template string): the identifier run right
+/// before it is a string prefix (`f`, `rf`, `Fr`, `t`...) holding `f` or `t`.
+fn fstring_prefix(bytes: &[u8], q: usize) -> bool {
+    let mut s = q;
+    while s > 0 && is_w(bytes[s - 1]) {
+        s -= 1;
+    }
+    let p = &bytes[s..q];
+    p.len() <= 2
+        && p.iter().all(|b| b"rRbBuUfFtT".contains(b))
+        && p.iter().any(|b| b"fFtT".contains(b))
+}
+
+/// The end (one past the closing quote) of the Python string literal opening at `q`; `None` for
+/// one that does not end (end of file, or a newline in a one-line string), so that the caller
+/// falls back to treating the file as code. A backslash always escapes the next byte (raw strings
+/// too, as Python's tokenizer does). `fstr`: replacement fields are followed, with the strings
+/// nested in them (Python 3.12 allows the same quotes there).
+fn string_end(bytes: &[u8], q: usize, fstr: bool) -> Option<usize> {
+    let n = bytes.len();
+    let quote = bytes[q];
+    let triple = bytes.get(q + 1) == Some(&quote) && bytes.get(q + 2) == Some(&quote);
+    let mut j = q + if triple { 3 } else { 1 };
+    while j < n {
+        let c = bytes[j];
+        if c == b'\\' {
+            // `\` CR LF is one line continuation.
+            j += if bytes.get(j + 1) == Some(&b'\r') && bytes.get(j + 2) == Some(&b'\n') {
+                3
+            } else {
+                2
+            };
+            continue;
+        }
+        if c == quote {
+            if !triple {
+                return Some(j + 1);
+            }
+            if bytes.get(j + 1) == Some(&quote) && bytes.get(j + 2) == Some(&quote) {
+                return Some(j + 3);
+            }
+        } else if c == b'\n' && !triple {
+            return None;
+        } else if c == b'{' && fstr {
+            if bytes.get(j + 1) == Some(&b'{') {
+                j += 2;
+                continue;
+            }
+            j = field_end(bytes, j + 1, triple)?;
+            continue;
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The end (one past the `}`) of the f-string replacement field whose expression starts at `j`:
+/// brackets nest, strings are skipped, a `:` outside brackets starts the format spec (text with
+/// nested fields). `None` at the end of the file, at a `#` (a comment in a multi-line field) or
+/// at a newline in a field of a one-line string (`!triple`; Python 3.12 allows it, but so does a
+/// brace left open by mistake): the fallback scan handles those.
+fn field_end(bytes: &[u8], mut j: usize, triple: bool) -> Option<usize> {
+    let n = bytes.len();
+    let mut depth = 0usize;
+    while j < n {
+        match bytes[j] {
+            b'\'' | b'"' => {
+                j = string_end(bytes, j, fstring_prefix(bytes, j))?;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' if depth == 0 => return Some(j + 1),
+            b'}' => depth -= 1,
+            b'#' => return None,
+            b'\n' if !triple => return None,
+            b':' if depth == 0 => {
+                j += 1;
+                while j < n {
+                    match bytes[j] {
+                        b'{' => j = field_end(bytes, j + 1, triple)?,
+                        b'}' => return Some(j + 1),
+                        b'\n' if !triple => return None,
+                        _ => j += 1,
+                    }
+                }
+                return None;
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// Whether the Python word at `s..e` stands where the definitions query could bind it: after
@@ -163,5 +365,164 @@ fn decl_context(bytes: &[u8], s: usize, e: usize, prev_word: &[u8], head: bool) 
         Some(b'=') => bytes.get(j + 1) != Some(&b'='),
         Some(b':' | b',') => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marks(text: &str) -> std::collections::HashMap<String, u8> {
+        words(text.as_bytes(), true)
+            .lines()
+            .map(|l| (l[1..].to_owned(), l.as_bytes()[0] - b'0'))
+            .collect()
+    }
+
+    #[test]
+    fn literals_and_comments_mark_nothing_but_flags() {
+        let m = marks(
+            "\"\"\"Docs: class Foo: def run(): x = 1\nimport os\n\"\"\"\n# class Bar\n\
+             p.add_argument('--verbose', help='class Baz')\ny = 'it\\'s'\ndef go(): pass\n",
+        );
+        for w in ["Foo", "run", "x", "os", "Bar", "Baz"] {
+            assert_eq!(m[w], 0, "{w}: in a literal or a comment");
+        }
+        assert_eq!(m["verbose"], WORD_FLAG | WORD_DECL);
+        assert_eq!(
+            m["go"] & WORD_DECL,
+            WORD_DECL,
+            "code after an escaped quote"
+        );
+        assert_eq!(m["y"] & WORD_DECL, WORD_DECL);
+    }
+
+    #[test]
+    fn fstrings_prefixes_and_nested_quotes() {
+        // Python 3.12 nested quotes, a quote in a format spec, `{{`, prefixes, `\` CR LF.
+        let m = marks(
+            "a = f\"{x[\"k\"]} {y:'>10} {{class No}} {z:{w}}\"\nclass A: pass\n\
+             b = rb'\\'' + Rf'{q}' + u\"\"\"class N2\"\"\" + 'x\\\r\ny'\nclass B: pass\n",
+        );
+        assert_eq!(m["A"] & WORD_CLASS, WORD_CLASS);
+        assert_eq!(m["B"] & WORD_CLASS, WORD_CLASS);
+        assert_eq!(m["No"], 0);
+        assert_eq!(m["N2"], 0);
+        assert_eq!(m["k"], 0);
+    }
+
+    #[test]
+    fn a_statement_after_a_compound_header_on_its_line() {
+        let src =
+            "class S:\n    def f(self, d={'k': 1}): self.seq = d\nif a: import os\nelse: b = 2\n";
+        for m in [marks(src), {
+            let w = scan(src.as_bytes(), true, false).unwrap();
+            w.lines()
+                .map(|l| (l[1..].to_owned(), l.as_bytes()[0] - b'0'))
+                .collect()
+        }] {
+            assert_eq!(m["seq"] & WORD_DECL, WORD_DECL);
+            assert_eq!(m["os"] & WORD_IMPORT, WORD_IMPORT);
+            assert_eq!(m["b"] & WORD_DECL, WORD_DECL);
+        }
+        // Outside a compound header a `:` starts no statement (`k` is a dict key).
+        assert_eq!(marks(src)["k"], 0);
+    }
+
+    #[test]
+    fn unfollowable_literals_fall_back_to_code() {
+        // An unterminated string, a `#` in a replacement field, a newline in a one-line
+        // string's field: every byte is code, as before literals were followed.
+        for text in [
+            "s = 'open\nclass C: pass\n",
+            "s = f'{x # c\n}'\nclass C: pass\n",
+            "s = f'{x\n}'\nclass C: pass\n",
+            "s = \"\"\"never closed\nclass C: pass\n",
+        ] {
+            assert_eq!(
+                words(text.as_bytes(), true),
+                scan(text.as_bytes(), true, false).unwrap(),
+                "{text:?}"
+            );
+            assert_eq!(marks(text)["C"] & WORD_CLASS, WORD_CLASS, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn literals_change_marks_not_words() {
+        let text = "x = '''a b'''\n# c d\ndef e(): return f\"{g}\"\n";
+        let with: Vec<String> = words(text.as_bytes(), true)
+            .lines()
+            .map(|l| l[1..].to_owned())
+            .collect();
+        let without: Vec<String> = scan(text.as_bytes(), true, false)
+            .unwrap()
+            .lines()
+            .map(|l| l[1..].to_owned())
+            .collect();
+        assert_eq!(with, without);
+    }
+
+    fn py_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                py_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "py") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Soundness of the marks: every Python declaration the index extracts has its name marked
+    /// [`WORD_DECL`] (classes also [`WORD_CLASS`]), and a member's container [`WORD_CLASS`], on
+    /// every Python file of the corpus (and of `PROBITY_WORDS_EXTRA`, `:`-separated dirs).
+    #[test]
+    fn every_extracted_declaration_is_marked() {
+        let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        py_files(&top.join("corpus"), &mut files);
+        py_files(&top.join("tests"), &mut files);
+        if let Ok(extra) = std::env::var("PROBITY_WORDS_EXTRA") {
+            for d in extra.split(':') {
+                py_files(std::path::Path::new(d), &mut files);
+            }
+        }
+        assert!(files.len() > 50, "python files found: {}", files.len());
+        for p in files {
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            let Some((l, g)) = crate::lang::for_path(&p) else {
+                continue;
+            };
+            let (decls, errors) = super::super::extract(l, g, &text);
+            if errors > 0 {
+                continue;
+            }
+            let m = marks(&text);
+            for d in decls {
+                if d.kind == super::super::Kind::CliFlag {
+                    continue;
+                }
+                let name = d.name.rsplit('.').next().unwrap_or(&d.name);
+                // Words are ASCII runs: other names are not in the word list at all (as before).
+                if !name.bytes().all(is_w) {
+                    continue;
+                }
+                let got = m.get(name).copied().unwrap_or(0);
+                assert_ne!(got & WORD_DECL, 0, "{}: {d:?}", p.display());
+                if d.kind == super::super::Kind::Class {
+                    assert_ne!(got & WORD_CLASS, 0, "{}: {d:?}", p.display());
+                }
+                if let Some(c) = d.container.as_ref().filter(|c| c.bytes().all(is_w)) {
+                    let got = m.get(c.as_str()).copied().unwrap_or(0);
+                    assert_ne!(got & WORD_CLASS, 0, "{}: container of {d:?}", p.display());
+                }
+            }
+        }
     }
 }
