@@ -227,16 +227,18 @@ class Oracle:
         lines = self.lines[filename]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
-    def generated(self, item: dict, by_text: bool = True) -> bool:
-        """Made by one of the crate's own `macro_rules!`: the span lies in a
-        macro's body, or (`by_text`) the text at the span does not name the item."""
+    def generated(self, item: dict, by_text: bool = True) -> str:
+        """Whether a macro declared the item, and where rustdoc's span points:
+        "macro_rules" (into a `macro_rules!` body of the crate), "macro call"
+        (`by_text`: the text at the span is not the declaration, as in a call
+        `bitflags! { ... }` or `num!(u8)`), "" (written out)."""
         span = item.get("span")
         if not span:
-            return False
+            return ""
         f, line = span["filename"], span["begin"][0]
         for mf, b, e in self.macro_ranges:
             if mf == f and b <= line <= e and item["inner"].get("macro") is None:
-                return True
+                return "macro_rules"
         name = item.get("name")
         if by_text and name:
             # the declaration as written: its keyword and name near the span's start
@@ -245,18 +247,29 @@ class Oracle:
             pat = (kw + r"\s+" if kw else r"(?:^|[\s(,{])") + re.escape(name) + r"\b"
             text = "\n".join(self.source_line(f, line + k) for k in range(0, 12))
             if not re.search(pat, text):
-                return True
-        return False
+                return "macro call"
+        return ""
 
-    def impl_generated(self, item: dict, trait: str | None, tname: str) -> bool:
-        """An impl block whose text at its span is not `impl ... Trait ... Type`."""
+    def impl_generated(self, item: dict, trait: str | None, tname: str) -> str:
+        """An impl block whose text at its span is not `impl ... Trait ... Type`:
+        "alias" when it names the type by another name (`type Alias = Type;`,
+        `use x::Type as Alias;`), else "macro call"; "" when written out."""
         span = item.get("span")
         if not span:
-            return False
+            return ""
         f, line = span["filename"], span["begin"][0]
         text = "\n".join(self.source_line(f, line + k) for k in range(0, 8))
         want = re.escape(trait) + r"\b[^{]*\b" + re.escape(tname) if trait else re.escape(tname)
-        return not re.search(r"\bimpl\b[^{]*\b" + want + r"\b", text)
+        if re.search(r"\bimpl\b[^{]*\b" + want + r"\b", text):
+            return ""
+        head = re.search(r"\bimpl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\bfor\s+)?(?:[\w:]*::)?(\w+)", text)
+        if head:
+            alias = re.escape(head.group(1))
+            whole = "\n".join(self.lines.get(f, []))
+            if re.search(r"\btype\s+" + alias + r"\b", whole) or re.search(r"\bas\s+" + alias + r"\b", whole) \
+                    or any(re.search(r"\btype\s+" + alias + r"\b", "\n".join(ls)) for ls in self.lines.values()):
+                return "alias"
+        return "macro call"
 
     # -- module properties, for the suspected cause of an unsafe verdict
 
@@ -404,7 +417,9 @@ class Oracle:
         if not self.in_crate(self.file_of(item)):
             self.skipped["impl spanned outside the crate (another crate's macro)"] += len(items)
             return
-        gen = self.generated(item, by_text=False) or (not derived and self.impl_generated(item, trait, c.name))
+        gen = self.generated(item, by_text=False) or (
+            self.impl_generated(item, trait, c.name) if not derived else ""
+        )
         origin = self._origin(impl)
         for m in items:
             mk = next(iter(m["inner"]))
@@ -419,13 +434,13 @@ class Oracle:
                 self.skipped[f"{mk} in an impl"] += 1
                 continue
             why = f"impl {trait or ''} for {c.name}".replace("impl  ", "impl ")
-            self._cite(c, m, form, why, gen or (not derived and self.generated(m)))
+            self._cite(c, m, form, why, gen or ("" if derived else self.generated(m)))
         for pname in impl.get("provided_trait_methods", []):
             if pname.startswith("_") or (origin == "std" and (pname in STD_HIDDEN or (trait, pname) in STD_HIDDEN_OF)):
                 self.skipped["unstable or hidden provided method"] += 1
                 continue
             form = "Type::derived_provided" if derived else f"Type::provided_method ({origin} trait)"
-            c.real.append(Member(pname, form + (" [macro_rules]" if gen else ""), f"default of {trait}"))
+            c.real.append(Member(pname, form + (f" [{gen}]" if gen else ""), f"default of {trait}"))
 
     def _origin(self, impl: dict) -> str:
         """Whose trait an impl implements: the crate's, std's or a dependency's."""
@@ -440,14 +455,14 @@ class Oracle:
         ext = self.doc.get("external_crates", {}).get(str(info["crate_id"]), {})
         return "std" if ext.get("name") in ("std", "core", "alloc") else "dep"
 
-    def _cite(self, c: Container, m: dict, form: str, why: str, gen: bool | None = None) -> None:
+    def _cite(self, c: Container, m: dict, form: str, why: str, gen: str | None = None) -> None:
         f = self.file_of(m)
         if f is not None and not self.in_crate(f):
             self.skipped["member spanned outside the crate"] += 1
             return
         if gen is None:
             gen = self.generated(m)
-        c.real.append(Member(m["name"], form + (" [macro_rules]" if gen else ""), why))
+        c.real.append(Member(m["name"], form + (f" [{gen}]" if gen else ""), why))
 
     # -- coverage
 
@@ -518,6 +533,10 @@ def allocate(groups: dict[str, list], k: int, rng: random.Random) -> list:
         items = sorted(groups[g], key=lambda r: r.text)
         picked.extend(items if len(items) <= budget[g] else rng.sample(items, budget[g]))
     return picked
+
+
+def tag(gen: str) -> str:
+    return f" [{gen}]" if gen else ""
 
 
 def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng: random.Random,
@@ -608,7 +627,7 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         if kind == "module" or not (f and f in covered):
             continue
         item = o.index[cid]
-        gen = " [macro_rules]" if o.generated(item) else ""
+        gen = tag(o.generated(item))
         if kind == "macro":
             add(real, f"{name}!", REAL, "macro!" + gen, f"macro_rules at {f}")
             nm = common.near_miss(name, words, rng)
@@ -655,14 +674,14 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         kprefix = f"{krate}::{modtext(path)}::" if path else f"{krate}::"
         if not glob:
             home = "::".join(("crate",) + decl_home.get(target, ("?",)))
-            gen = " [macro_rules]" if o.generated(titem) else ""
+            gen = tag(o.generated(titem))
             add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}")
             add(real, kprefix + name, REAL, "krate re-export" + gen, f"pub use of {titem.get('name')} from {home}")
         elif "module" in titem["inner"]:
             for cid in titem["inner"]["module"]["items"]:
                 child = o.index.get(cid)
                 if child and child.get("name") and child.get("visibility") == "public" and "impl" not in child["inner"]:
-                    gen = " [macro_rules]" if o.generated(child) else ""
+                    gen = tag(o.generated(child))
                     home = "::".join(("crate",) + decl_home.get(cid, ("?",)))
                     add(real, prefix + child["name"], REAL, "glob re-export" + gen,
                         f"pub use {titem['name']}::* from {home}")
@@ -724,7 +743,11 @@ def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
         if "derived" in f:
             return "derive-generated impl member"
         if "[macro_rules]" in f:
-            return "declared by a macro (a macro_rules! body or a macro call's tokens)"
+            return "declared by a macro (span in a macro_rules! body)"
+        if "[macro call]" in f:
+            return "declared by a macro (span at a macro call)"
+        if "[alias]" in f:
+            return "impl written on an alias of the type (`type A = T; impl A {}`, `use T as A`)"
         if "provided_method" in f or "trait_method" in f:
             trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
             if any(c.name == trait and c.kind != "trait" for c in o.containers.values()):
