@@ -10,6 +10,8 @@ perturbation, run `probity resolve` over the crate and tally the verdicts.
     python3 benches/drift-oracle/rust.py            # every crate
     ONLY=semver,itoa python3 benches/drift-oracle/rust.py
     REAL=350 INVENTED=350 PROBITY=target/release/probity python3 ...
+    DOC_ONLY=1 ...     # fetch and document only;  RETRY=1: retry failed rustdoc runs
+    SHOW=100000 ...    # list every unsafe verdict (200 by default)
 
 The rustdoc JSON is cached (`$PROBITY_ORACLE_CACHE/rust/json/`), so a rerun
 only runs probity. The table goes to stdout, every verdict to
@@ -37,24 +39,27 @@ from common import INVENTED, REAL, Ref  # noqa: E402
 # read anyway (the fields used are old and stable) but said so.
 FORMAT_VERSION = 57
 
-# Traits whose impls rustdoc synthesizes or that come from std's blanket impls:
-# probity cannot and need not see them.
+# Marker traits `#[derive(PartialEq)]` / `#[derive(Eq)]` also implement: no
+# methods, and not something a planner cites.
 DERIVE_INTERNAL = {"StructuralPartialEq", "StructuralEq"}
 
 # Provided methods of standard traits that are unstable or `#[doc(hidden)]`
 # (rustdoc lists them in `provided_trait_methods` like any other): no planner
-# cites them, and names starting with `_` are skipped too.
+# cites them. Names starting with `_` (`__chaining_lt`, `__iterator_get_unchecked`)
+# are skipped too.
 STD_HIDDEN = {
+    # Eq, Drop, Error, Clone
     "assert_receiver_is_total_eq", "assert_fields_are_eq", "pin_drop", "provide", "type_id",
+    "clone_to_uninit",
+    # Iterator, DoubleEndedIterator
     "try_collect", "collect_into", "partition_in_place", "is_partitioned", "try_reduce", "try_find",
     "advance_by", "advance_back_by", "next_chunk", "array_chunks", "map_windows", "intersperse",
-    "intersperse_with", "cmp_by", "partial_cmp_by", "eq_by", "is_sorted_by_key_unstable",
-    "read_buf", "read_buf_exact", "write_all_vectored", "is_write_vectored", "is_read_vectored",
-    "clone_to_uninit", "rchunks_exact", "as_str_unstable", "try_fold_unstable", "try_rfold_unstable",
-    "min_by_key_unstable", "read_array", "extend_one", "extend_one_unchecked", "extend_reserve",
-    "is_empty_unstable", "sum_unstable", "as_inner",
+    "intersperse_with", "cmp_by", "partial_cmp_by", "eq_by",
+    # Read, Write, Extend
+    "read_buf", "read_buf_exact", "read_array", "write_all_vectored", "is_write_vectored",
+    "is_read_vectored", "extend_one", "extend_one_unchecked", "extend_reserve",
 }
-# ExactSizeIterator::is_empty is unstable (exact_size_is_empty), Iterator's is not a method
+# ExactSizeIterator::is_empty is unstable (exact_size_is_empty)
 STD_HIDDEN_OF = {("ExactSizeIterator", "is_empty")}
 
 
