@@ -152,6 +152,8 @@ def drop_dev_dependencies(root: Path) -> bool:
     return True
 
 
+MACRO_CALL = re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?[A-Za-z_][\w:]*!\s*[\[({]")
+
 DECL_KEYWORD = {
     "function": "fn", "struct": "struct", "enum": "enum", "union": "union", "trait": "trait",
     "constant": "const", "assoc_const": "const", "static": "static", "type_alias": "type",
@@ -197,7 +199,7 @@ class Oracle:
         self.lines: dict[str, list[str]] = {}
         self.modules: dict[tuple, dict] = {}  # module path -> {"file", "decls", "uses", "globs", "id"}
         self.decls: list[tuple] = []  # (module path, name, kind, id, file)
-        self.reexports: list[tuple] = []  # (module path, name, target id, glob)
+        self.reexports: list[tuple] = []  # (module path, name, target id, glob, source path)
         self.containers: dict[int, Container] = {}
         self._walk(doc["root"], ())
         self._members()
@@ -253,7 +255,27 @@ class Oracle:
             text = "\n".join(self.source_line(f, line + k) for k in range(0, 12))
             if not re.search(pat, text):
                 return "macro call"
+            if self.in_macro_call(f, line):
+                return "macro call"
         return ""
+
+    def in_macro_call(self, f: str, line: int) -> bool:
+        """The line is inside a top-level macro call (`bitflags! {`,
+        `thread_local! {`): the nearest line above it that starts at column 0
+        (comments and attributes aside) opens the call."""
+        first = self.source_line(f, line)
+        if MACRO_CALL.match(first) and not first.startswith("macro_rules!"):
+            return True  # the span is the whole call (`bitflags! { pub struct Options ... }`)
+        if first[:1] not in (" ", "\t"):
+            return False
+        for k in range(line - 1, 0, -1):
+            text = self.source_line(f, k)
+            if not text.strip() or text[:1] in (" ", "\t"):
+                continue
+            if text.startswith(("//", "#", "/*", "*")):
+                continue
+            return bool(MACRO_CALL.match(text)) and not text.startswith("macro_rules!")
+        return False
 
     def impl_generated(self, item: dict, trait: str | None, tname: str) -> str:
         """An impl block whose text at its span is not `impl ... Trait ... Type`:
@@ -288,7 +310,9 @@ class Oracle:
 
     def path_attr(self, path: tuple) -> bool:
         """A module file where the 2018 layout does not put it (`#[path]`)."""
-        if not path or path[:-1] not in self.modules or self.inline(path) or self.inline(path[:-1]):
+        if not path or path not in self.modules or path[:-1] not in self.modules:
+            return False
+        if self.inline(path) or self.inline(path[:-1]):
             return False
         pf = self.modules[path[:-1]]["file"]
         f = self.modules[path]["file"]
@@ -318,10 +342,10 @@ class Oracle:
                 use = child["inner"]["use"]
                 if use["is_glob"]:
                     mod["globs"] = True
-                    self.reexports.append((path, None, use["id"], True))
+                    self.reexports.append((path, None, use["id"], True, use.get("source", "")))
                 else:
                     mod["uses"].add(use["name"])
-                    self.reexports.append((path, use["name"], use["id"], False))
+                    self.reexports.append((path, use["name"], use["id"], False, use.get("source", "")))
             elif kind in ("impl",):
                 continue
             elif child.get("name"):
@@ -670,7 +694,7 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
 
     # re-exports: `pub use` and globs of the crate's own modules
     decl_home = {cid: path for path, _name, _kind, cid, _f in o.decls}
-    for path, name, target, glob in o.reexports:
+    for path, name, target, glob, source in o.reexports:
         titem = o.index.get(target) if target is not None else None
         if titem is None:
             o.skipped["re-export of another crate's item"] += 1
@@ -680,8 +704,10 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         if not glob:
             home = "::".join(("crate",) + decl_home.get(target, ("?",)))
             gen = tag(o.generated(titem))
-            add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}")
-            add(real, kprefix + name, REAL, "krate re-export" + gen, f"pub use of {titem.get('name')} from {home}")
+            via = f" via {source}" if source else ""
+            add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}{via}")
+            add(real, kprefix + name, REAL, "krate re-export" + gen,
+                f"pub use of {titem.get('name')} from {home}{via}")
         elif "module" in titem["inner"]:
             for cid in titem["inner"]["module"]["items"]:
                 child = o.index.get(cid)
@@ -738,78 +764,131 @@ STD_MODULES = {
 INDENTED_GLOB = re.compile(r"^[ \t]+use\s+(?:super|self|crate)::[^;]*\*", re.M)
 
 
+CLASSES = {
+    1: "derive-generated impl member",
+    2: "declared by a macro",
+    3: "path through an inline module",
+    4: "`use super::*` in a nested module read as the module's own glob",
+    5: "#[path] module not followed",
+    6: "a file of another target (tests/, benches/) read as a lib module",
+    7: "short module path: several modules so named",
+    8: "short module path named like the crate",
+    9: "an impl's trait read as the repository type of the same name",
+    10: "`Trait::Type` verified by `impl Trait for Type`",
+    11: "impl written on an alias of the type",
+}
+
+
 def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
     """A first guess at the cause of an unsafe verdict, from what the oracle
-    knows of the reference (FINDINGS-rust.md confirms each class with a
-    minimal reproduction)."""
+    knows of the reference: one of the classes of FINDINGS-rust.md (numbered
+    as there, each confirmed by a minimal reproduction), or "?: ..."."""
+
+    def cls(n: int, detail: str = "") -> str:
+        return f"{n}. {CLASSES[n]}" + (f" ({detail})" if detail else "")
+
     f, text = ref.form, ref.text
     segs = text.split("::")
     if ref.truth == REAL:
         if "derived" in f:
-            return "derive-generated impl member"
+            return cls(1)
         if "[macro_rules]" in f:
-            return "declared by a macro (span in a macro_rules! body)"
+            return cls(2, "span in a macro_rules! body")
         if "[macro call]" in f:
-            return "declared by a macro (span at a macro call)"
+            return cls(2, "span at a macro call")
         if "[alias]" in f:
-            return "impl written on an alias of the type (`type A = T; impl A {}`, `use T as A`)"
-        if "provided_method" in f or "trait_method" in f:
-            trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
-            if any(c.name == trait and c.kind != "trait" for c in o.containers.values()):
-                return "an impl's trait read as the repository type of the same name"
-        if "provided_method (std" in f:
-            return f"provided method of std's {ref.why.split()[-1]}"
-        if "provided_method (dep" in f:
-            return "provided method of a dependency's trait"
+            return cls(11)
         if f.startswith(("Type::", "Enum::", "Trait::")):
             for c in o.containers.values():
                 if c.name == segs[0] and o.generated(o.index[c.id]):
-                    return "type declared inside a macro invocation"
-            return "member: other"
-        if f == "file path":
-            return "file path"
+                    return cls(2, "the type is declared by a macro call")
+        if "provided_method" in f or "trait_method" in f:
+            trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
+            if any(c.name == trait and c.kind != "trait" for c in o.containers.values()) or re.search(
+                r"\b(?:struct|enum|union|type)\s+" + re.escape(trait) + r"\b", crate_text(root)
+            ):
+                return cls(9)
+        if f.startswith(("Type::", "Enum::", "Trait::")):
+            return "?: member"
         if f.startswith("module::Item"):
             mods = [p for p in o.modules if p and p[-1] == segs[0]]
             if len(mods) > 1:
-                return "short module path: several modules so named"
+                return cls(7)
             if other_target_file(root, segs[0]):
-                return "short module path: a file of another target (tests/, benches/) has the name"
+                return cls(6, "shadows the lib's module")
             if segs[0] == o.krate:
-                return "short module path named like the crate"
+                return cls(8)
             chain = mods[0] if mods else ()
         else:
             chain = tuple(segs[1:-1])
+        if "re-export" in f and " via " in ref.why:
+            # the `pub use` path: through an inline or #[path] module?
+            src = ref.why.split(" via ")[1].split("::")[:-1]
+            where = chain
+            if src and src[0] == "crate":
+                where, src = (), src[1:]
+            while src and src[0] in ("self", "super"):
+                where = where if src[0] == "self" else where[:-1]
+                src = src[1:]
+            for i in range(1, len(src) + 1):
+                if o.inline(where + tuple(src[:i])):
+                    return cls(3, "the `pub use` goes through it")
+                if o.path_attr(where + tuple(src[:i])):
+                    return cls(5, "the `pub use` goes through it")
         if "re-export" in f and " from crate::" in ref.why:
             # the re-exported item's own module decides
-            chain = chain + ("|",) + tuple(ref.why.split(" from crate::")[1].split("::"))
+            chain = chain + ("|",) + tuple(ref.why.split(" from crate::")[1].split(" via ")[0].split("::"))
         for i in range(1, len(chain) + 1):
-            if "|" in chain[:i]:
+            sub = chain[:i]
+            if "|" in sub:
                 sub = chain[chain.index("|") + 1 : i]
-                if sub and (o.inline(sub) or o.path_attr(sub)):
-                    return "re-export of an item in an inline or #[path] module"
-                continue
-            if o.inline(chain[:i]):
-                return "path through an inline module"
-            if o.path_attr(chain[:i]):
-                return "path through a #[path] module"
-        if f.startswith("module::Item") and segs[0] in STD_MODULES:
-            return "short module path named like a std module"
-        if "re-export" in f:
-            return "re-export: other"
-        return "path: other"
+                if not sub:
+                    continue
+            if o.inline(sub):
+                return cls(3)
+            if o.path_attr(sub):
+                return cls(5)
+        for path, name, _kind, cid, _f in o.decls:
+            if name == segs[-1] and o.generated(o.index[cid]):
+                return cls(2, "an item a macro call declares")
+        return "?: path"
     loc = res.get("location") or ""
-    if loc and not loc.startswith("src/"):
-        return f"resolved in a file of another target ({loc.split('/')[0]}/)"
-    if f.startswith("wrong module") and other_target_file(root, segs[-2]):
-        return "module path read through a file of another target (tests/x.rs as module x)"
+    if (loc and not loc.startswith("src/")) or (f.startswith("wrong module") and other_target_file(root, segs[-2])):
+        return cls(6, "its imports verify the name")
     if f.startswith("wrong module"):
-        mods = [p for p in o.modules if p and p[-1] == (segs[-2])]
-        for p in mods:
+        for p in (p for p in o.modules if p and p[-1] == segs[-2]):
             mf = o.modules[p]["file"]
             if mf and INDENTED_GLOB.search((root / mf).read_text(errors="replace")):
-                return "`use super::*` in a nested module read as the module's own glob"
-        return "wrong module: other"
-    return "invented member: other"
+                return cls(4)
+        return "?: wrong module"
+    head, member = segs[0], segs[-1]
+    heads = [c for c in o.containers.values() if c.name == head]
+    for c in heads:
+        if c.kind == "trait" and any(t.name == member and t.kind != "trait" for t in o.containers.values()):
+            return cls(10)
+    for item in o.index.values():
+        impl = item["inner"].get("impl")
+        if not impl or not impl.get("trait"):
+            continue
+        tname = impl["trait"]["path"].split("::")[-1]
+        target = (impl.get("for") or {}).get("resolved_path") or {}
+        implements = any(target.get("id") == c.id for c in heads)
+        named_like_head = tname == head and all(impl["trait"].get("id") != c.id for c in heads)
+        if implements and any(member in t.names for t in o.containers.values() if t.name == tname and t.kind != "trait"):
+            return cls(9, "the same-named type lends its members")
+        if named_like_head and any((o.all.get(i) or {}).get("name") == member for i in impl["items"]):
+            return cls(9, "another trait of that name lends its methods")
+    return "?: member"
+
+
+_TEXT: dict[Path, str] = {}
+
+
+def crate_text(root: Path) -> str:
+    """Every .rs file of the package, as one text (cfg'd-out code included)."""
+    if root not in _TEXT:
+        _TEXT[root] = "\n".join(p.read_text(errors="replace") for p in sorted(root.rglob("*.rs")))
+    return _TEXT[root]
 
 
 def other_target_file(root: Path, name: str) -> bool:
