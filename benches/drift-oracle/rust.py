@@ -10,6 +10,8 @@ perturbation, run `probity resolve` over the crate and tally the verdicts.
     python3 benches/drift-oracle/rust.py            # every crate
     ONLY=semver,itoa python3 benches/drift-oracle/rust.py
     REAL=350 INVENTED=350 PROBITY=target/release/probity python3 ...
+    DOC_ONLY=1 ...     # fetch and document only;  RETRY=1: retry failed rustdoc runs
+    SHOW=100000 ...    # list every unsafe verdict (200 by default)
 
 The rustdoc JSON is cached (`$PROBITY_ORACLE_CACHE/rust/json/`), so a rerun
 only runs probity. The table goes to stdout, every verdict to
@@ -37,24 +39,27 @@ from common import INVENTED, REAL, Ref  # noqa: E402
 # read anyway (the fields used are old and stable) but said so.
 FORMAT_VERSION = 57
 
-# Traits whose impls rustdoc synthesizes or that come from std's blanket impls:
-# probity cannot and need not see them.
+# Marker traits `#[derive(PartialEq)]` / `#[derive(Eq)]` also implement: no
+# methods, and not something a planner cites.
 DERIVE_INTERNAL = {"StructuralPartialEq", "StructuralEq"}
 
 # Provided methods of standard traits that are unstable or `#[doc(hidden)]`
 # (rustdoc lists them in `provided_trait_methods` like any other): no planner
-# cites them, and names starting with `_` are skipped too.
+# cites them. Names starting with `_` (`__chaining_lt`, `__iterator_get_unchecked`)
+# are skipped too.
 STD_HIDDEN = {
+    # Eq, Drop, Error, Clone
     "assert_receiver_is_total_eq", "assert_fields_are_eq", "pin_drop", "provide", "type_id",
+    "clone_to_uninit",
+    # Iterator, DoubleEndedIterator
     "try_collect", "collect_into", "partition_in_place", "is_partitioned", "try_reduce", "try_find",
     "advance_by", "advance_back_by", "next_chunk", "array_chunks", "map_windows", "intersperse",
-    "intersperse_with", "cmp_by", "partial_cmp_by", "eq_by", "is_sorted_by_key_unstable",
-    "read_buf", "read_buf_exact", "write_all_vectored", "is_write_vectored", "is_read_vectored",
-    "clone_to_uninit", "rchunks_exact", "as_str_unstable", "try_fold_unstable", "try_rfold_unstable",
-    "min_by_key_unstable", "read_array", "extend_one", "extend_one_unchecked", "extend_reserve",
-    "is_empty_unstable", "sum_unstable", "as_inner",
+    "intersperse_with", "cmp_by", "partial_cmp_by", "eq_by",
+    # Read, Write, Extend
+    "read_buf", "read_buf_exact", "read_array", "write_all_vectored", "is_write_vectored",
+    "is_read_vectored", "extend_one", "extend_one_unchecked", "extend_reserve",
 }
-# ExactSizeIterator::is_empty is unstable (exact_size_is_empty), Iterator's is not a method
+# ExactSizeIterator::is_empty is unstable (exact_size_is_empty)
 STD_HIDDEN_OF = {("ExactSizeIterator", "is_empty")}
 
 
@@ -147,6 +152,8 @@ def drop_dev_dependencies(root: Path) -> bool:
     return True
 
 
+MACRO_CALL = re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?[A-Za-z_][\w:]*!\s*[\[({]")
+
 DECL_KEYWORD = {
     "function": "fn", "struct": "struct", "enum": "enum", "union": "union", "trait": "trait",
     "constant": "const", "assoc_const": "const", "static": "static", "type_alias": "type",
@@ -192,7 +199,7 @@ class Oracle:
         self.lines: dict[str, list[str]] = {}
         self.modules: dict[tuple, dict] = {}  # module path -> {"file", "decls", "uses", "globs", "id"}
         self.decls: list[tuple] = []  # (module path, name, kind, id, file)
-        self.reexports: list[tuple] = []  # (module path, name, target id, glob)
+        self.reexports: list[tuple] = []  # (module path, name, target id, glob, source path)
         self.containers: dict[int, Container] = {}
         self._walk(doc["root"], ())
         self._members()
@@ -227,16 +234,18 @@ class Oracle:
         lines = self.lines[filename]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
-    def generated(self, item: dict, by_text: bool = True) -> bool:
-        """Made by one of the crate's own `macro_rules!`: the span lies in a
-        macro's body, or (`by_text`) the text at the span does not name the item."""
+    def generated(self, item: dict, by_text: bool = True) -> str:
+        """Whether a macro declared the item, and where rustdoc's span points:
+        "macro_rules" (into a `macro_rules!` body of the crate), "macro call"
+        (`by_text`: the text at the span is not the declaration, as in a call
+        `bitflags! { ... }` or `num!(u8)`), "" (written out)."""
         span = item.get("span")
         if not span:
-            return False
+            return ""
         f, line = span["filename"], span["begin"][0]
         for mf, b, e in self.macro_ranges:
             if mf == f and b <= line <= e and item["inner"].get("macro") is None:
-                return True
+                return "macro_rules"
         name = item.get("name")
         if by_text and name:
             # the declaration as written: its keyword and name near the span's start
@@ -245,18 +254,49 @@ class Oracle:
             pat = (kw + r"\s+" if kw else r"(?:^|[\s(,{])") + re.escape(name) + r"\b"
             text = "\n".join(self.source_line(f, line + k) for k in range(0, 12))
             if not re.search(pat, text):
-                return True
+                return "macro call"
+            if self.in_macro_call(f, line):
+                return "macro call"
+        return ""
+
+    def in_macro_call(self, f: str, line: int) -> bool:
+        """The line is inside a top-level macro call (`bitflags! {`,
+        `thread_local! {`): the nearest line above it that starts at column 0
+        (comments and attributes aside) opens the call."""
+        first = self.source_line(f, line)
+        if MACRO_CALL.match(first) and not first.startswith("macro_rules!"):
+            return True  # the span is the whole call (`bitflags! { pub struct Options ... }`)
+        if first[:1] not in (" ", "\t"):
+            return False
+        for k in range(line - 1, 0, -1):
+            text = self.source_line(f, k)
+            if not text.strip() or text[:1] in (" ", "\t"):
+                continue
+            if text.startswith(("//", "#", "/*", "*")):
+                continue
+            return bool(MACRO_CALL.match(text)) and not text.startswith("macro_rules!")
         return False
 
-    def impl_generated(self, item: dict, trait: str | None, tname: str) -> bool:
-        """An impl block whose text at its span is not `impl ... Trait ... Type`."""
+    def impl_generated(self, item: dict, trait: str | None, tname: str) -> str:
+        """An impl block whose text at its span is not `impl ... Trait ... Type`:
+        "alias" when it names the type by another name (`type Alias = Type;`,
+        `use x::Type as Alias;`), else "macro call"; "" when written out."""
         span = item.get("span")
         if not span:
-            return False
+            return ""
         f, line = span["filename"], span["begin"][0]
         text = "\n".join(self.source_line(f, line + k) for k in range(0, 8))
         want = re.escape(trait) + r"\b[^{]*\b" + re.escape(tname) if trait else re.escape(tname)
-        return not re.search(r"\bimpl\b[^{]*\b" + want + r"\b", text)
+        if re.search(r"\bimpl\b[^{]*\b" + want + r"\b", text):
+            return ""
+        head = re.search(r"\bimpl\b(?:\s*<[^{]*?>)?\s+(?:[^{]*?\bfor\s+)?(?:[\w:]*::)?(\w+)", text)
+        if head:
+            alias = re.escape(head.group(1))
+            whole = "\n".join(self.lines.get(f, []))
+            if re.search(r"\btype\s+" + alias + r"\b", whole) or re.search(r"\bas\s+" + alias + r"\b", whole) \
+                    or any(re.search(r"\btype\s+" + alias + r"\b", "\n".join(ls)) for ls in self.lines.values()):
+                return "alias"
+        return "macro call"
 
     # -- module properties, for the suspected cause of an unsafe verdict
 
@@ -270,7 +310,9 @@ class Oracle:
 
     def path_attr(self, path: tuple) -> bool:
         """A module file where the 2018 layout does not put it (`#[path]`)."""
-        if not path or path[:-1] not in self.modules or self.inline(path) or self.inline(path[:-1]):
+        if not path or path not in self.modules or path[:-1] not in self.modules:
+            return False
+        if self.inline(path) or self.inline(path[:-1]):
             return False
         pf = self.modules[path[:-1]]["file"]
         f = self.modules[path]["file"]
@@ -300,10 +342,10 @@ class Oracle:
                 use = child["inner"]["use"]
                 if use["is_glob"]:
                     mod["globs"] = True
-                    self.reexports.append((path, None, use["id"], True))
+                    self.reexports.append((path, None, use["id"], True, use.get("source", "")))
                 else:
                     mod["uses"].add(use["name"])
-                    self.reexports.append((path, use["name"], use["id"], False))
+                    self.reexports.append((path, use["name"], use["id"], False, use.get("source", "")))
             elif kind in ("impl",):
                 continue
             elif child.get("name"):
@@ -404,7 +446,9 @@ class Oracle:
         if not self.in_crate(self.file_of(item)):
             self.skipped["impl spanned outside the crate (another crate's macro)"] += len(items)
             return
-        gen = self.generated(item, by_text=False) or (not derived and self.impl_generated(item, trait, c.name))
+        gen = self.generated(item, by_text=False) or (
+            self.impl_generated(item, trait, c.name) if not derived else ""
+        )
         origin = self._origin(impl)
         for m in items:
             mk = next(iter(m["inner"]))
@@ -419,13 +463,13 @@ class Oracle:
                 self.skipped[f"{mk} in an impl"] += 1
                 continue
             why = f"impl {trait or ''} for {c.name}".replace("impl  ", "impl ")
-            self._cite(c, m, form, why, gen or (not derived and self.generated(m)))
+            self._cite(c, m, form, why, gen or ("" if derived else self.generated(m)))
         for pname in impl.get("provided_trait_methods", []):
             if pname.startswith("_") or (origin == "std" and (pname in STD_HIDDEN or (trait, pname) in STD_HIDDEN_OF)):
                 self.skipped["unstable or hidden provided method"] += 1
                 continue
             form = "Type::derived_provided" if derived else f"Type::provided_method ({origin} trait)"
-            c.real.append(Member(pname, form + (" [macro_rules]" if gen else ""), f"default of {trait}"))
+            c.real.append(Member(pname, form + (f" [{gen}]" if gen else ""), f"default of {trait}"))
 
     def _origin(self, impl: dict) -> str:
         """Whose trait an impl implements: the crate's, std's or a dependency's."""
@@ -440,14 +484,14 @@ class Oracle:
         ext = self.doc.get("external_crates", {}).get(str(info["crate_id"]), {})
         return "std" if ext.get("name") in ("std", "core", "alloc") else "dep"
 
-    def _cite(self, c: Container, m: dict, form: str, why: str, gen: bool | None = None) -> None:
+    def _cite(self, c: Container, m: dict, form: str, why: str, gen: str | None = None) -> None:
         f = self.file_of(m)
         if f is not None and not self.in_crate(f):
             self.skipped["member spanned outside the crate"] += 1
             return
         if gen is None:
             gen = self.generated(m)
-        c.real.append(Member(m["name"], form + (" [macro_rules]" if gen else ""), why))
+        c.real.append(Member(m["name"], form + (f" [{gen}]" if gen else ""), why))
 
     # -- coverage
 
@@ -518,6 +562,10 @@ def allocate(groups: dict[str, list], k: int, rng: random.Random) -> list:
         items = sorted(groups[g], key=lambda r: r.text)
         picked.extend(items if len(items) <= budget[g] else rng.sample(items, budget[g]))
     return picked
+
+
+def tag(gen: str) -> str:
+    return f" [{gen}]" if gen else ""
 
 
 def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng: random.Random,
@@ -608,7 +656,7 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         if kind == "module" or not (f and f in covered):
             continue
         item = o.index[cid]
-        gen = " [macro_rules]" if o.generated(item) else ""
+        gen = tag(o.generated(item))
         if kind == "macro":
             add(real, f"{name}!", REAL, "macro!" + gen, f"macro_rules at {f}")
             nm = common.near_miss(name, words, rng)
@@ -646,7 +694,7 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
 
     # re-exports: `pub use` and globs of the crate's own modules
     decl_home = {cid: path for path, _name, _kind, cid, _f in o.decls}
-    for path, name, target, glob in o.reexports:
+    for path, name, target, glob, source in o.reexports:
         titem = o.index.get(target) if target is not None else None
         if titem is None:
             o.skipped["re-export of another crate's item"] += 1
@@ -655,14 +703,16 @@ def references(o: Oracle, root: Path, lib_rel: list[str], covered: set[str], rng
         kprefix = f"{krate}::{modtext(path)}::" if path else f"{krate}::"
         if not glob:
             home = "::".join(("crate",) + decl_home.get(target, ("?",)))
-            gen = " [macro_rules]" if o.generated(titem) else ""
-            add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}")
-            add(real, kprefix + name, REAL, "krate re-export" + gen, f"pub use of {titem.get('name')} from {home}")
+            gen = tag(o.generated(titem))
+            via = f" via {source}" if source else ""
+            add(real, prefix + name, REAL, "re-export" + gen, f"pub use of {titem.get('name')} from {home}{via}")
+            add(real, kprefix + name, REAL, "krate re-export" + gen,
+                f"pub use of {titem.get('name')} from {home}{via}")
         elif "module" in titem["inner"]:
             for cid in titem["inner"]["module"]["items"]:
                 child = o.index.get(cid)
                 if child and child.get("name") and child.get("visibility") == "public" and "impl" not in child["inner"]:
-                    gen = " [macro_rules]" if o.generated(child) else ""
+                    gen = tag(o.generated(child))
                     home = "::".join(("crate",) + decl_home.get(cid, ("?",)))
                     add(real, prefix + child["name"], REAL, "glob re-export" + gen,
                         f"pub use {titem['name']}::* from {home}")
@@ -714,74 +764,131 @@ STD_MODULES = {
 INDENTED_GLOB = re.compile(r"^[ \t]+use\s+(?:super|self|crate)::[^;]*\*", re.M)
 
 
+CLASSES = {
+    1: "derive-generated impl member",
+    2: "declared by a macro",
+    3: "path through an inline module",
+    4: "`use super::*` in a nested module read as the module's own glob",
+    5: "#[path] module not followed",
+    6: "a file of another target (tests/, benches/) read as a lib module",
+    7: "short module path: several modules so named",
+    8: "short module path named like the crate",
+    9: "an impl's trait read as the repository type of the same name",
+    10: "`Trait::Type` verified by `impl Trait for Type`",
+    11: "impl written on an alias of the type",
+}
+
+
 def suspect(o: Oracle, root: Path, ref: Ref, res: dict) -> str:
     """A first guess at the cause of an unsafe verdict, from what the oracle
-    knows of the reference (FINDINGS-rust.md confirms each class with a
-    minimal reproduction)."""
+    knows of the reference: one of the classes of FINDINGS-rust.md (numbered
+    as there, each confirmed by a minimal reproduction), or "?: ..."."""
+
+    def cls(n: int, detail: str = "") -> str:
+        return f"{n}. {CLASSES[n]}" + (f" ({detail})" if detail else "")
+
     f, text = ref.form, ref.text
     segs = text.split("::")
     if ref.truth == REAL:
         if "derived" in f:
-            return "derive-generated impl member"
+            return cls(1)
         if "[macro_rules]" in f:
-            return "declared by a macro (a macro_rules! body or a macro call's tokens)"
-        if "provided_method" in f or "trait_method" in f:
-            trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
-            if any(c.name == trait and c.kind != "trait" for c in o.containers.values()):
-                return "an impl's trait read as the repository type of the same name"
-        if "provided_method (std" in f:
-            return f"provided method of std's {ref.why.split()[-1]}"
-        if "provided_method (dep" in f:
-            return "provided method of a dependency's trait"
+            return cls(2, "span in a macro_rules! body")
+        if "[macro call]" in f:
+            return cls(2, "span at a macro call")
+        if "[alias]" in f:
+            return cls(11)
         if f.startswith(("Type::", "Enum::", "Trait::")):
             for c in o.containers.values():
                 if c.name == segs[0] and o.generated(o.index[c.id]):
-                    return "type declared inside a macro invocation"
-            return "member: other"
-        if f == "file path":
-            return "file path"
+                    return cls(2, "the type is declared by a macro call")
+        if "provided_method" in f or "trait_method" in f:
+            trait = ref.why.split()[-1] if ref.why.startswith("default of") else ref.why.split()[1]
+            if any(c.name == trait and c.kind != "trait" for c in o.containers.values()) or re.search(
+                r"\b(?:struct|enum|union|type)\s+" + re.escape(trait) + r"\b", crate_text(root)
+            ):
+                return cls(9)
+        if f.startswith(("Type::", "Enum::", "Trait::")):
+            return "?: member"
         if f.startswith("module::Item"):
             mods = [p for p in o.modules if p and p[-1] == segs[0]]
             if len(mods) > 1:
-                return "short module path: several modules so named"
+                return cls(7)
             if other_target_file(root, segs[0]):
-                return "short module path: a file of another target (tests/, benches/) has the name"
+                return cls(6, "shadows the lib's module")
             if segs[0] == o.krate:
-                return "short module path named like the crate"
+                return cls(8)
             chain = mods[0] if mods else ()
         else:
             chain = tuple(segs[1:-1])
+        if "re-export" in f and " via " in ref.why:
+            # the `pub use` path: through an inline or #[path] module?
+            src = ref.why.split(" via ")[1].split("::")[:-1]
+            where = chain
+            if src and src[0] == "crate":
+                where, src = (), src[1:]
+            while src and src[0] in ("self", "super"):
+                where = where if src[0] == "self" else where[:-1]
+                src = src[1:]
+            for i in range(1, len(src) + 1):
+                if o.inline(where + tuple(src[:i])):
+                    return cls(3, "the `pub use` goes through it")
+                if o.path_attr(where + tuple(src[:i])):
+                    return cls(5, "the `pub use` goes through it")
         if "re-export" in f and " from crate::" in ref.why:
             # the re-exported item's own module decides
-            chain = chain + ("|",) + tuple(ref.why.split(" from crate::")[1].split("::"))
+            chain = chain + ("|",) + tuple(ref.why.split(" from crate::")[1].split(" via ")[0].split("::"))
         for i in range(1, len(chain) + 1):
-            if "|" in chain[:i]:
+            sub = chain[:i]
+            if "|" in sub:
                 sub = chain[chain.index("|") + 1 : i]
-                if sub and (o.inline(sub) or o.path_attr(sub)):
-                    return "re-export of an item in an inline or #[path] module"
-                continue
-            if o.inline(chain[:i]):
-                return "path through an inline module"
-            if o.path_attr(chain[:i]):
-                return "path through a #[path] module"
-        if f.startswith("module::Item") and segs[0] in STD_MODULES:
-            return "short module path named like a std module"
-        if "re-export" in f:
-            return "re-export: other"
-        return "path: other"
+                if not sub:
+                    continue
+            if o.inline(sub):
+                return cls(3)
+            if o.path_attr(sub):
+                return cls(5)
+        for path, name, _kind, cid, _f in o.decls:
+            if name == segs[-1] and o.generated(o.index[cid]):
+                return cls(2, "an item a macro call declares")
+        return "?: path"
     loc = res.get("location") or ""
-    if loc and not loc.startswith("src/"):
-        return f"resolved in a file of another target ({loc.split('/')[0]}/)"
-    if f.startswith("wrong module") and other_target_file(root, segs[-2]):
-        return "module path read through a file of another target (tests/x.rs as module x)"
+    if (loc and not loc.startswith("src/")) or (f.startswith("wrong module") and other_target_file(root, segs[-2])):
+        return cls(6, "its imports verify the name")
     if f.startswith("wrong module"):
-        mods = [p for p in o.modules if p and p[-1] == (segs[-2])]
-        for p in mods:
+        for p in (p for p in o.modules if p and p[-1] == segs[-2]):
             mf = o.modules[p]["file"]
             if mf and INDENTED_GLOB.search((root / mf).read_text(errors="replace")):
-                return "`use super::*` in a nested module read as the module's own glob"
-        return "wrong module: other"
-    return "invented member: other"
+                return cls(4)
+        return "?: wrong module"
+    head, member = segs[0], segs[-1]
+    heads = [c for c in o.containers.values() if c.name == head]
+    for c in heads:
+        if c.kind == "trait" and any(t.name == member and t.kind != "trait" for t in o.containers.values()):
+            return cls(10)
+    for item in o.index.values():
+        impl = item["inner"].get("impl")
+        if not impl or not impl.get("trait"):
+            continue
+        tname = impl["trait"]["path"].split("::")[-1]
+        target = (impl.get("for") or {}).get("resolved_path") or {}
+        implements = any(target.get("id") == c.id for c in heads)
+        named_like_head = tname == head and all(impl["trait"].get("id") != c.id for c in heads)
+        if implements and any(member in t.names for t in o.containers.values() if t.name == tname and t.kind != "trait"):
+            return cls(9, "the same-named type lends its members")
+        if named_like_head and any((o.all.get(i) or {}).get("name") == member for i in impl["items"]):
+            return cls(9, "another trait of that name lends its methods")
+    return "?: member"
+
+
+_TEXT: dict[Path, str] = {}
+
+
+def crate_text(root: Path) -> str:
+    """Every .rs file of the package, as one text (cfg'd-out code included)."""
+    if root not in _TEXT:
+        _TEXT[root] = "\n".join(p.read_text(errors="replace") for p in sorted(root.rglob("*.rs")))
+    return _TEXT[root]
 
 
 def other_target_file(root: Path, name: str) -> bool:
