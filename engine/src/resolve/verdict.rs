@@ -278,7 +278,7 @@ impl Resolver<'_> {
                 return true;
             }
             crate::fsio::read_repo_string(self.root.join(path))
-                .map_or(true, |t| super::jstext::writes_outside_lists(&t, c))
+                .map_or(true, |t| super::js::text::writes_outside_lists(&t, c))
         };
         let hits: Vec<String> = self
             .unanalyzed

@@ -10,13 +10,15 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::Resolver;
-use super::depscan::{TraitSrc, Unread, extension_members, read_trait, registry_src};
-use super::workspace::manifests::CargoSpec;
 use crate::index::Kind;
+use crate::resolve::Resolver;
+use crate::resolve::rust::depscan::{
+    TraitSrc, Unread, extension_members, read_trait, registry_src,
+};
+use crate::resolve::workspace::manifests::CargoSpec;
 
 /// What the dependency traits named like an unknown base say about one member.
-pub(super) enum DepTrait {
+pub(in crate::resolve) enum DepTrait {
     /// Some trait provides the member: the UNCHECKABLE reason (it is outside the repository).
     Provides(String),
     /// Every trait of that name the implementing files import was read, and none declares it.
@@ -38,7 +40,7 @@ impl Resolver<'_> {
     /// What the trait(s) `b` that `c` implements (not declared in the repository) say about the
     /// member `m`, from the dependency sources of the `use` declarations naming `b` in the files
     /// holding those `impl` blocks.
-    pub(super) fn dependency_trait(&self, c: &str, b: &str, m: &str) -> DepTrait {
+    pub(in crate::resolve) fn dependency_trait(&self, c: &str, b: &str, m: &str) -> DepTrait {
         match self.dependency_trait_of(c, b, m) {
             DepTrait::Unknown(why) => DepTrait::Unknown(format!(
                 "`{c}` implements `{b}`, which is not declared in the repository{why}"
@@ -83,7 +85,7 @@ impl Resolver<'_> {
                 .collect();
             // Else the trait came in through a glob (`use rayon::prelude::*`): from one of the
             // globbed crates, or, when a glob names a module of the repository or the standard
-            // library (`use super::*`), from any registry dependency of the repository.
+            // library (`use crate::resolve::*`), from any registry dependency of the repository.
             let deps = &self.deps().cargo_specs;
             let mut crates: Vec<String> = fi
                 .decls
