@@ -52,11 +52,14 @@
 //! - `reexports`: names looked up in modules, following re-exports and globs up to three hops
 //!   (cycles detected), and the classes an import binds under another name;
 //! - `aliases`: heads bound by imports to repository modules (`import a.b as m`);
-//! - `jsexports`: JS/TS default exports and local export renamings, from a file's tokens;
-//! - `jsmodules`: JS/TS specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
-//!   aliases and `baseUrl` (read leniently, by `jsonc`), workspace packages and their entries;
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
-//!   dependencies); `cratesrc` and `depscan`: dependency crates' traits from their sources;
+//!   dependencies);
+//! - the rules of one family, in its folder: `js` (JS/TS: `exports`, default exports and local
+//!   export renamings from a file's tokens; `members`, objects with assigned members and
+//!   mixins; `modules`, specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
+//!   aliases and `baseUrl`, read leniently by `jsonc`, workspace packages and their entries;
+//!   `text`, `nodebase`, `stemhead`), `python` (`bases`: classes built on a standard-library
+//!   class), `rust` (`cratesrc` over `depscan`: dependency crates' traits from their sources);
 //! - `flags`: flags no option call declares (text in a string literal, a tool's flag);
 //! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);
@@ -79,28 +82,21 @@ use crate::lang::Family;
 use crate::reason::Reason;
 
 mod aliases;
-mod cratesrc;
-mod depscan;
 mod external;
 mod flags;
-mod jsexports;
-mod jsmembers;
-mod jsmodules;
-mod jsonc;
-mod jstext;
+mod js;
 mod langs;
 mod load;
 mod lookup;
 mod member;
 mod modules;
-mod nodebase;
 mod paths;
-mod pybase;
+mod python;
 mod receiver;
 mod reexports;
 mod refs;
 mod rounds;
-mod stemhead;
+mod rust;
 mod suggest;
 mod verdict;
 mod workspace;

@@ -210,7 +210,7 @@ impl Resolver<'_> {
         let in_code = |f: &str| {
             !super::is_js(super::langs::family_of(f))
                 || crate::fsio::read_repo_string(self.root.join(f))
-                    .map_or(true, |t| super::jstext::has_word(&t, &segs[0], false))
+                    .map_or(true, |t| super::js::text::has_word(&t, &segs[0], false))
         };
         let elsewhere = post
             .exact(&segs[0])

@@ -425,7 +425,7 @@ impl Resolver<'_> {
             return Outcome::Unchecked(e.why);
         }
         let n = segs.len();
-        let o = super::jsmembers::without_typing_twins(self.member(&segs[n - 2], &segs[n - 1]));
+        let o = super::js::members::without_typing_twins(self.member(&segs[n - 2], &segs[n - 1]));
         if !matches!(o, Outcome::Missing { .. }) {
             return o;
         }

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use super::Resolver;
-use super::cratesrc::DepTrait;
 use super::refs::is_ident;
+use super::rust::cratesrc::DepTrait;
 use super::verdict::Outcome;
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 use crate::index::{Decl, Kind};

@@ -3,7 +3,7 @@
 //! `crate::`/`self::`/`super::` paths and paths into the repository's other crates (workspace
 //! members). Names are looked up inside module files by `reexports`.
 
-use super::jsmodules::{Spec, package_of};
+use super::js::modules::{Spec, package_of};
 use super::langs::{family_of, lang_of};
 use super::paths::{join_dir, normalize, parent_dir};
 use super::{Candidate, CandidateKind, Resolver};

@@ -41,18 +41,38 @@ impl Resolver<'_> {
     /// Resolve every reference `refs[i]` in context `ctx[i]` (rounds of loading, each loading
     /// only files that can hold what the previous ones ask for), in input order.
     fn rounds(&mut self, refs: &[String], ctx: &[Context]) -> Vec<Resolution> {
-        let none = Context::default();
         let parsed: Vec<Ref> = refs.iter().map(|r| parse_ref(r, &self.root)).collect();
         self.load_for(&parsed);
+        self.load_needs(refs, &parsed);
+        self.load_aliased(&parsed);
+        self.load_imported(&parsed);
+        self.load_import_bases(&parsed);
+        self.load_globs(&parsed);
+        self.load_near(refs, &parsed);
+        self.rebuild();
+        let this = &*self;
+        refs.par_iter()
+            .zip(&parsed)
+            .zip(ctx)
+            .map(|((raw, r), c)| this.resolve_one(raw, r, true, c))
+            .collect()
+    }
+
+    /// Round 2: what each reference needs next (see [`Resolver::needs`]).
+    fn load_needs(&mut self, refs: &[String], parsed: &[Ref]) {
         // Round 2: base classes of the containers involved, import heads, receivers' members.
         // What each reference needs next, worked out in parallel (read-only).
         let this = &*self;
         let extra: Vec<String> = refs
             .par_iter()
-            .zip(&parsed)
+            .zip(parsed)
             .flat_map_iter(|(raw, r)| this.needs(raw, r))
             .collect();
         self.load(&extra);
+    }
+
+    /// Round 3: module aliases (sets `aliases`).
+    fn load_aliased(&mut self, parsed: &[Ref]) {
         // Round 3: modules reached through an import alias (`import a.b as m` → `m.f`), as the
         // first round loads a module path, and the bases of what they declare.
         let mut heads: Vec<&String> = parsed
@@ -85,6 +105,10 @@ impl Resolver<'_> {
             let bases: Vec<String> = expanded.iter().flat_map(|r| self.bases_wanted(r)).collect();
             self.load(&bases);
         }
+    }
+
+    /// Round 4: the modules imports binding a name import it from, and their re-exports.
+    fn load_imported(&mut self, parsed: &[Ref]) {
         // The modules that imports binding a bare name import it from (`import W from
         // './widget'` → `W`; `use crate::util::count` → `count!`), for `via_imports`, when
         // nothing declares the name.
@@ -93,7 +117,7 @@ impl Resolver<'_> {
         // (`W.render` with `from x import Widget as W`): further re-exports of both are
         // followed below.
         let mut starts: Vec<(String, String)> = Vec::new();
-        for r in &parsed {
+        for r in parsed {
             let n = match r {
                 Ref::Name(n) => n,
                 Ref::Macro {
@@ -132,6 +156,10 @@ impl Resolver<'_> {
         if !starts.is_empty() {
             self.load_chains(starts);
         }
+    }
+
+    /// Round 5: the bases of classes imports bind under another name.
+    fn load_import_bases(&mut self, parsed: &[Ref]) {
         // The bases of the classes imports bind under another name, directly (`W.render` with
         // `from x import Widget as W`) or in a module (`pkg.W.run`), for inherited members.
         let bases: Vec<String> = parsed
@@ -152,6 +180,10 @@ impl Resolver<'_> {
             .flat_map(|(file, cls)| self.bases_in(&file, &cls))
             .collect();
         self.load(&bases);
+    }
+
+    /// Round 6: glob targets of the references still MISSING, hop by hop.
+    fn load_globs(&mut self, parsed: &[Ref]) {
         // Glob targets that do not hold the name (`from .a import *` where `a` star-imports the
         // module declaring it): hop by hop, only for references still MISSING that looked in
         // them; such a file can bring the name only through a glob of its own, so it is parsed
@@ -197,11 +229,16 @@ impl Resolver<'_> {
             }
             self.load_paths(&load);
         }
+    }
+
+    /// Round 7: files near the names still MISSING, for suggestions.
+    fn load_near(&mut self, refs: &[String], parsed: &[Ref]) {
+        let none = Context::default();
         // Names near the references still missing (for suggestions).
         let this = &*self;
         let mut near: ToLoad = refs
             .par_iter()
-            .zip(&parsed)
+            .zip(parsed)
             .filter(|(raw, r)| this.resolve_one(raw, r, false, &none).verdict == Verdict::Missing)
             .filter_map(|(_, r)| r.primary().map(|p| (p, matches!(r, Ref::Flag(_)))))
             .flat_map_iter(|(p, flag)| this.near_files(&p, flag))
@@ -210,13 +247,6 @@ impl Resolver<'_> {
         near.dedup_by(|a, b| a.0 == b.0);
         near.retain(|(rel, _)| !self.files.contains_key(rel));
         self.index_found(near);
-        self.rebuild();
-        let this = &*self;
-        refs.par_iter()
-            .zip(&parsed)
-            .zip(ctx)
-            .map(|((raw, r), c)| this.resolve_one(raw, r, true, c))
-            .collect()
     }
 
     /// Load what `parsed` needs in the first round. A qualified reference whose module prefix

@@ -278,7 +278,7 @@ impl Resolver<'_> {
                 return true;
             }
             crate::fsio::read_repo_string(self.root.join(path))
-                .map_or(true, |t| super::jstext::writes_outside_lists(&t, c))
+                .map_or(true, |t| super::js::text::writes_outside_lists(&t, c))
         };
         let hits: Vec<String> = self
             .unanalyzed
@@ -454,4 +454,67 @@ pub(super) fn list3<S: AsRef<str>>(items: &[S]) -> String {
         String::new()
     };
     format!("{}{more}", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::index::Cache;
+    use crate::resolve::{Context, Reference, Verdict, resolve_refs};
+
+    /// The plan's context decides in the resolver: the same absent name is MISSING alone,
+    /// UNCHECKABLE when the plan's own example code declares it (without suggestions or a
+    /// searched scope), and MISSING again when the example binds it to the repository's own
+    /// package; a found name listed among the artifacts carries the note.
+    #[test]
+    fn context_decides_the_final_verdict_once() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::write(root.join("package.json"), "{\"name\": \"mypkg\"}\n").unwrap();
+        std::fs::write(root.join("a.js"), "export function present() {}\n").unwrap();
+        let cache = Cache::new(None, true);
+        let with = |text: &str, context: Context| Reference {
+            text: text.to_owned(),
+            context,
+        };
+        let example = |m: Option<&str>| Context {
+            example_line: Some(7),
+            example_module: m.map(str::to_owned),
+            artifact_line: None,
+        };
+        let refs = [
+            Reference::bare("presnt"),
+            with("presnt", example(None)),
+            with("mypkg.absent", example(Some("mypkg"))),
+            with("other.absent", example(Some("other"))),
+            with(
+                "present",
+                Context {
+                    artifact_line: Some(3),
+                    ..Context::default()
+                },
+            ),
+        ];
+        let (out, _) = resolve_refs(root, &refs, &cache);
+        assert_eq!(out[0].verdict, Verdict::Missing, "{:?}", out[0]);
+        assert!(out[0].searched.is_some());
+        assert_eq!(out[1].verdict, Verdict::Uncheckable, "{:?}", out[1]);
+        assert_eq!(
+            out[1].reason.as_deref(),
+            Some(
+                "`presnt` is declared in the plan's own example code (line 7), not in the repository"
+            )
+        );
+        assert!(out[1].suggestions.is_empty() && out[1].searched.is_none());
+        assert_eq!(out[2].verdict, Verdict::Missing, "{:?}", out[2]);
+        assert_eq!(out[3].verdict, Verdict::Uncheckable, "{:?}", out[3]);
+        assert_eq!(out[4].verdict, Verdict::Verified, "{:?}", out[4]);
+        assert!(
+            out[4]
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("(line 3) but already declared")),
+            "{:?}",
+            out[4]
+        );
+    }
 }

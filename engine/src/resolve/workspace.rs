@@ -26,9 +26,9 @@ pub(super) mod memo;
 use manifests::Deps;
 use memo::Memo;
 
-use super::depscan::CargoHome;
-use super::jsexports::JsExports;
-use super::jsmodules;
+use super::js::exports::JsExports;
+use super::js::modules;
+use super::rust::depscan::CargoHome;
 
 /// The bases a TypeScript interface header names (`None`: unreadable) and whether its body has
 /// an index signature.
@@ -50,7 +50,7 @@ pub(super) struct Workspace {
     deps: OnceLock<Deps>,
     /// The repository's `tsconfig.json` / `jsconfig.json` files, read on first use, and the
     /// configs governing each importer directory.
-    pub(super) jsmodules: jsmodules::JsConfigs,
+    pub(super) jsmodules: modules::JsConfigs,
     /// Dependency crates' sources under `$CARGO_HOME/registry/src`.
     pub(super) cargo_home: CargoHome,
     /// JS/TS exports the index does not record, per file (see `Resolver::js_exports_of`).
@@ -75,7 +75,7 @@ impl Workspace {
             paths,
             suffixes: OnceLock::new(),
             deps: OnceLock::new(),
-            jsmodules: jsmodules::JsConfigs::default(),
+            jsmodules: modules::JsConfigs::default(),
             cargo_home: CargoHome::default(),
             js_exports: Memo::default(),
             code_strings: Memo::default(),
@@ -149,9 +149,9 @@ mod tests {
                 "static MAP: std::sync::OnceLock<HashMap<String, &'static lang::Entry>> =",
             ),
             // A recursion guard, emptied as each visit returns: no memo.
-            ("jsmembers.rs", "thread_local! {"),
+            ("members.rs", "thread_local! {"),
             (
-                "jsmembers.rs",
+                "members.rs",
                 "static VISITING: std::cell::RefCell<std::collections::HashSet<(String, String)>> =",
             ),
         ];

@@ -4,9 +4,9 @@
 //! module does not export is MISSING (the value reading, a member of a value probity cannot
 //! type, does not apply).
 
-use super::verdict::Outcome;
-use super::{Resolver, is_js, langs::family_of};
 use crate::index::Kind;
+use crate::resolve::verdict::Outcome;
+use crate::resolve::{Resolver, is_js, langs::family_of};
 
 /// Members every function has (a function head's value reading holds them).
 const FUNCTION_MEMBERS: &[&str] = &[
@@ -22,7 +22,7 @@ const FUNCTION_MEMBERS: &[&str] = &[
 impl Resolver<'_> {
     /// `head.m` where the module reading (file `head.js` / `head.ts`) found `m` absent: MISSING
     /// when no other reading of `head` can hold `m`, else `None` (the usual value reading).
-    pub(super) fn stem_head(&self, segs: &[String], o: &Outcome) -> Option<Outcome> {
+    pub(in crate::resolve) fn stem_head(&self, segs: &[String], o: &Outcome) -> Option<Outcome> {
         let ([head, m], Outcome::Missing { consulted, .. }) = (segs, o) else {
             return None;
         };
@@ -61,7 +61,7 @@ impl Resolver<'_> {
                 continue;
             }
             let text = crate::fsio::read_repo_string(self.root.join(p)).ok()?;
-            if super::jstext::has_word(&text, head, false) {
+            if crate::resolve::js::text::has_word(&text, head, false) {
                 return None;
             }
         }

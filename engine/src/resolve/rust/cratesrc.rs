@@ -10,13 +10,16 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::Resolver;
-use super::depscan::{TraitSrc, Unread, extension_members, read_trait, registry_src};
-use super::workspace::manifests::CargoSpec;
 use crate::index::Kind;
+use crate::resolve::Resolver;
+use crate::resolve::rust::depscan::{
+    TraitSrc, Unread, extension_members, read_trait, registry_src,
+};
+use crate::resolve::workspace::Workspace;
+use crate::resolve::workspace::manifests::CargoSpec;
 
 /// What the dependency traits named like an unknown base say about one member.
-pub(super) enum DepTrait {
+pub(in crate::resolve) enum DepTrait {
     /// Some trait provides the member: the UNCHECKABLE reason (it is outside the repository).
     Provides(String),
     /// Every trait of that name the implementing files import was read, and none declares it.
@@ -38,7 +41,7 @@ impl Resolver<'_> {
     /// What the trait(s) `b` that `c` implements (not declared in the repository) say about the
     /// member `m`, from the dependency sources of the `use` declarations naming `b` in the files
     /// holding those `impl` blocks.
-    pub(super) fn dependency_trait(&self, c: &str, b: &str, m: &str) -> DepTrait {
+    pub(in crate::resolve) fn dependency_trait(&self, c: &str, b: &str, m: &str) -> DepTrait {
         match self.dependency_trait_of(c, b, m) {
             DepTrait::Unknown(why) => DepTrait::Unknown(format!(
                 "`{c}` implements `{b}`, which is not declared in the repository{why}"
@@ -83,7 +86,7 @@ impl Resolver<'_> {
                 .collect();
             // Else the trait came in through a glob (`use rayon::prelude::*`): from one of the
             // globbed crates, or, when a glob names a module of the repository or the standard
-            // library (`use super::*`), from any registry dependency of the repository.
+            // library (`use crate::resolve::*`), from any registry dependency of the repository.
             let deps = &self.deps().cargo_specs;
             let mut crates: Vec<String> = fi
                 .decls
@@ -145,7 +148,7 @@ impl Resolver<'_> {
             if specs.iter().any(|s| homes.contains(&s.package.as_str())) {
                 continue;
             }
-            let dirs = match self.crate_source_dirs(krate, specs) {
+            let dirs = match crate_source_dirs(&self.ws, krate, specs) {
                 Ok(d) => d,
                 Err(why) => {
                     return DepTrait::Unknown(format!(
@@ -192,7 +195,7 @@ impl Resolver<'_> {
                 "`{krate}` is not a registry dependency of a Cargo.toml"
             ))
         })?;
-        let dirs = self.crate_source_dirs(krate, specs)?;
+        let dirs = crate_source_dirs(&self.ws, krate, specs)?;
         let package = specs[0].package.as_str();
         let mut out: Option<TraitSrc> = None;
         for (dir, label) in dirs {
@@ -211,105 +214,104 @@ impl Resolver<'_> {
         }
         Ok(out)
     }
+}
 
-    /// The unpacked source folders of the dependency `krate`: the versions `Cargo.lock` pins
-    /// (each must be unpacked), else the highest unpacked version the requirement allows.
-    fn crate_source_dirs(
-        &self,
-        krate: &str,
-        specs: &[CargoSpec],
-    ) -> Result<Vec<(PathBuf, String)>, Unread> {
-        let packages: Vec<&str> = {
-            let mut p: Vec<&str> = specs.iter().map(|s| s.package.as_str()).collect();
-            p.sort();
-            p.dedup();
-            p
-        };
-        let [package] = packages[..] else {
-            return Err(Unread(format!(
-                "`{krate}` names several packages ({})",
-                packages.join(", ")
-            )));
-        };
-        let unpacked = self.ws.cargo_home.unpacked_versions(package);
-        if unpacked.is_empty() {
-            return Err(Unread(format!(
-                "the source of the dependency `{package}` (declared in {}) is not unpacked under \
-                 {}",
-                specs[0].manifest,
-                registry_src().display()
-            )));
-        }
-        let manifests: Vec<&str> = specs.iter().map(|s| s.manifest.as_str()).collect();
-        let locked = self.locked_versions(package, &manifests);
-        if !locked.is_empty() {
-            return locked
-                .iter()
-                .map(|v| {
-                    unpacked
-                        .get(v)
-                        .map(|d| (d.clone(), format!("`{package}` {v}")))
-                        .ok_or_else(|| {
-                            Unread(format!(
-                                "`{package}` {v} (pinned by Cargo.lock) is not unpacked"
-                            ))
-                        })
-                })
-                .collect();
-        }
-        let reqs: Vec<semver::VersionReq> = specs
+/// The unpacked source folders of the dependency `krate`: the versions `Cargo.lock` pins
+/// (each must be unpacked), else the highest unpacked version the requirement allows.
+fn crate_source_dirs(
+    ws: &Workspace,
+    krate: &str,
+    specs: &[CargoSpec],
+) -> Result<Vec<(PathBuf, String)>, Unread> {
+    let packages: Vec<&str> = {
+        let mut p: Vec<&str> = specs.iter().map(|s| s.package.as_str()).collect();
+        p.sort();
+        p.dedup();
+        p
+    };
+    let [package] = packages[..] else {
+        return Err(Unread(format!(
+            "`{krate}` names several packages ({})",
+            packages.join(", ")
+        )));
+    };
+    let unpacked = ws.cargo_home.unpacked_versions(package);
+    if unpacked.is_empty() {
+        return Err(Unread(format!(
+            "the source of the dependency `{package}` (declared in {}) is not unpacked under \
+             {}",
+            specs[0].manifest,
+            registry_src().display()
+        )));
+    }
+    let manifests: Vec<&str> = specs.iter().map(|s| s.manifest.as_str()).collect();
+    let locked = locked_versions(ws, package, &manifests);
+    if !locked.is_empty() {
+        return locked
             .iter()
-            .map(|s| semver::VersionReq::parse(&s.req))
-            .collect::<Result<_, _>>()
-            .map_err(|e| {
-                Unread(format!(
-                    "a version requirement of `{package}` could not be read ({e})"
-                ))
-            })?;
-        unpacked
-            .iter()
-            .rev()
-            .find(|(v, _)| reqs.iter().all(|r| r.matches(v)))
-            .map(|(v, d)| vec![(d.clone(), format!("`{package}` {v}"))])
-            .ok_or_else(|| {
-                Unread(format!(
-                    "no unpacked version of `{package}` matches its requirement"
-                ))
+            .map(|v| {
+                unpacked
+                    .get(v)
+                    .map(|d| (d.clone(), format!("`{package}` {v}")))
+                    .ok_or_else(|| {
+                        Unread(format!(
+                            "`{package}` {v} (pinned by Cargo.lock) is not unpacked"
+                        ))
+                    })
             })
+            .collect();
     }
+    let reqs: Vec<semver::VersionReq> = specs
+        .iter()
+        .map(|s| semver::VersionReq::parse(&s.req))
+        .collect::<Result<_, _>>()
+        .map_err(|e| {
+            Unread(format!(
+                "a version requirement of `{package}` could not be read ({e})"
+            ))
+        })?;
+    unpacked
+        .iter()
+        .rev()
+        .find(|(v, _)| reqs.iter().all(|r| r.matches(v)))
+        .map(|(v, d)| vec![(d.clone(), format!("`{package}` {v}"))])
+        .ok_or_else(|| {
+            Unread(format!(
+                "no unpacked version of `{package}` matches its requirement"
+            ))
+        })
+}
 
-    /// Versions of registry package `package` pinned by the `Cargo.lock` governing each of
-    /// `manifests` (the nearest one in the manifest's folder or above it, within the root).
-    fn locked_versions(&self, package: &str, manifests: &[&str]) -> Vec<semver::Version> {
-        let mut out = Vec::new();
-        for m in manifests {
-            let mut dir = m.rsplit_once('/').map_or("", |(d, _)| d);
-            let lock = loop {
-                let candidate = if dir.is_empty() {
-                    "Cargo.lock".to_owned()
-                } else {
-                    format!("{dir}/Cargo.lock")
-                };
-                if self.ws.path_set.contains(&candidate) {
-                    break Some(candidate);
-                }
-                if dir.is_empty() {
-                    break None;
-                }
-                dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+/// Versions of registry package `package` pinned by the `Cargo.lock` governing each of
+/// `manifests` (the nearest one in the manifest's folder or above it, within the root).
+fn locked_versions(ws: &Workspace, package: &str, manifests: &[&str]) -> Vec<semver::Version> {
+    let mut out = Vec::new();
+    for m in manifests {
+        let mut dir = m.rsplit_once('/').map_or("", |(d, _)| d);
+        let lock = loop {
+            let candidate = if dir.is_empty() {
+                "Cargo.lock".to_owned()
+            } else {
+                format!("{dir}/Cargo.lock")
             };
-            if let Some(vs) = lock.and_then(|l| {
-                self.ws
-                    .cargo_home
-                    .lock_file(&self.root.join(l))
-                    .get(package)
-                    .cloned()
-            }) {
-                out.extend(vs);
+            if ws.path_set.contains(&candidate) {
+                break Some(candidate);
             }
+            if dir.is_empty() {
+                break None;
+            }
+            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+        };
+        if let Some(vs) = lock.and_then(|l| {
+            ws.cargo_home
+                .lock_file(&ws.root.join(l))
+                .get(package)
+                .cloned()
+        }) {
+            out.extend(vs);
         }
-        out.sort();
-        out.dedup();
-        out
     }
+    out.sort();
+    out.dedup();
+    out
 }

@@ -5,7 +5,7 @@
 
 /// Whether `word` occurs as a whole identifier in JS/TS `text` outside comments; inside string
 /// and template-literal text only when `strings_count`.
-pub(super) fn has_word(text: &str, word: &str, strings_count: bool) -> bool {
+pub(in crate::resolve) fn has_word(text: &str, word: &str, strings_count: bool) -> bool {
     let b = text.as_bytes();
     let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     // Open template literals (`` ` ``) and the braces of their interpolations (`{`).
@@ -68,7 +68,7 @@ pub(super) fn has_word(text: &str, word: &str, strings_count: bool) -> bool {
 /// Whether `word` occurs in JS/TS `text` outside comments and outside the `{ ... }` lists of
 /// `import { ... } from` / `export { ... } from` statements (string text counts); an entry
 /// renaming it (`word as other`) counts.
-pub(super) fn writes_outside_lists(text: &str, word: &str) -> bool {
+pub(in crate::resolve) fn writes_outside_lists(text: &str, word: &str) -> bool {
     let mut rest = String::with_capacity(text.len());
     let mut i = 0;
     while let Some(open) = text[i..].find('{').map(|o| i + o) {

@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use super::super::Resolver;
-use super::super::jsonc::lenient_json;
-use super::super::paths::{join_dir, normalize_within, parent_dir};
 use super::{ConfigError, Spec, export_targets, source_guesses};
+use crate::resolve::Resolver;
+use crate::resolve::js::jsonc::lenient_json;
+use crate::resolve::paths::{join_dir, normalize_within, parent_dir};
 
 impl Resolver<'_> {
     /// A package.json `"imports"` subpath (`#ansi-styles`, `#util/*` patterns, conditions):

@@ -2,8 +2,8 @@
 //! `paths` (resolved from the repository root, read leniently), why one could not be used
 //! ([`ConfigError`]), and how a `paths` pattern maps a specifier (as `tsc` does).
 
-use super::super::jsonc::lenient_json;
-use super::super::paths::{join_dir, normalize_within, parent_dir};
+use crate::resolve::js::jsonc::lenient_json;
+use crate::resolve::paths::{join_dir, normalize_within, parent_dir};
 
 /// `compilerOptions.paths`: pattern → substitutions, in order.
 pub(super) type Patterns = Vec<(String, Vec<String>)>;

@@ -5,11 +5,11 @@
 //! `index/extract/jsmembers.rs`). And what a CommonJS / ES module hides: its top-level bindings
 //! that it does not export.
 
-use super::reexports::{Chase, MAX_HOPS};
-use super::verdict::Outcome;
-use super::{Candidate, CandidateKind, Resolver, is_js, langs::family_of};
 use crate::index::names::{NODE_BUILTINS, NODE_MEMBERS};
 use crate::index::{Decl, Kind};
+use crate::resolve::reexports::{Chase, MAX_HOPS};
+use crate::resolve::verdict::Outcome;
+use crate::resolve::{Candidate, CandidateKind, Resolver, is_js, langs::family_of};
 
 thread_local! {
     /// The objects and members [`Resolver::js_object_member_at`] is deciding on this thread.
@@ -40,7 +40,7 @@ impl Resolver<'_> {
     }
 
     /// Whether `c` is a JS/TS object or constructor of the repository with indexed members.
-    pub(super) fn js_holds_members(&self, c: &str) -> bool {
+    pub(in crate::resolve) fn js_holds_members(&self, c: &str) -> bool {
         !self.js_object_files(c).is_empty()
     }
 
@@ -50,7 +50,7 @@ impl Resolver<'_> {
     /// objects and classes of the repository); a mixin probity cannot follow (its source is
     /// an import, an expression, or a value declared nowhere) makes `m` UNCHECKABLE; else
     /// MISSING, with `c`'s members as the scope. `None`: `c` is neither.
-    pub(super) fn js_object_member(&self, recv: &[String], m: &str) -> Option<Outcome> {
+    pub(in crate::resolve) fn js_object_member(&self, recv: &[String], m: &str) -> Option<Outcome> {
         let c = match recv {
             [.., c, p] if p == "prototype" => {
                 let o = self.member(c, m);
@@ -287,7 +287,7 @@ impl Resolver<'_> {
             let post = self.postings();
             let in_code = |f: &str| {
                 crate::fsio::read_repo_string(self.root.join(f))
-                    .map_or(true, |t| super::jstext::has_word(&t, m, true))
+                    .map_or(true, |t| crate::resolve::js::text::has_word(&t, m, true))
             };
             if let Some(f) = consulted.iter().find(|f| post.holds(f, m) && in_code(f)) {
                 return Some(Outcome::Unchecked(format!(
@@ -349,7 +349,7 @@ impl Resolver<'_> {
     /// Whether `d`, a top-level declaration of JS/TS module `file`, is private to it: not
     /// exported by a module that exports something (`export`, `exports.x`, `module.exports`).
     /// Through the module (`mod.name`, an import of `name`) only what it exports is reachable.
-    pub(super) fn js_private(&self, file: &str, d: &Decl) -> bool {
+    pub(in crate::resolve) fn js_private(&self, file: &str, d: &Decl) -> bool {
         if d.exported || d.container.is_some() || !is_js(family_of(file)) {
             return false;
         }
@@ -457,7 +457,7 @@ fn cand_path(c: &Candidate) -> &str {
 /// `o` without the declarations of a `.d.ts` file that types a JS/TS file found beside it
 /// (`x.d.ts` next to `x.js`) for the same name: one member declared twice, VERIFIED at its
 /// implementation rather than AMBIGUOUS.
-pub(super) fn without_typing_twins(o: Outcome) -> Outcome {
+pub(in crate::resolve) fn without_typing_twins(o: Outcome) -> Outcome {
     let Outcome::Found(c) = o else {
         return o;
     };

@@ -4,7 +4,7 @@
 /// Parse JSON as `tsc` reads a config: `//` and `/* */` comments and trailing commas allowed (a
 /// leading byte-order mark too). Newlines inside comments are kept, so an error's line is the
 /// file's.
-pub(super) fn lenient_json(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+pub(in crate::resolve) fn lenient_json(text: &str) -> Result<serde_json::Value, serde_json::Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let b = text.as_bytes();
     // The offset of the first byte at or after `j` that is not white space or a comment.

@@ -2,7 +2,7 @@
 //! which versions are there, which `Cargo.lock` pins, and what a crate declares about a trait
 //! name (its members, traits it implements for every implementor, re-exports). What was read is
 //! kept in the workspace's [`CargoHome`] (each scan done once per workspace). Used by
-//! [`super::cratesrc`]. Where the sources are and what pins them is `registry.rs`.
+//! [`crate::resolve::rust::cratesrc`]. Where the sources are and what pins them is `registry.rs`.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 
 mod registry;
-pub(super) use registry::{CargoHome, registry_src};
+pub(in crate::resolve) use registry::{CargoHome, registry_src};
 
 /// Files of one crate source searched for a trait declaration, at most.
 const MAX_FILES: usize = 4096;
@@ -24,11 +24,11 @@ const MAX_FILE_BYTES: u64 = 2 << 20;
 /// [`crate::Error`]: it refuses nothing; its text becomes part of an UNCHECKABLE verdict's reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub(super) struct Unread(pub(super) String);
+pub(in crate::resolve) struct Unread(pub(in crate::resolve) String);
 
 /// The members of one trait of a dependency's source.
 #[derive(Clone, Debug)]
-pub(super) struct TraitSrc {
+pub(in crate::resolve) struct TraitSrc {
     /// Associated functions, constants and types, of the trait and its standard supertraits.
     pub members: HashSet<String>,
     /// `path/in/crate.rs:line` of the declaration (the first, when several cfg variants exist).
@@ -41,7 +41,7 @@ pub(super) struct TraitSrc {
 
 /// What one crate's source says about the trait name `name`.
 #[derive(Clone, Debug, Default)]
-pub(super) struct CrateScan {
+pub(in crate::resolve) struct CrateScan {
     /// The members of every `trait name` it declares (`None`: it declares none), and where.
     decl: Option<(HashSet<String>, String)>,
     /// The files that write the name (where a `pub use` may hand on a trait declared elsewhere:
@@ -54,7 +54,11 @@ pub(super) struct CrateScan {
 impl CargoHome {
     /// [`scan_crate`], once per workspace for each crate folder and name (threads asking for
     /// the same scan wait for the first).
-    pub(super) fn scan(&self, dir: &Path, name: &str) -> Arc<Result<CrateScan, Unread>> {
+    pub(in crate::resolve) fn scan(
+        &self,
+        dir: &Path,
+        name: &str,
+    ) -> Arc<Result<CrateScan, Unread>> {
         self.scans.get_or((dir.to_path_buf(), name.to_owned()), || {
             Arc::new(scan_crate(dir, name))
         })
@@ -140,7 +144,7 @@ fn scan_crate(dir: &Path, name: &str) -> Result<CrateScan, Unread> {
 /// `IntoParallelIterator`). `Ok(None)` when it declares none and re-exports none; an error when
 /// it re-exports one (`pub use other::Name`: declared elsewhere, not followed) or an extension
 /// trait cannot be read.
-pub(super) fn read_trait(
+pub(in crate::resolve) fn read_trait(
     home: &CargoHome,
     dir: &Path,
     package: &str,
@@ -182,7 +186,7 @@ pub(super) fn read_trait(
 }
 
 /// The members of the traits the crate at `dir` implements for every type bounded by `name`.
-pub(super) fn extension_members(
+pub(in crate::resolve) fn extension_members(
     home: &CargoHome,
     dir: &Path,
     label: &str,

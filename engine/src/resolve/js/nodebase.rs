@@ -2,9 +2,9 @@
 //! `EventEmitter` from `node:events`): the built-in's members (`grammars/javascript/
 //! node-members.txt`) are Node's, any other member is decided from the repository alone.
 
-use super::{Resolver, is_js, langs::family_of};
 use crate::index::names::{NODE_BUILTINS, NODE_MEMBERS};
 use crate::index::{Decl, Kind};
+use crate::resolve::{Resolver, is_js, langs::family_of};
 
 impl Resolver<'_> {
     /// The listed Node class (canonical key of [`NODE_MEMBERS`]) that the base `b` of the
@@ -47,7 +47,7 @@ impl Resolver<'_> {
     /// Whether the base `b` of `c` is a Node built-in class (or a listed Python standard
     /// class, `pybase`) that lacks `m`: it adds nothing
     /// for `m`, so the lookup goes on without it.
-    pub(super) fn node_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
+    pub(in crate::resolve) fn node_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
         self.py_base_lacks(c, b, m)
             || self
                 .node_base(c, b)
@@ -56,7 +56,7 @@ impl Resolver<'_> {
 
     /// Why `m` of `c` is undecided for its base `b` declared outside the repository: provided
     /// by a Node built-in class or a Python standard class (`pybase`), or the base is unknown.
-    pub(super) fn outside_base_reason(&self, c: &str, b: &str, m: &str) -> String {
+    pub(in crate::resolve) fn outside_base_reason(&self, c: &str, b: &str, m: &str) -> String {
         if let Some(r) = self.py_base_reason(c, b, m) {
             return r;
         }

@@ -16,13 +16,13 @@ use std::sync::Arc;
 mod config;
 mod imports;
 
-pub(super) use config::{Config, ConfigError};
+pub(in crate::resolve) use config::{Config, ConfigError};
 use config::{Patterns, is_config_name, match_paths};
 
-use super::Resolver;
-use super::paths::{join_dir, normalize_within, parent_dir};
-use super::workspace::manifests::Package;
-use super::workspace::memo::Memo;
+use crate::resolve::Resolver;
+use crate::resolve::paths::{join_dir, normalize_within, parent_dir};
+use crate::resolve::workspace::manifests::Package;
+use crate::resolve::workspace::memo::Memo;
 
 /// At most this many config files are read.
 const MAX_CONFIGS: usize = 256;
@@ -32,7 +32,7 @@ const MAX_EXTENDS: usize = 8;
 
 /// What a non-relative specifier names.
 #[derive(Debug)]
-pub(super) enum Spec {
+pub(in crate::resolve) enum Spec {
     /// These repository files.
     Files(Vec<String>),
     /// A path alias or a workspace package of the repository claims it (`claim`), but none of
@@ -58,13 +58,13 @@ struct Effective {
 
 /// The configs of the repository, read on first use: path → the config or why it could not be
 /// parsed.
-pub(super) type Configs = BTreeMap<String, Result<Config, ConfigError>>;
+pub(in crate::resolve) type Configs = BTreeMap<String, Result<Config, ConfigError>>;
 
 /// What a workspace keeps of the configs: the files, read on first use, and the configs
 /// governing each importer directory (`None`: a plan's reference), worked out once (see
 /// [`Memo`] for when they are read again: in the next call).
 #[derive(Default)]
-pub(super) struct JsConfigs {
+pub(in crate::resolve) struct JsConfigs {
     configs: std::sync::OnceLock<Configs>,
     /// `package.json` path → its `"imports"` (`Err`: why it could not be read).
     imports: Memo<String, Arc<Result<serde_json::Value, ConfigError>>>,
@@ -76,7 +76,7 @@ type Governing = Vec<(String, Effective)>;
 
 /// The package name of a bare specifier and the subpath after it (`@acme/ui/button` →
 /// `@acme/ui`, `button`; `lodash` → `lodash`, ``).
-pub(super) fn package_of(spec: &str) -> (&str, &str) {
+pub(in crate::resolve) fn package_of(spec: &str) -> (&str, &str) {
     let n = if spec.starts_with('@') { 2 } else { 1 };
     let mut cut = spec.len();
     let mut seen = 0;
@@ -172,7 +172,7 @@ fn source_guesses(t: &str) -> Vec<String> {
 impl Resolver<'_> {
     /// Every config of the repository (`tsconfig*.json`, `jsconfig*.json`, not under
     /// `node_modules`, at most [`MAX_CONFIGS`]), and the files they extend, read once.
-    pub(super) fn configs(&self) -> &Configs {
+    pub(in crate::resolve) fn configs(&self) -> &Configs {
         self.ws.jsmodules.configs.get_or_init(|| {
             let mut out = Configs::new();
             let mut todo: Vec<String> = self
@@ -307,7 +307,7 @@ impl Resolver<'_> {
     /// `baseUrl`, else a workspace package. Otherwise: a declared dependency or a Node.js
     /// built-in is outside; a specifier an alias claims names an absent file; anything else is
     /// outside, unless a config that could map it is broken.
-    pub(super) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
+    pub(in crate::resolve) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
         if spec.starts_with('#') {
             return self.package_import(importer, spec);
         }
@@ -440,8 +440,14 @@ impl Resolver<'_> {
     /// Why an import of `from` in `importer` names no repository file although it is not simply
     /// a package from outside: a path alias or workspace package naming no file, or a config
     /// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
-    pub(super) fn unresolved_import(&self, importer: &str, from: &str) -> Option<String> {
-        if from.starts_with('.') || !super::is_js(super::langs::family_of(importer)) {
+    pub(in crate::resolve) fn unresolved_import(
+        &self,
+        importer: &str,
+        from: &str,
+    ) -> Option<String> {
+        if from.starts_with('.')
+            || !crate::resolve::is_js(crate::resolve::langs::family_of(importer))
+        {
             return None;
         }
         match self.specifier(Some(importer), from) {
@@ -453,7 +459,7 @@ impl Resolver<'_> {
 }
 
 /// The reason for a specifier a path alias or workspace package claims but that names no file.
-pub(super) fn absent_why(spec: &str, claim: &str, tried: &[String]) -> String {
+pub(in crate::resolve) fn absent_why(spec: &str, claim: &str, tried: &[String]) -> String {
     let tried: Vec<String> = tried.iter().take(3).map(|t| format!("`{t}`")).collect();
     format!(
         "`{spec}` is {claim}, but no file of the repository is at {} (generated or ignored?)",

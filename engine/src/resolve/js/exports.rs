@@ -4,11 +4,11 @@
 
 use std::sync::atomic::Ordering;
 
-use super::is_js;
-use super::langs::family_of;
-use super::reexports::Chase;
-use super::{Candidate, CandidateKind, Resolver};
 use crate::index::Kind;
+use crate::resolve::is_js;
+use crate::resolve::langs::family_of;
+use crate::resolve::reexports::Chase;
+use crate::resolve::{Candidate, CandidateKind, Resolver};
 
 /// What a JS/TS module exports as `default`.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,14 +27,14 @@ enum DefaultExport {
 
 /// What a JS/TS module exports under a name the declarations index does not record.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct JsExports {
+pub(in crate::resolve) struct JsExports {
     /// Its default export.
     default: Option<DefaultExport>,
     /// `export { local as exported }` (without `from`): `(exported, local)`.
-    pub(super) renamed: Vec<(String, String)>,
+    pub(in crate::resolve) renamed: Vec<(String, String)>,
     /// The default export is `module.exports = ...` (CommonJS: the module is that value, so
     /// the value's members are the module's).
-    pub(super) cjs: bool,
+    pub(in crate::resolve) cjs: bool,
     /// `module.exports = <expression>` (a call, `new`, ...): a value whose members probity
     /// cannot know.
     dynamic: bool,
@@ -42,7 +42,7 @@ pub(super) struct JsExports {
 
 impl JsExports {
     /// The local name a module exports as default (`export default Name`), if it is a name.
-    pub(super) fn default_name(&self) -> Option<&str> {
+    pub(in crate::resolve) fn default_name(&self) -> Option<&str> {
         match &self.default {
             Some(DefaultExport::Name(x)) => Some(x),
             _ => None,
@@ -208,7 +208,7 @@ fn memchr_from(b: &[u8], from: usize, c: u8) -> usize {
 impl Resolver<'_> {
     /// The exports of JS/TS file `file` the index does not record (see [`js_exports`]), read
     /// once per run, only from a file holding the word `word` (the name looked up).
-    pub(super) fn js_exports_of(
+    pub(in crate::resolve) fn js_exports_of(
         &self,
         file: &str,
         word: &str,
@@ -229,7 +229,12 @@ impl Resolver<'_> {
     /// The declaration a JS/TS file exports as default (see [`js_exports`]): what the module
     /// binds to the exported name (through its imports, `hops` re-exports left), or the
     /// anonymous value itself.
-    pub(super) fn default_export(&self, file: &str, hops: usize, cx: &mut Chase) -> Vec<Candidate> {
+    pub(in crate::resolve) fn default_export(
+        &self,
+        file: &str,
+        hops: usize,
+        cx: &mut Chase,
+    ) -> Vec<Candidate> {
         let Some(e) = self.js_exports_of(file, "default") else {
             return Vec::new();
         };
@@ -265,7 +270,7 @@ impl Resolver<'_> {
     /// value whose members probity cannot know (`module.exports = createLogger()`, or
     /// `module.exports = x` with `x` a variable or an import that is no object with indexed
     /// members).
-    pub(super) fn js_dynamic_module(&self, files: &[String]) -> Option<String> {
+    pub(in crate::resolve) fn js_dynamic_module(&self, files: &[String]) -> Option<String> {
         for f in files {
             let Some(e) = self.js_exports_of(f, "default").filter(|e| e.cjs) else {
                 continue;
@@ -295,7 +300,7 @@ impl Resolver<'_> {
 
     /// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
     /// `X.n = ...` or `static n` in the file): a member of the module.
-    pub(super) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {
+    pub(in crate::resolve) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {
         let Some(e) = self.js_exports_of(file, "default") else {
             return Vec::new();
         };

@@ -3,9 +3,9 @@
 //! (`grammars/python/stdlib-class-members.txt`) are Python's, any other member is decided from the
 //! repository alone.
 
-use super::Resolver;
-use super::langs::family_of;
-use super::member::bases_of;
+use crate::resolve::Resolver;
+use crate::resolve::langs::family_of;
+use crate::resolve::member::bases_of;
 use std::collections::HashSet;
 
 use crate::index::names::{PY_STDLIB, PY_STDLIB_MEMBERS};
@@ -95,7 +95,7 @@ impl Resolver<'_> {
 
     /// Whether the base `b` of the Python class `c` is a listed standard-library class that
     /// lacks `m`: it adds nothing for `m`, so the lookup goes on without it.
-    pub(super) fn py_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
+    pub(in crate::resolve) fn py_base_lacks(&self, c: &str, b: &str, m: &str) -> bool {
         self.py_base(c, b)
             .and_then(|k| PY_STDLIB_MEMBERS.get(&k))
             .is_some_and(|ms| !ms.contains(m))
@@ -103,7 +103,7 @@ impl Resolver<'_> {
 
     /// The reason `m` of `c` is undecided when its base `b` is a listed standard-library class
     /// providing `m`; `None` otherwise.
-    pub(super) fn py_base_reason(&self, c: &str, b: &str, m: &str) -> Option<String> {
+    pub(in crate::resolve) fn py_base_reason(&self, c: &str, b: &str, m: &str) -> Option<String> {
         let k = self.py_base(c, b)?;
         PY_STDLIB_MEMBERS.get(&k)?.contains(m).then(|| {
             format!(

@@ -1,0 +1,6 @@
+//! The Rust rules of their own: the traits of dependency crates, read from their sources where
+//! Cargo unpacked them (`cratesrc`, over `depscan`: which versions, what `Cargo.lock` pins, what
+//! a crate declares about a trait name).
+
+pub(super) mod cratesrc;
+pub(super) mod depscan;
