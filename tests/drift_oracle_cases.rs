@@ -4,7 +4,7 @@
 //! AMBIGUOUS), an invented one stays MISSING. Every fixture is a repository built in a temporary
 //! directory and resolved with a fresh cache.
 
-use crate::util::{Repo, expect_verdicts};
+use crate::util::{Repo, expect_verdicts, resolve_all};
 
 /// P1: module-level and class-level names bound only under `if`/`else`/`try`/`except`/`finally`/
 /// `for`/`while`/`with` are module (class) members; names bound inside a function body, at any
@@ -308,4 +308,93 @@ impl Point {
             ("Shown::clone", "MISSING"),
         ],
     );
+}
+
+/// J3: CommonJS exports made by chained assignments (`const proto = module.exports = {}` then
+/// `proto.name = ...`, `var app = exports = module.exports = {}`, `exports.a = exports.b = fn`,
+/// `module.exports.x = module.exports.y = 1`), and the names of a `module.exports = { ... }`
+/// literal whatever their value (`version: '1.0'`, `parse: parseFn`, `sub: require('./sub')`),
+/// and imports the module exports by name (`const { util } = require(...)` then
+/// `module.exports = { util }`, ES `import { util } ...; export { util }`).
+#[test]
+fn javascript_chained_and_literal_commonjs_exports_are_members() {
+    let r = Repo::new();
+    r.write(
+        "package.json",
+        "{\"name\": \"cjs\", \"version\": \"1.0.0\"}\n",
+    );
+    r.write(
+        "lib/proto.js",
+        "'use strict';\nconst proto = module.exports = {};\nproto.name = function () {};\nproto.count = 3;\n",
+    );
+    r.write(
+        "lib/router.js",
+        "var proto = module.exports = function (options) { return options; };\nproto.param = function param(name, fn) {};\n",
+    );
+    r.write(
+        "lib/app.js",
+        "var app = exports = module.exports = {};\napp.init = function () {};\n",
+    );
+    r.write(
+        "lib/chain.js",
+        "exports.a = exports.b = function () {};\nmodule.exports.x = module.exports.y = 1;\nexports.p = module.exports.q = exports.r = 5;\n",
+    );
+    r.write("lib/u.js", "exports.util = 1;\n");
+    r.write("lib/sub.js", "exports.deep = 1;\n");
+    r.write(
+        "lib/api.js",
+        "\
+'use strict';
+const { util } = require('./u');
+function parseFn() {}
+module.exports = {
+  util,
+  version: '1.0',
+  parse: parseFn,
+  sub: require('./sub'),
+  deep: require('./sub').deep,
+  make: function () {},
+  run() {},
+};
+",
+    );
+    r.write(
+        "lib/es.mjs",
+        "import { util } from './u.js';\nimport { deep as deeper } from './sub.js';\nexport { util, deeper };\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("lib/proto.name", "VERIFIED lib/proto.js"),
+            ("lib/proto.count", "VERIFIED lib/proto.js"),
+            ("proto.name", "VERIFIED lib/proto.js"),
+            ("lib/router.param", "VERIFIED lib/router.js"),
+            ("lib/app.init", "VERIFIED lib/app.js"),
+            ("lib/chain.a", "VERIFIED lib/chain.js"),
+            ("lib/chain.b", "VERIFIED lib/chain.js"),
+            ("lib/chain.x", "VERIFIED lib/chain.js"),
+            ("lib/chain.y", "VERIFIED lib/chain.js"),
+            ("lib/chain.p", "VERIFIED lib/chain.js"),
+            ("lib/chain.q", "VERIFIED lib/chain.js"),
+            ("lib/chain.r", "VERIFIED lib/chain.js"),
+            ("lib/api.util", "VERIFIED lib/u.js"),
+            ("lib/api.version", "VERIFIED lib/api.js"),
+            ("lib/api.parse", "VERIFIED lib/api.js"),
+            ("lib/api.deep", "VERIFIED lib/sub.js"),
+            ("lib/api.make", "VERIFIED lib/api.js"),
+            ("lib/api.run", "VERIFIED lib/api.js"),
+            ("lib/es.util", "VERIFIED lib/u.js"),
+            ("lib/es.deeper", "VERIFIED lib/sub.js"),
+            ("lib/proto.names", "MISSING"),
+            ("lib/router.params", "MISSING"),
+            ("lib/app.start", "MISSING"),
+            ("lib/chain.c", "MISSING"),
+            ("lib/api.versions", "MISSING"),
+            ("lib/es.utils", "MISSING"),
+        ],
+    );
+    // `sub: require('./sub')`: the module itself.
+    let got = resolve_all(&r, &["lib/api.sub"]);
+    assert_eq!(got[0]["verdict"], "VERIFIED", "{}", got[0]);
+    assert_eq!(got[0]["location"], "lib/sub.js", "{}", got[0]);
 }
