@@ -398,3 +398,45 @@ module.exports = {
     assert_eq!(got[0]["verdict"], "VERIFIED", "{}", got[0]);
     assert_eq!(got[0]["location"], "lib/sub.js", "{}", got[0]);
 }
+
+/// A standard trait implemented for a repository type of the same name (`impl
+/// std::error::Error for Error`): the trait is outside the repository, so its provided methods
+/// (`source`, `description`) are not provably absent; a method neither declares stays MISSING.
+#[test]
+fn rust_trait_named_like_the_implementing_type_is_the_outside_trait() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"semverish\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "\
+use std::fmt;
+
+#[derive(Debug)]
+pub struct Error {
+    kind: u8,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, \"{}\", self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Error::fmt", "VERIFIED src/lib.rs"),
+            ("Error::kind", "VERIFIED src/lib.rs"),
+            ("Error::source", "UNCHECKABLE standard trait `Error`"),
+            ("Error::description", "UNCHECKABLE standard trait `Error`"),
+            ("Error::to_string", "UNCHECKABLE standard trait `Display`"),
+            ("Error::backtrace_of", "MISSING"),
+        ],
+    );
+}
