@@ -7,8 +7,9 @@
 use crate::util::{Repo, expect_verdicts, resolve_all};
 
 /// P1: module-level and class-level names bound only under `if`/`else`/`try`/`except`/`finally`/
-/// `for`/`while`/`with` are module (class) members; names bound inside a function body, at any
-/// depth, are locals.
+/// `for`/`while`/`with` are module (class) members, as are those of an assignment expression
+/// (`:=`, also in a comprehension) and `type X = ...` aliases; names bound inside a function or
+/// lambda body, at any depth, are locals.
 #[test]
 fn python_names_bound_under_compound_statements_are_members() {
     let r = Repo::new();
@@ -56,8 +57,18 @@ if True:
             pass
 
 
+if (matched := sys.argv):
+    pass
+squares = [(last_square := n * n) for n in range(3)]
+handler = lambda value: (lambda_local := value)
+type Vector = list[float]
+type Pair[T] = tuple[T, T]
+
+
 def helper():
     local_var = 1
+    if (walrus_local := local_var):
+        pass
     if local_var:
         nested_local = 2
     try:
@@ -99,6 +110,10 @@ class Config:
             ("compat.handle", "VERIFIED compat.py"),
             ("compat.first_line", "VERIFIED compat.py"),
             ("compat.deep", "VERIFIED compat.py"),
+            ("compat.matched", "VERIFIED compat.py"),
+            ("compat.last_square", "VERIFIED compat.py"),
+            ("compat.Vector", "VERIFIED compat.py"),
+            ("compat.Pair", "VERIFIED compat.py"),
             ("Config.mode", "VERIFIED compat.py"),
             ("Config.reload", "VERIFIED compat.py"),
             ("Config.number", "VERIFIED compat.py"),
@@ -109,6 +124,8 @@ class Config:
             ("compat.nested_local", "MISSING"),
             ("compat.tried_local", "MISSING"),
             ("compat.loop_local", "MISSING"),
+            ("compat.walrus_local", "MISSING"),
+            ("compat.lambda_local", "MISSING"),
             ("compat.os", "MISSING"),
             ("Config.cached", "MISSING"),
             ("Config.modes", "MISSING"),

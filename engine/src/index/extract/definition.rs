@@ -34,6 +34,7 @@ const FUNCTION_KINDS: &[&str] = &[
     "function_definition",
     "function_item",
     "closure_expression",
+    "lambda",
 ];
 
 impl Ctx<'_> {
