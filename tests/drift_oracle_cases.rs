@@ -240,8 +240,8 @@ class Rect:
 /// R1: `#[derive(...)]` of a standard trait implements it, so the type has the trait's methods,
 /// required and provided (`ne`, `clone_from`, `lt`, `max`, `clamp`) and those of the standard
 /// library's blanket impls over it (`to_owned` of `Clone`), also under `cfg_attr` and with a
-/// path (`std::fmt::Debug`). A derive of another crate (`serde::Serialize`) may generate any
-/// member: absence is unprovable, never MISSING. An invented method of a type with only
+/// path (`std::fmt::Debug`). A derive of another crate (`serde::Serialize`, also under
+/// `cfg_attr`) may generate any member: absence is unprovable, never MISSING. An invented method of a type with only
 /// standard derives is MISSING.
 #[test]
 fn rust_standard_derives_give_their_traits_methods() {
@@ -274,6 +274,12 @@ pub struct Tagged(u8);
 
 #[derive(serde::Serialize, Clone)]
 pub struct Wire;
+
+#[derive(Debug)]
+#[cfg_attr(feature = \"strum\", derive(strum::EnumIter))]
+pub enum Flagged {
+    One,
+}
 
 pub struct Shown;
 
@@ -313,6 +319,9 @@ impl Point {
             ("Tagged::eq", "VERIFIED src/lib.rs"),
             ("Wire::clone", "VERIFIED src/lib.rs"),
             ("Wire::serialize", "UNCHECKABLE non-standard derives"),
+            // Under `cfg_attr` too: the derive applies where the condition holds.
+            ("Flagged::iter", "UNCHECKABLE non-standard derives"),
+            ("Flagged::fmt", "VERIFIED src/lib.rs"),
             // A standard trait implemented by hand: its blanket impls' methods too.
             ("Shown::fmt", "VERIFIED src/lib.rs"),
             ("Shown::to_string", "UNCHECKABLE Display"),
