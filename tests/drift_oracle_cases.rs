@@ -340,8 +340,9 @@ impl Point {
 /// `proto.name = ...`, `var app = exports = module.exports = {}`, `exports.a = exports.b = fn`,
 /// `module.exports.x = module.exports.y = 1`), and the names of a `module.exports = { ... }`
 /// literal whatever their value (`version: '1.0'`, `parse: parseFn`, `sub: require('./sub')`),
-/// and imports the module exports by name (`const { util } = require(...)` then
-/// `module.exports = { util }`, ES `import { util } ...; export { util }`).
+/// imports the module exports by name (`const { util } = require(...)` then
+/// `module.exports = { util }`, ES `import { util } ...; export { util }`), and modules spread
+/// into the exports (`...require('./a')`, `...a`, `Object.assign(module.exports, require(..))`).
 #[test]
 fn javascript_chained_and_literal_commonjs_exports_are_members() {
     let r = Repo::new();
@@ -384,6 +385,12 @@ module.exports = {
 };
 ",
     );
+    r.write("lib/c.js", "exports.gamma = 1;\nexports.delta = 2;\n");
+    r.write("lib/d.js", "exports.epsilon = 1;\n");
+    r.write(
+        "lib/spread.js",
+        "const c = require('./c');\nmodule.exports = {\n  ...require('./sub'),\n  ...c,\n  own: 1,\n};\nObject.assign(module.exports, require('./d'));\n",
+    );
     r.write(
         "lib/es.mjs",
         "import { util } from './u.js';\nimport { deep as deeper } from './sub.js';\nexport { util, deeper };\n",
@@ -411,6 +418,13 @@ module.exports = {
             ("lib/api.run", "VERIFIED lib/api.js"),
             ("lib/es.util", "VERIFIED lib/u.js"),
             ("lib/es.deeper", "VERIFIED lib/sub.js"),
+            // Spread into the exports literal, `Object.assign(module.exports, require(...))`.
+            ("lib/spread.deep", "VERIFIED lib/sub.js"),
+            ("lib/spread.gamma", "VERIFIED lib/c.js"),
+            ("lib/spread.delta", "VERIFIED lib/c.js"),
+            ("lib/spread.epsilon", "VERIFIED lib/d.js"),
+            ("lib/spread.own", "VERIFIED lib/spread.js"),
+            ("lib/spread.zeta", "MISSING"),
             ("lib/proto.names", "MISSING"),
             ("lib/router.params", "MISSING"),
             ("lib/app.start", "MISSING"),

@@ -277,6 +277,12 @@ impl Ctx<'_> {
                                     self.exports.insert(k_s);
                                 }
                             }
+                            // `...require('./a')`, `...a` with `const a = require('./a')`.
+                            "spread_element" => {
+                                if let Some(v) = p.named_child(0) {
+                                    self.reexport_all(v, p);
+                                }
+                            }
                             _ => {}
                         }
                     }
@@ -316,6 +322,29 @@ impl Ctx<'_> {
             self.exports.insert(n);
         } else {
             self.js_assigned(l, r);
+        }
+    }
+
+    /// The module re-exports everything module value `v` exports (at `at`): `require('./a')`,
+    /// or a name this file bound to one (`const a = require('./a')`, declared before). Anything
+    /// else adds nothing.
+    pub(super) fn reexport_all(&mut self, v: Node, at: Node) {
+        let from = match self.required(v) {
+            Some((from, None)) => Some(from),
+            Some((_, Some(_))) => None,
+            None if v.kind() == "identifier" => {
+                let n = self.t(v);
+                self.decls
+                    .iter()
+                    .rev()
+                    .find(|d| d.kind == Kind::Import && d.name == n && d.container.is_none())
+                    .filter(|d| d.imported.is_none())
+                    .and_then(|d| d.from.clone())
+            }
+            None => None,
+        };
+        if let Some(from) = from {
+            self.import_decl(at, "*", &from, Some("*"), true);
         }
     }
 
