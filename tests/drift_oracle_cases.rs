@@ -4,11 +4,12 @@
 //! AMBIGUOUS), an invented one stays MISSING. Every fixture is a repository built in a temporary
 //! directory and resolved with a fresh cache.
 
-use crate::util::{Repo, expect_verdicts};
+use crate::util::{Repo, expect_verdicts, resolve_all};
 
 /// P1: module-level and class-level names bound only under `if`/`else`/`try`/`except`/`finally`/
-/// `for`/`while`/`with` are module (class) members; names bound inside a function body, at any
-/// depth, are locals.
+/// `for`/`while`/`with` are module (class) members, as are those of an assignment expression
+/// (`:=`, also in a comprehension) and `type X = ...` aliases; names bound inside a function or
+/// lambda body, at any depth, are locals.
 #[test]
 fn python_names_bound_under_compound_statements_are_members() {
     let r = Repo::new();
@@ -56,8 +57,18 @@ if True:
             pass
 
 
+if (matched := sys.argv):
+    pass
+squares = [(last_square := n * n) for n in range(3)]
+handler = lambda value: (lambda_local := value)
+type Vector = list[float]
+type Pair[T] = tuple[T, T]
+
+
 def helper():
     local_var = 1
+    if (walrus_local := local_var):
+        pass
     if local_var:
         nested_local = 2
     try:
@@ -99,6 +110,10 @@ class Config:
             ("compat.handle", "VERIFIED compat.py"),
             ("compat.first_line", "VERIFIED compat.py"),
             ("compat.deep", "VERIFIED compat.py"),
+            ("compat.matched", "VERIFIED compat.py"),
+            ("compat.last_square", "VERIFIED compat.py"),
+            ("compat.Vector", "VERIFIED compat.py"),
+            ("compat.Pair", "VERIFIED compat.py"),
             ("Config.mode", "VERIFIED compat.py"),
             ("Config.reload", "VERIFIED compat.py"),
             ("Config.number", "VERIFIED compat.py"),
@@ -109,6 +124,8 @@ class Config:
             ("compat.nested_local", "MISSING"),
             ("compat.tried_local", "MISSING"),
             ("compat.loop_local", "MISSING"),
+            ("compat.walrus_local", "MISSING"),
+            ("compat.lambda_local", "MISSING"),
             ("compat.os", "MISSING"),
             ("Config.cached", "MISSING"),
             ("Config.modes", "MISSING"),
@@ -223,8 +240,8 @@ class Rect:
 /// R1: `#[derive(...)]` of a standard trait implements it, so the type has the trait's methods,
 /// required and provided (`ne`, `clone_from`, `lt`, `max`, `clamp`) and those of the standard
 /// library's blanket impls over it (`to_owned` of `Clone`), also under `cfg_attr` and with a
-/// path (`std::fmt::Debug`). A derive of another crate (`serde::Serialize`) may generate any
-/// member: absence is unprovable, never MISSING. An invented method of a type with only
+/// path (`std::fmt::Debug`). A derive of another crate (`serde::Serialize`, also under
+/// `cfg_attr`) may generate any member: absence is unprovable, never MISSING. An invented method of a type with only
 /// standard derives is MISSING.
 #[test]
 fn rust_standard_derives_give_their_traits_methods() {
@@ -257,6 +274,12 @@ pub struct Tagged(u8);
 
 #[derive(serde::Serialize, Clone)]
 pub struct Wire;
+
+#[derive(Debug)]
+#[cfg_attr(feature = \"strum\", derive(strum::EnumIter))]
+pub enum Flagged {
+    One,
+}
 
 pub struct Shown;
 
@@ -296,6 +319,9 @@ impl Point {
             ("Tagged::eq", "VERIFIED src/lib.rs"),
             ("Wire::clone", "VERIFIED src/lib.rs"),
             ("Wire::serialize", "UNCHECKABLE non-standard derives"),
+            // Under `cfg_attr` too: the derive applies where the condition holds.
+            ("Flagged::iter", "UNCHECKABLE non-standard derives"),
+            ("Flagged::fmt", "VERIFIED src/lib.rs"),
             // A standard trait implemented by hand: its blanket impls' methods too.
             ("Shown::fmt", "VERIFIED src/lib.rs"),
             ("Shown::to_string", "UNCHECKABLE Display"),
@@ -306,6 +332,151 @@ impl Point {
             ("Mode::default", "MISSING"),
             ("Tagged::clone", "MISSING"),
             ("Shown::clone", "MISSING"),
+        ],
+    );
+}
+
+/// J3: CommonJS exports made by chained assignments (`const proto = module.exports = {}` then
+/// `proto.name = ...`, `var app = exports = module.exports = {}`, `exports.a = exports.b = fn`,
+/// `module.exports.x = module.exports.y = 1`), and the names of a `module.exports = { ... }`
+/// literal whatever their value (`version: '1.0'`, `parse: parseFn`, `sub: require('./sub')`),
+/// imports the module exports by name (`const { util } = require(...)` then
+/// `module.exports = { util }`, ES `import { util } ...; export { util }`), and modules spread
+/// into the exports (`...require('./a')`, `...a`, `Object.assign(module.exports, require(..))`).
+#[test]
+fn javascript_chained_and_literal_commonjs_exports_are_members() {
+    let r = Repo::new();
+    r.write(
+        "package.json",
+        "{\"name\": \"cjs\", \"version\": \"1.0.0\"}\n",
+    );
+    r.write(
+        "lib/proto.js",
+        "'use strict';\nconst proto = module.exports = {};\nproto.name = function () {};\nproto.count = 3;\n",
+    );
+    r.write(
+        "lib/router.js",
+        "var proto = module.exports = function (options) { return options; };\nproto.param = function param(name, fn) {};\n",
+    );
+    r.write(
+        "lib/app.js",
+        "var app = exports = module.exports = {};\napp.init = function () {};\n",
+    );
+    r.write(
+        "lib/chain.js",
+        "exports.a = exports.b = function () {};\nmodule.exports.x = module.exports.y = 1;\nexports.p = module.exports.q = exports.r = 5;\n",
+    );
+    r.write("lib/u.js", "exports.util = 1;\n");
+    r.write("lib/sub.js", "exports.deep = 1;\n");
+    r.write(
+        "lib/api.js",
+        "\
+'use strict';
+const { util } = require('./u');
+function parseFn() {}
+module.exports = {
+  util,
+  version: '1.0',
+  parse: parseFn,
+  sub: require('./sub'),
+  deep: require('./sub').deep,
+  make: function () {},
+  run() {},
+};
+",
+    );
+    r.write("lib/c.js", "exports.gamma = 1;\nexports.delta = 2;\n");
+    r.write("lib/d.js", "exports.epsilon = 1;\n");
+    r.write(
+        "lib/spread.js",
+        "const c = require('./c');\nmodule.exports = {\n  ...require('./sub'),\n  ...c,\n  own: 1,\n};\nObject.assign(module.exports, require('./d'));\n",
+    );
+    r.write(
+        "lib/es.mjs",
+        "import { util } from './u.js';\nimport { deep as deeper } from './sub.js';\nexport { util, deeper };\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("lib/proto.name", "VERIFIED lib/proto.js"),
+            ("lib/proto.count", "VERIFIED lib/proto.js"),
+            ("proto.name", "VERIFIED lib/proto.js"),
+            ("lib/router.param", "VERIFIED lib/router.js"),
+            ("lib/app.init", "VERIFIED lib/app.js"),
+            ("lib/chain.a", "VERIFIED lib/chain.js"),
+            ("lib/chain.b", "VERIFIED lib/chain.js"),
+            ("lib/chain.x", "VERIFIED lib/chain.js"),
+            ("lib/chain.y", "VERIFIED lib/chain.js"),
+            ("lib/chain.p", "VERIFIED lib/chain.js"),
+            ("lib/chain.q", "VERIFIED lib/chain.js"),
+            ("lib/chain.r", "VERIFIED lib/chain.js"),
+            ("lib/api.util", "VERIFIED lib/u.js"),
+            ("lib/api.version", "VERIFIED lib/api.js"),
+            ("lib/api.parse", "VERIFIED lib/api.js"),
+            ("lib/api.deep", "VERIFIED lib/sub.js"),
+            ("lib/api.make", "VERIFIED lib/api.js"),
+            ("lib/api.run", "VERIFIED lib/api.js"),
+            ("lib/es.util", "VERIFIED lib/u.js"),
+            ("lib/es.deeper", "VERIFIED lib/sub.js"),
+            // Spread into the exports literal, `Object.assign(module.exports, require(...))`.
+            ("lib/spread.deep", "VERIFIED lib/sub.js"),
+            ("lib/spread.gamma", "VERIFIED lib/c.js"),
+            ("lib/spread.delta", "VERIFIED lib/c.js"),
+            ("lib/spread.epsilon", "VERIFIED lib/d.js"),
+            ("lib/spread.own", "VERIFIED lib/spread.js"),
+            ("lib/spread.zeta", "MISSING"),
+            ("lib/proto.names", "MISSING"),
+            ("lib/router.params", "MISSING"),
+            ("lib/app.start", "MISSING"),
+            ("lib/chain.c", "MISSING"),
+            ("lib/api.versions", "MISSING"),
+            ("lib/es.utils", "MISSING"),
+        ],
+    );
+    // `sub: require('./sub')`: the module itself.
+    let got = resolve_all(&r, &["lib/api.sub"]);
+    assert_eq!(got[0]["verdict"], "VERIFIED", "{}", got[0]);
+    assert_eq!(got[0]["location"], "lib/sub.js", "{}", got[0]);
+}
+
+/// A standard trait implemented for a repository type of the same name (`impl
+/// std::error::Error for Error`): the trait is outside the repository, so its provided methods
+/// (`source`, `description`) are not provably absent; a method neither declares stays MISSING.
+#[test]
+fn rust_trait_named_like_the_implementing_type_is_the_outside_trait() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"semverish\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "\
+use std::fmt;
+
+#[derive(Debug)]
+pub struct Error {
+    kind: u8,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, \"{}\", self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Error::fmt", "VERIFIED src/lib.rs"),
+            ("Error::kind", "VERIFIED src/lib.rs"),
+            ("Error::source", "UNCHECKABLE standard trait `Error`"),
+            ("Error::description", "UNCHECKABLE standard trait `Error`"),
+            ("Error::to_string", "UNCHECKABLE standard trait `Display`"),
+            ("Error::backtrace_of", "MISSING"),
         ],
     );
 }

@@ -1,7 +1,7 @@
 ; Declarations index for Python (docs/drift.md). Capture names: see queries/rust/definitions.scm.
 ;   @all     the value of a module-level `__all__` assignment.
-;   @target  an assignment's left side, a `for` target, a `with` item's `as` target: the names it
-;            binds (engine/src/index/extract/python.rs).
+;   @target  an assignment's left side, a `for` target, a `with` item's `as` target, the name of
+;            an assignment expression (`:=`): the names it binds (engine/src/index/extract/python.rs).
 
 (function_definition name: (identifier) @name) @def.function
 (class_definition name: (identifier) @name) @def.class
@@ -16,6 +16,12 @@
 (assignment left: (_) @target)
 (for_statement left: (_) @target)
 (with_item value: (as_pattern alias: (as_pattern_target) @target))
+; An assignment expression binds in the enclosing scope, also from a comprehension (PEP 572).
+(named_expression name: (identifier) @target)
+
+; `type Vector = list[float]`, `type Pair[T] = tuple[T, T]` (Python 3.12).
+(type_alias_statement left: (type (identifier) @name)) @def.type_alias
+(type_alias_statement left: (type (generic_type (identifier) @name))) @def.type_alias
 
 (import_statement) @import
 (import_from_statement) @import

@@ -182,7 +182,11 @@ fn extract_using<'q>(
             Family::Python => false,
             Family::Rust | Family::JavaScript => true,
         };
-        if d.kind == Kind::CliFlag || (d.kind == Kind::Import && import_as_written) {
+        if d.kind == Kind::Import && family == Family::JavaScript && d.container.is_none() {
+            // As written, or an import the module exports by name (`export { a }`,
+            // `module.exports = { a }`, `exports.a = a`).
+            d.exported |= d.name != "*" && exports.contains(&d.name);
+        } else if d.kind == Kind::CliFlag || (d.kind == Kind::Import && import_as_written) {
             // As computed.
         } else if let Some(c) = &d.container {
             let base = c.split(['.', ':']).next().unwrap_or(c);

@@ -117,8 +117,13 @@ impl Resolver<'_> {
             }
             // Bases probity cannot see (outside the repository) make absence unprovable.
             for b in &next {
-                if !self.named(b, |d| d.kind.is_container()).is_empty()
-                    || seen.contains(b)
+                // The trait of an `impl Trait for` that no repository trait declares is outside
+                // the repository, even when a repository type has its name (`impl
+                // std::error::Error for Error`).
+                let outside_trait =
+                    traits.contains(b) && self.named(b, |d| d.kind == Kind::Trait).is_empty();
+                if (!outside_trait
+                    && (!self.named(b, |d| d.kind.is_container()).is_empty() || seen.contains(b)))
                     || is_builtin_base(b)
                     || self.node_base_lacks(c, b, m)
                 {

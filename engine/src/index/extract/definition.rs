@@ -34,13 +34,14 @@ const FUNCTION_KINDS: &[&str] = &[
     "function_definition",
     "function_item",
     "closure_expression",
+    "lambda",
 ];
 
 impl Ctx<'_> {
-    /// The container of `def`, or `Err(())` when it is local to a function body.
+    /// The container of `def`, or `Err(())` when it is local to a function body (whatever
+    /// encloses that function: the walk stops at the first one).
     pub(super) fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
         let mut n = def.parent();
-        let mut crossed_fn = false;
         while let Some(p) = n {
             let k = p.kind();
             match self.scope(k) {
@@ -51,16 +52,9 @@ impl Ctx<'_> {
                     let tr = p
                         .child_by_field_name("trait")
                         .map(|t| rust::base_type(self.t(t)));
-                    return if crossed_fn {
-                        Err(())
-                    } else {
-                        Ok(ty.map(|t| (t, tr)))
-                    };
+                    return Ok(ty.map(|t| (t, tr)));
                 }
                 Scope::Type => {
-                    if crossed_fn {
-                        return Err(());
-                    }
                     let name = p
                         .child_by_field_name("name")
                         .map(|x| self.t(x).to_owned())
@@ -72,17 +66,12 @@ impl Ctx<'_> {
                     return Ok(name.map(|n| (n, None)));
                 }
                 Scope::Object => return Err(()),
-                Scope::Other if FUNCTION_KINDS.contains(&k) => {
-                    if crossed_fn {
-                        return Err(());
-                    }
-                    crossed_fn = true;
-                }
+                Scope::Other if FUNCTION_KINDS.contains(&k) => return Err(()),
                 Scope::Other => {}
             }
             n = p.parent();
         }
-        if crossed_fn { Err(()) } else { Ok(None) }
+        Ok(None)
     }
 
     /// What a node of kind `k` is to the declarations inside it.

@@ -240,16 +240,28 @@ impl Ctx<'_> {
                                     continue;
                                 };
                                 let k_s = strip_quotes(self.t(k)).to_owned();
-                                if v.kind() == "identifier" {
-                                    self.exports.insert(self.t(v).to_owned());
+                                if k.kind() == "computed_property_name" || !is_name(&k_s) {
+                                    continue;
+                                }
+                                if v.kind() == "identifier" && self.t(v) == k_s {
+                                    // `{ parse: parse }`: the declaration of that name.
                                 } else if matches!(
                                     v.kind(),
-                                    "function_expression" | "arrow_function"
+                                    "function_expression" | "arrow_function" | "function"
                                 ) {
                                     let mut d = self.new_decl(Kind::Function, k_s.clone(), k);
                                     d.signature = v
                                         .child_by_field_name("parameters")
                                         .map(|ps| norm_ws(self.t(ps)));
+                                    d.exported = true;
+                                    self.push(d);
+                                } else if let Some((from, member)) = self.required(v) {
+                                    // `{ parse: require('./parse') }`: a re-export.
+                                    self.import_decl(k, &k_s, &from, member.as_deref(), true);
+                                } else {
+                                    // `{ parse: parseFn }`, `{ version: '1.0' }`: the module's
+                                    // member of that name (not the local `parseFn`).
+                                    let mut d = self.new_decl(Kind::Variable, k_s.clone(), k);
                                     d.exported = true;
                                     self.push(d);
                                 }
@@ -263,6 +275,12 @@ impl Ctx<'_> {
                                     d.exported = true;
                                     self.push(d);
                                     self.exports.insert(k_s);
+                                }
+                            }
+                            // `...require('./a')`, `...a` with `const a = require('./a')`.
+                            "spread_element" => {
+                                if let Some(v) = p.named_child(0) {
+                                    self.reexport_all(v, p);
                                 }
                             }
                             _ => {}
@@ -305,6 +323,50 @@ impl Ctx<'_> {
         } else {
             self.js_assigned(l, r);
         }
+    }
+
+    /// The module re-exports everything module value `v` exports (at `at`): `require('./a')`,
+    /// or a name this file bound to one (`const a = require('./a')`, declared before). Anything
+    /// else adds nothing.
+    pub(super) fn reexport_all(&mut self, v: Node, at: Node) {
+        let from = match self.required(v) {
+            Some((from, None)) => Some(from),
+            Some((_, Some(_))) => None,
+            None if v.kind() == "identifier" => {
+                let n = self.t(v);
+                self.decls
+                    .iter()
+                    .rev()
+                    .find(|d| d.kind == Kind::Import && d.name == n && d.container.is_none())
+                    .filter(|d| d.imported.is_none())
+                    .and_then(|d| d.from.clone())
+            }
+            None => None,
+        };
+        if let Some(from) = from {
+            self.import_decl(at, "*", &from, Some("*"), true);
+        }
+    }
+
+    /// What `v` requires: `require('./x')` → (`./x`, none), `require('./x').y` → (`./x`, `y`).
+    fn required(&self, v: Node) -> Option<(String, Option<String>)> {
+        let (call, member) = match v.kind() {
+            "member_expression" => (
+                v.child_by_field_name("object")?,
+                Some(self.t(v.child_by_field_name("property")?).to_owned()),
+            ),
+            _ => (v, None),
+        };
+        if call.kind() != "call_expression"
+            || call.child_by_field_name("function").map(|f| self.t(f)) != Some("require")
+        {
+            return None;
+        }
+        let s = call
+            .child_by_field_name("arguments")?
+            .named_child(0)
+            .filter(|s| s.kind() == "string")?;
+        Some((strip_quotes(self.t(s)).to_owned(), member))
     }
 
     /// `name` is declared of type `t` (`at`, the annotation): the members of an object type

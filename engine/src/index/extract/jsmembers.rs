@@ -424,6 +424,11 @@ impl Ctx<'_> {
             }
             _ => {
                 for src in &args[1..] {
+                    if matches!(to, Target::Module) && src.kind() != "object" {
+                        // `Object.assign(module.exports, require('./a'))`.
+                        self.reexport_all(*src, call);
+                        continue;
+                    }
                     match src.kind() {
                         "object" => self.object_members(&to, *src),
                         "true" | "false" | "null" | "undefined" | "number" | "string" => {}

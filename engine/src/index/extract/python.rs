@@ -1,5 +1,5 @@
 //! Python extraction: `import` / `from ... import` bindings, `__all__`, and the names an
-//! assignment, a `for` or a `with ... as` binds. Pure; called only from `super`.
+//! assignment, an assignment expression, a `for` or a `with ... as` binds. Pure; called only from `super`.
 
 use tree_sitter::Node;
 
@@ -32,7 +32,8 @@ impl Ctx<'_> {
         self.all = Some(set);
     }
 
-    /// A binding target (an assignment's left side, a `for` target, a `with ... as` target): each
+    /// A binding target (an assignment's left side, a `for` target, a `with ... as` target, the
+    /// name of an assignment expression `(x := ...)`): each
     /// name it binds is a variable (a field in a class body), each `self.x` in it an instance
     /// attribute. Where it sits decides the rest ([`Ctx::def`]): names bound inside a function
     /// are locals and dropped, `self.x` belongs to the class of the enclosing method.
