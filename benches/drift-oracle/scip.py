@@ -425,6 +425,7 @@ class Oracle:
         self.package = ""
         self.names: set[str] = set()  # every descriptor name of the index
         self.text: dict[str, str] = {}
+        self.uses: list = []  # JS: (file, symbol, range) of the non-definition occurrences
 
     @classmethod
     def from_index(cls, idx: Index, root: Path, files: list[str], family: str) -> "Oracle":
@@ -449,6 +450,8 @@ class Oracle:
                 for desc in sym.descriptors:
                     o.names.update(desc.name.split("."))
                 if not occ.is_definition:
+                    if family == JS and occ.range:
+                        o.uses.append((f, occ.symbol, occ.range))
                     continue
                 decl = o._decl(sym, f)
                 if decl is None:
@@ -610,6 +613,16 @@ class Oracle:
             out |= self.all_members(b, seen)
         return out
 
+    def closure_files(self, name: str, seen=None) -> set:
+        seen = seen if seen is not None else set()
+        if name in seen:
+            return set()
+        seen.add(name)
+        out = set(self.container_files.get(name, ()))
+        for b in self.bases.get(name, ()):
+            out |= self.closure_files(b, seen)
+        return out
+
     def closed(self, name: str, seen=None) -> bool:
         """Whether every member of the container named `name` is in the index:
         no base outside the package (through its bases), a class header read."""
@@ -695,6 +708,8 @@ class Oracle:
                         continue
                     add("module.name", f"{modname[f]}.{n}", R, d.symbol)
 
+        if js:
+            self._es_reexports(modname, add)
         real_texts = {r.text for rs in forms.values() for r in rs}
 
         def invented_ok(text, new_name):
@@ -740,10 +755,13 @@ class Oracle:
                 return False
             if re.search(rf"\b{re.escape(c)}(\.prototype)?\.{re.escape(m)}\b", alltext):
                 return False
-            if js:
-                for f in self.container_files[c]:
-                    if re.search(rf"\b{re.escape(m)}\b", self.text.get(f, "")):
-                        return False
+            # the name must occur in no file of the class or of its bases:
+            # members the index does not show (JS assigned ones, a Python
+            # annotation-only `x: int`, attributes of a class with
+            # `__slots__`, which scip-python leaves out) stay out of doubt
+            for f in self.closure_files(c):
+                if re.search(rf"\b{re.escape(m)}\b", self.text.get(f, "")):
+                    return False
             return f"{c}.{m}" not in real_texts
 
         for c in closed:
@@ -817,6 +835,55 @@ class Oracle:
             if t.strip() and not re.match(r"^\s*[\w$]+(\s+as\s+[\w$]+)?\s*,?\s*(#.*)?$", t):
                 return False
             k -= 1
+        return False
+
+    def _es_reexports(self, modname: dict, add) -> None:
+        """Names a module re-exports, as the index shows them: in
+        `export { x } from './y'` (or `export { x }` of an import) the
+        occurrence of `x` is y's top-level symbol; `export * from './y'`
+        names y's module, whose exported top-level names it passes on."""
+        exported: dict[str, list] = defaultdict(list)
+        for g, defs in self.top.items():
+            for d in defs:
+                if re.match(r"\s*export\s+(?!default)", self.line(d)) and not self.is_import(d):
+                    exported[g].append(d)
+        by_symbol = {d.symbol: d for defs in self.top.values() for d in defs}
+        for f, symbol, rng in self.uses:
+            if f not in modname:
+                continue
+            lines = self.text.get(f, "").split("\n")
+            line = lines[rng[0]] if rng[0] < len(lines) else ""
+            if re.match(r"\s*export\s*\*\s*from\b", line):
+                try:
+                    sym = parse_symbol(symbol)
+                except ValueError:
+                    continue
+                if sym.package != self.package or not sym.descriptors or not JS_EXT.search(sym.descriptors[-1].name):
+                    continue
+                path = "/".join(d.name for d in sym.descriptors)
+                g = next((h for h in self.covered if h == path or h.endswith("/" + path)), None)
+                for d in exported.get(g, ()):
+                    add("re-exported name", f"{modname[f]}.{d.decl[0][0]}", common.REAL, f"export * from {g}")
+                continue
+            d = by_symbol.get(symbol)
+            if d is None or d.file == f or " as " in line:
+                continue
+            name = d.decl[0][0]
+            if line[rng[1] : rng[3]] != name:
+                continue
+            if re.match(r"\s*export\s*(type\s*)?\{", line) or self._in_export_block(lines, rng[0]):
+                add("re-exported name", f"{modname[f]}.{name}", common.REAL, f"export {{ {name} }} of {d.file}")
+
+    @staticmethod
+    def _in_export_block(lines: list, k: int) -> bool:
+        j = k - 1
+        while j >= 0 and k - j < 200:
+            t = lines[j]
+            if re.match(r"\s*export\s*(type\s*)?\{", t) and "}" not in t:
+                return True
+            if not re.match(r"^\s*(type\s+)?[\w$]+\s*,?\s*(//.*)?$", t):
+                return False
+            j -= 1
         return False
 
     def _cjs_exports(self, f: str, n: str) -> bool:
