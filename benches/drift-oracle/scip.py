@@ -426,6 +426,7 @@ class Oracle:
         self.names: set[str] = set()  # every descriptor name of the index
         self.text: dict[str, str] = {}
         self.uses: list = []  # JS: (file, symbol, range) of the non-definition occurrences
+        self._ranges: dict = {}
 
     @classmethod
     def from_index(cls, idx: Index, root: Path, files: list[str], family: str) -> "Oracle":
@@ -458,15 +459,28 @@ class Oracle:
                     continue
                 pkgs[sym.package] += 1
                 o.defs.append(Def(f, decl, occ.symbol, occ.range[0] if occ.range else 0))
+                if occ.range:
+                    o._ranges[(f, occ.symbol, occ.range[0])] = occ.range
         o.package = pkgs.most_common(1)[0][0] if pkgs else ""
         for f in files:
             try:
                 o.text[f] = (root / f).read_text(errors="replace")
             except OSError:
                 o.text[f] = ""
+        # the definition's range must spell its name: scip-python files an
+        # `import X as Y` alias as a definition of `Y` at `X`'s class header
+        o.defs = [d for d in o.defs if o._spelled(d)]
         if family == PY:
             o.defs = [d for d in o.defs if o._py_true_def(d)]
         return o
+
+    def _spelled(self, d: "Def") -> bool:
+        rng = self._ranges.get((d.file, d.symbol, d.line))
+        if not rng or rng[0] != rng[2]:
+            return True  # a multi-line range: nothing to compare
+        lines = self.text.get(d.file, "").split("\n")
+        line = lines[rng[0]] if rng[0] < len(lines) else ""
+        return line[rng[1] : rng[3]] == d.decl[-1][0]
 
     def _py_true_def(self, d: Def) -> bool:
         """scip-python names a function nested in a method as a member of the
@@ -711,6 +725,9 @@ class Oracle:
         if js:
             self._es_reexports(modname, add)
         real_texts = {r.text for rs in forms.values() for r in rs}
+        # JS modules that export names (not a single `module.exports = value`,
+        # whose members nobody can decide): the only ones cited as `./mod.name`
+        exporting = {r.text.rsplit(".", 1)[0] for form in ("module.name", "re-exported name") for r in forms[form]}
 
         def invented_ok(text, new_name):
             return new_name not in words and text not in real_texts
@@ -731,7 +748,7 @@ class Oracle:
                     continue
                 if s in (TYPE, METHOD):
                     add("near miss name", nm, I, n)
-                if f in modname:
+                if f in modname and (not js or modname[f] in exporting):
                     add("near miss module.name", f"{modname[f]}.{nm}", I, f"{modname[f]}.{n}")
             stem = JS_EXT.sub("", f.rsplit("/", 1)[-1]) if js else f.rsplit("/", 1)[-1][:-3]
             nm = common.near_miss(stem, words, rng) if IDENT.match(stem) else None
@@ -788,7 +805,8 @@ class Oracle:
             if f in modname:
                 by_dir[f.rsplit("/", 1)[0] if "/" in f else ""].append(f)
         for f in self.covered:
-            sibs = [g for g in by_dir[f.rsplit("/", 1)[0] if "/" in f else ""] if g != f]
+            sibs = [g for g in by_dir[f.rsplit("/", 1)[0] if "/" in f else ""] if g != f
+                    and (not js or modname[g] in exporting)]
             if not sibs or not self.top[f]:
                 continue
             for d in rng.sample(self.top[f], min(3, len(self.top[f]))):
