@@ -724,6 +724,7 @@ class Oracle:
 
         if js:
             self._es_reexports(modname, add)
+            self._cjs_assigned(modname, add, words, rng)
         real_texts = {r.text for rs in forms.values() for r in rs}
         # JS modules that export names (not a single `module.exports = value`,
         # whose members nobody can decide): the only ones cited as `./mod.name`
@@ -903,6 +904,37 @@ class Oracle:
                 return False
             j -= 1
         return False
+
+    def _cjs_assigned(self, modname: dict, add, words: set, rng) -> None:
+        """Members assigned at the top of a CommonJS module to a top-level
+        variable the index declares (`app.init = function ...` after
+        `var app = exports = module.exports = {}`): scip-typescript 0.4.0
+        records no definition for them, the text does. Cited as `app.init`,
+        and as `./lib/application.init` when the variable is `module.exports`;
+        invented: a near miss of the member under the same head."""
+        for f in self.covered:
+            text = self.text.get(f, "")
+            for d in self.top[f]:
+                x, s = d.decl[0]
+                if s != TERM or self.is_import(d):
+                    continue
+                ex = re.escape(x)
+                found = sorted(set(re.findall(rf"^{ex}\.([A-Za-z_$][\w$]*)\s*=(?!=)", text, re.M)))
+                if not found:
+                    continue
+                is_exports = bool(
+                    re.search(rf"^(var|let|const)\s+{ex}\s*=\s*(exports\s*=\s*)?module\.exports\s*=", text, re.M)
+                    or re.search(rf"^module\.exports\s*=\s*{ex}\s*;?\s*$", text, re.M)
+                )
+                for y in found:
+                    add("value.member (assigned)", f"{x}.{y}", common.REAL, f"{f}: {x}.{y} =")
+                    if is_exports and f in modname:
+                        add("module.name (assigned)", f"{modname[f]}.{y}", common.REAL, f"{f}: {x}.{y} = (module.exports)")
+                    nm = common.near_miss(y, words, rng)
+                    if nm:
+                        add("near miss assigned member", f"{x}.{nm}", common.INVENTED, f"{x}.{y}")
+                        if is_exports and f in modname:
+                            add("near miss assigned member", f"{modname[f]}.{nm}", common.INVENTED, f"{modname[f]}.{y}")
 
     def _cjs_exports(self, f: str, n: str) -> bool:
         """Whether a CommonJS module exports its top-level `n` under that name:
