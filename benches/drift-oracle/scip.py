@@ -425,7 +425,7 @@ class Oracle:
         self.package = ""
         self.names: set[str] = set()  # every descriptor name of the index
         self.text: dict[str, str] = {}
-        self.uses: list = []  # JS: (file, symbol, range) of the non-definition occurrences
+        self.uses: list = []  # (file, symbol, range) of the non-definition occurrences
         self._ranges: dict = {}
 
     @classmethod
@@ -451,7 +451,7 @@ class Oracle:
                 for desc in sym.descriptors:
                     o.names.update(desc.name.split("."))
                 if not occ.is_definition:
-                    if family == JS and occ.range:
+                    if occ.range:
                         o.uses.append((f, occ.symbol, occ.range))
                     continue
                 decl = o._decl(sym, f)
@@ -725,6 +725,8 @@ class Oracle:
         if js:
             self._es_reexports(modname, add)
             self._cjs_assigned(modname, add, words, rng)
+        else:
+            self._py_reexports(modname, add)
         real_texts = {r.text for rs in forms.values() for r in rs}
         # JS modules that export names (not a single `module.exports = value`,
         # whose members nobody can decide): the only ones cited as `./mod.name`
@@ -892,6 +894,43 @@ class Oracle:
                 continue
             if re.match(r"\s*export\s*(type\s*)?\{", line) or self._in_export_block(lines, rng[0]):
                 add("re-exported name", f"{modname[f]}.{name}", common.REAL, f"export {{ {name} }} of {d.file}")
+
+    def _py_reexports(self, modname: dict, add) -> None:
+        """Names a Python package binds by importing them from another module
+        of the package (`from .core import Command` in `click/__init__.py`):
+        the occurrence in the import carries the defining module's symbol.
+        Cited as `click.Command`, as planners do."""
+        by_symbol = {d.symbol: d for defs in self.top.values() for d in defs}
+        for f, symbol, rng in self.uses:
+            if f not in modname or not f.endswith("__init__.py"):
+                continue  # a package's re-exports, the form plans cite
+            d = by_symbol.get(symbol)
+            if d is None or d.file == f or d.decl[0][1] not in (TYPE, METHOD):
+                continue
+            name = d.decl[0][0]
+            lines = self.text.get(f, "").split("\n")
+            line = lines[rng[0]] if rng[0] < len(lines) else ""
+            n = re.escape(name)
+            spelled = line[rng[1] : rng[3]]
+            if not re.fullmatch(rf"{n}(\s+as\s+{n})?", spelled) or re.search(rf"\b{n}\s+as\s+(?!{n}\b)", line):
+                continue  # `X as X` (the explicit re-export) is the same name
+            if not self.is_import(Def(f, (), "", rng[0])) or re.match(r"\s*import\b", line):
+                continue
+            if re.match(r"\s", line) and not self._in_import_parens(lines, rng[0]):
+                continue  # an import inside a function or a conditional block
+            add("re-exported name", f"{modname[f]}.{name}", common.REAL, f"from-import of {d.file}")
+
+    @staticmethod
+    def _in_import_parens(lines: list, k: int) -> bool:
+        j = k - 1
+        while j >= 0 and k - j < 200:
+            t = lines[j]
+            if re.match(r"from\s+\S+\s+import\s*\(", t):
+                return True
+            if not re.match(r"^\s+[\w]+(\s+as\s+\w+)?\s*,?\s*(#.*)?$", t):
+                return False
+            j -= 1
+        return False
 
     @staticmethod
     def _in_export_block(lines: list, k: int) -> bool:
