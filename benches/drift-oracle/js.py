@@ -10,7 +10,7 @@ tree and tally the verdicts.
 
     python3 benches/drift-oracle/js.py            # every package
     ONLY=redux,express python3 benches/drift-oracle/js.py
-    PROBITY=target/release/probity PER_PKG=500 python3 benches/drift-oracle/js.py
+    PROBITY=target/release/probity PER_PKG=3000 python3 benches/drift-oracle/js.py
 """
 
 from __future__ import annotations

@@ -19,7 +19,12 @@ a name is `[A-Za-z0-9_+$-]+` or back-quoted with doubled back-quotes.
 from __future__ import annotations
 
 import dataclasses
+import random
+import re
+from collections import Counter, defaultdict
 from pathlib import Path
+
+import common
 
 DEFINITION = 1  # SymbolRole.Definition
 IMPORT = 2
@@ -358,11 +363,6 @@ def parse_symbol(s: str) -> Symbol:
 
 # --- the oracle: definitions -> cited references ----------------------------
 
-import random  # noqa: E402
-import re  # noqa: E402
-from collections import Counter, defaultdict  # noqa: E402
-
-import common  # noqa: E402
 
 JS, PY = "js", "py"
 
@@ -538,19 +538,8 @@ class Oracle:
         lines = self.text.get(d.file, "").split("\n")
         return lines[d.line] if d.line < len(lines) else ""
 
-    def _file_of(self, sym: Symbol) -> str | None:
-        if self.family == JS:
-            k = next((i for i, d in enumerate(sym.descriptors) if JS_EXT.search(d.name)), None)
-            return "/".join(d.name for d in sym.descriptors[: k + 1]) if k is not None else None
-        return self._pyfile.get(sym.descriptors[0].name) if sym.descriptors else None
-
     def build(self) -> None:
         """Containers (by name) with their members, bases and openness."""
-        self._pyfile: dict[str, str] = {}
-        if self.family == PY:
-            for d in self.defs:
-                sym = parse_symbol(d.symbol)
-                self._pyfile.setdefault(sym.descriptors[0].name, d.file)
         self.members: dict[str, set] = defaultdict(set)
         self.container_kind: dict[str, set] = defaultdict(set)
         self.bases: dict[str, set] = defaultdict(set)
