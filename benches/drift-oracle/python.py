@@ -110,7 +110,9 @@ def main() -> None:
         print(f"{name}: {len(refs)} refs, {len(ps.unsafe)} unsafe", file=sys.stderr, flush=True)
         for ref, verdict in ps.unsafe:
             print(f"  unsafe {ref.truth} {ref.text!r} -> {verdict} [{ref.form}] {ref.why}", file=sys.stderr)
-    score.report(common.cache_dir() / "python-results.json")
+    # a subset (ONLY=) never overwrites the results of a full run
+    out = "python-results-subset.json" if os.environ.get("ONLY") else "python-results.json"
+    score.report(common.cache_dir() / out)
 
 
 if __name__ == "__main__":

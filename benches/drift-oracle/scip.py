@@ -19,7 +19,12 @@ a name is `[A-Za-z0-9_+$-]+` or back-quoted with doubled back-quotes.
 from __future__ import annotations
 
 import dataclasses
+import random
+import re
+from collections import Counter, defaultdict
 from pathlib import Path
+
+import common
 
 DEFINITION = 1  # SymbolRole.Definition
 IMPORT = 2
@@ -358,11 +363,6 @@ def parse_symbol(s: str) -> Symbol:
 
 # --- the oracle: definitions -> cited references ----------------------------
 
-import random  # noqa: E402
-import re  # noqa: E402
-from collections import Counter, defaultdict  # noqa: E402
-
-import common  # noqa: E402
 
 JS, PY = "js", "py"
 
@@ -425,6 +425,8 @@ class Oracle:
         self.package = ""
         self.names: set[str] = set()  # every descriptor name of the index
         self.text: dict[str, str] = {}
+        self.uses: list = []  # (file, symbol, range) of the non-definition occurrences
+        self._ranges: dict = {}
 
     @classmethod
     def from_index(cls, idx: Index, root: Path, files: list[str], family: str) -> "Oracle":
@@ -449,21 +451,36 @@ class Oracle:
                 for desc in sym.descriptors:
                     o.names.update(desc.name.split("."))
                 if not occ.is_definition:
+                    if occ.range:
+                        o.uses.append((f, occ.symbol, occ.range))
                     continue
                 decl = o._decl(sym, f)
                 if decl is None:
                     continue
                 pkgs[sym.package] += 1
                 o.defs.append(Def(f, decl, occ.symbol, occ.range[0] if occ.range else 0))
+                if occ.range:
+                    o._ranges[(f, occ.symbol, occ.range[0])] = occ.range
         o.package = pkgs.most_common(1)[0][0] if pkgs else ""
         for f in files:
             try:
                 o.text[f] = (root / f).read_text(errors="replace")
             except OSError:
                 o.text[f] = ""
+        # the definition's range must spell its name: scip-python files an
+        # `import X as Y` alias as a definition of `Y` at `X`'s class header
+        o.defs = [d for d in o.defs if o._spelled(d)]
         if family == PY:
             o.defs = [d for d in o.defs if o._py_true_def(d)]
         return o
+
+    def _spelled(self, d: "Def") -> bool:
+        rng = self._ranges.get((d.file, d.symbol, d.line))
+        if not rng or rng[0] != rng[2]:
+            return True  # a multi-line range: nothing to compare
+        lines = self.text.get(d.file, "").split("\n")
+        line = lines[rng[0]] if rng[0] < len(lines) else ""
+        return line[rng[1] : rng[3]] == d.decl[-1][0]
 
     def _py_true_def(self, d: Def) -> bool:
         """scip-python names a function nested in a method as a member of the
@@ -521,19 +538,8 @@ class Oracle:
         lines = self.text.get(d.file, "").split("\n")
         return lines[d.line] if d.line < len(lines) else ""
 
-    def _file_of(self, sym: Symbol) -> str | None:
-        if self.family == JS:
-            k = next((i for i, d in enumerate(sym.descriptors) if JS_EXT.search(d.name)), None)
-            return "/".join(d.name for d in sym.descriptors[: k + 1]) if k is not None else None
-        return self._pyfile.get(sym.descriptors[0].name) if sym.descriptors else None
-
     def build(self) -> None:
         """Containers (by name) with their members, bases and openness."""
-        self._pyfile: dict[str, str] = {}
-        if self.family == PY:
-            for d in self.defs:
-                sym = parse_symbol(d.symbol)
-                self._pyfile.setdefault(sym.descriptors[0].name, d.file)
         self.members: dict[str, set] = defaultdict(set)
         self.container_kind: dict[str, set] = defaultdict(set)
         self.bases: dict[str, set] = defaultdict(set)
@@ -608,6 +614,16 @@ class Oracle:
         out = set(self.members.get(name, ()))
         for b in self.bases.get(name, ()):
             out |= self.all_members(b, seen)
+        return out
+
+    def closure_files(self, name: str, seen=None) -> set:
+        seen = seen if seen is not None else set()
+        if name in seen:
+            return set()
+        seen.add(name)
+        out = set(self.container_files.get(name, ()))
+        for b in self.bases.get(name, ()):
+            out |= self.closure_files(b, seen)
         return out
 
     def closed(self, name: str, seen=None) -> bool:
@@ -695,7 +711,15 @@ class Oracle:
                         continue
                     add("module.name", f"{modname[f]}.{n}", R, d.symbol)
 
+        if js:
+            self._es_reexports(modname, add)
+            self._cjs_assigned(modname, add, words, rng)
+        else:
+            self._py_reexports(modname, add)
         real_texts = {r.text for rs in forms.values() for r in rs}
+        # JS modules that export names (not a single `module.exports = value`,
+        # whose members nobody can decide): the only ones cited as `./mod.name`
+        exporting = {r.text.rsplit(".", 1)[0] for form in ("module.name", "re-exported name") for r in forms[form]}
 
         def invented_ok(text, new_name):
             return new_name not in words and text not in real_texts
@@ -716,7 +740,7 @@ class Oracle:
                     continue
                 if s in (TYPE, METHOD):
                     add("near miss name", nm, I, n)
-                if f in modname:
+                if f in modname and (not js or modname[f] in exporting):
                     add("near miss module.name", f"{modname[f]}.{nm}", I, f"{modname[f]}.{n}")
             stem = JS_EXT.sub("", f.rsplit("/", 1)[-1]) if js else f.rsplit("/", 1)[-1][:-3]
             nm = common.near_miss(stem, words, rng) if IDENT.match(stem) else None
@@ -740,10 +764,13 @@ class Oracle:
                 return False
             if re.search(rf"\b{re.escape(c)}(\.prototype)?\.{re.escape(m)}\b", alltext):
                 return False
-            if js:
-                for f in self.container_files[c]:
-                    if re.search(rf"\b{re.escape(m)}\b", self.text.get(f, "")):
-                        return False
+            # the name must occur in no file of the class or of its bases:
+            # members the index does not show (JS assigned ones, a Python
+            # annotation-only `x: int`, attributes of a class with
+            # `__slots__`, which scip-python leaves out) stay out of doubt
+            for f in self.closure_files(c):
+                if re.search(rf"\b{re.escape(m)}\b", self.text.get(f, "")):
+                    return False
             return f"{c}.{m}" not in real_texts
 
         for c in closed:
@@ -770,7 +797,8 @@ class Oracle:
             if f in modname:
                 by_dir[f.rsplit("/", 1)[0] if "/" in f else ""].append(f)
         for f in self.covered:
-            sibs = [g for g in by_dir[f.rsplit("/", 1)[0] if "/" in f else ""] if g != f]
+            sibs = [g for g in by_dir[f.rsplit("/", 1)[0] if "/" in f else ""] if g != f
+                    and (not js or modname[g] in exporting)]
             if not sibs or not self.top[f]:
                 continue
             for d in rng.sample(self.top[f], min(3, len(self.top[f]))):
@@ -818,6 +846,123 @@ class Oracle:
                 return False
             k -= 1
         return False
+
+    def _es_reexports(self, modname: dict, add) -> None:
+        """Names a module re-exports, as the index shows them: in
+        `export { x } from './y'` (or `export { x }` of an import) the
+        occurrence of `x` is y's top-level symbol; `export * from './y'`
+        names y's module, whose exported top-level names it passes on."""
+        exported: dict[str, list] = defaultdict(list)
+        for g, defs in self.top.items():
+            for d in defs:
+                if re.match(r"\s*export\s+(?!default)", self.line(d)) and not self.is_import(d):
+                    exported[g].append(d)
+        by_symbol = {d.symbol: d for defs in self.top.values() for d in defs}
+        for f, symbol, rng in self.uses:
+            if f not in modname:
+                continue
+            lines = self.text.get(f, "").split("\n")
+            line = lines[rng[0]] if rng[0] < len(lines) else ""
+            if re.match(r"\s*export\s*\*\s*from\b", line):
+                try:
+                    sym = parse_symbol(symbol)
+                except ValueError:
+                    continue
+                if sym.package != self.package or not sym.descriptors or not JS_EXT.search(sym.descriptors[-1].name):
+                    continue
+                path = "/".join(d.name for d in sym.descriptors)
+                g = next((h for h in self.covered if h == path or h.endswith("/" + path)), None)
+                for d in exported.get(g, ()):
+                    add("re-exported name", f"{modname[f]}.{d.decl[0][0]}", common.REAL, f"export * from {g}")
+                continue
+            d = by_symbol.get(symbol)
+            if d is None or d.file == f or " as " in line:
+                continue
+            name = d.decl[0][0]
+            if line[rng[1] : rng[3]] != name:
+                continue
+            if re.match(r"\s*export\s*(type\s*)?\{", line) or self._in_export_block(lines, rng[0]):
+                add("re-exported name", f"{modname[f]}.{name}", common.REAL, f"export {{ {name} }} of {d.file}")
+
+    def _py_reexports(self, modname: dict, add) -> None:
+        """Names a Python package binds by importing them from another module
+        of the package (`from .core import Command` in `click/__init__.py`):
+        the occurrence in the import carries the defining module's symbol.
+        Cited as `click.Command`, as planners do."""
+        by_symbol = {d.symbol: d for defs in self.top.values() for d in defs}
+        for f, symbol, rng in self.uses:
+            if f not in modname or not f.endswith("__init__.py"):
+                continue  # a package's re-exports, the form plans cite
+            d = by_symbol.get(symbol)
+            if d is None or d.file == f or d.decl[0][1] not in (TYPE, METHOD):
+                continue
+            name = d.decl[0][0]
+            lines = self.text.get(f, "").split("\n")
+            line = lines[rng[0]] if rng[0] < len(lines) else ""
+            n = re.escape(name)
+            spelled = line[rng[1] : rng[3]]
+            if not re.fullmatch(rf"{n}(\s+as\s+{n})?", spelled) or re.search(rf"\b{n}\s+as\s+(?!{n}\b)", line):
+                continue  # `X as X` (the explicit re-export) is the same name
+            if not self.is_import(Def(f, (), "", rng[0])) or re.match(r"\s*import\b", line):
+                continue
+            if re.match(r"\s", line) and not self._in_import_parens(lines, rng[0]):
+                continue  # an import inside a function or a conditional block
+            add("re-exported name", f"{modname[f]}.{name}", common.REAL, f"from-import of {d.file}")
+
+    @staticmethod
+    def _in_import_parens(lines: list, k: int) -> bool:
+        j = k - 1
+        while j >= 0 and k - j < 200:
+            t = lines[j]
+            if re.match(r"from\s+\S+\s+import\s*\(", t):
+                return True
+            if not re.match(r"^\s+[\w]+(\s+as\s+\w+)?\s*,?\s*(#.*)?$", t):
+                return False
+            j -= 1
+        return False
+
+    @staticmethod
+    def _in_export_block(lines: list, k: int) -> bool:
+        j = k - 1
+        while j >= 0 and k - j < 200:
+            t = lines[j]
+            if re.match(r"\s*export\s*(type\s*)?\{", t) and "}" not in t:
+                return True
+            if not re.match(r"^\s*(type\s+)?[\w$]+\s*,?\s*(//.*)?$", t):
+                return False
+            j -= 1
+        return False
+
+    def _cjs_assigned(self, modname: dict, add, words: set, rng) -> None:
+        """Members assigned at the top of a CommonJS module to a top-level
+        variable the index declares (`app.init = function ...` after
+        `var app = exports = module.exports = {}`): scip-typescript 0.4.0
+        records no definition for them, the text does. Cited as `app.init`,
+        and as `./lib/application.init` when the variable is `module.exports`;
+        invented: a near miss of the member under the same head."""
+        for f in self.covered:
+            text = self.text.get(f, "")
+            for d in self.top[f]:
+                x, s = d.decl[0]
+                if s != TERM or self.is_import(d):
+                    continue
+                ex = re.escape(x)
+                found = sorted(set(re.findall(rf"^{ex}\.([A-Za-z_$][\w$]*)\s*=(?!=)", text, re.M)))
+                if not found:
+                    continue
+                is_exports = bool(
+                    re.search(rf"^(var|let|const)\s+{ex}\s*=\s*(exports\s*=\s*)?module\.exports\s*=", text, re.M)
+                    or re.search(rf"^module\.exports\s*=\s*{ex}\s*;?\s*$", text, re.M)
+                )
+                for y in found:
+                    add("value.member (assigned)", f"{x}.{y}", common.REAL, f"{f}: {x}.{y} =")
+                    if is_exports and f in modname:
+                        add("module.name (assigned)", f"{modname[f]}.{y}", common.REAL, f"{f}: {x}.{y} = (module.exports)")
+                    nm = common.near_miss(y, words, rng)
+                    if nm:
+                        add("near miss assigned member", f"{x}.{nm}", common.INVENTED, f"{x}.{y}")
+                        if is_exports and f in modname:
+                            add("near miss assigned member", f"{modname[f]}.{nm}", common.INVENTED, f"{modname[f]}.{y}")
 
     def _cjs_exports(self, f: str, n: str) -> bool:
         """Whether a CommonJS module exports its top-level `n` under that name:
