@@ -170,6 +170,24 @@ fn outside(p: &str) -> Ref {
     Ref::Outside(format!("`{p}` is outside the repository root"))
 }
 
+/// Whether module `p` (a path without extension, relative to `root`) is a source file of the
+/// repository (`p.ts`, `p.js`, ...) or a folder with an `index` source file.
+fn module_exists(root: &Path, p: &str) -> bool {
+    let has_source = |dir: &Path, stem: &str| {
+        std::fs::read_dir(dir).is_ok_and(|es| {
+            es.flatten().any(|e| {
+                e.file_name().to_str().is_some_and(|n| {
+                    n.strip_prefix(stem)
+                        .and_then(|x| x.strip_prefix('.'))
+                        .is_some_and(super::langs::is_source_ext)
+                })
+            })
+        })
+    };
+    let (dir, stem) = p.rsplit_once('/').unwrap_or(("", p));
+    has_source(&root.join(dir), stem) || has_source(&root.join(p), "index")
+}
+
 pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
     let mut r = raw.trim().trim_end_matches([',', ';', ':']).to_owned();
     if escapes(&r) && within_root(root, &r).is_none() {
@@ -269,18 +287,20 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
         if root.join(&clean).exists() {
             return Ref::File(clean);
         }
-        // `./path/module.func`
-        if let Some((dir, last)) = clean.rsplit_once('/')
-            && let Some((m, f)) = last.split_once('.')
-            && !is_file_ext(f.split('.').next().unwrap_or(""))
-            && is_ident(m)
+        // `./path/module.func`, `./module.func` (a module at the root). Read two ways when the
+        // stem is no identifier (`./src/types-a.make`, `./lib/2020.Ajv`), the member is named like
+        // an extension (`./lib/response.json`) or the module is at the root (`./index.gte`): as a
+        // module and member when that module file exists, else as the file (its suggestion).
+        let (dir, last) = clean.rsplit_once('/').unwrap_or(("", &clean));
+        if let Some((m, f)) = last.split_once('.')
+            && !m.is_empty()
         {
+            let path = join_dir(dir, m);
+            let plain =
+                !dir.is_empty() && is_ident(m) && !is_file_ext(f.split('.').next().unwrap_or(""));
             let segs: Vec<String> = f.split('.').map(str::to_owned).collect();
-            if segs.iter().all(|s| is_ident(s)) {
-                return Ref::ModuleFile {
-                    path: format!("{dir}/{m}"),
-                    segs,
-                };
+            if segs.iter().all(|s| is_ident(s)) && (plain || module_exists(root, &path)) {
+                return Ref::ModuleFile { path, segs };
             }
         }
         return Ref::File(clean);
