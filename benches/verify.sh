@@ -1,60 +1,77 @@
 #!/usr/bin/env bash
-# `probity verify` against `rg -l 'gsd-debug-probe:'` on trees without markers (issue 5, §3).
+# `probity verify` against `rg -l 'gsd-debug-probe:'` on trees without markers (issue 5 §3,
+# issue 25 §3).
 #
-# Same rules for both: .gitignore respected, hidden files searched, `.git` skipped, binary files
-# skipped, all cores. Prints one ratio per corpus: mean time of probity / mean time of rg (the
-# target is <= 1.0). Uses hyperfine when installed, else a loop of timed runs.
+# Same rules for both: hidden files searched, `.git` skipped, binary files skipped, all cores;
+# `.gitignore` respected on the standard library, ignored with `--no-ignore` (both tools) on the
+# node tree. Both tools run alternately in the same loop, so machine load hits both alike; it
+# prints, per corpus, the mean CPU seconds (user+sys of the child) and mean wall seconds of each,
+# and the ratios probity / rg (the target is <= 0.8 for both).
 #
-#   benches/verify.sh            # the default corpora
-#   benches/verify.sh DIR...     # your own trees
+#   benches/verify.sh                    # the default corpora
+#   benches/verify.sh DIR...             # your own trees (gitignore respected)
+#   RUNS=20 benches/verify.sh            # more runs (default 10, after 2 warm-ups)
+#   PROBITY=/path/to/probity             # a given binary (default: build target/release/probity)
+#   NODE_TREE=/path/to/node_modules      # the node tree scanned with --no-ignore (default: the
+#                                        # project's node_modules, else `npm root -g`)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RUNS=${RUNS:-10}
 command -v rg >/dev/null || { echo "benches/verify.sh: ripgrep missing (apt-get install -y ripgrep)" >&2; exit 2; }
-cargo build --release --quiet --bin probity
-BIN="$PWD/target/release/probity"
-
-if [ "$#" -gt 0 ]; then
-    corpora=("$@")
-else
-    corpora=()
-    stdlib=$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true)
-    [ -d "$stdlib" ] && corpora+=("$stdlib")
-    npm_root=$(npm root -g 2>/dev/null || true)
-    [ -d "$npm_root/npm" ] && corpora+=("$npm_root/npm")
-    [ -d "$HOME/.cargo/registry/src" ] && corpora+=("$HOME/.cargo/registry/src")
+if [ -z "${PROBITY:-}" ]; then
+    cargo build --release --quiet --bin probity
+    PROBITY="$PWD/target/release/probity"
 fi
 
-RG=(rg -l --hidden -g '!.git' 'gsd-debug-probe:')
-PROBITY=("$BIN" verify)
-
-echo "rg: $(rg --version | head -1); probity: $("$BIN" --version); cores: $(nproc)"
-printf '%-60s %8s %10s %10s %7s\n' corpus MB rg_ms probity_ms ratio
-for dir in "${corpora[@]}"; do
-    mb=$(du -sm "$dir" 2>/dev/null | cut -f1)
-    # Warm the page cache, and show what probity finds (a tree with markers is not a fair corpus).
-    "${RG[@]}" "$dir" >/dev/null || true
-    "${PROBITY[@]}" "$dir" >/dev/null || true
-    if command -v hyperfine >/dev/null; then
-        json=$(mktemp)
-        hyperfine -N -i --warmup 2 --runs "$RUNS" --export-json "$json" \
-            "$(printf '%q ' "${RG[@]}" "$dir")" "$(printf '%q ' "${PROBITY[@]}" "$dir")" >/dev/null 2>&1
-        read -r rg_ms pr_ms < <(python3 -c 'import json,sys;r=json.load(open(sys.argv[1]))["results"];print(r[0]["mean"]*1e3, r[1]["mean"]*1e3)' "$json")
-        rm -f "$json"
-    else
-        t() {
-            local best=
-            for _ in $(seq "$RUNS"); do
-                local s e
-                s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
-                best="$best $(( (e - s) / 1000 ))"
-            done
-            python3 -c 'import sys;v=[int(x) for x in sys.argv[1:]];print(sum(v)/len(v)/1e3)' $best
-        }
-        rg_ms=$(t "${RG[@]}" "$dir")
-        pr_ms=$(t "${PROBITY[@]}" "$dir")
+# corpus entries: "FLAGS|DIR" (FLAGS given to both tools)
+corpora=()
+if [ "$#" -gt 0 ]; then
+    for d in "$@"; do corpora+=("|$d"); done
+else
+    stdlib=$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true)
+    [ -d "$stdlib" ] && corpora+=("|$stdlib")
+    node=${NODE_TREE:-}
+    if [ -z "$node" ]; then
+        if [ -d node_modules ]; then node="$PWD/node_modules"; else node=$(npm root -g 2>/dev/null || true); fi
     fi
-    ratio=$(python3 -c 'import sys;print("%.2f" % (float(sys.argv[2])/float(sys.argv[1])))' "$rg_ms" "$pr_ms")
-    printf '%-60s %8s %10.1f %10.1f %7s\n' "$dir" "$mb" "$rg_ms" "$pr_ms" "$ratio"
+    [ -d "$node" ] && corpora+=("--no-ignore|$node")
+fi
+
+echo "rg: $(rg --version | sed -n 1p); probity: $("$PROBITY" --version) ($PROBITY); cores: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for entry in "${corpora[@]}"; do
+    flags=${entry%%|*}
+    dir=${entry#*|}
+    python3 - "$RUNS" "$dir" "$flags" "$PROBITY" <<'PY'
+import os, subprocess, sys, time
+runs, d, flags, probity = int(sys.argv[1]), sys.argv[2], sys.argv[3].split(), sys.argv[4]
+rg = ["rg", "-l", "--hidden", *flags, "-g", "!.git", "gsd-debug-probe:", d]
+pr = [probity, "verify", *flags, d]
+def once(cmd):
+    r0 = os.times()
+    t0 = time.perf_counter()
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - t0
+    r1 = os.times()
+    cpu = (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+    return cpu, wall, rc
+for _ in range(2):  # warm the page cache
+    once(rg); once(pr)
+res = {"rg": [], "probity": []}
+for i in range(runs):
+    for name, cmd in (("rg", rg), ("probity", pr)) if i % 2 == 0 else (("probity", pr), ("rg", rg)):
+        cpu, wall, rc = once(cmd)
+        res[name].append((cpu, wall))
+# A tree with markers is not a fair corpus: say so.
+if once(pr)[2] != 0:
+    print(f"warning: probity verify {' '.join(flags)} {d} does not exit 0 (markers or errors in the tree?)")
+files = subprocess.run(["rg", "--files", "--hidden", *flags, "-g", "!.git", d], capture_output=True).stdout.count(b"\n")
+mean = lambda xs: sum(xs) / len(xs)
+rc_, rw = mean([c for c, _ in res["rg"]]), mean([w for _, w in res["rg"]])
+pc, pw = mean([c for c, _ in res["probity"]]), mean([w for _, w in res["probity"]])
+print(f"{d} {' '.join(flags)} ({files} files, {runs} runs each)")
+print(f"  rg       cpu {rc_:7.3f} s   wall {rw:7.3f} s")
+print(f"  probity  cpu {pc:7.3f} s   wall {pw:7.3f} s")
+print(f"  ratio    cpu {pc / rc_:7.2f}     wall {pw / rw:7.2f}")
+PY
 done

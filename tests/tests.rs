@@ -63,5 +63,6 @@ mod toolchains;
 mod trace;
 mod util;
 mod verify;
+mod verify_window;
 mod vocab_scan;
 mod vocab_session;

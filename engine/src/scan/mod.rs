@@ -39,7 +39,7 @@ pub use model::{
 };
 pub use root::ALLOW_FILE;
 pub(crate) use root::{Local, RootCtx, check_bytes, skip_before_read};
-pub use tokens::{BINARY_CHECK_BYTES, MARKER, RESIDUE, has_token, is_binary};
+pub use tokens::{BINARY_CHECK_BYTES, MARKER, RESIDUE, TOKEN_OVERLAP, has_token, is_binary};
 
 /// What to read.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -65,9 +65,11 @@ impl RootCtx {
     }
 
     fn allowed(&self, rel: &str) -> bool {
-        self.allow
-            .matched_path_or_any_parents(rel, false)
-            .is_ignore()
+        !self.allow.is_empty()
+            && self
+                .allow
+                .matched_path_or_any_parents(rel, false)
+                .is_ignore()
     }
 }
 
@@ -181,7 +183,7 @@ pub(crate) fn check_bytes(ctx: &RootCtx, ri: usize, rel: &str, bytes: &[u8], loc
 
 /// Whether `rel` is skipped before reading: a ledger (checked as a ledger) or allowlisted.
 pub(crate) fn skip_before_read(ctx: &RootCtx, ri: usize, rel: &str, local: &mut Local) -> bool {
-    if ctx.ledger_files.contains(rel) {
+    if !ctx.ledger_files.is_empty() && ctx.ledger_files.contains(rel) {
         return true;
     }
     if ctx.allowed(rel) {

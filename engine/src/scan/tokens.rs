@@ -11,6 +11,20 @@ pub const RESIDUE: &[&str] = &["GSDDBG1", "GSD_DEBUG_PROBE_SINK"];
 /// A NUL byte in this many first bytes makes a file binary (skipped, counted).
 pub const BINARY_CHECK_BYTES: usize = 8192;
 
+/// The longest token's length less one: a window scan keeps this many bytes of the previous
+/// window before the next, so a token that crosses a window boundary is seen whole.
+pub const TOKEN_OVERLAP: usize = {
+    let mut n = MARKER.len();
+    let mut i = 0;
+    while i < RESIDUE.len() {
+        if RESIDUE[i].len() > n {
+            n = RESIDUE[i].len();
+        }
+        i += 1;
+    }
+    n - 1
+};
+
 /// Whether `bytes` holds a marker tag or a residue token. Two memmem passes (the residue tokens
 /// share the prefix `GSD`) beat one multi-pattern search on source trees.
 pub fn has_token(bytes: &[u8]) -> bool {

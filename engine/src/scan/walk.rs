@@ -1,37 +1,47 @@
 //! The working-tree walk: a parallel `ignore` walk over every root (gitignore rules unless
 //! `--no-ignore`, `.git` skipped, symbolic links followed only with `--follow`), one visitor per
-//! worker thread with its own read buffer, files read whole or mapped when large, walk errors
+//! worker thread with its own read buffer, files scanned in 64 KiB windows (read whole, or
+//! mapped when large, only when a token is found), walk errors
 //! turned into per-file [`FileError`](super::FileError)s. Output order is not decided here: the
 //! caller sorts.
 
+use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
 use super::root::{Local, RootCtx, check_bytes, skip_before_read};
-use super::{BINARY_CHECK_BYTES, ErrorKind, Options, Progress, is_binary};
+use super::{
+    BINARY_CHECK_BYTES, ErrorKind, Options, Progress, TOKEN_OVERLAP, has_token, is_binary,
+};
 use crate::fsio;
 
 /// Files larger than this are mapped instead of read into the thread's buffer.
 const MMAP_THRESHOLD: u64 = 4 * 1024 * 1024;
 
-/// Root-relative, `/`-separated path.
-fn rel_path(root: &Path, p: &Path) -> String {
-    let r = p.strip_prefix(root).unwrap_or(p);
-    let s = r.to_string_lossy();
-    if std::path::MAIN_SEPARATOR == '/' {
-        s.into_owned()
-    } else {
-        s.replace(std::path::MAIN_SEPARATOR, "/")
-    }
+/// Root-relative, `/`-separated path; borrowed from `p` when it is UTF-8 (no allocation for the
+/// files that turn out clean).
+fn rel_path<'p>(root: &Path, p: &'p Path) -> Cow<'p, str> {
+    // The walker joins names onto the root, so `p` starts with the root's bytes: strip them
+    // without comparing components (the slow path handles anything else).
+    let (rb, pb) = (root.as_os_str().as_bytes(), p.as_os_str().as_bytes());
+    let r = match pb.strip_prefix(rb) {
+        Some(rest) if rest.is_empty() || rest[0] == b'/' || rb.ends_with(b"/") => {
+            let start = rest.iter().position(|&b| b != b'/').unwrap_or(rest.len());
+            Path::new(OsStr::from_bytes(&rest[start..]))
+        }
+        _ => p.strip_prefix(root).unwrap_or(p),
+    };
+    r.to_string_lossy()
 }
 
 /// The exact bytes of `p` relative to `root`, in hex, when they are not UTF-8.
 fn rel_bytes(root: &Path, p: &Path) -> Option<String> {
-    use std::os::unix::ffi::OsStrExt;
     let r = p.strip_prefix(root).unwrap_or(p).as_os_str();
     r.to_str()
         .is_none()
@@ -40,6 +50,9 @@ fn rel_bytes(root: &Path, p: &Path) -> Option<String> {
 
 /// Give the findings and errors recorded since `(findings, errors)` the exact bytes of `p`.
 fn mark_bytes(local: &mut Local, since: (usize, usize), root: &Path, p: &Path) {
+    if since == (local.findings.len(), local.errors.len()) {
+        return;
+    }
     if let Some(hex) = rel_bytes(root, p) {
         for f in &mut local.findings[since.0..] {
             f.path_bytes = Some(hex.clone());
@@ -89,6 +102,72 @@ fn read_once(f: &mut File, buf: &mut Vec<u8>) -> std::io::Result<Got> {
     Ok(Got::Buffered)
 }
 
+/// Bytes asked for per read when a file is scanned in windows.
+pub(crate) const WINDOW: usize = 64 * 1024;
+
+/// What the window scan of one file found.
+enum Scan {
+    /// The first block says binary.
+    Binary,
+    /// No token anywhere in the file's bytes, of which there were this many.
+    Clean(u64),
+    /// A token: the file is read whole and classified.
+    Hit,
+}
+
+/// Scan `f` from where it stands in windows of [`WINDOW`] bytes, each searched together with the
+/// last [`TOKEN_OVERLAP`] bytes of the one before, so a token that crosses a boundary is seen
+/// whole. The first window holds the first [`BINARY_CHECK_BYTES`] bytes (or the whole file) for
+/// the binary test. Only clean files are scanned to their end here; a hit stops at once.
+///
+/// `size` is the size the `fstat` before the read gave: reading stops once that many bytes are
+/// in, which saves the read that would return 0. A file that grew meanwhile differs in the
+/// `fstat` after the read, and is read again; a file of size 0 is read until a read returns 0
+/// (files whose size the kernel does not know say 0).
+fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<Scan> {
+    buf.resize(TOKEN_OVERLAP + WINDOW, 0);
+    let mut keep = 0;
+    let mut total = 0u64;
+    let mut first = true;
+    loop {
+        let mut end = keep;
+        let mut eof = false;
+        while end < buf.len() {
+            if size > 0 && total >= size {
+                eof = true;
+                break;
+            }
+            match f.read(&mut buf[end..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    end += n;
+                    total += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let window = &buf[..end];
+        if first {
+            if is_binary(window) {
+                return Ok(Scan::Binary);
+            }
+            first = false;
+        }
+        if has_token(window) {
+            return Ok(Scan::Hit);
+        }
+        if eof {
+            return Ok(Scan::Clean(total));
+        }
+        keep = TOKEN_OVERLAP.min(end);
+        buf.copy_within(end - keep..end, 0);
+    }
+}
+
 /// How many times a file that changes while it is read is read again.
 const READ_ATTEMPTS: usize = 3;
 
@@ -101,34 +180,49 @@ fn check_file(
     ctx: &RootCtx,
     ri: usize,
     path: &Path,
-    rel: String,
+    rel: &str,
     buf: &mut Vec<u8>,
     local: &mut Local,
 ) {
-    if skip_before_read(ctx, ri, &rel, local) {
+    if skip_before_read(ctx, ri, rel, local) {
         return;
     }
     for attempt in 0..READ_ATTEMPTS {
         let mut f = match File::open(path) {
             Ok(f) => f,
-            Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+            Err(e) => return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string()),
         };
+        // One fstat before the read: identity, size and times, for the "settled" test, the
+        // window scan's end and the comparison after the read.
         let mut before = f.metadata().ok();
         if attempt > 0 || before.as_ref().is_some_and(fsio::is_recent) {
             if let Err(e) = fsio::wait_settled(path) {
-                return local.error(ctx, rel, ErrorKind::Unreadable, e.detail);
+                return local.error(ctx, rel.to_owned(), ErrorKind::Unreadable, e.detail);
             }
             // Opened again: a save by rename put a new file at the path meanwhile.
             f = match File::open(path) {
                 Ok(f) => f,
-                Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+                Err(e) => return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string()),
             };
             before = f.metadata().ok();
         }
-        let got = match read_once(&mut f, buf) {
-            Ok(g) => g,
-            Err(e) => return local.error(ctx, rel, io_kind(&e), e.to_string()),
+        let size = before.as_ref().map_or(0, std::fs::Metadata::len);
+        // Clean files (nearly all of them) are scanned in windows; only a file with a token is
+        // read whole, from its start, for the classification.
+        let got = match scan_windows(&mut f, size, buf) {
+            Ok(Scan::Binary) => Ok(Read1::Binary),
+            Ok(Scan::Clean(n)) => Ok(Read1::Clean(n)),
+            Ok(Scan::Hit) => f
+                .seek(SeekFrom::Start(0))
+                .and_then(|_| read_once(&mut f, buf))
+                .map(Read1::Whole),
+            Err(e) => Err(e),
         };
+        let got = match got {
+            Ok(g) => g,
+            Err(e) => return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string()),
+        };
+        read_pause();
         let changed = match (&before, f.metadata().ok()) {
             (Some(a), Some(b)) => !fsio::same_version(a, &b),
             _ => true,
@@ -139,18 +233,43 @@ fn check_file(
             }
             return local.error(
                 ctx,
-                rel,
+                rel.to_owned(),
                 ErrorKind::Unreadable,
                 "kept changing while read".to_owned(),
             );
         }
         match got {
-            Got::Binary => local.counts[ri].binary += 1,
-            Got::Buffered => check_bytes(ctx, ri, &rel, buf, local),
-            Got::Mapped(m) => check_bytes(ctx, ri, &rel, &m, local),
+            Read1::Binary | Read1::Whole(Got::Binary) => local.counts[ri].binary += 1,
+            Read1::Clean(n) => {
+                let c = &mut local.counts[ri];
+                c.files += 1;
+                c.bytes += n;
+            }
+            Read1::Whole(Got::Buffered) => check_bytes(ctx, ri, rel, buf, local),
+            Read1::Whole(Got::Mapped(m)) => check_bytes(ctx, ri, rel, &m, local),
         }
         return;
     }
+}
+
+/// Test hook between a file's read and the `fstat` after it (`PROBITY_TEST_PAUSE=verify-read:DIR`,
+/// see [`fsio::test_pause`]), so a test can change the file at that exact step. The environment is
+/// looked at once per process, not once per file.
+fn read_pause() {
+    static SET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *SET.get_or_init(|| std::env::var_os("PROBITY_TEST_PAUSE").is_some()) {
+        fsio::test_pause("verify-read");
+    }
+}
+
+/// What one attempt at a file gave.
+enum Read1 {
+    /// The first block says binary.
+    Binary,
+    /// Clean, this many bytes.
+    Clean(u64),
+    /// A token somewhere: the whole file, for [`check_bytes`].
+    Whole(Got),
 }
 
 struct Shared<'a> {
@@ -161,6 +280,15 @@ struct Shared<'a> {
 
 impl Shared<'_> {
     fn root_of(&self, p: &Path) -> Option<usize> {
+        if let [only] = self.ctxs {
+            // One root: the walker only yields paths under it (joined onto it).
+            return p
+                .as_os_str()
+                .as_bytes()
+                .starts_with(only.path.as_os_str().as_bytes())
+                .then_some(0)
+                .or_else(|| p.starts_with(&only.path).then_some(0));
+        }
         self.ctxs
             .iter()
             .enumerate()
@@ -222,8 +350,8 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let ri = self.shared.root_of(&path).unwrap_or(0);
                 let ctx = &self.shared.ctxs[ri];
                 let since = (self.local.findings.len(), self.local.errors.len());
-                self.local
-                    .error(ctx, rel_path(&ctx.path, &path), kind, detail);
+                let rel = rel_path(&ctx.path, &path).into_owned();
+                self.local.error(ctx, rel, kind, detail);
                 mark_bytes(&mut self.local, since, &ctx.path, &path);
                 return WalkState::Continue;
             }
@@ -240,7 +368,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
         let ctx = &self.shared.ctxs[ri];
         let rel = rel_path(&ctx.path, entry.path());
         let since = (self.local.findings.len(), self.local.errors.len());
-        check_file(ctx, ri, entry.path(), rel, &mut self.buf, &mut self.local);
+        check_file(ctx, ri, entry.path(), &rel, &mut self.buf, &mut self.local);
         mark_bytes(&mut self.local, since, &ctx.path, entry.path());
         if let Some(p) = self.shared.progress {
             self.pending += 1;
@@ -261,7 +389,7 @@ impl<'s> ParallelVisitorBuilder<'s> for Builder<'s, '_> {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
         Box::new(Visitor {
             shared: self.shared,
-            buf: Vec::with_capacity(64 * 1024),
+            buf: Vec::with_capacity(TOKEN_OVERLAP + WINDOW),
             local: Local::new(self.shared.ctxs.len()),
             pending: 0,
         })
