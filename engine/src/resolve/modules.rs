@@ -123,6 +123,12 @@ impl Resolver<'_> {
         hits.sort_unstable();
         hits.dedup();
         let mut out: Vec<String> = hits.into_iter().map(|i| self.ws.paths[i].clone()).collect();
+        // A file of a crate's `tests/`, `benches/`, `examples/` (or its `build.rs`) is in another
+        // target's crate, not a module of the lib: `list::X` is `src/list.rs`, not `tests/list.rs`
+        // (only when nothing else matches).
+        if rust && out.iter().any(|p| !self.other_target(p)) {
+            out.retain(|p| !self.other_target(p));
+        }
         // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
         if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
             out.retain(|p| p.matches('/').count() <= min);
@@ -134,6 +140,31 @@ impl Resolver<'_> {
             }
         }
         out
+    }
+
+    /// Whether the Rust file `p` belongs to a target other than a crate's lib and its modules:
+    /// below `tests/`, `benches/` or `examples/` of a crate directory (one holding `Cargo.toml`,
+    /// or the repository's root), or a crate's `build.rs`.
+    fn other_target(&self, p: &str) -> bool {
+        let crate_dir =
+            |d: &str| d.is_empty() || self.ws.path_set.contains(&format!("{d}/Cargo.toml"));
+        let (dir, name) = p.rsplit_once('/').unwrap_or(("", p));
+        if name == "build.rs" && crate_dir(dir) {
+            return true;
+        }
+        let mut start = 0;
+        while let Some(i) = p[start..].find('/') {
+            let seg_end = start + i;
+            let seg = &p[start..seg_end];
+            if matches!(seg, "tests" | "benches" | "examples") {
+                let parent = p[..start].trim_end_matches('/');
+                if crate_dir(parent) {
+                    return true;
+                }
+            }
+            start = seg_end + 1;
+        }
+        false
     }
 
     /// The files of a module path cited by a plan (`./web/app`, `src/a/b.ts`, `@/lib/util`,

@@ -287,8 +287,31 @@ impl Ctx<'_> {
             node.children(&mut w)
                 .any(|c| c.kind() == "visibility_modifier")
         };
+        let first = self.decls.len();
         if let Some(arg) = node.child_by_field_name("argument") {
             self.rust_use(arg, "", exported);
+        }
+        // A `use` inside an inline `mod x { ... }` binds in module `x`, not in the file's module:
+        // its container is the module path below the file (`tests`, `a::b`), so the file's own
+        // names and globs leave it out (`mod tests { use super::*; }` does not make the file a
+        // glob of its parent).
+        let mut mods = Vec::new();
+        let mut p = node.parent();
+        while let Some(a) = p {
+            if a.kind() == "mod_item"
+                && let Some(n) = a.child_by_field_name("name")
+            {
+                mods.push(self.t(n).to_owned());
+            }
+            p = a.parent();
+        }
+        if !mods.is_empty() {
+            mods.reverse();
+            let path = mods.join("::");
+            for d in &mut self.decls[first..] {
+                d.container = Some(path.clone());
+                d.qualified = format!("{path}::{}", d.name);
+            }
         }
     }
 
