@@ -303,7 +303,8 @@ fn an_unanalyzed_reexporting_file_does_not_block_a_missing_member() {
 }
 
 /// `interface A extends B, ns.C<T>`: the members of `B` and `C` are members of `A` (they were
-/// MISSING); a header probity cannot read keeps absence UNCHECKABLE.
+/// MISSING); a type argument's object type is not the body; a header probity cannot read keeps
+/// absence UNCHECKABLE.
 #[test]
 fn an_interface_has_the_members_of_the_interfaces_it_extends() {
     let r = Repo::new();
@@ -314,7 +315,8 @@ fn an_interface_has_the_members_of_the_interfaces_it_extends() {
          export interface Convert extends Base, Gen<number> {\n  hexToRgb(h: string): number[];\n}\n\
          export interface Odd extends Gen<{ a: number }> {\n  odd: boolean;\n}\n\
          export interface Dict {\n  size: number;\n  [key: string]: number;\n}\n\
-         declare const dict: Dict;\n",
+         declare const dict: Dict;\n\
+         export interface Commented extends /* a, b */ Gen<number> {}\n",
     );
     expect_verdicts(
         &r,
@@ -324,7 +326,13 @@ fn an_interface_has_the_members_of_the_interfaces_it_extends() {
             ("Convert.value", "VERIFIED src/types.ts:5"),
             ("Convert.nothing", "MISSING"),
             ("Odd.odd", "VERIFIED src/types.ts:11"),
-            ("Odd.nothing", "UNCHECKABLE"),
+            // `{ a: number }` is a type argument, not the body.
+            ("Odd.value", "VERIFIED src/types.ts:5"),
+            ("Odd.nothing", "MISSING"),
+            (
+                "Commented.nothing",
+                "UNCHECKABLE cannot read every base of `Commented`",
+            ),
             ("Dict.size", "VERIFIED src/types.ts:14"),
             ("Dict.anything", "UNCHECKABLE index signature"),
             ("dict.anything", "UNCHECKABLE index signature"),

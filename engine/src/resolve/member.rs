@@ -21,6 +21,9 @@ impl Resolver<'_> {
         let mut depth = 0;
         // The traits of `impl Trait for` blocks met (bases of a Rust type).
         let mut traits = HashSet::new();
+        // An interface base probity cannot read (`extends Readonly<{ a: 1 }>`): the others are
+        // searched, absence is not provable.
+        let mut unreadable = None;
         while !queue.is_empty() && depth < 6 {
             let mut next = Vec::new();
             let mut found = Vec::new();
@@ -64,7 +67,14 @@ impl Resolver<'_> {
                                 d.line
                             ));
                         }
-                        next.extend(bases.unwrap_or_else(|| vec![format!("{cn}'s bases")]));
+                        next.extend(bases.iter().flatten().cloned());
+                        if bases.iter().any(Option::is_none) && unreadable.is_none() {
+                            unreadable = Some(format!(
+                                "probity cannot read every base of `{cn}` at {p}:{}: one may \
+                                 declare `{m}`",
+                                d.line
+                            ));
+                        }
                     }
                 }
                 // Rust `impl` blocks of the type: the traits it implements (their default
@@ -151,6 +161,9 @@ impl Resolver<'_> {
             queue = next;
             depth += 1;
         }
+        if let Some(why) = unreadable {
+            return Outcome::Unchecked(why);
+        }
         Outcome::Missing {
             suggestions: vec![],
             scope,
@@ -161,9 +174,9 @@ impl Resolver<'_> {
 
 impl Resolver<'_> {
     /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
-    /// ns.C<T> {`), read from the text after its name up to its body (`None` when unreadable),
+    /// ns.C<T> {`), read from the text after its name up to its body (`None` for a base it cannot read),
     /// and whether its body has an index signature.
-    fn interface_bases(&self, p: &str, d: &Decl) -> (Option<Vec<String>>, bool) {
+    fn interface_bases(&self, p: &str, d: &Decl) -> (Vec<Option<String>>, bool) {
         // `member` asks again for every member name: read once per workspace.
         let key = (p.to_owned(), d.line, d.column);
         self.ws.interface_bases.get_or(key, || {
@@ -175,7 +188,7 @@ impl Resolver<'_> {
                 .sum::<usize>()
                 + d.column.saturating_sub(1);
             let rest = text.get(start..).unwrap_or("");
-            (header_bases(rest), body_has_index_signature(rest))
+            header_bases(rest)
         })
     }
 }
@@ -216,35 +229,92 @@ fn body_has_index_signature(rest: &str) -> bool {
     false
 }
 
-/// The bases in the header of the interface declared at the start of `rest` (`A extends B,
-/// ns.C<T> {`); `None` when unreadable.
-fn header_bases(rest: &str) -> Option<Vec<String>> {
-    let head = &rest[..rest.find('{')?];
-    let Some((_, ext)) = head.split_once(" extends ") else {
-        return Some(Vec::new());
-    };
-    let mut out = Vec::new();
+/// The header of the interface whose name starts `rest`, up to its body: the text of its
+/// `extends` clause (empty without one) and the offset of the body's `{`. Brackets are
+/// balanced, so neither a type parameter's constraint (`<T extends Element | Window,>`, `<T
+/// extends { a: 1 }>`) nor an object type in a base's arguments is read as the clause or the
+/// body. `None` when the body is not found.
+fn interface_header(rest: &str) -> Option<(&str, usize)> {
+    let b = rest.as_bytes();
     let mut depth = 0usize;
-    let mut part = String::new();
-    for ch in ext.chars().chain(std::iter::once(',')) {
-        match ch {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                let b = part.trim();
-                let b = b.rsplit('.').next().unwrap_or(b).trim();
-                if !is_ident(b) {
-                    return None;
-                }
-                out.push(b.to_owned());
-                part.clear();
+    let mut ext = None;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' if depth == 0 => {
+                let clause = ext.map_or("", |e| &rest[e..i]);
+                return Some((clause, i));
             }
-            _ if depth == 0 => part.push(ch),
+            b'<' | b'(' | b'[' | b'{' => depth += 1,
+            // `=>` of a function type is no closing bracket.
+            b'>' if i > 0 && b[i - 1] == b'=' => {}
+            b'>' | b')' | b']' | b'}' => depth = depth.checked_sub(1)?,
+            b'e' if depth == 0
+                && ext.is_none()
+                && rest[i..].starts_with("extends")
+                && (i == 0 || !is_word_byte(b[i - 1]))
+                && !b.get(i + 7).copied().is_some_and(is_word_byte) =>
+            {
+                ext = Some(i + 7);
+            }
             _ => {}
         }
     }
-    // A body cut short by a `{` inside the header (`extends B<{ a: T }>`).
-    (depth == 0).then_some(out)
+    None
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// The bases in the header of the interface whose name starts `rest` (`A<T extends X> extends
+/// B, ns.C<T> {`), with whether its body has an index signature; `None` bases when unreadable.
+fn header_bases(rest: &str) -> (Vec<Option<String>>, bool) {
+    let Some((ext, open)) = interface_header(rest) else {
+        return (vec![None], false);
+    };
+    if ext.trim().is_empty() {
+        return (Vec::new(), body_has_index_signature(&rest[open..]));
+    }
+    let bases = top_level_parts(ext).into_iter().map(base_name).collect();
+    (bases, body_has_index_signature(&rest[open..]))
+}
+
+/// `text` cut at its commas outside brackets (`A<B, C>, D` is `A<B, C>` and `D`).
+fn top_level_parts(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'<' | b'(' | b'[' | b'{' => depth += 1,
+            b'>' if i > 0 && b[i - 1] == b'=' => {}
+            b'>' | b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The type a base as written (`ns.C<T>`, `Generic[T]`) names; the type argument of the
+/// TypeScript utility types that keep every member of it (`Partial<Options>` is `Options`).
+/// `None` when it names no type by an identifier.
+fn base_name(part: &str) -> Option<String> {
+    let part = part.trim();
+    for wrapper in ["Partial<", "Required<", "Readonly<"] {
+        if let Some(inner) = part.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')) {
+            let first = top_level_parts(inner).into_iter().next()?;
+            return base_name(first);
+        }
+    }
+    let p = part.split(['[', '<', '(']).next().unwrap_or(part);
+    let p = p.rsplit('.').next().unwrap_or(p).trim();
+    is_ident(p).then(|| p.to_owned())
 }
 
 /// Bases that add no members a plan would cite.
@@ -258,14 +328,14 @@ pub(super) fn bases_of(d: &Decl) -> Vec<String> {
         return Vec::new();
     };
     let s = s.trim_start_matches('(').trim_end_matches(')');
-    let s = s.replace("extends ", ",").replace("implements ", ",");
-    s.split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && !p.contains('='))
-        .map(|p| {
-            let p = p.split(['[', '<', '(']).next().unwrap_or(p);
-            p.rsplit('.').next().unwrap_or(p).trim().to_owned()
-        })
-        .filter(|p| is_ident(p))
+    // A TypeScript class declares every member of the interfaces it `implements` itself (the
+    // compiler checks it): they are no bases it inherits members from.
+    let s = s.split("implements ").next().unwrap_or(s);
+    let s = s.replace("extends ", ",");
+    top_level_parts(&s)
+        .into_iter()
+        // Python's keywords (`metaclass=M`), not `=>` in a type argument.
+        .filter(|p| !p.split(['<', '[', '(']).next().unwrap_or(p).contains('='))
+        .filter_map(base_name)
         .collect()
 }

@@ -30,9 +30,9 @@ use super::js::exports::JsExports;
 use super::js::modules;
 use super::rust::depscan::CargoHome;
 
-/// The bases a TypeScript interface header names (`None`: unreadable) and whether its body has
+/// The bases a TypeScript interface header names (each `None` when unreadable) and whether its body has
 /// an index signature.
-pub(super) type InterfaceHeader = (Option<Vec<String>>, bool);
+pub(super) type InterfaceHeader = (Vec<Option<String>>, bool);
 
 /// What one resolution call reads of a repository root, besides declarations (module docs).
 pub(super) struct Workspace {
