@@ -166,7 +166,8 @@ impl Resolver<'_> {
                 None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
                 Some(orig) => {
                     for f in &files {
-                        cx.consulted.push(super::rust::modtree::key_file(f).to_owned());
+                        cx.consulted
+                            .push(super::rust::modtree::key_file(f).to_owned());
                         found.extend(self.chase(f, orig, MAX_HOPS - 1, false, &mut cx));
                     }
                 }

@@ -159,9 +159,11 @@ impl Resolver<'_> {
         let mut out = Vec::new();
         let mut declared = false;
         if let Some(fi) = self.files.get(file) {
-            for d in fi.decls.iter().filter(|d| {
-                d.kind == Kind::Module && d.name == name && at_level(d, inline, true)
-            }) {
+            for d in fi
+                .decls
+                .iter()
+                .filter(|d| d.kind == Kind::Module && d.name == name && at_level(d, inline, true))
+            {
                 declared = true;
                 if d.signature.as_deref() == Some(INLINE_BODY) {
                     out.push(mod_key(file, &join_mod(inline, name)));
@@ -236,7 +238,11 @@ impl Resolver<'_> {
 /// A decl's name for a class candidate (`inner::Widget` → `Widget`).
 pub(in crate::resolve) fn class_name(qualified: &str, file: &str) -> String {
     if is_rust_file(file) {
-        qualified.rsplit("::").next().unwrap_or(qualified).to_owned()
+        qualified
+            .rsplit("::")
+            .next()
+            .unwrap_or(qualified)
+            .to_owned()
     } else {
         qualified.to_owned()
     }
