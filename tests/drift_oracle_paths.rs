@@ -9,7 +9,7 @@ use crate::util::{Repo, expect_verdicts};
 fn krate(r: &Repo, name: &str) {
     r.write(
         "Cargo.toml",
-        &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
     );
 }
 
