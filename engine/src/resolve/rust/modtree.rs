@@ -8,6 +8,7 @@
 
 use super::super::Resolver;
 use super::super::paths::{join_dir, normalize_within, parent_dir};
+use super::super::refs::Ref;
 use crate::index::{Decl, Kind};
 
 /// Separates the file from the inline module path in a module key.
@@ -221,6 +222,47 @@ impl Resolver<'_> {
             .iter()
             .flat_map(|k| self.child_modules(k, name))
             .collect()
+    }
+
+    /// The files of the Rust modules the qualified references go through, their parents first:
+    /// a module an inline body or a `#[path]` attribute gives is known only once the file
+    /// declaring it is loaded (see [`super::rust::modtree`]); level by level, the crate roots
+    /// first.
+    pub(in crate::resolve) fn load_rust_modules(&mut self, parsed: &[Ref]) {
+        let rust: Vec<&Vec<String>> = parsed
+            .iter()
+            .filter_map(|r| match r {
+                Ref::Qualified { segs, rust: true } if segs.len() >= 2 => Some(segs),
+                _ => None,
+            })
+            .collect();
+        if rust.is_empty() {
+            return;
+        }
+        let roots = self.deps().all_roots.clone();
+        self.load_paths(&roots);
+        // A head naming an inline module (`private::Sealed`): the files that may declare it.
+        let heads: Vec<String> = rust
+            .iter()
+            .map(|segs| segs[0].clone())
+            .filter(|h| !matches!(h.as_str(), "crate" | "self" | "super"))
+            .collect();
+        self.load(&heads);
+        for depth in 1..=4 {
+            let mut want: Vec<String> = rust
+                .iter()
+                .filter(|segs| segs.len() > depth)
+                .flat_map(|segs| self.module_files(&segs[..depth], true))
+                .map(|k| key_file(&k).to_owned())
+                .filter(|f| !self.files.contains_key(f))
+                .collect();
+            want.sort();
+            want.dedup();
+            if want.is_empty() && rust.iter().all(|s| s.len() <= depth + 1) {
+                break;
+            }
+            self.load_paths(&want);
+        }
     }
 
     /// What an import `d` of module file (or key) `file` refers to: for Rust, from the module
