@@ -66,7 +66,8 @@ pub fn in_a() {}
 /// Class 5: `#[path]` on `mod x;`: relative to the file's directory (`src/a.rs`'s `sib.rs` is
 /// `src/sib.rs`), inside an inline module relative to the module's directory (`src/a/wrap/`,
 /// `src/outer/`), several `#[cfg] #[path]` alternatives and `cfg_attr` readings (the named file
-/// and the module's own), and a glob re-export from such a module.
+/// and the module's own), a glob re-export from such a module, and `#[path] mod x;` items
+/// written inside a macro call (`cfg_select! { ... }`).
 #[test]
 fn path_attributes_are_followed() {
     let r = Repo::new();
@@ -88,8 +89,15 @@ mod outer {
 }
 #[cfg_attr(unix, path = \"unix.rs\")]
 mod platform;
+mod parker;
 ",
     );
+    r.write(
+        "src/parker.rs",
+        "cfg_select! {\n    unix => {\n        #[path = \"parker/linux.rs\"]\n        mod sys;\n    }\n    _ => {\n        #[path = \"parker/generic.rs\"]\n        mod sys;\n    }\n}\n",
+    );
+    r.write("src/parker/linux.rs", "pub struct Timespec32;\n");
+    r.write("src/parker/generic.rs", "pub struct Parker;\n");
     r.write("src/imp_unix.rs", "pub struct Guard;\n");
     r.write("src/imp_other.rs", "pub struct OtherGuard;\n");
     r.write(
@@ -127,6 +135,17 @@ mod platform;
             ("crate::platform::default_only", "VERIFIED src/platform.rs"),
             ("platform::unix_only", "VERIFIED src/unix.rs"),
             ("crate::platform::nope", "MISSING"),
+            (
+                "crate::parker::sys::Timespec32",
+                "VERIFIED src/parker/linux.rs",
+            ),
+            (
+                "crate::parker::sys::Parker",
+                "VERIFIED src/parker/generic.rs",
+            ),
+            ("sys::Timespec32", "VERIFIED src/parker/linux.rs"),
+            ("crate::parker::sys::Timespec64", "MISSING"),
+            ("sys::Timespec64", "MISSING"),
         ],
     );
 }

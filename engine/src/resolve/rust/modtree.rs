@@ -186,10 +186,36 @@ impl Resolver<'_> {
         }
         if !declared {
             out.extend(self.default_child(key, name));
+            if out.is_empty() && self.files.contains_key(file) {
+                // `cfg_select! { unix => { #[path = "unix.rs"] mod imp; } ... }`: items the
+                // parser reads as a macro call's tokens.
+                for p in self.macro_mod_paths(file, name).iter() {
+                    out.extend(self.path_attr_file(key, p));
+                }
+            }
         }
         out.sort();
         out.dedup();
         out
+    }
+
+    /// The `#[path]` values of the `mod name;` items of `file`'s text (read once per file and
+    /// name, only when its words hold `mod`, `path` and `name`): how a `mod` item written inside
+    /// a macro call names its file.
+    fn macro_mod_paths(&self, file: &str, name: &str) -> std::sync::Arc<Vec<String>> {
+        let post = self.postings();
+        if !["mod", "path", name].iter().all(|w| post.holds(file, w)) {
+            return std::sync::Arc::default();
+        }
+        self.ws
+            .macro_mods
+            .get_or((file.to_owned(), name.to_owned()), || {
+                self.read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Ok(b) = crate::fsio::read_repo_file(self.root.join(file)) else {
+                    return std::sync::Arc::default();
+                };
+                std::sync::Arc::new(text_mod_paths(&String::from_utf8_lossy(&b), name))
+            })
     }
 
     /// The modules `segs` names below module `key` (`key` itself for none).
@@ -218,10 +244,19 @@ impl Resolver<'_> {
             .collect();
         sites.sort();
         sites.dedup();
-        sites
+        let mut out: Vec<String> = sites
             .iter()
             .flat_map(|k| self.child_modules(k, name))
-            .collect()
+            .collect();
+        if out.is_empty() {
+            // `mod name;` items written inside macro calls of the loaded files.
+            for f in self.files.keys().filter(|f| is_rust_file(f)) {
+                for p in self.macro_mod_paths(f, name).iter() {
+                    out.extend(self.path_attr_file(f, p));
+                }
+            }
+        }
+        out
     }
 
     /// The files of the Rust modules the qualified references go through, their parents first:
@@ -287,5 +322,59 @@ pub(in crate::resolve) fn class_name(qualified: &str, file: &str) -> String {
             .to_owned()
     } else {
         qualified.to_owned()
+    }
+}
+
+/// The `#[path = "..."]` values (also inside `cfg_attr`) of the attributes right before each
+/// `mod name;` of `text`, read as text.
+fn text_mod_paths(text: &str, name: &str) -> Vec<String> {
+    let is_w = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("mod") {
+        if i > 0 && is_w(b[i - 1]) {
+            continue;
+        }
+        let rest = text[i + 3..].trim_start();
+        let Some(after) = rest.strip_prefix(name) else {
+            continue;
+        };
+        if rest.len() == text.len() - i - 3 || !after.trim_start().starts_with(';') {
+            continue;
+        }
+        // The attributes before it, nearest first (a visibility between them and `mod`).
+        let mut head = text[..i].trim_end();
+        if let Some(h) = head.strip_suffix("pub") {
+            head = h.trim_end();
+        }
+        while head.ends_with(']') {
+            let Some(start) = head.rfind("#[") else {
+                break;
+            };
+            let attr = &head[start..];
+            for (j, _) in attr.match_indices("path") {
+                let tail = attr[j + 4..].trim_start();
+                if let Some(v) = tail.strip_prefix('=').map(str::trim_start)
+                    && let Some(v) = v.strip_prefix('"')
+                    && let Some(end) = v.find('"')
+                {
+                    out.push(v[..end].to_owned());
+                }
+            }
+            head = head[..start].trim_end();
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_mod_paths;
+
+    #[test]
+    fn path_attributes_of_mod_items_in_a_macro_call() {
+        let text = "cfg_select! {\n    unix => {\n        #[path = \"unix.rs\"]\n        mod imp;\n    }\n    _ => {\n        #[cfg_attr(x, path = \"generic.rs\")]\n        pub mod imp;\n    }\n}\nmod import;\n#[path = \"no.rs\"]\nmod imps;\n";
+        assert_eq!(text_mod_paths(text, "imp"), vec!["unix.rs", "generic.rs"]);
+        assert!(text_mod_paths(text, "other").is_empty());
     }
 }
