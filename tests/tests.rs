@@ -21,6 +21,7 @@ mod drift_jstypes;
 mod drift_node;
 mod drift_oracle_cases;
 mod drift_oracle_modules;
+mod drift_oracle_paths;
 mod drift_oracle_refs;
 mod drift_oracle_ts;
 mod drift_plans;

@@ -126,7 +126,8 @@ pub struct Decl {
     pub kind: Kind,
     /// The declared name (`--flag` for flags, the local binding for imports).
     pub name: String,
-    /// `Container::name` (Rust) or `Container.name`, else `name`.
+    /// `Container::name` (Rust) or `Container.name`, else `name`; a Rust item of an inline
+    /// `mod a { ... }` is `a::name`.
     pub qualified: String,
     /// The class, impl type, trait, enum or interface it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,10 +142,13 @@ pub struct Decl {
     /// Rust `pub` as written; JS/TS `export` or `module.exports`; Python `__all__`, else no
     /// leading underscore. Members follow their container.
     pub exported: bool,
-    /// Parameters and return type (functions), or the declared type (fields), as written.
+    /// Parameters and return type (functions), or the declared type (fields), as written; `{ ... }`
+    /// for a Rust `mod x { ... }` whose body is inline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
-    /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`).
+    /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`). A Rust `mod x;`
+    /// with `#[path = "..."]` attributes: their files, one a line (an empty line when one is under
+    /// `cfg_attr`: the file of the module's name may be the one compiled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// Imports: the name taken from that module (`*` for a glob or namespace); none for a module.

@@ -176,10 +176,14 @@ impl<'c> Resolver<'c> {
 
     /// Parse (or load from the manifest or cache) `rels` if not loaded yet.
     pub(super) fn load_paths(&mut self, rels: &[String]) {
+        // A Rust module key (an inline module) is loaded as its file.
         let todo: Vec<(String, Vec<String>)> = rels
             .iter()
+            .map(|r| super::rust::modtree::key_file(r))
             .filter(|r| !self.files.contains_key(*r) && self.sums.contains_key(*r))
-            .map(|r| (r.clone(), Vec::new()))
+            .map(|r| (r.to_owned(), Vec::new()))
+            .collect::<BTreeMap<_, _>>()
+            .into_iter()
             .collect();
         self.index_found(todo);
         self.rebuild();

@@ -154,7 +154,7 @@ impl Resolver<'_> {
         let mut cx = Chase::default();
         for (p, d) in &imps {
             let from = d.from.as_deref().unwrap_or("");
-            let files = self.module_for_import(p, from);
+            let files = self.import_targets(p, d);
             if files.is_empty() {
                 match self.unresolved_import(p, from) {
                     Some(why) => unresolved.insert(why),
@@ -166,7 +166,8 @@ impl Resolver<'_> {
                 None | Some("*") => found.extend(files.iter().map(|f| module_cand(f, n))),
                 Some(orig) => {
                     for f in &files {
-                        cx.consulted.push(f.clone());
+                        cx.consulted
+                            .push(super::rust::modtree::key_file(f).to_owned());
                         found.extend(self.chase(f, orig, MAX_HOPS - 1, false, &mut cx));
                     }
                 }

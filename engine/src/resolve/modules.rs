@@ -6,6 +6,7 @@
 use super::js::modules::{Spec, package_of};
 use super::langs::{family_of, lang_of};
 use super::paths::{join_dir, normalize, parent_dir};
+use super::rust::modtree::{key_file, key_inline, mod_key};
 use super::{Candidate, CandidateKind, Resolver};
 use crate::index::Kind;
 use crate::lang::Family;
@@ -76,11 +77,43 @@ impl Resolver<'_> {
         })
     }
 
-    /// Module files for `segs` (Python dotted, Rust `crate::a::b`, `member_crate::a::b`).
+    /// Module files for `segs` (Python dotted, Rust `crate::a::b`, `member_crate::a::b`). Rust:
+    /// module keys (see [`super::rust::modtree`]): the files the path names in the 2018 layout
+    /// (every module so named, when the path is short), the modules its parent's `mod` items
+    /// give (inline bodies, `#[path]`), and, for a head naming the crate, its modules of that
+    /// name as well as the crate itself.
     pub(super) fn module_files(&self, segs: &[String], rust: bool) -> Vec<String> {
-        if rust && let Some(files) = self.crate_module_files(segs) {
-            return files;
+        if !rust {
+            return self.path_module_files(segs, false);
         }
+        let mut out = match self.crate_module_files(segs) {
+            Some(files) => {
+                let mut files = files;
+                if segs[0] != "crate" {
+                    // `bytes::Shared` in the crate `bytes`: also its module `bytes`.
+                    files.extend(self.path_module_files(segs, true));
+                }
+                files
+            }
+            None => self.path_module_files(segs, true),
+        };
+        let n = segs.len();
+        if !segs.iter().any(|s| matches!(s.as_str(), "self" | "super")) {
+            if n >= 2 {
+                for p in self.module_files(&segs[..n - 1], true) {
+                    out.extend(self.child_modules(&p, &segs[n - 1]));
+                }
+            } else if segs[0] != "crate" {
+                out.extend(self.modules_named(&segs[0]));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Module files for `segs` by their paths: every file whose path ends in the module path.
+    fn path_module_files(&self, segs: &[String], rust: bool) -> Vec<String> {
         let segs: Vec<&str> = segs
             .iter()
             .map(String::as_str)
@@ -129,8 +162,9 @@ impl Resolver<'_> {
         if rust && out.iter().any(|p| !self.other_target(p)) {
             out.retain(|p| !self.other_target(p));
         }
-        // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`).
-        if let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
+        // Prefer the shallowest match (`pkg/a.py` over `tests/fixtures/pkg/a.py`); a Rust crate
+        // may have several modules of a name (`src/de.rs`, `src/value/de.rs`): all of them.
+        if !rust && let Some(min) = out.iter().map(|p| p.matches('/').count()).min() {
             out.retain(|p| p.matches('/').count() <= min);
         }
         if out.is_empty() && !rust && self.deps().packages.contains_key(segs[0]) {
@@ -294,8 +328,8 @@ impl Resolver<'_> {
 
     /// The files an import in `importer` refers to (empty: outside the repository).
     pub(crate) fn module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
-        let dir = parent_dir(importer);
-        match family_of(importer) {
+        let dir = parent_dir(key_file(importer));
+        match family_of(key_file(importer)) {
             Some(Family::Python) => {
                 if from.starts_with('.') {
                     let dots = from.chars().take_while(|&c| c == '.').count();
@@ -346,36 +380,45 @@ impl Resolver<'_> {
         }
     }
 
-    /// The files of the Rust module path `from` of a `use` in `importer`: `crate::a::b` from the
-    /// importer's crate root (the nearest directory above it with `lib.rs` or `main.rs`; else any
-    /// `a/b.rs` as for a plan's `crate::` path), `self::a` and a plain `a::b` (2018 edition) from
-    /// the importer's module directory, `super::a` from its parent. A plain path naming no child
-    /// module is an external crate (empty).
+    /// The modules of the Rust module path `from` of a `use` in module `importer` (a file or a
+    /// module key, see [`super::rust::modtree`]): `crate::a::b` from the importer's crate root
+    /// (the nearest directory above it with `lib.rs` or `main.rs`; else any `a/b.rs` as for a
+    /// plan's `crate::` path), `self::a` and a plain `a::b` (2018 edition) from the importer's
+    /// module, `super::a` from its parent; each step through the `mod` items of the module it
+    /// starts from. A plain path naming no child module is an external crate (empty).
     fn rust_module_for_import(&self, importer: &str, from: &str) -> Vec<String> {
         let segs: Vec<&str> = from.split("::").filter(|s| !s.is_empty()).collect();
-        let here = rust_mod_dir(importer);
+        let file = key_file(importer);
         let existing = |c: Vec<String>| -> Vec<String> {
             c.into_iter()
                 .filter(|c| self.ws.path_set.contains(c))
                 .collect()
         };
-        // The files of module `rest` under module directory `dir` (`dir` itself when empty).
-        let under = |dir: &str, rest: &[&str]| -> Vec<String> {
-            if rest.is_empty() {
-                return existing(vec![
-                    format!("{dir}.rs"),
-                    join_dir(dir, "mod.rs"),
-                    join_dir(dir, "lib.rs"),
-                    join_dir(dir, "main.rs"),
-                ]);
+        // The files of module directory `dir` itself.
+        let dir_module = |dir: &str| -> Vec<String> {
+            existing(vec![
+                format!("{dir}.rs"),
+                join_dir(dir, "mod.rs"),
+                join_dir(dir, "lib.rs"),
+                join_dir(dir, "main.rs"),
+            ])
+        };
+        // The modules `rest` names below the modules `from` (the 2018 layout under `dir` when
+        // there are none).
+        let below = |from: Vec<String>, dir: &str, rest: &[&str]| -> Vec<String> {
+            let mut got: Vec<String> = from.iter().flat_map(|k| self.descend(k, rest)).collect();
+            if got.is_empty() && !rest.is_empty() {
+                let p = join_dir(dir, &rest.join("/"));
+                got = existing(vec![format!("{p}.rs"), format!("{p}/mod.rs")]);
             }
-            let p = join_dir(dir, &rest.join("/"));
-            existing(vec![format!("{p}.rs"), format!("{p}/mod.rs")])
+            got.sort();
+            got.dedup();
+            got
         };
         match segs.first().copied() {
             None => Vec::new(),
             Some("crate") => {
-                let mut dir = parent_dir(importer);
+                let mut dir = parent_dir(file);
                 let root = loop {
                     if !existing(vec![join_dir(dir, "lib.rs"), join_dir(dir, "main.rs")]).is_empty()
                     {
@@ -386,7 +429,12 @@ impl Resolver<'_> {
                     }
                     dir = parent_dir(dir);
                 };
-                let got = root.map(|r| under(r, &segs[1..])).unwrap_or_default();
+                let got = root
+                    .map(|r| {
+                        let roots = existing(vec![join_dir(r, "lib.rs"), join_dir(r, "main.rs")]);
+                        below(roots, r, &segs[1..])
+                    })
+                    .unwrap_or_default();
                 if !got.is_empty() {
                     return got;
                 }
@@ -394,17 +442,31 @@ impl Resolver<'_> {
                 self.module_files(&owned, true)
             }
             Some("self") if segs.len() == 1 => vec![importer.to_owned()],
-            Some("self") => under(&here, &segs[1..]),
+            Some("self") => self.descend(importer, &segs[1..]),
             Some("super") => {
                 let ups = segs.iter().take_while(|s| **s == "super").count();
+                let rest = &segs[ups..];
+                // Inline modules first: `super` of `a.rs`'s `mod b { mod c { } }` is `b`.
+                let inline: Vec<&str> = key_inline(importer)
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if ups <= inline.len() {
+                    let parent = mod_key(file, &inline[..inline.len() - ups].join("::"));
+                    return self.descend(&parent, rest);
+                }
+                let here = rust_mod_dir(file);
                 let mut dir = here.as_str();
-                for _ in 0..ups {
+                for _ in 0..ups - inline.len() {
                     dir = parent_dir(dir);
                 }
-                under(dir, &segs[ups..])
+                if rest.is_empty() {
+                    return dir_module(dir);
+                }
+                below(dir_module(dir), dir, rest)
             }
             Some(head) => {
-                let got = under(&here, &segs);
+                let got = self.descend(importer, &segs);
                 if !got.is_empty() {
                     return got;
                 }
@@ -440,7 +502,7 @@ impl Resolver<'_> {
 /// A module file as a candidate for the binding `name`.
 pub(super) fn module_cand(file: &str, name: &str) -> Candidate {
     Candidate {
-        location: file.to_owned(),
+        location: key_file(file).to_owned(),
         kind: CandidateKind::Decl(Kind::Module),
         qualified: name.to_owned(),
         exported: true,

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 
 use super::langs::family_of;
 use super::modules::module_cand;
+use super::rust::modtree::{at_level, class_name, is_rust_file, key_file, key_inline};
 use super::verdict::Outcome;
 use super::{Candidate, CandidateKind, Resolver};
 use crate::index::{Decl, Kind};
@@ -35,7 +36,7 @@ impl Chase {
     /// A lookup starting from `files`.
     pub(super) fn from(files: &[String]) -> Chase {
         Chase {
-            consulted: files.to_vec(),
+            consulted: files.iter().map(|f| key_file(f).to_owned()).collect(),
             ..Chase::default()
         }
     }
@@ -68,14 +69,15 @@ impl Resolver<'_> {
     /// Top-level declarations named `n` in `file`: its definitions, else its imports of that
     /// name (which [`Resolver::chase`] follows).
     pub(super) fn top_level(&self, file: &str, n: &str) -> Vec<&Decl> {
-        let Some(f) = self.files.get(file) else {
+        let Some(f) = self.files.get(key_file(file)) else {
             return Vec::new();
         };
+        let (inline, rust) = (key_inline(file), is_rust_file(file));
         let direct: Vec<&Decl> = f
             .decls
             .iter()
             .filter(|d| {
-                d.container.is_none()
+                at_level(d, inline, rust)
                     && d.name == n
                     && !matches!(d.kind, Kind::CliFlag | Kind::Impl)
             })
@@ -106,7 +108,7 @@ impl Resolver<'_> {
             cx.cycle = true;
             return Vec::new();
         }
-        let family = family_of(file);
+        let family = family_of(key_file(file));
         // Python's `import *` takes every public name; elsewhere only what is exported.
         let python = super::is_python(family);
         let mut found = Vec::new();
@@ -117,7 +119,7 @@ impl Resolver<'_> {
             if d.kind == Kind::Import {
                 found.extend(self.follow_import(file, d, n, hops, cx));
             } else {
-                found.push(self.cand(file, d));
+                found.push(self.cand(key_file(file), d));
             }
         }
         if !found.is_empty() {
@@ -139,23 +141,25 @@ impl Resolver<'_> {
             }
         }
         // `export * from './x'` / `from .x import *` / `pub use x::*`.
-        let globs: Vec<&Decl> = self.files.get(file).map_or(Vec::new(), |fi| {
+        let (inline, rust) = (key_inline(file), is_rust_file(file));
+        let globs: Vec<&Decl> = self.files.get(key_file(file)).map_or(Vec::new(), |fi| {
             fi.decls
                 .iter()
                 .filter(|d| {
                     d.kind == Kind::Import
                         && d.name == "*"
-                        && d.container.is_none()
+                        && at_level(d, inline, rust)
                         && (!glob || python || d.exported)
                 })
                 .collect()
         });
         for g in globs {
-            for t in self.module_for_import(file, g.from.as_deref().unwrap_or("")) {
-                cx.consulted.push(t.clone());
+            for t in self.import_targets(file, g) {
+                cx.consulted.push(key_file(&t).to_owned());
                 if hops == 0 {
-                    cx.bound
-                        .get_or_insert_with(|| format!("{file} re-exports {t}"));
+                    cx.bound.get_or_insert_with(|| {
+                        format!("{} re-exports {}", key_file(file), key_file(&t))
+                    });
                     continue;
                 }
                 found.extend(self.chase(&t, n, hops - 1, true, cx));
@@ -181,28 +185,28 @@ impl Resolver<'_> {
         hops: usize,
         cx: &mut Chase,
     ) -> Vec<Candidate> {
-        let targets = self.module_for_import(file, d.from.as_deref().unwrap_or(""));
+        let targets = self.import_targets(file, d);
         match d.imported.as_deref() {
             None | Some("*") => {
                 if targets.is_empty() {
-                    return vec![self.cand(file, d)];
+                    return vec![self.cand(key_file(file), d)];
                 }
                 targets.iter().map(|t| module_cand(t, n)).collect()
             }
             Some(orig) => {
                 if targets.is_empty() || hops == 0 {
-                    return vec![self.cand(file, d)];
+                    return vec![self.cand(key_file(file), d)];
                 }
                 let outer = std::mem::take(&mut cx.cycle);
                 let mut got = Vec::new();
                 for t in &targets {
-                    cx.consulted.push(t.clone());
+                    cx.consulted.push(key_file(t).to_owned());
                     got.extend(self.chase(t, orig, hops - 1, false, cx));
                 }
                 let cycled = cx.cycle;
                 cx.cycle |= outer;
                 if got.is_empty() && !cycled {
-                    vec![self.cand(file, d)]
+                    vec![self.cand(key_file(file), d)]
                 } else {
                     got
                 }
@@ -217,13 +221,14 @@ impl Resolver<'_> {
         let mut scope = Vec::new();
         let mut cx = Chase::from(files);
         for f in files {
-            let Some(fi) = self.files.get(f) else {
+            let Some(fi) = self.files.get(key_file(f)) else {
                 continue;
             };
+            let (inline, rust) = (key_inline(f), is_rust_file(f));
             scope.extend(
                 fi.decls
                     .iter()
-                    .filter(|d| d.container.is_none())
+                    .filter(|d| at_level(d, inline, rust))
                     .map(|d| d.name.clone()),
             );
             match segs {
@@ -234,18 +239,18 @@ impl Resolver<'_> {
                         .iter()
                         .filter(|d| d.container.as_deref() == Some(c) && d.name == *m)
                     {
-                        found.push(self.cand(f, d));
+                        found.push(self.cand(key_file(f), d));
                     }
                     // `os.path.join`: `path` is a module imported into `os` (a hop).
                     if found.is_empty() {
                         for imp in fi.decls.iter().filter(|d| {
                             d.kind == Kind::Import
                                 && d.name == *c
-                                && d.container.is_none()
+                                && at_level(d, inline, rust)
                                 && matches!(d.imported.as_deref(), None | Some("*"))
                         }) {
-                            for t in self.module_for_import(f, imp.from.as_deref().unwrap_or("")) {
-                                cx.consulted.push(t.clone());
+                            for t in self.import_targets(f, imp) {
+                                cx.consulted.push(key_file(&t).to_owned());
                                 found.extend(self.chase(&t, m, MAX_HOPS - 1, false, &mut cx));
                             }
                         }
@@ -331,7 +336,11 @@ impl Resolver<'_> {
             .iter()
             .flat_map(|f| self.chase(f, c, MAX_HOPS, false, &mut cx))
             .filter(is_container)
-            .map(|k| (cand_file(&k).to_owned(), k.qualified.clone()))
+            .map(|k| {
+                let f = cand_file(&k).to_owned();
+                let name = class_name(&k.qualified, &f);
+                (f, name)
+            })
             .collect();
         classes.sort();
         classes.dedup();
@@ -392,7 +401,9 @@ impl Resolver<'_> {
             }
             for c in self.follow_import(p, d, head, MAX_HOPS, &mut cx) {
                 if is_container(&c) {
-                    classes.push((cand_file(&c).to_owned(), c.qualified.clone()));
+                    let f = cand_file(&c).to_owned();
+                    let name = class_name(&c.qualified, &f);
+                    classes.push((f, name));
                 }
             }
         }

@@ -15,6 +15,7 @@ use super::load::ToLoad;
 use super::member::bases_of;
 use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
+use super::rust::modtree::{at_level, is_rust_file, key_file, key_inline};
 use super::verdict::Outcome;
 use super::{Context, Reference, Resolution, Resolver, Verdict};
 use crate::index::Kind;
@@ -146,7 +147,7 @@ impl Resolver<'_> {
                 continue;
             }
             for (p, d) in self.named(n, |d| d.kind == Kind::Import) {
-                targets.extend(self.module_for_import(p, d.from.as_deref().unwrap_or("")));
+                targets.extend(self.import_targets(p, d));
                 starts.push((p.to_owned(), n.clone()));
             }
         }
@@ -253,6 +254,7 @@ impl Resolver<'_> {
     /// names files in the repository is answered from those files (and what they import); only
     /// the rest of it is searched for.
     fn load_for(&mut self, parsed: &[Ref]) {
+        self.load_rust_modules(parsed);
         let mut needles = Vec::new();
         let mut modules = Vec::new();
         // Module file → the names looked up in it (through its imports, too), each with the
@@ -323,7 +325,7 @@ impl Resolver<'_> {
         // the name it imports.
         let mut targets = Vec::new();
         for m in &modules {
-            let Some(fi) = self.files.get(m) else {
+            let Some(fi) = self.files.get(key_file(m)) else {
                 continue;
             };
             let words: Vec<String> = wanted
@@ -333,15 +335,15 @@ impl Resolver<'_> {
                 .map(|(w, _)| w.clone())
                 .collect();
             for d in fi.decls.iter().filter(|d| d.kind == Kind::Import) {
-                let from = d.from.as_deref().unwrap_or("");
                 let renamed = d
                     .imported
                     .as_deref()
                     .filter(|o| *o != "*" && *o != d.name && words.contains(&d.name));
-                for t in self.module_for_import(m, from) {
+                for t in self.import_targets(m, d) {
                     let post = self.postings();
-                    if words.iter().any(|w| post.holds(&t, w))
-                        || renamed.is_some_and(|o| post.holds(&t, o))
+                    let tf = key_file(&t);
+                    if words.iter().any(|w| post.holds(tf, w))
+                        || renamed.is_some_and(|o| post.holds(tf, o))
                     {
                         targets.push(t);
                     }
@@ -355,9 +357,10 @@ impl Resolver<'_> {
         // `os.path.join` the member in the modules its head is bound to.
         let mut starts = Vec::new();
         for m in &modules {
-            let Some(fi) = self.files.get(m) else {
+            let Some(fi) = self.files.get(key_file(m)) else {
                 continue;
             };
+            let (inline, rust) = (key_inline(m), is_rust_file(m));
             for (w, next) in wanted.get(m).into_iter().flatten() {
                 starts.push((m.clone(), w.clone()));
                 let Some(next) = next else {
@@ -366,9 +369,10 @@ impl Resolver<'_> {
                 for d in fi.decls.iter().filter(|d| {
                     d.kind == Kind::Import
                         && d.name == *w
+                        && at_level(d, inline, rust)
                         && matches!(d.imported.as_deref(), None | Some("*"))
                 }) {
-                    for t in self.module_for_import(m, d.from.as_deref().unwrap_or("")) {
+                    for t in self.import_targets(m, d) {
                         starts.push((t, next.clone()));
                     }
                 }
@@ -400,12 +404,13 @@ impl Resolver<'_> {
             let mut load: Vec<String> = next
                 .iter()
                 .filter(|(t, o)| {
+                    let t = key_file(t);
                     !self.files.contains_key(t)
                         && (post.holds(t, o)
                             || (o == "default"
                                 && (post.holds(t, "default") || post.holds(t, "exports"))))
                 })
-                .map(|(t, _)| t.clone())
+                .map(|(t, _)| key_file(t).to_owned())
                 .collect();
             load.sort();
             load.dedup();
@@ -419,7 +424,7 @@ impl Resolver<'_> {
     /// and, in JS/TS, where the local binding of a default export or of `export { local as n }`
     /// goes (in `f` itself, no hop; `depth` bounds those).
     fn chain_step(&self, f: &str, n: &str, depth: usize) -> Vec<(String, String)> {
-        let Some(fi) = self.files.get(f) else {
+        let Some(fi) = self.files.get(key_file(f)) else {
             return Vec::new();
         };
         let top = self.top_level(f, n);
@@ -429,7 +434,7 @@ impl Resolver<'_> {
         let mut out = Vec::new();
         for d in &top {
             if let Some(o) = d.imported.as_deref().filter(|o| *o != "*") {
-                for t in self.module_for_import(f, d.from.as_deref().unwrap_or("")) {
+                for t in self.import_targets(f, d) {
                     out.push((t, o.to_owned()));
                 }
             }
@@ -453,12 +458,13 @@ impl Resolver<'_> {
                 out.extend(self.chain_step(f, l, depth + 1));
             }
         }
+        let (inline, rust) = (key_inline(f), is_rust_file(f));
         for g in fi
             .decls
             .iter()
-            .filter(|d| d.kind == Kind::Import && d.name == "*" && d.container.is_none())
+            .filter(|d| d.kind == Kind::Import && d.name == "*" && at_level(d, inline, rust))
         {
-            for t in self.module_for_import(f, g.from.as_deref().unwrap_or("")) {
+            for t in self.import_targets(f, g) {
                 out.push((t, n.to_owned()));
             }
         }

@@ -61,6 +61,9 @@ pub(super) struct Workspace {
     /// The bases a TypeScript interface header names and whether its body has an index
     /// signature, per (file, line, column) of the interface (see `Resolver::interface_bases`).
     pub(super) interface_bases: Memo<(String, usize, usize), InterfaceHeader>,
+    /// The `#[path]` values of a Rust file's `mod name;` items written inside macro calls, per
+    /// (file, name) (see `Resolver::child_modules`).
+    pub(super) macro_mods: Memo<(String, String), Arc<Vec<String>>>,
     /// The `name` of the root `package.json`, read on first use by
     /// [`Workspace::own_package_name`].
     own_package: OnceLock<Option<String>>,
@@ -80,6 +83,7 @@ impl Workspace {
             js_exports: Memo::default(),
             code_strings: Memo::default(),
             interface_bases: Memo::default(),
+            macro_mods: Memo::default(),
             own_package: OnceLock::new(),
         }
     }

@@ -109,6 +109,95 @@ impl Ctx<'_> {
         if d.kind == Kind::Field {
             self.clap_derive(def, d);
         }
+        if d.kind == Kind::Module {
+            self.rust_module(def, d);
+        }
+        // An item of an inline `mod a { mod b { ... } }` is `a::b::name` (its container stays
+        // none: it is no member of a type; the resolver reads the module path from `qualified`).
+        if d.container.is_none() {
+            let mods = self.inline_modules(def);
+            if !mods.is_empty() {
+                d.qualified = format!("{mods}::{}", d.name);
+            }
+        }
+    }
+
+    /// The inline modules `node` is inside, outermost first, joined by `::` (`` for none).
+    fn inline_modules(&self, node: Node) -> String {
+        let mut mods = Vec::new();
+        let mut p = node.parent();
+        while let Some(a) = p {
+            if a.kind() == "mod_item"
+                && let Some(n) = a.child_by_field_name("name")
+            {
+                mods.push(self.t(n).to_owned());
+            }
+            p = a.parent();
+        }
+        mods.reverse();
+        mods.join("::")
+    }
+
+    /// A `mod` item: `{ ... }` as its signature when its body is inline; the files its
+    /// `#[path = "..."]` attributes name as `from`, one a line, with an empty line when one of
+    /// them is under `cfg_attr` (the file the module's name gives may be the one compiled).
+    fn rust_module(&self, def: Node, d: &mut Decl) {
+        if def.child_by_field_name("body").is_some() {
+            d.signature = Some("{ ... }".to_owned());
+            return;
+        }
+        let mut paths = Vec::new();
+        let mut conditional = false;
+        for item in self.attribute_items(def) {
+            let Some(attr) = item.named_child(0).filter(|a| a.kind() == "attribute") else {
+                continue;
+            };
+            let Some(head) = attr.named_child(0) else {
+                continue;
+            };
+            match self.t(head) {
+                "path" => {
+                    if let Some(v) = attr.child_by_field_name("value") {
+                        paths.push(strip_quotes(self.t(v)).to_owned());
+                    }
+                }
+                "cfg_attr" => {
+                    if let Some(args) = attr.child_by_field_name("arguments") {
+                        let before = paths.len();
+                        self.cfg_attr_paths(args, &mut paths, 0);
+                        conditional |= paths.len() > before;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if paths.is_empty() {
+            return;
+        }
+        if conditional {
+            paths.push(String::new());
+        }
+        d.from = Some(paths.join("\n"));
+    }
+
+    /// The `path = "..."` values inside the token tree of a `cfg_attr(...)`, nested ones too.
+    fn cfg_attr_paths(&self, tt: Node, out: &mut Vec<String>, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        let mut w = tt.walk();
+        let kids: Vec<Node> = tt.children(&mut w).collect();
+        for (i, k) in kids.iter().enumerate() {
+            if k.kind() == "token_tree" {
+                self.cfg_attr_paths(*k, out, depth + 1);
+            } else if k.kind() == "identifier"
+                && self.t(*k) == "path"
+                && kids.get(i + 1).is_some_and(|e| self.t(*e) == "=")
+                && let Some(v) = kids.get(i + 2).filter(|v| v.kind() == "string_literal")
+            {
+                out.push(strip_quotes(self.t(*v)).to_owned());
+            }
+        }
     }
 
     /// An `impl` block at module level: `impl Trait for Type` as a [`Kind::Impl`] fact (the
