@@ -144,7 +144,8 @@ pub struct Decl {
     /// Parameters and return type (functions), or the declared type (fields), as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
-    /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`).
+    /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`). A Rust `impl
+    /// Trait for Type`: the path written before the trait's name (`std::fmt`, empty for `Display`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// Imports: the name taken from that module (`*` for a glob or namespace); none for a module.

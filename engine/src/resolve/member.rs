@@ -6,7 +6,9 @@ use std::collections::HashSet;
 use super::Resolver;
 use super::refs::is_ident;
 use super::rust::cratesrc::DepTrait;
+use super::rust::stdtraits::StdTrait;
 use super::verdict::Outcome;
+use super::{Candidate, CandidateKind};
 use crate::index::names::RUST_STD_TRAIT_METHODS;
 use crate::index::{Decl, Kind};
 
@@ -21,6 +23,8 @@ impl Resolver<'_> {
         let mut depth = 0;
         // The traits of `impl Trait for` blocks met (bases of a Rust type).
         let mut traits = HashSet::new();
+        // Those `impl Trait for` facts, with their files.
+        let mut trait_impls: Vec<(&str, &Decl)> = Vec::new();
         while !queue.is_empty() && depth < 6 {
             let mut next = Vec::new();
             let mut found = Vec::new();
@@ -71,6 +75,7 @@ impl Resolver<'_> {
                 // methods are its members, searched as bases), and macros generating members.
                 let impls = self.named(&cn, |d| d.kind == Kind::Impl);
                 traits.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
+                trait_impls.extend(impls.iter().filter(|(_, d)| d.trait_name.is_some()));
                 next.extend(impls.iter().filter_map(|(_, d)| d.trait_name.clone()));
                 if found.is_empty()
                     && let Some((p, d)) = impls.iter().find(|(_, d)| d.macro_members)
@@ -115,8 +120,41 @@ impl Resolver<'_> {
             if !found.is_empty() {
                 return Outcome::Found(found);
             }
+            // The standard traits the impls name: their methods are members, declared at the
+            // impl; a trait every impl of which is the standard library's lacks the others.
+            let mut std_decided = HashSet::new();
+            for b in &next {
+                if !traits.contains(b) {
+                    continue;
+                }
+                let of_b: Vec<&(&str, &Decl)> = trait_impls
+                    .iter()
+                    .filter(|(_, d)| d.trait_name.as_deref() == Some(b.as_str()))
+                    .collect();
+                let mut all_std = !of_b.is_empty();
+                for (p, d) in of_b {
+                    match self.std_trait_of(p, d) {
+                        Some(t) if t.methods.contains(m) => {
+                            found.push(self.std_member(p, d, &t, m))
+                        }
+                        Some(_) => {}
+                        None => all_std = false,
+                    }
+                }
+                if all_std {
+                    std_decided.insert(b.clone());
+                }
+            }
+            if !found.is_empty() {
+                found.sort();
+                found.dedup();
+                return Outcome::Found(found);
+            }
             // Bases probity cannot see (outside the repository) make absence unprovable.
             for b in &next {
+                if std_decided.contains(b) {
+                    continue;
+                }
                 // The trait of an `impl Trait for` that no repository trait declares is outside
                 // the repository, even when a repository type has its name (`impl
                 // std::error::Error for Error`).
@@ -160,6 +198,21 @@ impl Resolver<'_> {
 }
 
 impl Resolver<'_> {
+    /// The member `m` the standard trait `t` gives through the impl `d` of file `p`: a method
+    /// declared at the impl, whose signature names the trait.
+    fn std_member(&self, p: &str, d: &Decl, t: &StdTrait, m: &str) -> Candidate {
+        Candidate {
+            location: format!("{p}:{}:{}", d.line, d.column),
+            kind: CandidateKind::Decl(Kind::Method),
+            qualified: format!("{}::{m}", d.name),
+            exported: true,
+            signature: Some(format!(
+                "impl {} for {} (`{m}` of the standard trait)",
+                t.path, d.name
+            )),
+        }
+    }
+
     /// The interfaces a TypeScript interface `d` of file `p` extends (`interface A extends B,
     /// ns.C<T> {`), read from the text after its name up to its body (`None` when unreadable),
     /// and whether its body has an index signature.
