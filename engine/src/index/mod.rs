@@ -31,7 +31,7 @@ mod walk;
 mod words;
 
 pub use cache::Cache;
-pub use extract::extract;
+pub use extract::{extract, syntax_error_words};
 pub use json::SortedJson;
 pub(crate) use manifest::{CachedIndex, ManifestEntry, Meta};
 pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};

@@ -61,6 +61,9 @@ pub(super) struct Workspace {
     /// The bases a TypeScript interface header names and whether its body has an index
     /// signature, per (file, line, column) of the interface (see `Resolver::interface_bases`).
     pub(super) interface_bases: Memo<(String, usize, usize), InterfaceHeader>,
+    /// The words of the regions a file's syntax errors may hide declarations in (see
+    /// `index::syntax_error_words`); `None` when unreadable or unparsable.
+    pub(super) error_words: Memo<String, Option<Arc<HashSet<String>>>>,
     /// The `name` of the root `package.json`, read on first use by
     /// [`Workspace::own_package_name`].
     own_package: OnceLock<Option<String>>,
@@ -80,6 +83,7 @@ impl Workspace {
             js_exports: Memo::default(),
             code_strings: Memo::default(),
             interface_bases: Memo::default(),
+            error_words: Memo::default(),
             own_package: OnceLock::new(),
         }
     }
