@@ -17,6 +17,8 @@ impl Resolver<'_> {
     pub(super) fn member(&self, c: &str, m: &str) -> Outcome {
         let mut seen = HashSet::new();
         let mut queue = vec![c.to_owned()];
+        // A Rust impl may name the type by an alias (`type A = T; impl A { .. }`, `use T as A`).
+        queue.extend(self.rust_type_aliases(c));
         let mut scope = Vec::new();
         // The files declaring the container and its bases.
         let mut consulted = Vec::new();
@@ -108,7 +110,7 @@ impl Resolver<'_> {
                             }
                         }
                     }
-                    if containers.is_empty() && found.is_empty() {
+                    if containers.is_empty() && found.is_empty() && cn == c {
                         return Outcome::Missing {
                             suggestions: vec![],
                             scope,
@@ -186,6 +188,8 @@ impl Resolver<'_> {
                     },
                 }
             }
+            // A standard trait is no container of the repository's, whatever shares its name.
+            next.retain(|b| !std_decided.contains(b));
             queue = next;
             depth += 1;
         }
