@@ -22,6 +22,7 @@ mod drift_node;
 mod drift_oracle_cases;
 mod drift_oracle_modules;
 mod drift_oracle_refs;
+mod drift_oracle_traits;
 mod drift_plans;
 mod drift_pybases;
 mod drift_real;

@@ -41,12 +41,21 @@ impl Resolver<'_> {
                     .iter()
                     .map(|(p, d)| self.cand(p, d)),
                 );
-                if depth == 0 && found.is_empty() {
-                    // `Trait::method` for a trait outside the repository: its impls.
+                if depth == 0
+                    && found.is_empty()
+                    && self.named(&cn, |d| d.kind == Kind::Trait).is_empty()
+                {
+                    // `Trait::method` for a trait outside the repository: its impls' methods (not
+                    // the impl facts themselves: `impl Parser for MapRes` declares no member
+                    // `MapRes`). A repository trait declares its methods itself; an impl of
+                    // another trait of its name (`impl fmt::Pointer for Atomic` beside `trait
+                    // Pointer`) gives it none.
                     found.extend(
-                        self.named(m, |d| d.trait_name.as_deref() == Some(cn.as_str()))
-                            .iter()
-                            .map(|(p, d)| self.cand(p, d)),
+                        self.named(m, |d| {
+                            d.trait_name.as_deref() == Some(cn.as_str()) && d.kind != Kind::Impl
+                        })
+                        .iter()
+                        .map(|(p, d)| self.cand(p, d)),
                     );
                 }
                 let containers =
@@ -125,6 +134,9 @@ impl Resolver<'_> {
             // The standard traits the impls name: their methods are members, declared at the
             // impl; a trait every impl of which is the standard library's lacks the others.
             let mut std_decided = HashSet::new();
+            // Traits an impl names by a path outside the standard library (`impl
+            // serde::de::Error for Error`): the standard table of their name says nothing.
+            let mut not_std = HashSet::new();
             for b in &next {
                 if !traits.contains(b) {
                     continue;
@@ -140,7 +152,12 @@ impl Resolver<'_> {
                             found.push(self.std_member(p, d, &t, m))
                         }
                         Some(_) => {}
-                        None => all_std = false,
+                        None => {
+                            all_std = false;
+                            if self.names_non_std_trait(p, d) {
+                                not_std.insert(b.clone());
+                            }
+                        }
                     }
                 }
                 if all_std {
@@ -173,7 +190,10 @@ impl Resolver<'_> {
                     return Outcome::Unchecked(self.outside_base_reason(c, b, m));
                 }
                 // A standard trait's methods are known: it excuses only those.
-                match RUST_STD_TRAIT_METHODS.get(b) {
+                match RUST_STD_TRAIT_METHODS
+                    .get(b)
+                    .filter(|_| !not_std.contains(b))
+                {
                     Some(ms) if ms.contains(m) => {
                         return Outcome::Unchecked(format!(
                             "external: `{c}` implements the standard trait `{b}`, which provides `{m}` (Rust standard library)"

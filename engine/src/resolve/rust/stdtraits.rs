@@ -55,6 +55,32 @@ impl Resolver<'_> {
     /// written, through the file's imports, or the prelude) leads into `std`, `core` or `alloc`
     /// and the trait is on the table; `None` when it is another's or cannot be told.
     pub(in crate::resolve) fn std_trait_of(&self, p: &str, d: &Decl) -> Option<StdTrait> {
+        let full = self.trait_path_of(p, d)?;
+        if !is_std_path(&full) {
+            return None;
+        }
+        let mut segs = full.rsplit("::");
+        let name = segs.next()?;
+        let module = segs.next().unwrap_or("");
+        let methods = RUST_STD_TRAIT_METHODS
+            .get(&format!("{module}::{name}"))
+            .or_else(|| RUST_STD_TRAIT_METHODS.get(name))?;
+        Some(StdTrait {
+            path: full,
+            methods,
+        })
+    }
+
+    /// Whether the trait `impl` fact `d` of file `p` names is known to be another's than the
+    /// standard library's (`serde::de::Error`, `de::Error` with `use serde::de`, a trait of the
+    /// repository imported by its path).
+    pub(in crate::resolve) fn names_non_std_trait(&self, p: &str, d: &Decl) -> bool {
+        self.trait_path_of(p, d).is_some_and(|f| !is_std_path(&f))
+    }
+
+    /// The full path of the trait the `impl` fact `d` of file `p` names: as written, through
+    /// the file's imports, or the prelude; `None` when it cannot be told.
+    fn trait_path_of(&self, p: &str, d: &Decl) -> Option<String> {
         if d.kind != Kind::Impl || d.macro_members {
             return None;
         }
@@ -118,11 +144,18 @@ impl Resolver<'_> {
             } else {
                 let named = imports(head);
                 let mut named = named.iter().copied();
-                let f = full_of(named.next()?)?;
-                if named.any(|j| full_of(j).as_deref() != Some(f.as_str())) {
-                    return None;
+                match named.next() {
+                    Some(i) => {
+                        let f = full_of(i)?;
+                        if named.any(|j| full_of(j).as_deref() != Some(f.as_str())) {
+                            return None;
+                        }
+                        f
+                    }
+                    // A head no `use` binds is a crate (`serde::de::Error`) or a module of the
+                    // repository (`crate::`, `de::` with `mod de;`): not the standard library.
+                    None => head.to_owned(),
                 }
-                f
             };
             [head_full.as_str(), rest, b]
                 .iter()
@@ -131,19 +164,7 @@ impl Resolver<'_> {
                 .collect::<Vec<_>>()
                 .join("::")
         };
-        if !is_std_path(&full) {
-            return None;
-        }
-        let mut segs = full.rsplit("::");
-        let name = segs.next()?;
-        let module = segs.next().unwrap_or("");
-        let methods = RUST_STD_TRAIT_METHODS
-            .get(&format!("{module}::{name}"))
-            .or_else(|| RUST_STD_TRAIT_METHODS.get(name))?;
-        Some(StdTrait {
-            path: full,
-            methods,
-        })
+        Some(full)
     }
 }
 
