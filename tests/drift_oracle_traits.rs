@@ -10,7 +10,7 @@ fn crate_repo(name: &str) -> Repo {
     let r = Repo::new();
     r.write(
         "Cargo.toml",
-        &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
     );
     r
 }
