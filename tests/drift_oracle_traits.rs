@@ -257,3 +257,45 @@ impl W { pub fn extra(&self) {} }
         ],
     );
 }
+
+/// The path of a standard trait through imports under cfgs (`std::hash::Hasher` and
+/// `core::hash::Hasher` are one trait; a `mod tests` import is not the file's), and a type whose
+/// other derives may generate anything still has the standard trait's methods of its impls.
+#[test]
+fn standard_traits_through_cfg_imports_and_beside_macro_members() {
+    let r = crate_repo("cfgtraits");
+    r.write(
+        "src/lib.rs",
+        "\
+#[cfg(feature = \"std\")]
+use std::hash::Hasher;
+#[cfg(not(feature = \"std\"))]
+use core::hash::Hasher;
+use core::hash::Hash;
+pub struct Fnv(u64);
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 { self.0 }
+    fn write(&mut self, b: &[u8]) {}
+}
+#[derive(Frob)]
+pub struct Id(u8);
+impl Hash for Id {
+    fn hash<H: Hasher>(&self, h: &mut H) {}
+}
+#[cfg(test)]
+mod tests {
+    use std::hash::Hash;
+}
+",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Fnv::write_u8", "VERIFIED src/lib.rs"),
+            ("Fnv::write_u9", "MISSING"),
+            ("Id::hash_slice", "VERIFIED src/lib.rs"),
+            ("Id::hash", "VERIFIED src/lib.rs"),
+            ("Id::zzz", "UNCHECKABLE non-standard derives"),
+        ],
+    );
+}

@@ -87,12 +87,25 @@ impl Resolver<'_> {
         let b = d.trait_name.as_deref()?;
         let q = d.from.as_deref()?.trim_start_matches("::");
         let fi = self.files.get(p)?;
+        // The file's imports of a name; those of the impl's own scope when there are some (not
+        // a `mod tests { use std::hash::Hash; }` beside a file-level `use core::hash::Hash`).
         let imports = |name: &str| -> Vec<&Decl> {
-            fi.decls
+            let all: Vec<&Decl> = fi
+                .decls
                 .iter()
                 .filter(|x| x.kind == Kind::Import && x.name == name)
-                .collect()
+                .collect();
+            if all.iter().any(|x| x.container == d.container) {
+                all.into_iter()
+                    .filter(|x| x.container == d.container)
+                    .collect()
+            } else {
+                all
+            }
         };
+        // Two imports of a name (under different cfgs) agree when they name the same path, the
+        // standard library's crates taken as one (`std::hash::Hasher`, `core::hash::Hasher`).
+        let agree = |a: &str, b: &str| std_as_one(a) == std_as_one(b);
         // The full path of an imported name: `use std::fmt;` → `std::fmt`, `use std::io::{self}`
         // → `std::io`, `use std::io::Write as W` → `std::io::Write`.
         let full_of = |i: &Decl| {
@@ -111,7 +124,7 @@ impl Resolver<'_> {
                 Some(i) => {
                     // Two imports of the name (under different cfgs): only if they agree.
                     let f = full_of(i)?;
-                    if named.any(|j| full_of(j).as_deref() != Some(f.as_str())) {
+                    if named.any(|j| full_of(j).is_none_or(|g| !agree(&g, &f))) {
                         return None;
                     }
                     f
@@ -147,7 +160,7 @@ impl Resolver<'_> {
                 match named.next() {
                     Some(i) => {
                         let f = full_of(i)?;
-                        if named.any(|j| full_of(j).as_deref() != Some(f.as_str())) {
+                        if named.any(|j| full_of(j).is_none_or(|g| !agree(&g, &f))) {
                             return None;
                         }
                         f
@@ -165,6 +178,14 @@ impl Resolver<'_> {
                 .join("::")
         };
         Some(full)
+    }
+}
+
+/// A path with a standard crate as its head written `std` (`core::fmt` → `std::fmt`).
+fn std_as_one(p: &str) -> String {
+    match p.split_once("::") {
+        Some(("core" | "alloc", rest)) => format!("std::{rest}"),
+        _ => p.to_owned(),
     }
 }
 
