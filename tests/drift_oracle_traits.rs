@@ -299,3 +299,35 @@ mod tests {
         ],
     );
 }
+
+/// A type implementing a trait probity cannot read (a dependency's, a macro-made member) still
+/// has the provided methods of the repository's traits it implements: the search goes on
+/// through them, and only what none gives is UNCHECKABLE.
+#[test]
+fn repository_traits_are_searched_beside_outside_ones() {
+    let r = crate_repo("tzlike");
+    r.write(
+        "src/lib.rs",
+        "\
+pub trait TimeZone {
+    fn offset(&self) -> i32;
+    fn yo(&self) -> i32 { 0 }
+}
+#[derive(Clone, Frob)]
+pub struct Local;
+impl TimeZone for Local { fn offset(&self) -> i32 { 0 } }
+pub struct Utc;
+impl defmt::Format for Utc { fn format(&self, f: defmt::Formatter) {} }
+impl TimeZone for Utc { fn offset(&self) -> i32 { 0 } }
+",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("Utc::yo", "VERIFIED src/lib.rs"),
+            ("Local::yo", "VERIFIED src/lib.rs"),
+            ("Utc::yoo", "UNCHECKABLE Format"),
+            ("Local::yoo", "UNCHECKABLE non-standard derives"),
+        ],
+    );
+}

@@ -28,9 +28,12 @@ impl Resolver<'_> {
         // Those `impl Trait for` facts, with their files.
         let mut trait_impls: Vec<(&str, &Decl)> = Vec::new();
         // Why macros may generate the member (attribute macros, non-standard derives, a macro
-        // in an impl block): the verdict when no declaration, nor a standard trait an impl
-        // names, gives it.
+        // in an impl block): the verdict when no declaration, base or standard trait an impl
+        // names gives it.
         let mut generated: Option<String> = None;
+        // Why a Rust trait outside the repository that the type implements may give it the
+        // member: the verdict when the search ends without finding it.
+        let mut outside: Option<String> = None;
         while !queue.is_empty() && depth < 6 {
             let mut next = Vec::new();
             let mut found = Vec::new();
@@ -176,9 +179,6 @@ impl Resolver<'_> {
                 found.dedup();
                 return Outcome::Found(found);
             }
-            if let Some(why) = generated {
-                return Outcome::Unchecked(why);
-            }
             // Bases probity cannot see (outside the repository) make absence unprovable.
             for b in &next {
                 if std_decided.contains(b) {
@@ -204,8 +204,11 @@ impl Resolver<'_> {
                     .get(b)
                     .filter(|_| !not_std.contains(b))
                 {
+                    // A Rust trait outside the repository makes absence unprovable, but the
+                    // repository's traits the type implements are still searched (deeper):
+                    // `Utc::yo` of chrono's `TimeZone` beside `impl defmt::Format for Utc`.
                     Some(ms) if ms.contains(m) => {
-                        return Outcome::Unchecked(format!(
+                        outside.get_or_insert(format!(
                             "external: `{c}` implements the standard trait `{b}`, which provides `{m}` (Rust standard library)"
                         ));
                     }
@@ -213,7 +216,7 @@ impl Resolver<'_> {
                     None => match self.dependency_trait(c, b, m) {
                         DepTrait::Lacks => {}
                         DepTrait::Provides(why) | DepTrait::Unknown(why) => {
-                            return Outcome::Unchecked(why);
+                            outside.get_or_insert(why);
                         }
                     },
                 }
@@ -222,6 +225,10 @@ impl Resolver<'_> {
             next.retain(|b| !std_decided.contains(b));
             queue = next;
             depth += 1;
+        }
+        // No declaration, base or standard trait gives it: macros or outside traits may.
+        if let Some(why) = generated.or(outside) {
+            return Outcome::Unchecked(why);
         }
         Outcome::Missing {
             suggestions: vec![],
