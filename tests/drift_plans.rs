@@ -271,7 +271,8 @@ fn semantic_facts(name: &str, v: &Value) {
             for r in ["Store::purge_expired", "crate::store::compact", "@cached"] {
                 assert_verdict(v, r, "MISSING", NA);
             }
-            assert_verdict(v, "Stats::expired", "UNCHECKABLE", "info");
+            // serde's derive gives `serialize` only: the field the plan adds is not there yet.
+            assert_verdict(v, "Stats::expired", "MISSING", NA);
             for r in [
                 "Store::open",
                 "Store.capacity",

@@ -94,7 +94,7 @@ fn rust_trait_defaults_and_macro_members() {
     let r = Repo::new();
     r.write(
         "src/lib.rs",
-        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n\n#[rustfmt::skip]\n#[deprecated]\npub struct Tidy;\nimpl Tidy {\n    pub fn go(&self) {}\n}\n\n#[derive(Debug, serde::Serialize)]\npub struct Wire;\n",
+        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n\n#[rustfmt::skip]\n#[deprecated]\npub struct Tidy;\nimpl Tidy {\n    pub fn go(&self) {}\n}\n\n#[derive(Debug, frob::Frob)]\npub struct Wire;\n",
     );
     r.write(
         "src/w.rs",

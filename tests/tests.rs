@@ -23,6 +23,7 @@ mod drift_oracle_cases;
 mod drift_oracle_modules;
 mod drift_oracle_paths;
 mod drift_oracle_refs;
+mod drift_oracle_traits;
 mod drift_oracle_ts;
 mod drift_plans;
 mod drift_pybases;

@@ -348,6 +348,66 @@ impl Ctx<'_> {
     }
 }
 
+/// Kinds whose children are items or statements: an error inside one child leaves the other
+/// children parsed.
+const ITEM_LISTS: &[&str] = &[
+    "source_file",
+    "declaration_list",
+    "field_declaration_list",
+    "enum_variant_list",
+    "module",
+    "program",
+    "block",
+    "class_body",
+    "statement_block",
+];
+
+/// The words (identifiers) of the regions of `text` its syntax errors may hide declarations in,
+/// `None` when it does not parse at all. A region is the item (a child of a file, module, impl,
+/// class body or block) holding an ERROR or MISSING node; an error that is itself an item, or a
+/// MISSING node (an item closed early: what follows may be misplaced), reaches to the end of the
+/// enclosing list. The other items parse as written, so the names declared only outside the
+/// regions are known.
+pub fn syntax_error_words(grammar: &Grammar, text: &str) -> Option<HashSet<String>> {
+    let tree = crate::parse::parse(grammar, text)?;
+    let mut regions: Vec<(usize, usize)> = Vec::new();
+    let mut w = tree.walk();
+    'walk: loop {
+        let n = w.node();
+        if n.is_error() || n.is_missing() {
+            let mut item = n;
+            while let Some(p) = item.parent() {
+                if ITEM_LISTS.contains(&p.kind()) {
+                    break;
+                }
+                item = p;
+            }
+            let mut end = item.end_byte();
+            if n.is_missing() || item.id() == n.id() {
+                end = item.parent().map_or(text.len(), |p| p.end_byte());
+            }
+            regions.push((item.start_byte(), end.max(n.end_byte())));
+        } else if n.has_error() && w.goto_first_child() {
+            continue;
+        }
+        while !w.goto_next_sibling() {
+            if !w.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for (a, b) in regions {
+        let t = text.get(a..b.min(text.len())).unwrap_or("");
+        out.extend(
+            t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};

@@ -148,7 +148,8 @@ pub struct Decl {
     pub signature: Option<String>,
     /// Imports: the module specifier as written (`./x`, `.pkg.mod`, `crate::a`). A Rust `mod x;`
     /// with `#[path = "..."]` attributes: their files, one a line (an empty line when one is under
-    /// `cfg_attr`: the file of the module's name may be the one compiled).
+    /// `cfg_attr`: the file of the module's name may be the one compiled). A Rust `impl Trait for
+    /// Type`: the path written before the trait's name (`std::fmt`, empty for `Display`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// Imports: the name taken from that module (`*` for a glob or namespace); none for a module.

@@ -74,11 +74,20 @@ impl Table {
             self.src
                 .lines()
                 .map(|l| l.split('#').next().unwrap_or(""))
-                .filter_map(|l| l.split_once(':'))
+                .filter_map(split_key)
                 .map(|(t, ms)| (t.trim(), ms.split_whitespace().collect()))
                 .collect()
         })
     }
+}
+
+/// A table line's key and values, split at the first `:` that is no path separator (the key
+/// `fmt::Write` of `fmt::Write: write_str`).
+fn split_key(l: &str) -> Option<(&str, &str)> {
+    let b = l.as_bytes();
+    let at = (0..b.len())
+        .find(|&i| b[i] == b':' && b.get(i + 1) != Some(&b':') && (i == 0 || b[i - 1] != b':'))?;
+    Some((&l[..at], &l[at + 1..]))
 }
 
 macro_rules! table {
@@ -103,6 +112,8 @@ pub static RUST_STD_MACROS: NameList = list!("rust/std-macros.txt");
 pub static RUST_STD_DERIVES: NameList = list!("rust/std-derives.txt");
 /// Traits of the Rust standard library and their methods (required and provided).
 pub static RUST_STD_TRAIT_METHODS: Table = table!("rust/std-trait-methods.txt");
+/// Derive macros of common crates and the members they give a type (`serde::Serialize`).
+pub static RUST_CRATE_DERIVES: Table = table!("rust/crate-derives.txt");
 /// Flags of the Rust toolchain's commands (`cargo: --features ...`).
 pub static RUST_TOOL_FLAGS: Table = table!("rust/tool-flags.txt");
 /// Flags of Python's tools (`pip: --upgrade ...`).
@@ -136,6 +147,14 @@ mod tests {
         assert!(it.contains("next") && it.contains("map") && !it.contains("Iterator"));
         assert!(RUST_STD_TRAIT_METHODS.get("Send").unwrap().is_empty());
         assert!(RUST_STD_TRAIT_METHODS.get("Arbitrary").is_none());
+        let w = RUST_STD_TRAIT_METHODS.get("fmt::Write").unwrap();
+        assert!(w.contains("write_str") && !w.contains("write_all"));
+        assert!(
+            !RUST_STD_TRAIT_METHODS
+                .get("Write")
+                .unwrap()
+                .contains("write_str")
+        );
         assert_eq!(RUST_TOOL_FLAGS.key_of("--all-features"), Some("cargo"));
         assert_eq!(JS_TOOL_FLAGS.key_of("--save-dev"), Some("npm"));
         assert_eq!(PY_TOOL_FLAGS.key_of("--frobnicate"), None);

@@ -1,7 +1,11 @@
 //! The Rust rules of their own: the traits of dependency crates, read from their sources where
 //! Cargo unpacked them (`cratesrc`, over `depscan`: which versions, what `Cargo.lock` pins, what
-//! a crate declares about a trait name), and the module tree its `mod` items give (`modtree`).
+//! a crate declares about a trait name), the module tree its `mod` items give (`modtree`), the
+//! standard library's traits an impl names (`stdtraits`), and the aliases an impl may name a
+//! type by (`aliased`).
 
+pub(super) mod aliased;
 pub(super) mod cratesrc;
 pub(super) mod depscan;
 pub(super) mod modtree;
+pub(super) mod stdtraits;

@@ -287,6 +287,7 @@ impl Resolver<'_> {
                 u.names.contains(name) || (u.any_word && self.postings().holds(&u.path, name))
             })
             .filter(|u| could_hold(&u.path))
+            .filter(|u| u.reason != "syntax errors" || self.in_error_region(&u.path, name))
             .map(|u| format!("{} ({})", u.path, u.reason))
             .collect();
         if hits.is_empty() {
@@ -296,6 +297,18 @@ impl Resolver<'_> {
             "`{name}` occurs in file(s) probity could not analyze: {}",
             list3(&hits)
         ))
+    }
+
+    /// Whether `name` occurs in a region of `rel` that its syntax errors may hide declarations
+    /// in (the item holding an ERROR node); the rest of the file was indexed as written. True
+    /// when the file cannot be read or parsed again.
+    fn in_error_region(&self, rel: &str, name: &str) -> bool {
+        let words = self.ws.error_words.get_or(rel.to_owned(), || {
+            let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel))?;
+            let text = crate::fsio::read_repo_string(self.root.join(rel)).ok()?;
+            index::syntax_error_words(grammar, &text).map(std::sync::Arc::new)
+        });
+        words.as_ref().is_none_or(|w| w.contains(name))
     }
 
     /// Whether `rel` says it is generated (its head: `@generated`, `DO NOT EDIT`, ...): from its

@@ -64,6 +64,12 @@ pub(super) struct Workspace {
     /// The `#[path]` values of a Rust file's `mod name;` items written inside macro calls, per
     /// (file, name) (see `Resolver::child_modules`).
     pub(super) macro_mods: Memo<(String, String), Arc<Vec<String>>>,
+    /// The words of the regions a file's syntax errors may hide declarations in (see
+    /// `index::syntax_error_words`); `None` when unreadable or unparsable.
+    pub(super) error_words: Memo<String, Option<Arc<HashSet<String>>>>,
+    /// The Rust type aliases of a file and the last segment of each one's aliased type (see
+    /// `Resolver::rust_type_aliases`).
+    pub(super) type_aliases: Memo<String, Arc<Vec<(String, String)>>>,
     /// The `name` of the root `package.json`, read on first use by
     /// [`Workspace::own_package_name`].
     own_package: OnceLock<Option<String>>,
@@ -84,6 +90,8 @@ impl Workspace {
             code_strings: Memo::default(),
             interface_bases: Memo::default(),
             macro_mods: Memo::default(),
+            error_words: Memo::default(),
+            type_aliases: Memo::default(),
             own_package: OnceLock::new(),
         }
     }

@@ -7,7 +7,7 @@
 use tree_sitter::Node;
 
 use super::{Ctx, strip_quotes};
-use crate::index::names::{RUST_STD_DERIVES, RUST_STD_TRAIT_METHODS};
+use crate::index::names::{RUST_CRATE_DERIVES, RUST_STD_DERIVES, RUST_STD_TRAIT_METHODS};
 use crate::index::{Decl, Kind};
 
 /// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
@@ -22,23 +22,43 @@ pub(super) fn base_type(s: &str) -> String {
     s.rsplit("::").next().unwrap_or(s).trim().to_owned()
 }
 
+/// The path before the trait's name in an impl's trait as written (`::std::fmt` of
+/// `::std::fmt::Display`, `ops` of `ops::Add<u8>`, empty for `Iterator`).
+fn trait_qualifier(s: &str) -> &str {
+    let s = s.split('<').next().unwrap_or(s).trim();
+    s.rsplit_once("::").map_or("", |(q, _)| q.trim())
+}
+
 /// The last segment of each comma-separated path of a derive's token tree (`(A, b::C)` → `A`,
 /// `C`).
-fn derive_list<'t>(tt: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let mut last = None;
+fn derive_list<'t>(tt: Node<'t>, out: &mut Vec<Derived<'t>>) {
+    let mut cur: Option<Derived<'t>> = None;
     let mut w = tt.walk();
     for c in tt.children(&mut w) {
         match c.kind() {
-            "identifier" => last = Some(c),
-            "," => out.extend(last.take()),
+            "identifier" => {
+                cur = Some(match cur {
+                    Some(d) => Derived { name: c, ..d },
+                    None => Derived { head: c, name: c },
+                });
+            }
+            "," => out.extend(cur.take()),
             _ => {}
         }
     }
-    out.extend(last);
+    out.extend(cur);
 }
 
-/// Whether an attribute may add members to a type: an attribute macro, or a derive beyond the
-/// standard library's.
+/// One derived path: its first and its last segment (`serde` and `Serialize` of
+/// `serde::Serialize`; the same node for `Debug`).
+#[derive(Clone, Copy)]
+struct Derived<'t> {
+    head: Node<'t>,
+    name: Node<'t>,
+}
+
+/// Whether an attribute may add members to a type: an attribute macro (a derive is read by
+/// `Ctx::derived`).
 fn macro_attribute(a: &str) -> bool {
     let inner = a.trim_start_matches("#[").trim_end_matches(']').trim();
     const PLAIN: &[&str] = &[
@@ -55,12 +75,9 @@ fn macro_attribute(a: &str) -> bool {
         "serde",
         "default",
     ];
-    if let Some(list) = inner.strip_prefix("derive(") {
-        return list
-            .trim_end_matches(')')
-            .split(',')
-            .map(|x| x.trim().rsplit("::").next().unwrap_or(""))
-            .any(|x| !x.is_empty() && !RUST_STD_DERIVES.contains(x));
+    // A derive's paths are read one by one (`Ctx::derived`).
+    if inner.starts_with("derive(") {
+        return false;
     }
     let head = inner.split(['(', '=', ' ']).next().unwrap_or("").trim();
     // Built-in attributes and tool attributes (`#[rustfmt::skip]`, `#[clippy::...]`) are no
@@ -93,15 +110,25 @@ impl Ctx<'_> {
             let items = self.attribute_items(def);
             d.macro_members = items.iter().any(|a| macro_attribute(self.t(*a)));
             for a in items {
-                for name in self.derived(a) {
+                for dv in self.derived(a) {
+                    let name = dv.name;
                     let tr = self.t(name).to_owned();
+                    let std = dv.head.id() == name.id()
+                        || matches!(self.t(dv.head), "std" | "core" | "alloc");
                     match RUST_STD_TRAIT_METHODS.get(&tr) {
-                        Some(methods) if RUST_STD_DERIVES.contains(&tr) => {
+                        Some(methods) if RUST_STD_DERIVES.contains(&tr) && std => {
                             self.derived_methods(d, &tr, methods, name);
                         }
-                        // A derive of another crate (`serde::Serialize`, also under
-                        // `cfg_attr`) may generate any member.
-                        _ => d.macro_members = true,
+                        // A derive of a crate listed with its members (`serde::Serialize`,
+                        // also under `cfg_attr`) gives exactly those; another may generate any
+                        // member.
+                        _ => match self
+                            .derive_crate(dv)
+                            .and_then(|k| RUST_CRATE_DERIVES.get(&format!("{k}::{tr}")))
+                        {
+                            Some(methods) => self.derived_methods(d, &tr, methods, name),
+                            None => d.macro_members = true,
+                        },
                     }
                 }
             }
@@ -212,9 +239,8 @@ impl Ctx<'_> {
             return;
         };
         let ty = base_type(self.t(ty));
-        let tr = node
-            .child_by_field_name("trait")
-            .map(|t| base_type(self.t(t)));
+        let tr_node = node.child_by_field_name("trait");
+        let tr = tr_node.map(|t| base_type(self.t(t)));
         let fact = |this: &Self, at: Node, sig: Option<String>| {
             let mut d = this.new_decl(Kind::Impl, ty.clone(), at);
             d.trait_name = tr.clone();
@@ -222,8 +248,11 @@ impl Ctx<'_> {
             d.signature = sig;
             d
         };
-        if tr.is_some() {
-            let d = fact(self, node, None);
+        if let Some(t) = tr_node {
+            let mut d = fact(self, node, None);
+            // The trait's path as written, before its name (`std::fmt` of `std::fmt::Display`,
+            // empty for `Display`): whose trait it is (the standard library's, a dependency's).
+            d.from = Some(trait_qualifier(self.t(t)).to_owned());
             self.push(d);
         }
         for a in self.attributes(node) {
@@ -271,10 +300,30 @@ impl Ctx<'_> {
         out
     }
 
+    /// The crate a derived path names: its first segment (`serde` of `serde::Serialize`), or
+    /// for a bare name the crate of the file's `use` of it so far (`use serde::{Serialize}`),
+    /// when all such uses agree.
+    fn derive_crate(&self, dv: Derived) -> Option<String> {
+        if dv.head.id() != dv.name.id() {
+            return Some(self.t(dv.head).to_owned());
+        }
+        let name = self.t(dv.name);
+        let mut krates = self
+            .decls
+            .iter()
+            .filter(|x| x.kind == Kind::Import && x.name == name)
+            .map(|x| {
+                let f = x.from.as_deref().unwrap_or("").trim_start_matches("::");
+                f.split("::").next().unwrap_or(f).to_owned()
+            });
+        let k = krates.next()?;
+        krates.all(|o| o == k).then_some(k)
+    }
+
     /// The last segment of each path an attribute item derives (`Debug` and `Serialize` of
     /// `#[derive(Debug, serde::Serialize)]`), also inside `#[cfg_attr(cond, derive(...))]`
     /// (nested too): the derive may apply, so its members may exist.
-    fn derived<'t>(&self, item: Node<'t>) -> Vec<Node<'t>> {
+    fn derived<'t>(&self, item: Node<'t>) -> Vec<Derived<'t>> {
         let mut out = Vec::new();
         let Some(attr) = item.named_child(0).filter(|a| a.kind() == "attribute") else {
             return out;
@@ -293,7 +342,7 @@ impl Ctx<'_> {
 
     /// The derives inside the token tree of a `cfg_attr(...)`: `derive` followed by its list,
     /// and those of a nested `cfg_attr`. `depth` bounds the recursion on hostile input.
-    fn cfg_attr_derives<'t>(&self, tt: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+    fn cfg_attr_derives<'t>(&self, tt: Node<'t>, out: &mut Vec<Derived<'t>>, depth: usize) {
         if depth > 16 {
             return;
         }

@@ -1,0 +1,109 @@
+//! The other names a Rust type goes by in `impl` blocks: a type alias of it (`type Mapped<T> =
+//! LocalResult<T>; impl<T> Mapped<T> { .. }`) and a renaming import (`use crate::ui::Widget as
+//! W; impl Render for W {}`). An impl written on either gives the type its members.
+
+use std::sync::Arc;
+
+use crate::index::Kind;
+use crate::resolve::Resolver;
+use crate::resolve::refs::is_ident;
+
+impl Resolver<'_> {
+    /// The names `ty` is written as in the loaded Rust files besides its own: the type aliases
+    /// whose aliased type is `ty` (by its last segment) and the imports renaming `ty`.
+    pub(in crate::resolve) fn rust_type_aliases(&self, ty: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (p, fi) in &self.files {
+            if !p.ends_with(".rs") {
+                continue;
+            }
+            for d in &fi.decls {
+                let renames = d.kind == Kind::Import
+                    && d.imported.as_deref() == Some(ty)
+                    && d.name != ty
+                    && d.name != "*"
+                    && d.name != "_";
+                if renames {
+                    out.push(d.name.clone());
+                }
+            }
+            if fi.decls.iter().any(|d| d.kind == Kind::TypeAlias) {
+                let aliases = self.ws.type_aliases.get_or(p.clone(), || {
+                    let text = crate::fsio::read_repo_string(self.root.join(p)).unwrap_or_default();
+                    Arc::new(
+                        fi.decls
+                            .iter()
+                            .filter(|d| d.kind == Kind::TypeAlias && d.container.is_none())
+                            .filter_map(|d| {
+                                let target = aliased_type(&text, d.line, d.column, &d.name)?;
+                                Some((d.name.clone(), target))
+                            })
+                            .collect(),
+                    )
+                });
+                out.extend(
+                    aliases
+                        .iter()
+                        .filter(|(n, t)| t == ty && n != ty)
+                        .map(|(n, _)| n.clone()),
+                );
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// The last segment of the type aliased by the `type` declared with `name` at `line:column`
+/// (1-based, the name's position) of `text`: `LocalResult` of `type Mapped<T> =
+/// LocalResult<T>;`. `None` when the text there is not such a declaration.
+fn aliased_type(text: &str, line: usize, column: usize, name: &str) -> Option<String> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + column.saturating_sub(1);
+    let rest = text.get(start..)?.strip_prefix(name)?;
+    // Generic parameters, then `=`.
+    let mut depth = 0usize;
+    let mut eq = None;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            '=' if depth == 0 => {
+                eq = Some(i);
+                break;
+            }
+            ';' | '{' => return None,
+            _ => {}
+        }
+    }
+    let ty = rest[eq? + 1..].split(';').next()?.trim();
+    let ty = ty.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
+    let ty = ty.split('<').next().unwrap_or(ty).trim();
+    let last = ty.rsplit("::").next().unwrap_or(ty).trim();
+    is_ident(last).then(|| last.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aliased_type;
+
+    #[test]
+    fn reads_the_aliased_type() {
+        let t = "pub type Mapped<T> = crate::LocalResult<T>;\ntype B = Vec<u8>;\n";
+        assert_eq!(
+            aliased_type(t, 1, 10, "Mapped").as_deref(),
+            Some("LocalResult")
+        );
+        assert_eq!(aliased_type(t, 2, 6, "B").as_deref(), Some("Vec"));
+        assert_eq!(aliased_type(t, 2, 6, "C"), None);
+        assert_eq!(
+            aliased_type("type X<T: Into<u8>> = (T, u8);", 1, 6, "X"),
+            None
+        );
+    }
+}
