@@ -241,6 +241,7 @@ impl Ctx<'_> {
                     "param" => self.param_prop(node),
                     "flag" => self.flag(node),
                     "impl" => self.rust_impl(node),
+                    "itemmacro" => self.rust_item_macro(node),
                     "all" => self.dunder_all(node),
                     "target" => self.python_target(node),
                     _ => {}

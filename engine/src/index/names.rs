@@ -99,6 +99,8 @@ pub static RUST_SYSROOT: NameList = list!("rust/sysroot-crates.txt");
 pub static RUST_STD_TYPES: NameList = list!("rust/std-types.txt");
 /// Macros of the Rust standard library (`println`, `vec`).
 pub static RUST_STD_MACROS: NameList = list!("rust/std-macros.txt");
+/// Macros of the Rust standard library that never declare items (`println`, `assert`).
+pub static RUST_ITEMLESS_MACROS: NameList = list!("rust/itemless-macros.txt");
 /// Derive macros of the Rust standard library (`Debug`, `Clone`).
 pub static RUST_STD_DERIVES: NameList = list!("rust/std-derives.txt");
 /// Traits of the Rust standard library and their methods (required and provided).

@@ -166,6 +166,9 @@ impl Resolver<'_> {
                 } else if let Some(why) = full.then(|| self.example_declares(raw, ctx)).flatten() {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
+                } else if let Some(why) = self.item_macro_for(r, &consulted) {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
                     res.searched = Some(self.searched(r, consulted));
@@ -191,6 +194,28 @@ impl Resolver<'_> {
         }
         res.severity = Severity::of(res.verdict, RUNG);
         res
+    }
+
+    /// Why a Rust path otherwise provably MISSING is UNCHECKABLE: a file it was looked up in
+    /// (its module, its type's file) calls a macro at item level, which may declare the name
+    /// (the index records such calls as `name!` impl facts; probity does not expand macros).
+    fn item_macro_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
+        if !matches!(r, Ref::Qualified { rust: true, .. }) {
+            return None;
+        }
+        let name = r.primary()?;
+        consulted.iter().find_map(|p| {
+            let d = self.files.get(p.as_str())?.decls.iter().find(|d| {
+                d.kind == Kind::Impl
+                    && d.container.is_none()
+                    && d.macro_members
+                    && d.name.ends_with('!')
+            })?;
+            Some(format!(
+                "`{name}` may be declared by the macro call `{}` at {p}:{}",
+                d.name, d.line
+            ))
+        })
     }
 
     /// Why a reference otherwise provably MISSING is UNCHECKABLE in its plan: the plan's own

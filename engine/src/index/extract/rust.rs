@@ -7,7 +7,7 @@
 use tree_sitter::Node;
 
 use super::{Ctx, strip_quotes};
-use crate::index::names::{RUST_STD_DERIVES, RUST_STD_TRAIT_METHODS};
+use crate::index::names::{RUST_ITEMLESS_MACROS, RUST_STD_DERIVES, RUST_STD_TRAIT_METHODS};
 use crate::index::{Decl, Kind};
 
 /// `a::b::c` → (`a::b`, `c`); a path without `::` → (``, the path).
@@ -159,6 +159,38 @@ impl Ctx<'_> {
             let d = fact(self, c, Some(sig));
             self.push(d);
         }
+    }
+
+    /// A macro called at item level (in a file or an inline module, not in a function body or
+    /// an impl block), which may declare items probity cannot see: one [`Kind::Impl`] fact named
+    /// `name!` (no reference names that), with `macro_members` and the call as its signature.
+    /// Standard macros that never declare items (`grammars/rust/itemless-macros.txt`) add none.
+    pub(super) fn rust_item_macro(&mut self, node: Node) {
+        let module = |p: Node| {
+            p.kind() == "source_file"
+                || (p.kind() == "declaration_list"
+                    && p.parent().is_some_and(|g| g.kind() == "mod_item"))
+        };
+        // `num!(u8);` at item level parses as an expression statement.
+        let item_level = node.parent().is_some_and(|p| {
+            module(p) || (p.kind() == "expression_statement" && p.parent().is_some_and(module))
+        });
+        if !item_level {
+            return;
+        }
+        let Some(m) = node.child_by_field_name("macro") else {
+            return;
+        };
+        let path = self.t(m).to_owned();
+        let last = path.rsplit("::").next().unwrap_or(&path).trim();
+        if RUST_ITEMLESS_MACROS.contains(last) {
+            return;
+        }
+        let sig = format!("{path}!");
+        let mut d = self.new_decl(Kind::Impl, sig.clone(), node);
+        d.macro_members = true;
+        d.signature = Some(sig);
+        self.push(d);
     }
 
     /// The `#[...]` attribute texts right before `node` (comments skipped).
