@@ -7,6 +7,7 @@
 ;   @flag        a string literal naming a command-line flag (clap builder `.long("x")`).
 ;   @impl        an `impl` block (facts about its type: its trait, macros that add members).
 ;   @itemmacro   a macro invocation; kept only at item level (it may declare items).
+;   @macrodef    a `macro_rules!` definition (the words its transcribers write).
 ; Clap derive fields (`#[arg(long)]`) are read from the attributes of each field.
 
 (function_item name: (identifier) @name) @def.function
@@ -31,6 +32,7 @@
 
 ; A macro called at item level (`thread_local! { ... }`, `num!(u8);`): it may declare items.
 (macro_invocation) @itemmacro
+(macro_definition) @macrodef
 
 (call_expression
   function: (field_expression field: (field_identifier) @_long)

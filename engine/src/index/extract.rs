@@ -242,6 +242,7 @@ impl Ctx<'_> {
                     "flag" => self.flag(node),
                     "impl" => self.rust_impl(node),
                     "itemmacro" => self.rust_item_macro(node),
+                    "macrodef" => self.rust_macro_def(node),
                     "all" => self.dunder_all(node),
                     "target" => self.python_target(node),
                     _ => {}

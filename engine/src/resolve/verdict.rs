@@ -16,7 +16,8 @@ use super::refs::{Ref, is_file_ext, parts_of};
 use super::{
     AUTHORITY, Candidate, Context, RUNG, Resolution, Resolver, Searched, Severity, Verdict,
 };
-use crate::index::{self, Kind};
+use crate::index::names::{CUT, MACRO_RULES, PASTE};
+use crate::index::{self, Decl, Kind};
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
 pub(super) enum Outcome {
@@ -196,26 +197,112 @@ impl Resolver<'_> {
         res
     }
 
-    /// Why a Rust path otherwise provably MISSING is UNCHECKABLE: a file it was looked up in
-    /// (its module, its type's file) calls a macro at item level, which may declare the name
-    /// (the index records such calls as `name!` impl facts; probity does not expand macros).
+    /// Why a Rust reference otherwise provably MISSING is UNCHECKABLE: a macro call at item
+    /// level (the index's `name!` impl facts; probity does not expand macros) may declare it,
+    /// in a file it was looked up in (its module, its type's file), or in any loaded file when
+    /// nothing declares its type (a type a macro call declares, `bitflags! { struct Flags }`)
+    /// or it is a macro (one a macro call defines). May: the cited name, and the type of a
+    /// `Type::member`, are words the call or its macro's definition writes
+    /// ([`Resolver::macro_may_declare`]).
     fn item_macro_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
-        if !matches!(r, Ref::Qualified { rust: true, .. }) {
-            return None;
+        let (names, anywhere) = match r {
+            Ref::Qualified { segs, rust: true } => {
+                let segs: Vec<&str> = segs
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|s| !matches!(*s, "crate" | "self" | "super"))
+                    .collect();
+                let [.., last] = segs.as_slice() else {
+                    return None;
+                };
+                let mut names = vec![*last];
+                let mut anywhere = segs.len() == 1;
+                // `Type::member` (a type is CamelCase, a module snake_case): the type too.
+                if let [.., ty, _] = segs.as_slice()
+                    && ty.starts_with(|c: char| c.is_uppercase())
+                {
+                    names.push(*ty);
+                    anywhere = self
+                        .named(ty, |d| {
+                            d.container.is_none()
+                                && (d.kind.is_container() || d.kind == Kind::TypeAlias)
+                        })
+                        .is_empty();
+                }
+                (names, anywhere)
+            }
+            Ref::Macro {
+                segs,
+                derive: false,
+            } => (vec![segs.last()?.as_str(), "macro_rules!"], true),
+            _ => return None,
+        };
+        let mut hit = consulted
+            .iter()
+            .filter_map(|p| self.files.get_key_value(p))
+            .flat_map(|(p, f)| item_macro_calls(p, f))
+            .find(|(_, d)| self.macro_may_declare(d, &names));
+        if hit.is_none() && anywhere {
+            hit = self
+                .files
+                .iter()
+                .flat_map(|(p, f)| item_macro_calls(p, f))
+                .find(|(_, d)| self.macro_may_declare(d, &names));
         }
-        let name = r.primary()?;
-        consulted.iter().find_map(|p| {
-            let d = self.files.get(p.as_str())?.decls.iter().find(|d| {
-                d.kind == Kind::Impl
-                    && d.container.is_none()
-                    && d.macro_members
-                    && d.name.ends_with('!')
-            })?;
-            Some(format!(
-                "`{name}` may be declared by the macro call `{}` at {p}:{}",
-                d.name, d.line
-            ))
-        })
+        let (p, d) = hit?;
+        Some(format!(
+            "`{}` may be declared by the macro call `{}` at {p}:{}",
+            names[0], d.name, d.line
+        ))
+    }
+
+    /// Whether the macro call `call` (a `name!` impl fact, its signature the call's words) may
+    /// declare every one of `names`: each is a word of the call or one the definitions of the
+    /// macros it calls write (their `macro_rules!` facts, among the loaded files, followed
+    /// through the macros they call), or, when one of them pastes identifiers (`[<`), has a
+    /// word of the call as a piece (`get_len` from `len`). A fact without words (an attribute
+    /// macro) or with words left out (cut) may declare anything.
+    pub(super) fn macro_may_declare(&self, call: &Decl, names: &[&str]) -> bool {
+        let Some(sig) = call.signature.as_deref() else {
+            return true;
+        };
+        let mut own = sig.split(' ');
+        let Some(head) = own.next().filter(|h| h.ends_with('!')) else {
+            return true;
+        };
+        let own: Vec<&str> = own.collect();
+        let mut words: HashSet<&str> = own.iter().copied().collect();
+        let last = |m: &str| {
+            let m = m.trim_end_matches('!');
+            format!("{}!", m.rsplit("::").next().unwrap_or(m))
+        };
+        let mut todo: Vec<String> = std::iter::once(head)
+            .chain(own.iter().copied().filter(|w| w.ends_with('!')))
+            .map(last)
+            .collect();
+        let mut seen = HashSet::new();
+        while let Some(m) = todo.pop() {
+            if seen.len() >= 32 || !seen.insert(m.clone()) {
+                continue;
+            }
+            for (_, d) in self.named(&m, |d| {
+                d.kind == Kind::Impl && d.trait_name.as_deref() == Some(MACRO_RULES)
+            }) {
+                for w in d.signature.as_deref().unwrap_or("").split(' ').skip(1) {
+                    if w.ends_with('!') {
+                        todo.push(last(w));
+                    }
+                    words.insert(w);
+                }
+            }
+        }
+        if words.contains(CUT) {
+            return true;
+        }
+        let paste = words.contains(PASTE);
+        names
+            .iter()
+            .all(|n| words.contains(n) || (paste && own.iter().any(|w| piece_of(w, n))))
     }
 
     /// Why a reference otherwise provably MISSING is UNCHECKABLE in its plan: the plan's own
@@ -431,6 +518,43 @@ impl Resolver<'_> {
             list3(&hits)
         ))
     }
+}
+
+/// The item-level macro calls of the file `p` (its `name!` impl facts).
+fn item_macro_calls<'a>(
+    p: &'a str,
+    f: &'a index::FileIndex,
+) -> impl Iterator<Item = (&'a str, &'a Decl)> {
+    f.decls
+        .iter()
+        .filter(|d| {
+            d.kind == Kind::Impl
+                && d.container.is_none()
+                && d.macro_members
+                && d.name.ends_with('!')
+        })
+        .map(move |d| (p, d))
+}
+
+/// How a reason names the macro of a macro fact: the call's `name!` (its signature's first
+/// word), or the attribute as written.
+pub(super) fn macro_label(d: &Decl) -> &str {
+    let sig = d.signature.as_deref().unwrap_or("a macro");
+    match sig.split_once(' ') {
+        Some((head, _)) if head.ends_with('!') => head,
+        _ => sig,
+    }
+}
+
+/// Whether the word `w` of a macro call that pastes identifiers may be a piece of `name`:
+/// its start, its end or one of its `_`-separated parts, case aside (`len` of `get_len`,
+/// `Foo` of `FooBuilder`, `name` of `NAME_MAX`). Words under three characters are no pieces.
+fn piece_of(w: &str, name: &str) -> bool {
+    if w.len() < 3 || !w.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return false;
+    }
+    let (w, n) = (w.to_lowercase(), name.to_lowercase());
+    n.starts_with(&w) || n.ends_with(&w) || n.split('_').any(|p| p == w)
 }
 
 /// `path:line:column` as (path, line, column), so candidates sort by position (line 9 before
