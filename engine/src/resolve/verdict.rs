@@ -16,7 +16,7 @@ use super::refs::{Ref, is_file_ext, parts_of};
 use super::{
     AUTHORITY, Candidate, Context, RUNG, Resolution, Resolver, Searched, Severity, Verdict,
 };
-use crate::index::names::{CUT, MACRO_RULES, PASTE};
+use crate::index::names::{CUT, MACRO_RULES, PASTE, RUST_STD_TRAIT_METHODS};
 use crate::index::{self, Decl, Kind};
 
 /// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
@@ -201,11 +201,11 @@ impl Resolver<'_> {
     /// level (the index's `name!` impl facts; probity does not expand macros) may declare it,
     /// in a file it was looked up in (its module, its type's file), or in any loaded file when
     /// nothing declares its type (a type a macro call declares, `bitflags! { struct Flags }`)
-    /// or it is a macro (one a macro call defines). May: the cited name, and the type of a
-    /// `Type::member`, are words the call or its macro's definition writes
-    /// ([`Resolver::macro_may_declare`]).
+    /// or it is a macro (one a macro call defines). May: see [`Resolver::macro_may_declare`];
+    /// a type only a call of a macro defined outside the repository names may have any member
+    /// (`bitflags!` gives `Flags` its methods).
     fn item_macro_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
-        let (names, anywhere) = match r {
+        let (name, with, ty, anywhere) = match r {
             Ref::Qualified { segs, rust: true } => {
                 let segs: Vec<&str> = segs
                     .iter()
@@ -215,61 +215,62 @@ impl Resolver<'_> {
                 let [.., last] = segs.as_slice() else {
                     return None;
                 };
-                let mut names = vec![*last];
-                let mut anywhere = segs.len() == 1;
                 // `Type::member` (a type is CamelCase, a module snake_case): the type too.
-                if let [.., ty, _] = segs.as_slice()
-                    && ty.starts_with(|c: char| c.is_uppercase())
-                {
-                    names.push(*ty);
-                    anywhere = self
-                        .named(ty, |d| {
-                            d.container.is_none()
-                                && (d.kind.is_container() || d.kind == Kind::TypeAlias)
-                        })
-                        .is_empty();
+                match segs.as_slice() {
+                    [.., ty, _]
+                        if ty
+                            .trim_start_matches('_')
+                            .starts_with(|c: char| c.is_uppercase()) =>
+                    {
+                        let undeclared = self
+                            .named(ty, |d| {
+                                d.container.is_none()
+                                    && (d.kind.is_container() || d.kind == Kind::TypeAlias)
+                            })
+                            .is_empty();
+                        (*last, vec![*ty], Some(*ty), undeclared)
+                    }
+                    _ => (*last, vec![], None, segs.len() == 1),
                 }
-                (names, anywhere)
             }
             Ref::Macro {
                 segs,
                 derive: false,
-            } => (vec![segs.last()?.as_str(), "macro_rules!"], true),
+            } => (segs.last()?.as_str(), vec!["macro_rules!"], None, true),
             _ => return None,
+        };
+        let may = |d: &Decl| {
+            self.macro_may_declare(d, name, &with, ty)
+                || (anywhere
+                    && ty.is_some()
+                    && self.macro_words(d).is_some_and(|w| {
+                        !w.defined && w.words.is_superset(&with.iter().copied().collect())
+                    }))
         };
         let mut hit = consulted
             .iter()
             .filter_map(|p| self.files.get_key_value(p))
             .flat_map(|(p, f)| item_macro_calls(p, f))
-            .find(|(_, d)| self.macro_may_declare(d, &names));
+            .find(|(_, d)| may(d));
         if hit.is_none() && anywhere {
             hit = self
                 .files
                 .iter()
                 .flat_map(|(p, f)| item_macro_calls(p, f))
-                .find(|(_, d)| self.macro_may_declare(d, &names));
+                .find(|(_, d)| may(d));
         }
         let (p, d) = hit?;
         Some(format!(
-            "`{}` may be declared by the macro call `{}` at {p}:{}",
-            names[0], d.name, d.line
+            "`{name}` may be declared by the macro call `{}` at {p}:{}",
+            d.name, d.line
         ))
     }
 
-    /// Whether the macro call `call` (a `name!` impl fact, its signature the call's words) may
-    /// declare every one of `names`: each is a word of the call or one the definitions of the
-    /// macros it calls write (their `macro_rules!` facts, among the loaded files, followed
-    /// through the macros they call), or, when one of them pastes identifiers (`[<`), has a
-    /// word of the call as a piece (`get_len` from `len`). A fact without words (an attribute
-    /// macro) or with words left out (cut) may declare anything.
-    pub(super) fn macro_may_declare(&self, call: &Decl, names: &[&str]) -> bool {
-        let Some(sig) = call.signature.as_deref() else {
-            return true;
-        };
-        let mut own = sig.split(' ');
-        let Some(head) = own.next().filter(|h| h.ends_with('!')) else {
-            return true;
-        };
+    /// What the macro call `call` (a `name!` impl fact, its signature the call's words) may
+    /// declare; `None`: anything (an attribute macro, words left out).
+    fn macro_words<'a>(&'a self, call: &'a Decl) -> Option<MacroWords<'a>> {
+        let mut own = call.signature.as_deref()?.split(' ');
+        let head = own.next().filter(|h| h.ends_with('!'))?;
         let own: Vec<&str> = own.collect();
         let mut words: HashSet<&str> = own.iter().copied().collect();
         let last = |m: &str| {
@@ -281,6 +282,8 @@ impl Resolver<'_> {
             .map(last)
             .collect();
         let mut seen = HashSet::new();
+        let mut defined = false;
+        let called = last(head);
         while let Some(m) = todo.pop() {
             if seen.len() >= 32 || !seen.insert(m.clone()) {
                 continue;
@@ -288,6 +291,7 @@ impl Resolver<'_> {
             for (_, d) in self.named(&m, |d| {
                 d.kind == Kind::Impl && d.trait_name.as_deref() == Some(MACRO_RULES)
             }) {
+                defined |= m == called;
                 for w in d.signature.as_deref().unwrap_or("").split(' ').skip(1) {
                     if w.ends_with('!') {
                         todo.push(last(w));
@@ -297,12 +301,57 @@ impl Resolver<'_> {
             }
         }
         if words.contains(CUT) {
-            return true;
+            return None;
         }
-        let paste = words.contains(PASTE);
-        names
+        Some(MacroWords {
+            paste: words.contains(PASTE),
+            own,
+            words,
+            defined,
+        })
+    }
+
+    /// Whether the macro call `call` (a `name!` impl fact) may declare `name`, given that it
+    /// also writes every word of `with` (the type of a `Type::member`): `name` is a word of
+    /// the call or one the definitions of the macros it calls write (their `macro_rules!`
+    /// facts among the loaded files, followed through the macros they call); or a member of a
+    /// trait it writes, when `name` is a member of the type `ty` (`impl Iterator for $t` gives
+    /// `$t` Iterator's provided methods); or, when one of them pastes identifiers (`[<`), a
+    /// word of the call is a piece of it (`get_len` from `len`).
+    pub(super) fn macro_may_declare(
+        &self,
+        call: &Decl,
+        name: &str,
+        with: &[&str],
+        ty: Option<&str>,
+    ) -> bool {
+        let Some(w) = self.macro_words(call) else {
+            return true;
+        };
+        if !with.iter().all(|x| w.words.contains(x)) {
+            return false;
+        }
+        w.words.contains(name)
+            || (w.paste && w.own.iter().any(|x| piece_of(x, name)))
+            || (ty.is_some() && self.trait_provides(&w.words, name))
+    }
+
+    /// Whether a trait among `words` has the member `name`: a standard trait's method (listed),
+    /// or a member of a repository trait among the loaded files.
+    fn trait_provides(&self, words: &HashSet<&str>, name: &str) -> bool {
+        words.iter().any(|t| {
+            RUST_STD_TRAIT_METHODS
+                .get(t)
+                .is_some_and(|ms| ms.contains(name))
+        }) || self
+            .named(name, |d| {
+                d.container.as_deref().is_some_and(|c| words.contains(c))
+            })
             .iter()
-            .all(|n| words.contains(n) || (paste && own.iter().any(|w| piece_of(w, n))))
+            .any(|(_, d)| {
+                let c = d.container.as_deref().unwrap_or_default();
+                !self.named(c, |t| t.kind == Kind::Trait).is_empty()
+            })
     }
 
     /// Why a reference otherwise provably MISSING is UNCHECKABLE in its plan: the plan's own
@@ -518,6 +567,18 @@ impl Resolver<'_> {
             list3(&hits)
         ))
     }
+}
+
+/// What a macro call may declare ([`Resolver::macro_words`]).
+struct MacroWords<'a> {
+    /// The call's own words.
+    own: Vec<&'a str>,
+    /// Those and the words the definitions of the macros it calls write.
+    words: HashSet<&'a str>,
+    /// Whether the macro it calls is defined in the repository (among the loaded files).
+    defined: bool,
+    /// Whether one of them pastes identifiers.
+    paste: bool,
 }
 
 /// The item-level macro calls of the file `p` (its `name!` impl facts).
