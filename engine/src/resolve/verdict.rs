@@ -205,9 +205,17 @@ impl Resolver<'_> {
     /// a type only a call of a macro defined outside the repository names may have any member
     /// (`bitflags!` gives `Flags` its methods).
     fn item_macro_for(&self, r: &Ref, consulted: &[String]) -> Option<String> {
-        let (name, with, ty, anywhere) = match r {
-            Ref::Qualified { segs, rust: true } => {
-                let segs: Vec<&str> = segs
+        // `with`: words the call must also write; `anywhere`: also calls in any loaded file;
+        // `undeclared`: nothing declares the type; `module`: the inline module the call must be
+        // in (`Some("")`: none; `None`: any).
+        let mut module: Option<&str> = Some("");
+        let mut home: Vec<String> = consulted.to_vec();
+        let (name, with, ty, anywhere, undeclared) = match r {
+            Ref::Qualified {
+                segs: all,
+                rust: true,
+            } => {
+                let segs: Vec<&str> = all
                     .iter()
                     .map(String::as_str)
                     .filter(|s| !matches!(*s, "crate" | "self" | "super"))
@@ -215,49 +223,87 @@ impl Resolver<'_> {
                 let [.., last] = segs.as_slice() else {
                     return None;
                 };
-                // `Type::member` (a type is CamelCase, a module snake_case): the type too.
                 match segs.as_slice() {
+                    // `Type::member` (a type is CamelCase, a module snake_case): the call
+                    // writes the type too, in any module of any file (an impl may be anywhere).
                     [.., ty, _]
                         if ty
                             .trim_start_matches('_')
                             .starts_with(|c: char| c.is_uppercase()) =>
                     {
-                        let undeclared = self
-                            .named(ty, |d| {
-                                d.container.is_none()
-                                    && (d.kind.is_container() || d.kind == Kind::TypeAlias)
-                            })
-                            .is_empty();
-                        (*last, vec![*ty], Some(*ty), undeclared)
+                        let decls = self.named(ty, |d| {
+                            d.container.is_none()
+                                && (d.kind.is_container() || d.kind == Kind::TypeAlias)
+                        });
+                        // The files declaring the type are looked in as its module files.
+                        home.extend(decls.iter().map(|(p, _)| (*p).to_owned()));
+                        let undeclared = decls.is_empty();
+                        module = None;
+                        (*last, vec![*ty], Some(*ty), true, undeclared)
                     }
-                    _ => (*last, vec![], None, segs.len() == 1),
+                    // `module::name` of a module no file is: a call in an inline `mod m`, or
+                    // one writing `m` (`mod m { ... }`), may declare it.
+                    [.., m, _] if self.module_files(&all[..all.len() - 1], true).is_empty() => {
+                        module = Some(m);
+                        (*last, vec![], None, false, false)
+                    }
+                    _ => (*last, vec![], None, false, false),
                 }
             }
             Ref::Macro {
                 segs,
                 derive: false,
-            } => (segs.last()?.as_str(), vec!["macro_rules!"], None, true),
+            } => {
+                module = None;
+                (
+                    segs.last()?.as_str(),
+                    vec!["macro_rules!"],
+                    None,
+                    true,
+                    false,
+                )
+            }
             _ => return None,
         };
-        let may = |d: &Decl| {
-            self.macro_may_declare(d, name, &with, ty)
-                || (anywhere
-                    && ty.is_some()
-                    && self.macro_words(d).is_some_and(|w| {
-                        !w.defined && w.words.is_superset(&with.iter().copied().collect())
-                    }))
+        let in_module = |d: &Decl| match (module, d.container.as_deref()) {
+            (None, _) | (Some(""), None) => true,
+            (Some(""), Some(_)) => false,
+            (Some(m), c) => c.is_some_and(|c| c.rsplit("::").next() == Some(m)),
         };
-        let mut hit = consulted
+        let may = |d: &Decl, with: &[&str]| {
+            self.macro_may_declare(d, name, with, ty)
+                || (undeclared
+                    && self
+                        .macro_words(d)
+                        .is_some_and(|w| !w.defined && with.iter().all(|x| w.words.contains(x))))
+        };
+        let mut hit = home
             .iter()
             .filter_map(|p| self.files.get_key_value(p))
             .flat_map(|(p, f)| item_macro_calls(p, f))
-            .find(|(_, d)| may(d));
+            .find(|(_, d)| match module {
+                _ if in_module(d) => may(d, &with),
+                // Outside `mod m`: a call writing `m` may declare the module.
+                Some(m) if !m.is_empty() => may(d, &[with.as_slice(), &[m]].concat()),
+                _ => false,
+            });
         if hit.is_none() && anywhere {
+            // A call in another file, of the lib (not of its tests, benches or examples): for a
+            // member of a type declared normally, it writes the type itself
+            // (`fmt_impl!(Debug, Bytes)`).
             hit = self
                 .files
                 .iter()
+                .filter(|(p, _)| !home.contains(p) && !other_target(p))
                 .flat_map(|(p, f)| item_macro_calls(p, f))
-                .find(|(_, d)| may(d));
+                .find(|(_, d)| {
+                    may(d, &with)
+                        && (ty.is_none()
+                            || undeclared
+                            || self
+                                .macro_words(d)
+                                .is_some_and(|w| with.iter().all(|x| w.own.contains(x))))
+                });
         }
         let (p, d) = hit?;
         Some(format!(
@@ -588,13 +634,16 @@ fn item_macro_calls<'a>(
 ) -> impl Iterator<Item = (&'a str, &'a Decl)> {
     f.decls
         .iter()
-        .filter(|d| {
-            d.kind == Kind::Impl
-                && d.container.is_none()
-                && d.macro_members
-                && d.name.ends_with('!')
-        })
+        .filter(|d| d.kind == Kind::Impl && d.macro_members && d.name.ends_with('!'))
         .map(move |d| (p, d))
+}
+
+/// Whether the Rust file `p` is of a target other than a lib (below `tests/`, `benches/`,
+/// `examples/`, or a `build.rs`): a macro call there declares nothing of the lib.
+fn other_target(p: &str) -> bool {
+    p.split('/')
+        .any(|c| matches!(c, "tests" | "benches" | "examples"))
+        || p.rsplit('/').next() == Some("build.rs")
 }
 
 /// How a reason names the macro of a macro fact: the call's `name!` (its signature's first

@@ -238,7 +238,8 @@ impl Ctx<'_> {
 
     /// A macro called at item level (in a file or an inline module, not in a function body or
     /// an impl block), which may declare items probity cannot see: one [`Kind::Impl`] fact named
-    /// `name!` (no reference names that), with `macro_members`, and as its signature the call's
+    /// `name!` (no reference names that), with `macro_members`, the inline module it is in as
+    /// its container (`tests`, `a::b`), and as its signature the call's
     /// path and the identifier words of its token tree ([`macro_words`]: `bitflags! Flags u32
     /// A`), which are the names it can declare (or, with `[<`, pieces of them).
     /// Standard macros that never declare items (`grammars/rust/itemless-macros.txt`) add none.
@@ -266,6 +267,11 @@ impl Ctx<'_> {
         let name = format!("{path}!");
         let mut d = self.new_decl(Kind::Impl, name.clone(), node);
         d.macro_members = true;
+        // In an inline `mod m { ... }`: it declares items of `m` (as an import there binds).
+        if let Some(m) = self.inline_module(node) {
+            d.qualified = format!("{m}::{name}");
+            d.container = Some(m);
+        }
         d.signature = Some(self.macro_call_signature(&name, node));
         self.push(d);
     }
@@ -447,6 +453,16 @@ impl Ctx<'_> {
         // its container is the module path below the file (`tests`, `a::b`), so the file's own
         // names and globs leave it out (`mod tests { use super::*; }` does not make the file a
         // glob of its parent).
+        if let Some(path) = self.inline_module(node) {
+            for d in &mut self.decls[first..] {
+                d.container = Some(path.clone());
+                d.qualified = format!("{path}::{}", d.name);
+            }
+        }
+    }
+
+    /// The path below the file of the inline modules `node` is in (`tests`, `a::b`), if any.
+    fn inline_module(&self, node: Node) -> Option<String> {
         let mut mods = Vec::new();
         let mut p = node.parent();
         while let Some(a) = p {
@@ -457,14 +473,8 @@ impl Ctx<'_> {
             }
             p = a.parent();
         }
-        if !mods.is_empty() {
-            mods.reverse();
-            let path = mods.join("::");
-            for d in &mut self.decls[first..] {
-                d.container = Some(path.clone());
-                d.qualified = format!("{path}::{}", d.name);
-            }
-        }
+        mods.reverse();
+        (!mods.is_empty()).then(|| mods.join("::"))
     }
 
     fn rust_use(&mut self, n: Node, prefix: &str, exported: bool) {
