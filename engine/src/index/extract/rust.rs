@@ -236,8 +236,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// A macro called at item level (in a file or an inline module, not in a function body or
-    /// an impl block), which may declare items probity cannot see: one [`Kind::Impl`] fact named
+    /// A macro called at item level (in a file or an inline module, not in a function body, an
+    /// impl block or a `#[cfg(test)]` module), which may declare items probity cannot see: one [`Kind::Impl`] fact named
     /// `name!` (no reference names that), with `macro_members`, the inline module it is in as
     /// its container (`tests`, `a::b`), and as its signature the call's
     /// path and the identifier words of its token tree ([`macro_words`]: `bitflags! Flags u32
@@ -253,7 +253,7 @@ impl Ctx<'_> {
         let item_level = node.parent().is_some_and(|p| {
             module(p) || (p.kind() == "expression_statement" && p.parent().is_some_and(module))
         });
-        if !item_level {
+        if !item_level || self.in_test_module(node) {
             return;
         }
         let Some(m) = node.child_by_field_name("macro") else {
@@ -459,6 +459,24 @@ impl Ctx<'_> {
                 d.qualified = format!("{path}::{}", d.name);
             }
         }
+    }
+
+    /// Whether `node` is in an inline module compiled only for tests (`#[cfg(test)] mod t {}`):
+    /// what a macro call there declares is no item of the lib.
+    fn in_test_module(&self, node: Node) -> bool {
+        let mut p = node.parent();
+        while let Some(a) = p {
+            if a.kind() == "mod_item"
+                && self.attributes(a).iter().any(|t| {
+                    let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+                    t == "#[cfg(test)]"
+                })
+            {
+                return true;
+            }
+            p = a.parent();
+        }
+        false
     }
 
     /// The path below the file of the inline modules `node` is in (`tests`, `a::b`), if any.
