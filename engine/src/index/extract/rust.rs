@@ -101,12 +101,11 @@ fn macro_words(text: &str, trees: &[Node], sig: &mut String) {
         match n.kind() {
             "string_literal" | "raw_string_literal" | "char_literal" | "line_comment"
             | "block_comment" => continue,
-            "token_tree" => {
+            "token_tree"
                 if n.child(0).is_some_and(|c| c.kind() == "[")
-                    && n.child(1).is_some_and(|c| c.kind() == "<")
-                {
-                    add(PASTE, sig);
-                }
+                    && n.child(1).is_some_and(|c| c.kind() == "<") =>
+            {
+                add(PASTE, sig);
             }
             _ => {}
         }
