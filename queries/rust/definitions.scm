@@ -6,6 +6,8 @@
 ;   @import      a `use` declaration (bindings and re-exports).
 ;   @flag        a string literal naming a command-line flag (clap builder `.long("x")`).
 ;   @impl        an `impl` block (facts about its type: its trait, macros that add members).
+;   @itemmacro   a macro invocation; kept only at item level (it may declare items).
+;   @macrodef    a `macro_rules!` definition (the words its transcribers write).
 ; Clap derive fields (`#[arg(long)]`) are read from the attributes of each field.
 
 (function_item name: (identifier) @name) @def.function
@@ -27,6 +29,10 @@
 
 ; `impl Trait for Type`, and macros invoked in an impl block or on it (engine/src/index/extract/rust.rs).
 (impl_item) @impl
+
+; A macro called at item level (`thread_local! { ... }`, `num!(u8);`): it may declare items.
+(macro_invocation) @itemmacro
+(macro_definition) @macrodef
 
 (call_expression
   function: (field_expression field: (field_identifier) @_long)

@@ -18,6 +18,7 @@ mod javascript;
 mod jsmembers;
 mod python;
 mod rust;
+mod rustmacro;
 
 struct Ctx<'a> {
     family: Family,
@@ -241,6 +242,8 @@ impl Ctx<'_> {
                     "param" => self.param_prop(node),
                     "flag" => self.flag(node),
                     "impl" => self.rust_impl(node),
+                    "itemmacro" => self.rust_item_macro(node),
+                    "macrodef" => self.rust_macro_def(node),
                     "all" => self.dunder_all(node),
                     "target" => self.python_target(node),
                     _ => {}

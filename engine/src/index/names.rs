@@ -108,6 +108,17 @@ pub static RUST_SYSROOT: NameList = list!("rust/sysroot-crates.txt");
 pub static RUST_STD_TYPES: NameList = list!("rust/std-types.txt");
 /// Macros of the Rust standard library (`println`, `vec`).
 pub static RUST_STD_MACROS: NameList = list!("rust/std-macros.txt");
+/// Macros of the Rust standard library that never declare items (`println`, `assert`).
+pub static RUST_ITEMLESS_MACROS: NameList = list!("rust/itemless-macros.txt");
+/// The trait of the [`super::Kind::Impl`] fact of a Rust `macro_rules!` definition (the fact
+/// is named `name!`; its signature is `name!` and the words its transcribers write).
+pub(crate) const MACRO_RULES: &str = "macro_rules";
+/// The word of a Rust macro fact's signature saying the macro pastes identifiers together
+/// (`[<get_ $name>]`, `concat_idents!`): the names it declares may be made of its arguments.
+pub(crate) const PASTE: &str = "[<";
+/// The word a Rust macro fact's signature ends with when its words were cut (hostile input):
+/// any name may be among the words left out.
+pub(crate) const CUT: &str = "…";
 /// Derive macros of the Rust standard library (`Debug`, `Clone`).
 pub static RUST_STD_DERIVES: NameList = list!("rust/std-derives.txt");
 /// Traits of the Rust standard library and their methods (required and provided).

@@ -166,6 +166,9 @@ impl Resolver<'_> {
                 } else if let Some(why) = full.then(|| self.example_declares(raw, ctx)).flatten() {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
+                } else if let Some(why) = self.item_macro_for(r, &consulted) {
+                    res.verdict = Verdict::Uncheckable;
+                    res.reason = Some(why);
                 } else {
                     res.verdict = Verdict::Missing;
                     res.searched = Some(self.searched(r, consulted));

@@ -150,7 +150,7 @@ impl Ctx<'_> {
     }
 
     /// The inline modules `node` is inside, outermost first, joined by `::` (`` for none).
-    fn inline_modules(&self, node: Node) -> String {
+    pub(super) fn inline_modules(&self, node: Node) -> String {
         let mut mods = Vec::new();
         let mut p = node.parent();
         while let Some(a) = p {
@@ -273,14 +273,14 @@ impl Ctx<'_> {
             let Some(m) = c.child_by_field_name("macro") else {
                 continue;
             };
-            let sig = format!("{}!", self.t(m));
+            let sig = self.macro_call_signature(&format!("{}!", self.t(m)), c);
             let d = fact(self, c, Some(sig));
             self.push(d);
         }
     }
 
     /// The `#[...]` attribute texts right before `node` (comments skipped).
-    fn attributes(&self, node: Node) -> Vec<String> {
+    pub(super) fn attributes(&self, node: Node) -> Vec<String> {
         let items = self.attribute_items(node);
         items.iter().map(|a| self.t(*a).to_owned()).collect()
     }
@@ -433,19 +433,7 @@ impl Ctx<'_> {
         // its container is the module path below the file (`tests`, `a::b`), so the file's own
         // names and globs leave it out (`mod tests { use super::*; }` does not make the file a
         // glob of its parent).
-        let mut mods = Vec::new();
-        let mut p = node.parent();
-        while let Some(a) = p {
-            if a.kind() == "mod_item"
-                && let Some(n) = a.child_by_field_name("name")
-            {
-                mods.push(self.t(n).to_owned());
-            }
-            p = a.parent();
-        }
-        if !mods.is_empty() {
-            mods.reverse();
-            let path = mods.join("::");
+        if let Some(path) = Some(self.inline_modules(node)).filter(|m| !m.is_empty()) {
             for d in &mut self.decls[first..] {
                 d.container = Some(path.clone());
                 d.qualified = format!("{path}::{}", d.name);

@@ -1,0 +1,281 @@
+//! Names a Rust macro call may declare (oracle class 2): probity does not expand macros, so a
+//! name missing from the index is UNCHECKABLE when a macro call could declare it, and MISSING
+//! otherwise. The index records each item-level call (and each call in an impl block) with the
+//! identifier words of its tokens, and each `macro_rules!` definition with the words its
+//! transcribers write (`index::extract::rust`); a call may declare a name that is one of those
+//! words, a method of a trait among them, a name pasted from a word of the call (`[<get_ $f>]`),
+//! or any member of a type only a dependency's macro call names (`bitflags!`).
+
+use std::collections::HashSet;
+
+use super::modtree::key_inline;
+use crate::index::names::{CUT, MACRO_RULES, PASTE, RUST_STD_TRAIT_METHODS};
+use crate::index::{self, Decl, Kind};
+use crate::resolve::Resolver;
+use crate::resolve::refs::Ref;
+
+impl Resolver<'_> {
+    /// Why a Rust reference otherwise provably MISSING is UNCHECKABLE: a macro call at item
+    /// level (the index's `name!` impl facts; probity does not expand macros) may declare it,
+    /// in a file it was looked up in (its module, its type's file), or in any loaded file when
+    /// nothing declares its type (a type a macro call declares, `bitflags! { struct Flags }`)
+    /// or it is a macro (one a macro call defines). May: see [`Resolver::macro_may_declare`];
+    /// a type only a call of a macro defined outside the repository names may have any member
+    /// (`bitflags!` gives `Flags` its methods).
+    pub(in crate::resolve) fn item_macro_for(
+        &self,
+        r: &Ref,
+        consulted: &[String],
+    ) -> Option<String> {
+        // `with`: words the call must also write; `anywhere`: also calls in any loaded file;
+        // `undeclared`: nothing declares the type; `module`: the inline module the call must be
+        // in (`Some("")`: none; `None`: any).
+        let mut module: Option<&str> = Some("");
+        let mut home: Vec<String> = consulted.to_vec();
+        let (name, with, ty, anywhere, undeclared) = match r {
+            Ref::Qualified {
+                segs: all,
+                rust: true,
+            } => {
+                let segs: Vec<&str> = all
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|s| !matches!(*s, "crate" | "self" | "super"))
+                    .collect();
+                let [.., last] = segs.as_slice() else {
+                    return None;
+                };
+                match segs.as_slice() {
+                    // `Type::member` (a type is CamelCase, a module snake_case): the call
+                    // writes the type too, in any module of any file (an impl may be anywhere).
+                    [.., ty, _]
+                        if ty
+                            .trim_start_matches('_')
+                            .starts_with(|c: char| c.is_uppercase()) =>
+                    {
+                        let decls = self.named(ty, |d| {
+                            d.container.is_none()
+                                && (d.kind.is_container() || d.kind == Kind::TypeAlias)
+                        });
+                        // The files declaring the type are looked in as its module files.
+                        home.extend(decls.iter().map(|(p, _)| (*p).to_owned()));
+                        let undeclared = decls.is_empty();
+                        module = None;
+                        (*last, vec![*ty], Some(*ty), true, undeclared)
+                    }
+                    // `module::name` of a module no file is, or of an inline `mod m { ... }`:
+                    // a call in an inline `mod m`, or one writing `m`, may declare it.
+                    [.., m, _]
+                        if {
+                            let keys = self.module_files(&all[..all.len() - 1], true);
+                            keys.is_empty() || keys.iter().any(|k| !key_inline(k).is_empty())
+                        } =>
+                    {
+                        module = Some(m);
+                        (*last, vec![], None, false, false)
+                    }
+                    _ => (*last, vec![], None, false, false),
+                }
+            }
+            Ref::Macro {
+                segs,
+                derive: false,
+            } => {
+                module = None;
+                (
+                    segs.last()?.as_str(),
+                    vec!["macro_rules!"],
+                    None,
+                    true,
+                    false,
+                )
+            }
+            _ => return None,
+        };
+        let in_module = |d: &Decl| match (module, d.container.as_deref()) {
+            (None, _) | (Some(""), None) => true,
+            (Some(""), Some(_)) => false,
+            (Some(m), c) => c.is_some_and(|c| c.rsplit("::").next() == Some(m)),
+        };
+        let may = |d: &Decl, with: &[&str]| {
+            self.macro_may_declare(d, name, with, ty)
+                || (undeclared
+                    && self
+                        .macro_words(d)
+                        .is_some_and(|w| !w.defined && with.iter().all(|x| w.words.contains(x))))
+        };
+        let mut hit = home
+            .iter()
+            .filter_map(|p| self.files.get_key_value(p))
+            .flat_map(|(p, f)| item_macro_calls(p, f))
+            .find(|(_, d)| match module {
+                _ if in_module(d) => may(d, &with),
+                // Outside `mod m`: a call writing `m` may declare the module.
+                Some(m) if !m.is_empty() => may(d, &[with.as_slice(), &[m]].concat()),
+                _ => false,
+            });
+        if hit.is_none() && anywhere {
+            // A call in another file, of the lib (not of its tests, benches or examples): for a
+            // member of a type declared normally, it writes the type itself
+            // (`fmt_impl!(Debug, Bytes)`).
+            hit = self
+                .files
+                .iter()
+                .filter(|(p, _)| !home.contains(p) && !other_target(p))
+                .flat_map(|(p, f)| item_macro_calls(p, f))
+                .find(|(_, d)| {
+                    may(d, &with)
+                        && (ty.is_none()
+                            || undeclared
+                            || self
+                                .macro_words(d)
+                                .is_some_and(|w| with.iter().all(|x| w.own.contains(x))))
+                });
+        }
+        let (p, d) = hit?;
+        Some(format!(
+            "`{name}` may be declared by the macro call `{}` at {p}:{}",
+            d.name, d.line
+        ))
+    }
+
+    /// What the macro call `call` (a `name!` impl fact, its signature the call's words) may
+    /// declare; `None`: anything (an attribute macro, words left out).
+    fn macro_words<'a>(&'a self, call: &'a Decl) -> Option<MacroWords<'a>> {
+        let mut own = call.signature.as_deref()?.split(' ');
+        let head = own.next().filter(|h| h.ends_with('!'))?;
+        let own: Vec<&str> = own.collect();
+        let mut words: HashSet<&str> = own.iter().copied().collect();
+        let last = |m: &str| {
+            let m = m.trim_end_matches('!');
+            format!("{}!", m.rsplit("::").next().unwrap_or(m))
+        };
+        let mut todo: Vec<String> = std::iter::once(head)
+            .chain(own.iter().copied().filter(|w| w.ends_with('!')))
+            .map(last)
+            .collect();
+        let mut seen = HashSet::new();
+        let mut defined = false;
+        let called = last(head);
+        while let Some(m) = todo.pop() {
+            if seen.len() >= 32 || !seen.insert(m.clone()) {
+                continue;
+            }
+            for (_, d) in self.named(&m, |d| {
+                d.kind == Kind::Impl && d.trait_name.as_deref() == Some(MACRO_RULES)
+            }) {
+                defined |= m == called;
+                for w in d.signature.as_deref().unwrap_or("").split(' ').skip(1) {
+                    if w.ends_with('!') {
+                        todo.push(last(w));
+                    }
+                    words.insert(w);
+                }
+            }
+        }
+        if words.contains(CUT) {
+            return None;
+        }
+        Some(MacroWords {
+            paste: words.contains(PASTE),
+            own,
+            words,
+            defined,
+        })
+    }
+
+    /// Whether the macro call `call` (a `name!` impl fact) may declare `name`, given that it
+    /// also writes every word of `with` (the type of a `Type::member`): `name` is a word of
+    /// the call or one the definitions of the macros it calls write (their `macro_rules!`
+    /// facts among the loaded files, followed through the macros they call); or a member of a
+    /// trait it writes, when `name` is a member of the type `ty` (`impl Iterator for $t` gives
+    /// `$t` Iterator's provided methods); or, when one of them pastes identifiers (`[<`), a
+    /// word of the call is a piece of it (`get_len` from `len`).
+    pub(in crate::resolve) fn macro_may_declare(
+        &self,
+        call: &Decl,
+        name: &str,
+        with: &[&str],
+        ty: Option<&str>,
+    ) -> bool {
+        let Some(w) = self.macro_words(call) else {
+            return true;
+        };
+        if !with.iter().all(|x| w.words.contains(x)) {
+            return false;
+        }
+        w.words.contains(name)
+            || (w.paste && w.own.iter().any(|x| piece_of(x, name)))
+            || (ty.is_some() && self.trait_provides(&w.words, name))
+    }
+
+    /// Whether a trait among `words` has the member `name`: a standard trait's method (listed),
+    /// or a member of a repository trait among the loaded files.
+    fn trait_provides(&self, words: &HashSet<&str>, name: &str) -> bool {
+        words.iter().any(|t| {
+            RUST_STD_TRAIT_METHODS
+                .get(t)
+                .is_some_and(|ms| ms.contains(name))
+        }) || self
+            .named(name, |d| {
+                d.container.as_deref().is_some_and(|c| words.contains(c))
+            })
+            .iter()
+            .any(|(_, d)| {
+                let c = d.container.as_deref().unwrap_or_default();
+                !self.named(c, |t| t.kind == Kind::Trait).is_empty()
+            })
+    }
+}
+
+/// What a macro call may declare ([`Resolver::macro_words`]).
+struct MacroWords<'a> {
+    /// The call's own words.
+    own: Vec<&'a str>,
+    /// Those and the words the definitions of the macros it calls write.
+    words: HashSet<&'a str>,
+    /// Whether the macro it calls is defined in the repository (among the loaded files).
+    defined: bool,
+    /// Whether one of them pastes identifiers.
+    paste: bool,
+}
+
+/// The item-level macro calls of the file `p` (its `name!` impl facts).
+fn item_macro_calls<'a>(
+    p: &'a str,
+    f: &'a index::FileIndex,
+) -> impl Iterator<Item = (&'a str, &'a Decl)> {
+    f.decls
+        .iter()
+        .filter(|d| d.kind == Kind::Impl && d.macro_members && d.name.ends_with('!'))
+        .map(move |d| (p, d))
+}
+
+/// Whether the Rust file `p` is of a target other than a lib (below `tests/`, `benches/`,
+/// `examples/`, or a `build.rs`): a macro call there declares nothing of the lib.
+fn other_target(p: &str) -> bool {
+    p.split('/')
+        .any(|c| matches!(c, "tests" | "benches" | "examples"))
+        || p.rsplit('/').next() == Some("build.rs")
+}
+
+/// How a reason names the macro of a macro fact: the call's `name!` (its signature's first
+/// word), or the attribute as written.
+pub(in crate::resolve) fn macro_label(d: &Decl) -> &str {
+    let sig = d.signature.as_deref().unwrap_or("a macro");
+    match sig.split_once(' ') {
+        Some((head, _)) if head.ends_with('!') => head,
+        _ => sig,
+    }
+}
+
+/// Whether the word `w` of a macro call that pastes identifiers may be a piece of `name`:
+/// its start, its end or one of its `_`-separated parts, case aside (`len` of `get_len`,
+/// `Foo` of `FooBuilder`, `name` of `NAME_MAX`). Words under three characters are no pieces.
+fn piece_of(w: &str, name: &str) -> bool {
+    if w.len() < 3 || !w.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return false;
+    }
+    let (w, n) = (w.to_lowercase(), name.to_lowercase());
+    n.starts_with(&w) || n.ends_with(&w) || n.split('_').any(|p| p == w)
+}

@@ -1,0 +1,272 @@
+//! Class 2 of the Rust oracle findings (`benches/drift-oracle/FINDINGS-rust.md`): items a macro
+//! call declares (`thread_local!`, `bitflags!`, the crate's own `macro_rules!`) are absent from
+//! probity's index, which does not expand macros. A name missing from the index is UNCHECKABLE,
+//! with a reason naming the call, only when a macro call could declare it: the name (and the
+//! type of a `Type::member`) is a word of the call's tokens or of what its `macro_rules!`
+//! definition writes, a method of a trait the call implements, a name pasted from the call's
+//! words, or a member of a type only a dependency's macro call declares. Invented names next
+//! to macro calls (near misses, another type's member, a name of a test-only call) stay
+//! MISSING, and names declared normally stay VERIFIED. Each fixture is a crate in a temporary
+//! directory, resolved with a fresh cache.
+
+use crate::util::{Repo, resolve_all};
+
+fn crate_fixture() -> Repo {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"mac\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "\
+pub mod global_rng;
+pub mod plain;
+pub mod noisy;
+pub mod fmt;
+pub mod nested;
+
+macro_rules! num { ($($t:ident),*) => { $(pub fn $t() -> u8 { 0 })* } }
+num!(u8, u16);
+
+pub struct S;
+macro_rules! consts { ($($n:ident = $v:expr),*) => { impl S { $(pub const $n: u8 = $v;)* } } }
+consts!(A = 1);
+
+macro_rules! helpers { () => { pub fn always_here() {} } }
+helpers!();
+
+macro_rules! getters {
+    ($($f:ident),*) => { paste::paste! { $(pub fn [<get_ $f>]() -> u8 { 0 })* } };
+}
+getters!(width);
+
+macro_rules! iter_impl {
+    ($t:ident) => {
+        impl Iterator for $t {
+            type Item = u8;
+            fn next(&mut self) -> Option<u8> { None }
+        }
+    };
+}
+pub struct Counter;
+iter_impl!(Counter);
+
+bitflags::bitflags! {
+    pub struct Flags: u32 {
+        const BOLD = 1;
+    }
+}
+
+macro_rules! make_macro { ($($t:tt)*) => { $($t)* } }
+make_macro! { macro_rules! made { () => {} } }
+
+#[cfg(test)]
+mod tests {
+    consts!(TEST_ONLY = 2);
+}
+
+pub fn real() {}
+",
+    );
+    r.write(
+        "src/global_rng.rs",
+        "\
+pub struct Rng;
+
+std::thread_local! {
+    static RNG: Rng = Rng;
+}
+
+pub fn with_rng() {}
+",
+    );
+    r.write(
+        "src/plain.rs",
+        "\
+pub struct Plain;
+
+impl Plain {
+    pub fn new() -> Plain {
+        println!(\"inside a body\");
+        Plain
+    }
+}
+
+macro_rules! forward { ($m:ident) => { pub fn $m(&self) -> usize { 0 } } }
+
+pub struct Wrapper;
+
+impl Wrapper {
+    forward!(len);
+}
+
+pub fn helper() {}
+",
+    );
+    r.write(
+        "src/noisy.rs",
+        "\
+pub fn quiet() {}
+
+const _: () = assert!(true);
+println!();
+debug_assert!(true);
+",
+    );
+    r.write(
+        "src/fmt.rs",
+        "\
+macro_rules! fmt_impl {
+    ($tr:ident, $ty:ty) => {
+        impl std::fmt::$tr for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }
+        }
+    };
+}
+fmt_impl!(Debug, Rng);
+",
+    );
+    r.write(
+        "src/nested.rs",
+        "\
+mod inner {
+    thread_local! { static TID: u8 = 0; }
+}
+",
+    );
+    r
+}
+
+#[test]
+fn names_a_macro_call_may_declare_are_uncheckable() {
+    let r = crate_fixture();
+    let refs = [
+        // UNCHECKABLE: each mechanism.
+        "crate::u8",
+        "crate::u16",
+        "S::A",
+        "crate::global_rng::RNG",
+        "crate::always_here",
+        "crate::get_width",
+        "Counter::next",
+        "Counter::map",
+        "crate::Flags",
+        "Flags::BOLD",
+        "Flags::contains",
+        "Wrapper::len",
+        "Rng::fmt",
+        "crate::nested::inner::TID",
+        "made!",
+        // VERIFIED: declared normally.
+        "crate::real",
+        "crate::global_rng::with_rng",
+        "crate::plain::helper",
+        "Plain::new",
+        "crate::noisy::quiet",
+        // MISSING: invented, next to macro calls or not.
+        "crate::plain::invented_zz",
+        "Plain::invented_zz",
+        "crate::noisy::invented_zz",
+        "crate::u9",
+        "crate::invented_zz",
+        "S::B",
+        "Plain::A",
+        "S::TEST_ONLY",
+        "crate::global_rng::RNX",
+        "crate::set_height",
+        "Counter::invented_zz",
+        "Wrapper::invented_zz",
+        "Rng::invented_zz",
+        "crate::nested::inner::NOPE",
+        "crate::Flagz",
+        "mdae!",
+    ];
+    let got = resolve_all(&r, &refs);
+    let by = |name: &str| {
+        let i = refs.iter().position(|x| *x == name).unwrap();
+        got[i].clone()
+    };
+    for (name, mac, at) in [
+        ("crate::u8", "num!", "src/lib.rs:8"),
+        ("crate::u16", "num!", "src/lib.rs:8"),
+        ("S::A", "consts!", "src/lib.rs:12"),
+        (
+            "crate::global_rng::RNG",
+            "std::thread_local!",
+            "src/global_rng.rs:3",
+        ),
+        // A name the definition writes literally, whatever the arguments.
+        ("crate::always_here", "helpers!", "src/lib.rs:15"),
+        // A name pasted from a word of the call (`[<get_ $f>]`).
+        ("crate::get_width", "getters!", "src/lib.rs:20"),
+        // `impl Iterator for $t`: its methods, required and provided.
+        ("Counter::next", "iter_impl!", "src/lib.rs:31"),
+        ("Counter::map", "iter_impl!", "src/lib.rs:31"),
+        // A type a dependency's macro declares, and any member of it.
+        ("crate::Flags", "bitflags::bitflags!", "src/lib.rs:33"),
+        ("Flags::BOLD", "bitflags::bitflags!", "src/lib.rs:33"),
+        ("Flags::contains", "bitflags::bitflags!", "src/lib.rs:33"),
+        // A call in another file writing the type.
+        ("Rng::fmt", "fmt_impl!", "src/fmt.rs:8"),
+        // A call in an inline module.
+        (
+            "crate::nested::inner::TID",
+            "thread_local!",
+            "src/nested.rs:2",
+        ),
+        // A macro a macro call defines.
+        ("made!", "make_macro!", "src/lib.rs:40"),
+    ] {
+        let v = by(name);
+        assert_eq!(v["verdict"], "UNCHECKABLE", "{name}: {v:#}");
+        let why = v["reason"].as_str().unwrap_or_default();
+        assert!(
+            why.contains("may be declared by the macro call")
+                && why.contains(&format!("`{mac}` at {at}")),
+            "{name}: {v:#}"
+        );
+    }
+    // A macro called in an impl block generates members of its type.
+    let v = by("Wrapper::len");
+    assert_eq!(v["verdict"], "UNCHECKABLE", "{v:#}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .is_some_and(|w| w.contains("generated by `forward!` at src/plain.rs:15")),
+        "{v:#}"
+    );
+    for name in [
+        "crate::real",
+        "crate::global_rng::with_rng",
+        "crate::plain::helper",
+        "Plain::new",
+        "crate::noisy::quiet",
+    ] {
+        assert_eq!(by(name)["verdict"], "VERIFIED", "{name}: {:#}", by(name));
+    }
+    // No macro call that could declare the name: no item-level call (a `println!` in a body
+    // does not count), only standard ones that never declare items, calls whose words and
+    // definitions do not hold it (near misses, another type's member, a name pasted from no
+    // word of the call), a call in a `#[cfg(test)]` module, a call outside the inline module.
+    for name in [
+        "crate::plain::invented_zz",
+        "Plain::invented_zz",
+        "crate::noisy::invented_zz",
+        "crate::u9",
+        "crate::invented_zz",
+        "S::B",
+        "Plain::A",
+        "S::TEST_ONLY",
+        "crate::global_rng::RNX",
+        "crate::set_height",
+        "Counter::invented_zz",
+        "Wrapper::invented_zz",
+        "Rng::invented_zz",
+        "crate::nested::inner::NOPE",
+        "crate::Flagz",
+        "mdae!",
+    ] {
+        assert_eq!(by(name)["verdict"], "MISSING", "{name}: {:#}", by(name));
+    }
+}
