@@ -115,16 +115,27 @@ enum Scan {
     Hit,
 }
 
+/// Where a window scan takes a file's end to be.
+#[derive(Clone, Copy)]
+enum End {
+    /// At this size (the `fstat` before the read), or where a read returns 0 when it is 0.
+    Size(u64),
+    /// At the first read that gives fewer bytes than asked for (or 0). Only for the settled
+    /// path, whose `fstat` after the read proves that the size read is the file's size.
+    ShortRead,
+}
+
 /// Scan `f` from where it stands in windows of [`WINDOW`] bytes, each searched together with the
 /// last [`TOKEN_OVERLAP`] bytes of the one before, so a token that crosses a boundary is seen
 /// whole. The first window holds the first [`BINARY_CHECK_BYTES`] bytes (or the whole file) for
 /// the binary test. Only clean files are scanned to their end here; a hit stops at once.
 ///
-/// `size` is the size the `fstat` before the read gave: reading stops once that many bytes are
-/// in, which saves the read that would return 0. A file that grew meanwhile differs in the
-/// `fstat` after the read, and is read again; a file of size 0 is read until a read returns 0
-/// (files whose size the kernel does not know say 0).
-fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<Scan> {
+/// With [`End::Size`] (the size the `fstat` before the read gave), reading stops once that many
+/// bytes are in, which saves the read that would return 0. A file that grew meanwhile differs in
+/// the `fstat` after the read, and is read again; a file of size 0 is read until a read returns
+/// 0 (files whose size the kernel does not know say 0). With [`End::ShortRead`], reading stops
+/// at a short read; the caller compares the bytes read with the size of the `fstat` after.
+fn scan_windows(f: &mut File, end_at: End, buf: &mut Vec<u8>) -> std::io::Result<Scan> {
     buf.resize(TOKEN_OVERLAP + WINDOW, 0);
     let mut keep = 0;
     let mut total = 0u64;
@@ -133,7 +144,10 @@ fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<S
         let mut end = keep;
         let mut eof = false;
         while end < buf.len() {
-            if size > 0 && total >= size {
+            if let End::Size(size) = end_at
+                && size > 0
+                && total >= size
+            {
                 eof = true;
                 break;
             }
@@ -143,8 +157,13 @@ fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<S
                     break;
                 }
                 Ok(n) => {
+                    let asked = buf.len() - end;
                     end += n;
                     total += n as u64;
+                    if matches!(end_at, End::ShortRead) && n < asked {
+                        eof = true;
+                        break;
+                    }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -171,6 +190,140 @@ fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<S
 /// How many times a file that changes while it is read is read again.
 const READ_ATTEMPTS: usize = 3;
 
+/// What lets a file be checked with a single `fstat`, taken after its read (the settled path).
+///
+/// Every change to a file's bytes or status sets its ctime to the time of the change, and no
+/// call sets a ctime of the caller's choosing. So a file whose `fstat` after the read shows a
+/// ctime older than the walk's start less [`fsio::SETTLE`] was last changed before the read
+/// began, by more than `SETTLE`: it had settled, and nothing changed it while it was read. That
+/// is what the careful path proves with two `fstat`s (before and after, compared), for the price
+/// of one. Times must come from this machine's clock at a known grain, so the path is taken only
+/// for files on the device of their root, when the root's file system is a local one that keeps
+/// times to the second or finer (ext2/3/4, XFS, Btrfs, F2FS, tmpfs, overlayfs); the limit is
+/// [`TIMES_SLACK`] further back for the grain and the kernel's coarse clock, and a walk during
+/// which the system clock went back is walked again without the settled path. Any other file,
+/// and any file the settled path cannot clear (a recent ctime, another size than was read, a
+/// token), goes the careful path.
+pub(super) struct Settled {
+    /// ctime (seconds, nanoseconds since the epoch) that a file's must be older than.
+    limit: (i64, i64),
+    /// Per root: its device, when its file system keeps local times ([`local_times_dev`]).
+    devs: Vec<Option<u64>>,
+}
+
+/// How much further back than `SETTLE` the settled path's limit lies: a second of timestamp
+/// grain (ext4 with small inodes), the kernel's coarse clock (a tick), and the half second by
+/// which the system clock may go back before the walk is done again.
+const TIMES_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The device of `root` when its file system keeps times from this machine's clock to the
+/// second or finer; `None` for any other (network, FUSE, FAT, unknown) or when it cannot be told.
+#[cfg(target_os = "linux")]
+fn local_times_dev(root: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(root).ok()?.dev();
+    let c = std::ffi::CString::new(root.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a NUL-terminated path that outlives the call; `st` is plain data the call
+    // fills, read only when it succeeds.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    [
+        libc::EXT4_SUPER_MAGIC,
+        libc::XFS_SUPER_MAGIC,
+        libc::BTRFS_SUPER_MAGIC,
+        libc::F2FS_SUPER_MAGIC,
+        libc::TMPFS_MAGIC,
+        libc::OVERLAYFS_SUPER_MAGIC,
+    ]
+    .contains(&st.f_type)
+    .then_some(dev)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn local_times_dev(_: &Path) -> Option<u64> {
+    None
+}
+
+impl Settled {
+    /// Taken at the walk's start; `None` when the clock reads before the limit could be.
+    fn at_start(ctxs: &[RootCtx]) -> Option<Self> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        let limit = now.checked_sub(fsio::SETTLE + TIMES_SLACK)?;
+        let devs: Vec<Option<u64>> = ctxs.iter().map(|c| local_times_dev(&c.path)).collect();
+        devs.iter().any(Option::is_some).then(|| Settled {
+            limit: (
+                i64::try_from(limit.as_secs()).ok().unwrap_or(i64::MAX),
+                i64::from(limit.subsec_nanos()),
+            ),
+            devs,
+        })
+    }
+}
+
+/// Whether the system clock went back by more than half a second since `start` (wall time
+/// passed less than monotonic time).
+fn clock_went_back(start: (std::time::SystemTime, std::time::Instant)) -> bool {
+    let slack = std::time::Duration::from_millis(500);
+    match std::time::SystemTime::now().duration_since(start.0) {
+        Ok(wall) => start.1.elapsed() > wall + slack,
+        Err(_) => true,
+    }
+}
+
+/// The settled path (see [`Settled`]): open, scan in windows to the first short read, one
+/// `fstat`. `true` when the file is done with (clean, binary, or a read error recorded);
+/// `false` when it must go the careful path.
+#[allow(clippy::too_many_arguments)]
+fn check_settled(
+    ctx: &RootCtx,
+    ri: usize,
+    path: &Path,
+    rel: &str,
+    buf: &mut Vec<u8>,
+    local: &mut Local,
+    limit: (i64, i64),
+    dev: u64,
+) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
+            return true;
+        }
+    };
+    let scan = match scan_windows(&mut f, End::ShortRead, buf) {
+        Ok(Scan::Hit) => return false,
+        Ok(s) => s,
+        Err(e) => {
+            local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
+            return true;
+        }
+    };
+    read_pause("verify-read-settled");
+    let Ok(m) = f.metadata() else {
+        return false;
+    };
+    if m.dev() != dev || (m.ctime(), m.ctime_nsec()) >= limit {
+        return false;
+    }
+    let c = &mut local.counts[ri];
+    match scan {
+        // The first window's NUL is in the file as it was, and still is.
+        Scan::Binary => c.binary += 1,
+        Scan::Clean(n) if n == m.len() => {
+            c.files += 1;
+            c.bytes += n;
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// Read and check one file of the working tree.
 ///
 /// A read torn by an editor's save (truncated, half written) must not pass for a clean file: a
@@ -183,8 +336,15 @@ fn check_file(
     rel: &str,
     buf: &mut Vec<u8>,
     local: &mut Local,
+    settled: Option<&Settled>,
 ) {
     if skip_before_read(ctx, ri, rel, local) {
+        return;
+    }
+    if let Some(s) = settled
+        && let Some(dev) = s.devs[ri]
+        && check_settled(ctx, ri, path, rel, buf, local, s.limit, dev)
+    {
         return;
     }
     for attempt in 0..READ_ATTEMPTS {
@@ -209,7 +369,7 @@ fn check_file(
         let size = before.as_ref().map_or(0, std::fs::Metadata::len);
         // Clean files (nearly all of them) are scanned in windows; only a file with a token is
         // read whole, from its start, for the classification.
-        let got = match scan_windows(&mut f, size, buf) {
+        let got = match scan_windows(&mut f, End::Size(size), buf) {
             Ok(Scan::Binary) => Ok(Read1::Binary),
             Ok(Scan::Clean(n)) => Ok(Read1::Clean(n)),
             Ok(Scan::Hit) => f
@@ -222,7 +382,7 @@ fn check_file(
             Ok(g) => g,
             Err(e) => return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string()),
         };
-        read_pause();
+        read_pause("verify-read");
         let changed = match (&before, f.metadata().ok()) {
             (Some(a), Some(b)) => !fsio::same_version(a, &b),
             _ => true,
@@ -252,13 +412,14 @@ fn check_file(
     }
 }
 
-/// Test hook between a file's read and the `fstat` after it (`PROBITY_TEST_PAUSE=verify-read:DIR`,
-/// see [`fsio::test_pause`]), so a test can change the file at that exact step. The environment is
-/// looked at once per process, not once per file.
-fn read_pause() {
+/// Test hook between a file's read and the `fstat` after it (`PROBITY_TEST_PAUSE=POINT:DIR`, see
+/// [`fsio::test_pause`]; `verify-read` on the careful path, `verify-read-settled` on the settled
+/// one), so a test can change the file at that exact step. The environment is looked at once per
+/// process, not once per file.
+fn read_pause(point: &str) {
     static SET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *SET.get_or_init(|| std::env::var_os("PROBITY_TEST_PAUSE").is_some()) {
-        fsio::test_pause("verify-read");
+        fsio::test_pause(point);
     }
 }
 
@@ -276,6 +437,7 @@ struct Shared<'a> {
     ctxs: &'a [RootCtx],
     out: Mutex<Local>,
     progress: Option<&'a dyn Progress>,
+    settled: Option<Settled>,
 }
 
 impl Shared<'_> {
@@ -368,7 +530,15 @@ impl ParallelVisitor for Visitor<'_, '_> {
         let ctx = &self.shared.ctxs[ri];
         let rel = rel_path(&ctx.path, entry.path());
         let since = (self.local.findings.len(), self.local.errors.len());
-        check_file(ctx, ri, entry.path(), &rel, &mut self.buf, &mut self.local);
+        check_file(
+            ctx,
+            ri,
+            entry.path(),
+            &rel,
+            &mut self.buf,
+            &mut self.local,
+            self.shared.settled.as_ref(),
+        );
         mark_bytes(&mut self.local, since, &ctx.path, entry.path());
         if let Some(p) = self.shared.progress {
             self.pending += 1;
@@ -398,6 +568,26 @@ impl<'s> ParallelVisitorBuilder<'s> for Builder<'s, '_> {
 
 /// Walk every root of `ctxs` and check each file; what the workers collected, merged.
 pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
+    let progress = opts.progress.as_deref();
+    if let Some(p) = progress {
+        p.start();
+    }
+    let start = (std::time::SystemTime::now(), std::time::Instant::now());
+    let settled = Settled::at_start(ctxs);
+    let fast = settled.is_some();
+    let mut out = walk_once(ctxs, opts, settled);
+    if fast && clock_went_back(start) {
+        // The settled path's limit came from a clock that went back: every file again, the
+        // careful way.
+        out = walk_once(ctxs, opts, None);
+    }
+    if let Some(p) = progress {
+        p.finish();
+    }
+    out
+}
+
+fn walk_once(ctxs: &[RootCtx], opts: &Options, settled: Option<Settled>) -> Local {
     let mut wb = ignore::WalkBuilder::new(&ctxs[0].path);
     for c in &ctxs[1..] {
         wb.add(&c.path);
@@ -409,18 +599,12 @@ pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
     if opts.no_ignore {
         wb.standard_filters(false).hidden(false);
     }
-    let progress = opts.progress.as_deref();
-    if let Some(p) = progress {
-        p.start();
-    }
     let shared = Shared {
         ctxs,
         out: Mutex::new(Local::new(ctxs.len())),
-        progress,
+        progress: opts.progress.as_deref(),
+        settled,
     };
     wb.build_parallel().visit(&mut Builder { shared: &shared });
-    if let Some(p) = shared.progress {
-        p.finish();
-    }
     shared.out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
