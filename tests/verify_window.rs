@@ -371,7 +371,7 @@ fn verify_window_settled_file_changed_while_read() {
 
 /// The window tests above on files old enough for the settled path: tokens at every offset around
 /// the window boundaries and at the very end, clean files of the boundary sizes (every byte
-/// counted), the binary edge, a file of size 0.
+/// counted), the binary edge, a file of size 0; and an allowlisted file with a token, skipped.
 #[test]
 fn verify_window_settled_tree() {
     let repo = Repo::new();
@@ -412,7 +412,26 @@ fn verify_window_settled_tree() {
     text[8192] = 0;
     repo.write("text.dat", &text);
     want.push("text.dat".to_owned());
+    // With an allowlist, the path is looked at before the settled path reads.
+    let allowing = Repo::new();
+    allowing.write(".probity-allow", "allowed.txt\n");
+    allowing.write("allowed.txt", "GSDDBG1\n");
+    allowing.write("other.txt", "GSDDBG1\n");
+    allowing.write("clean.txt", text_with(WINDOW + 1, 0, b""));
     std::thread::sleep(SETTLED_AFTER);
+    let (code, f, e, s) = verify(&[allowing.path().as_os_str()]);
+    assert_eq!((code, e.len()), (1, 0), "{e:?}");
+    assert_eq!(
+        f,
+        vec![("other.txt".to_owned(), "ResidueWithoutMarkers".to_owned())]
+    );
+    let r = &s.roots[0];
+    assert_eq!(
+        (r.allowed_skipped, r.files_scanned, r.files_with_hits),
+        (1, 3, 1),
+        "the allowlist file, other.txt and clean.txt are scanned"
+    );
+
     let (code, f, e, s) = verify(&[repo.path().as_os_str()]);
     assert_eq!(code, 1);
     assert!(e.is_empty(), "{e:?}");

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
-use super::root::{Local, RootCtx, check_bytes, skip_before_read};
+use super::root::{Counts, Local, RootCtx, check_bytes, skip_before_read};
 use super::{
     BINARY_CHECK_BYTES, ErrorKind, Options, Progress, TOKEN_OVERLAP, has_token, is_binary,
 };
@@ -274,54 +274,52 @@ fn clock_went_back(start: (std::time::SystemTime, std::time::Instant)) -> bool {
     }
 }
 
+/// What the settled path made of a file.
+enum Quick {
+    /// Clean or binary, counted.
+    Done,
+    /// Not cleared: the careful path decides.
+    Careful,
+    /// Could not be opened or read.
+    Failed(std::io::Error),
+}
+
 /// The settled path (see [`Settled`]): open, scan in windows to the first short read, one
-/// `fstat`. `true` when the file is done with (clean, binary, or a read error recorded);
-/// `false` when it must go the careful path.
-#[allow(clippy::too_many_arguments)]
+/// `fstat`. Needs no root-relative path: one is made only for a file that fails or goes on.
 fn check_settled(
-    ctx: &RootCtx,
-    ri: usize,
     path: &Path,
-    rel: &str,
     buf: &mut Vec<u8>,
-    local: &mut Local,
+    counts: &mut Counts,
     limit: (i64, i64),
     dev: u64,
-) -> bool {
+) -> Quick {
     use std::os::unix::fs::MetadataExt;
     let mut f = match File::open(path) {
         Ok(f) => f,
-        Err(e) => {
-            local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
-            return true;
-        }
+        Err(e) => return Quick::Failed(e),
     };
     let scan = match scan_windows(&mut f, End::ShortRead, buf) {
-        Ok(Scan::Hit) => return false,
+        Ok(Scan::Hit) => return Quick::Careful,
         Ok(s) => s,
-        Err(e) => {
-            local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
-            return true;
-        }
+        Err(e) => return Quick::Failed(e),
     };
     read_pause("verify-read-settled");
     let Ok(m) = f.metadata() else {
-        return false;
+        return Quick::Careful;
     };
     if m.dev() != dev || (m.ctime(), m.ctime_nsec()) >= limit {
-        return false;
+        return Quick::Careful;
     }
-    let c = &mut local.counts[ri];
     match scan {
         // The first window's NUL is in the file as it was, and still is.
-        Scan::Binary => c.binary += 1,
+        Scan::Binary => counts.binary += 1,
         Scan::Clean(n) if n == m.len() => {
-            c.files += 1;
-            c.bytes += n;
+            counts.files += 1;
+            counts.bytes += n;
         }
-        _ => return false,
+        _ => return Quick::Careful,
     }
-    true
+    Quick::Done
 }
 
 /// Read and check one file of the working tree.
@@ -336,16 +334,19 @@ fn check_file(
     rel: &str,
     buf: &mut Vec<u8>,
     local: &mut Local,
-    settled: Option<&Settled>,
+    settled: Option<(i64, i64, u64)>,
 ) {
     if skip_before_read(ctx, ri, rel, local) {
         return;
     }
-    if let Some(s) = settled
-        && let Some(dev) = s.devs[ri]
-        && check_settled(ctx, ri, path, rel, buf, local, s.limit, dev)
-    {
-        return;
+    if let Some((secs, nanos, dev)) = settled {
+        match check_settled(path, buf, &mut local.counts[ri], (secs, nanos), dev) {
+            Quick::Done => return,
+            Quick::Failed(e) => {
+                return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
+            }
+            Quick::Careful => {}
+        }
     }
     for attempt in 0..READ_ATTEMPTS {
         let mut f = match File::open(path) {
@@ -528,18 +529,34 @@ impl ParallelVisitor for Visitor<'_, '_> {
             return WalkState::Continue;
         };
         let ctx = &self.shared.ctxs[ri];
-        let rel = rel_path(&ctx.path, entry.path());
+        let path = entry.path();
+        let mut settled = self
+            .shared
+            .settled
+            .as_ref()
+            .and_then(|s| s.devs[ri].map(|dev| (s.limit.0, s.limit.1, dev)));
         let since = (self.local.findings.len(), self.local.errors.len());
-        check_file(
-            ctx,
-            ri,
-            entry.path(),
-            &rel,
-            &mut self.buf,
-            &mut self.local,
-            self.shared.settled.as_ref(),
-        );
-        mark_bytes(&mut self.local, since, &ctx.path, entry.path());
+        if let Some((secs, nanos, dev)) = settled
+            && !ctx.filters_paths()
+        {
+            // No allowlist and no ledger to skip: the settled path first, with no relative path
+            // made for the files it clears.
+            let counts = &mut self.local.counts[ri];
+            match check_settled(path, &mut self.buf, counts, (secs, nanos), dev) {
+                Quick::Done => {}
+                Quick::Failed(e) => {
+                    let rel = rel_path(&ctx.path, path).into_owned();
+                    self.local.error(ctx, rel, io_kind(&e), e.to_string());
+                    mark_bytes(&mut self.local, since, &ctx.path, path);
+                }
+                Quick::Careful => settled = None,
+            }
+        }
+        if settled.is_none() || ctx.filters_paths() {
+            let rel = rel_path(&ctx.path, path);
+            check_file(ctx, ri, path, &rel, &mut self.buf, &mut self.local, settled);
+            mark_bytes(&mut self.local, since, &ctx.path, path);
+        }
         if let Some(p) = self.shared.progress {
             self.pending += 1;
             if self.pending == 256 {
@@ -595,7 +612,12 @@ fn walk_once(ctxs: &[RootCtx], opts: &Options, settled: Option<Settled>) -> Loca
     wb.hidden(false)
         .follow_links(opts.follow)
         .threads(opts.threads)
-        .filter_entry(|e| e.file_name() != ".git");
+        // The entry's name is what follows the path's last `/` (the walker joins it onto its
+        // folder's path): compared as bytes, cheaper than `file_name`'s component parse.
+        .filter_entry(|e| {
+            let p = e.path().as_os_str().as_bytes();
+            memchr::memrchr(b'/', p).map_or(p, |i| &p[i + 1..]) != b".git"
+        });
     if opts.no_ignore {
         wb.standard_filters(false).hidden(false);
     }
