@@ -143,40 +143,20 @@ fn scan_windows(f: &mut File, end_at: End, buf: &mut Vec<u8>) -> std::io::Result
     loop {
         let mut end = keep;
         let mut eof = false;
-        while end < buf.len() {
-            if let End::Size(size) = end_at
-                && size > 0
-                && total >= size
-            {
-                eof = true;
-                break;
-            }
-            match f.read(&mut buf[end..]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(n) => {
-                    let asked = buf.len() - end;
-                    end += n;
-                    total += n as u64;
-                    if matches!(end_at, End::ShortRead) && n < asked {
-                        eof = true;
-                        break;
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        let window = &buf[..end];
         if first {
-            if is_binary(window) {
+            // The first window in two steps: its first BINARY_CHECK_BYTES alone, so that a
+            // binary file costs those bytes and no more (a standard library's .pyc files).
+            eof = fill(f, buf, &mut end, BINARY_CHECK_BYTES, end_at, &mut total)?;
+            if is_binary(&buf[..end]) {
                 return Ok(Scan::Binary);
             }
             first = false;
         }
-        if has_token(window) {
+        if !eof {
+            let full = buf.len();
+            eof = fill(f, buf, &mut end, full, end_at, &mut total)?;
+        }
+        if has_token(&buf[..end]) {
             return Ok(Scan::Hit);
         }
         if eof {
@@ -185,6 +165,40 @@ fn scan_windows(f: &mut File, end_at: End, buf: &mut Vec<u8>) -> std::io::Result
         keep = TOKEN_OVERLAP.min(end);
         buf.copy_within(end - keep..end, 0);
     }
+}
+
+/// Read into `buf[*end..limit]` until it is full; `true` once the file's end is reached (as
+/// [`End`] says). `total` counts the bytes read.
+fn fill(
+    f: &mut File,
+    buf: &mut [u8],
+    end: &mut usize,
+    limit: usize,
+    end_at: End,
+    total: &mut u64,
+) -> std::io::Result<bool> {
+    while *end < limit {
+        if let End::Size(size) = end_at
+            && size > 0
+            && *total >= size
+        {
+            return Ok(true);
+        }
+        match f.read(&mut buf[*end..limit]) {
+            Ok(0) => return Ok(true),
+            Ok(n) => {
+                let asked = limit - *end;
+                *end += n;
+                *total += n as u64;
+                if matches!(end_at, End::ShortRead) && n < asked {
+                    return Ok(true);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
 }
 
 /// How many times a file that changes while it is read is read again.
