@@ -1,9 +1,11 @@
 //! The working-tree walk: a parallel `ignore` walk over every root (gitignore rules unless
 //! `--no-ignore`, `.git` skipped, symbolic links followed only with `--follow`), one visitor per
-//! worker thread with its own read buffer, files scanned in 64 KiB windows (read whole, or
-//! mapped when large, only when a token is found), walk errors
-//! turned into per-file [`FileError`](super::FileError)s. Output order is not decided here: the
-//! caller sorts.
+//! worker thread with its own read buffer, files scanned in 64 KiB windows (the first 8 KiB read
+//! alone for the binary test; read whole, or mapped when large, only when a token is found), walk
+//! errors turned into per-file [`FileError`](super::FileError)s. A file is proven unchanged while
+//! it was read either by two `fstat`s (before and after, the careful path) or, when it had long
+//! settled, by one after the read ([`Settled`]). Output order is not decided here: the caller
+//! sorts.
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -16,6 +18,7 @@ use std::sync::Mutex;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
 use super::root::{Counts, Local, RootCtx, check_bytes, skip_before_read};
+use super::settled::{Settled, clears, clock_went_back};
 use super::{
     BINARY_CHECK_BYTES, ErrorKind, Options, Progress, TOKEN_OVERLAP, has_token, is_binary,
 };
@@ -204,90 +207,6 @@ fn fill(
 /// How many times a file that changes while it is read is read again.
 const READ_ATTEMPTS: usize = 3;
 
-/// What lets a file be checked with a single `fstat`, taken after its read (the settled path).
-///
-/// Every change to a file's bytes or status sets its ctime to the time of the change, and no
-/// call sets a ctime of the caller's choosing. So a file whose `fstat` after the read shows a
-/// ctime older than the walk's start less [`fsio::SETTLE`] was last changed before the read
-/// began, by more than `SETTLE`: it had settled, and nothing changed it while it was read. That
-/// is what the careful path proves with two `fstat`s (before and after, compared), for the price
-/// of one. Times must come from this machine's clock at a known grain, so the path is taken only
-/// for files on the device of their root, when the root's file system is a local one that keeps
-/// times to the second or finer (ext2/3/4, XFS, Btrfs, F2FS, tmpfs, overlayfs); the limit is
-/// [`TIMES_SLACK`] further back for the grain and the kernel's coarse clock, and a walk during
-/// which the system clock went back is walked again without the settled path. Any other file,
-/// and any file the settled path cannot clear (a recent ctime, another size than was read, a
-/// token), goes the careful path.
-pub(super) struct Settled {
-    /// ctime (seconds, nanoseconds since the epoch) that a file's must be older than.
-    limit: (i64, i64),
-    /// Per root: its device, when its file system keeps local times ([`local_times_dev`]).
-    devs: Vec<Option<u64>>,
-}
-
-/// How much further back than `SETTLE` the settled path's limit lies: a second of timestamp
-/// grain (ext4 with small inodes), the kernel's coarse clock (a tick), and the half second by
-/// which the system clock may go back before the walk is done again.
-const TIMES_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// The device of `root` when its file system keeps times from this machine's clock to the
-/// second or finer; `None` for any other (network, FUSE, FAT, unknown) or when it cannot be told.
-#[cfg(target_os = "linux")]
-fn local_times_dev(root: &Path) -> Option<u64> {
-    use std::os::unix::fs::MetadataExt;
-    let dev = std::fs::metadata(root).ok()?.dev();
-    let c = std::ffi::CString::new(root.as_os_str().as_bytes()).ok()?;
-    // SAFETY: `c` is a NUL-terminated path that outlives the call; `st` is plain data the call
-    // fills, read only when it succeeds.
-    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statfs(c.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    [
-        libc::EXT4_SUPER_MAGIC,
-        libc::XFS_SUPER_MAGIC,
-        libc::BTRFS_SUPER_MAGIC,
-        libc::F2FS_SUPER_MAGIC,
-        libc::TMPFS_MAGIC,
-        libc::OVERLAYFS_SUPER_MAGIC,
-    ]
-    .contains(&st.f_type)
-    .then_some(dev)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn local_times_dev(_: &Path) -> Option<u64> {
-    None
-}
-
-impl Settled {
-    /// Taken at the walk's start; `None` when the clock reads before the limit could be.
-    fn at_start(ctxs: &[RootCtx]) -> Option<Self> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?;
-        let limit = now.checked_sub(fsio::SETTLE + TIMES_SLACK)?;
-        let devs: Vec<Option<u64>> = ctxs.iter().map(|c| local_times_dev(&c.path)).collect();
-        devs.iter().any(Option::is_some).then(|| Settled {
-            limit: (
-                i64::try_from(limit.as_secs()).ok().unwrap_or(i64::MAX),
-                i64::from(limit.subsec_nanos()),
-            ),
-            devs,
-        })
-    }
-}
-
-/// Whether the system clock went back by more than half a second since `start` (wall time
-/// passed less than monotonic time).
-fn clock_went_back(start: (std::time::SystemTime, std::time::Instant)) -> bool {
-    let slack = std::time::Duration::from_millis(500);
-    match std::time::SystemTime::now().duration_since(start.0) {
-        Ok(wall) => start.1.elapsed() > wall + slack,
-        Err(_) => true,
-    }
-}
-
 /// What the settled path made of a file.
 enum Quick {
     /// Clean or binary, counted.
@@ -307,31 +226,27 @@ fn check_settled(
     limit: (i64, i64),
     dev: u64,
 ) -> Quick {
-    use std::os::unix::fs::MetadataExt;
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) => return Quick::Failed(e),
     };
-    let scan = match scan_windows(&mut f, End::ShortRead, buf) {
+    let read = match scan_windows(&mut f, End::ShortRead, buf) {
         Ok(Scan::Hit) => return Quick::Careful,
-        Ok(s) => s,
+        Ok(Scan::Binary) => None,
+        Ok(Scan::Clean(n)) => Some(n),
         Err(e) => return Quick::Failed(e),
     };
     read_pause("verify-read-settled");
-    let Ok(m) = f.metadata() else {
-        return Quick::Careful;
-    };
-    if m.dev() != dev || (m.ctime(), m.ctime_nsec()) >= limit {
-        return Quick::Careful;
+    match f.metadata() {
+        Ok(m) if clears(&m, limit, dev, read) => {}
+        _ => return Quick::Careful,
     }
-    match scan {
-        // The first window's NUL is in the file as it was, and still is.
-        Scan::Binary => counts.binary += 1,
-        Scan::Clean(n) if n == m.len() => {
+    match read {
+        None => counts.binary += 1,
+        Some(n) => {
             counts.files += 1;
             counts.bytes += n;
         }
-        _ => return Quick::Careful,
     }
     Quick::Done
 }
