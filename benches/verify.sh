@@ -5,8 +5,8 @@
 # Same rules for both: hidden files searched, `.git` skipped, binary files skipped, all cores;
 # `.gitignore` respected on the standard library, ignored with `--no-ignore` (both tools) on the
 # node tree. Both tools run alternately in the same loop, so machine load hits both alike; it
-# prints, per corpus, the mean CPU seconds (user+sys of the child) and mean wall seconds of each,
-# and the ratios probity / rg (the target is <= 0.8 for both).
+# prints, per corpus, the mean (and median) CPU seconds (user+sys of the child, from getrusage)
+# and wall seconds of each, and the ratios probity / rg (the target is <= 0.8 for both).
 #
 #   benches/verify.sh                    # the default corpora
 #   benches/verify.sh DIR...             # your own trees (gitignore respected)
@@ -43,17 +43,19 @@ for entry in "${corpora[@]}"; do
     flags=${entry%%|*}
     dir=${entry#*|}
     python3 - "$RUNS" "$dir" "$flags" "$PROBITY" <<'PY'
-import os, subprocess, sys, time
+import resource, subprocess, sys, time
 runs, d, flags, probity = int(sys.argv[1]), sys.argv[2], sys.argv[3].split(), sys.argv[4]
 rg = ["rg", "-l", "--hidden", *flags, "-g", "!.git", "gsd-debug-probe:", d]
 pr = [probity, "verify", *flags, d]
 def once(cmd):
-    r0 = os.times()
+    # getrusage, not os.times: the latter counts in clock ticks (10 ms), too coarse for a run of
+    # 70 ms.
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     wall = time.perf_counter() - t0
-    r1 = os.times()
-    cpu = (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     return cpu, wall, rc
 for _ in range(2):  # warm the page cache
     once(rg); once(pr)
@@ -67,11 +69,13 @@ if once(pr)[2] != 0:
     print(f"warning: probity verify {' '.join(flags)} {d} does not exit 0 (markers or errors in the tree?)")
 files = subprocess.run(["rg", "--files", "--hidden", *flags, "-g", "!.git", d], capture_output=True).stdout.count(b"\n")
 mean = lambda xs: sum(xs) / len(xs)
-rc_, rw = mean([c for c, _ in res["rg"]]), mean([w for _, w in res["rg"]])
-pc, pw = mean([c for c, _ in res["probity"]]), mean([w for _, w in res["probity"]])
-print(f"{d} {' '.join(flags)} ({files} files, {runs} runs each)")
-print(f"  rg       cpu {rc_:7.3f} s   wall {rw:7.3f} s")
-print(f"  probity  cpu {pc:7.3f} s   wall {pw:7.3f} s")
-print(f"  ratio    cpu {pc / rc_:7.2f}     wall {pw / rw:7.2f}")
+median = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1]) / 2
+col = lambda name, i: [r[i] for r in res[name]]
+print(f"{d} {' '.join(flags)} ({files} files, {runs} runs each; mean, median in brackets)")
+for name in ("rg", "probity"):
+    c, w = col(name, 0), col(name, 1)
+    print(f"  {name:8} cpu {mean(c):7.3f} s ({median(c):.3f})   wall {mean(w):7.3f} s ({median(w):.3f})")
+r = lambda f, i: f(col("probity", i)) / f(col("rg", i))
+print(f"  ratio    cpu {r(mean, 0):7.2f}   ({r(median, 0):.2f})     wall {r(mean, 1):7.2f}   ({r(median, 1):.2f})")
 PY
 done

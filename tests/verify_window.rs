@@ -241,56 +241,211 @@ fn verify_window_names_and_links() {
     );
 }
 
-/// A file that changes between its read and the `fstat` after it (at the `verify-read` test
-/// hook) is read again: a token appended (the file grows) or written in place (same size) is
-/// found, never passed as clean.
-#[test]
-fn verify_window_file_changed_while_read() {
-    for (grow, what) in [(true, "appended"), (false, "written in place")] {
-        let repo = Repo::new();
-        let size = 3 * WINDOW + 11;
-        let p = repo.write("big.txt", text_with(size, 0, b""));
-        // The hook's folder lives until the process ends (it waits for `verify-read.go`).
-        let hook = tempfile::tempdir().unwrap();
-        let child = std::process::Command::new(crate::util::probity_bin())
-            .arg("verify")
-            .arg("--json")
-            .arg("--threads")
-            .arg("1")
-            .arg(repo.path())
-            .env(
-                "PROBITY_TEST_PAUSE",
-                format!("verify-read:{}", hook.path().display()),
-            )
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let start = std::time::Instant::now();
-        while !hook.path().join("verify-read.ready").exists() {
-            assert!(
-                start.elapsed().as_secs() < 60,
-                "never paused at verify-read"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        if grow {
+/// How long a file is left alone before the settled path (one `fstat`, after the read) may clear
+/// it: more than `SETTLE` (300 ms) plus the 2 s of slack for timestamp grain (walk.rs).
+const SETTLED_AFTER: std::time::Duration = std::time::Duration::from_millis(2600);
+
+/// How a test changes a file while it is read.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// A token appended: the file grows.
+    Append,
+    /// The file written again, a token in the middle, same size.
+    InPlace,
+    /// Written again in place, then its mtime set back to what it was: only the ctime moves.
+    InPlaceOldMtime,
+    /// Nothing: the file stays clean.
+    Nothing,
+}
+
+/// `verify --threads 1` of a repository holding one clean file of three and a bit windows,
+/// stopped at test hook `point` (between the read and the `fstat` after it), where the file is
+/// changed as `change` says; with `settled`, the file is left alone long enough first for the
+/// settled path to take it. The outcome, and whether the file grew.
+fn change_while_read(point: &str, settled: bool, change: Change) -> (Outcome, bool) {
+    let repo = Repo::new();
+    let size = 3 * WINDOW + 11;
+    let p = repo.write("big.txt", text_with(size, 0, b""));
+    if settled {
+        std::thread::sleep(SETTLED_AFTER);
+    }
+    // The hook's folder lives until the process ends: a file read again after the change
+    // stops at the hook again, and must find `POINT.go` there.
+    let hook = tempfile::tempdir().unwrap();
+    let child = std::process::Command::new(crate::util::probity_bin())
+        .args(["verify", "--json", "--threads", "1"])
+        .arg(repo.path())
+        .env(
+            "PROBITY_TEST_PAUSE",
+            format!("{point}:{}", hook.path().display()),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !hook.path().join(format!("{point}.ready")).exists() {
+        assert!(start.elapsed().as_secs() < 60, "never paused at {point}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+    match change {
+        Change::Append => {
             use std::io::Write;
             let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
             f.write_all(b"\nGSDDBG1\n").unwrap();
-        } else {
+        }
+        Change::InPlace | Change::InPlaceOldMtime => {
             std::fs::write(&p, text_with(size, WINDOW + 5, b"GSDDBG1")).unwrap();
         }
-        std::fs::write(hook.path().join("verify-read.go"), "").unwrap();
-        let out = child.wait_with_output().unwrap();
-        let (code, f, e, _) = records(&out);
-        assert!(e.is_empty(), "{what}: {e:?}");
-        assert_eq!(code, 1, "{what}: the token must be found");
+        Change::Nothing => {}
+    }
+    if let Change::InPlaceOldMtime = change {
+        let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+        f.set_modified(mtime).unwrap();
+        assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), mtime);
+    }
+    std::fs::write(hook.path().join(format!("{point}.go")), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let grew = std::fs::metadata(&p).unwrap().len() > size as u64;
+    (records(&out), grew)
+}
+
+/// A file that changes between its read and the `fstat` after it (at the `verify-read` test
+/// hook of the careful path, which takes files changed in the last moments) is read again: a
+/// token appended (the file grows) or written in place (same size) is found, never passed as
+/// clean.
+#[test]
+fn verify_window_file_changed_while_read() {
+    for change in [Change::Append, Change::InPlace] {
+        let ((code, f, e, _), grew) = change_while_read("verify-read", false, change);
+        assert!(e.is_empty(), "{change:?}: {e:?}");
+        assert_eq!(code, 1, "{change:?}: the token must be found");
         assert_eq!(
             f,
             vec![("big.txt".to_owned(), "ResidueWithoutMarkers".to_owned())],
-            "{what}"
+            "{change:?}"
         );
-        assert_eq!(std::fs::metadata(&p).unwrap().len() > size as u64, grow);
+        assert_eq!(grew, matches!(change, Change::Append));
     }
+}
+
+/// The settled path (a file unchanged for seconds is cleared by one `fstat` after its read): a
+/// file changed between that read and that `fstat` (at the `verify-read-settled` hook) is not
+/// cleared but read again, whether it grew, was written in place, or was written in place with
+/// its mtime set back (the ctime, which no one can set, still moves). A file left alone is
+/// cleared: clean, every byte counted.
+#[test]
+fn verify_window_settled_file_changed_while_read() {
+    let runs: Vec<_> = [
+        Change::Append,
+        Change::InPlace,
+        Change::InPlaceOldMtime,
+        Change::Nothing,
+    ]
+    .into_iter()
+    .map(|c| {
+        (
+            c,
+            std::thread::spawn(move || change_while_read("verify-read-settled", true, c)),
+        )
+    })
+    .collect();
+    for (change, run) in runs {
+        let ((code, f, e, s), grew) = run.join().unwrap();
+        assert!(e.is_empty(), "{change:?}: {e:?}");
+        assert_eq!(grew, matches!(change, Change::Append));
+        if let Change::Nothing = change {
+            assert_eq!((code, f.len()), (0, 0), "{f:?}");
+            assert_eq!(s.roots[0].bytes_scanned, 3 * WINDOW as u64 + 11);
+            continue;
+        }
+        assert_eq!(code, 1, "{change:?}: the token must be found");
+        assert_eq!(
+            f,
+            vec![("big.txt".to_owned(), "ResidueWithoutMarkers".to_owned())],
+            "{change:?}"
+        );
+    }
+}
+
+/// The window tests above on files old enough for the settled path: tokens at every offset around
+/// the window boundaries and at the very end, clean files of the boundary sizes (every byte
+/// counted), the binary edge, a file of size 0; and an allowlisted file with a token, skipped.
+#[test]
+fn verify_window_settled_tree() {
+    let repo = Repo::new();
+    let tok = RESIDUE[1].as_bytes();
+    let marker = format!("{MARKER}start s p");
+    let mut want = Vec::new();
+    for (ti, t) in [marker.as_bytes(), tok].iter().enumerate() {
+        for b in [WINDOW, WINDOW + TOKEN_OVERLAP, 2 * WINDOW + TOKEN_OVERLAP] {
+            for at in b - t.len() - 1..=b + 1 {
+                let name = format!("t{ti}-{at}.txt");
+                repo.write(&name, text_with(2 * WINDOW + 200, at, t));
+                want.push(name);
+            }
+        }
+    }
+    for size in [WINDOW + 1, WINDOW + TOKEN_OVERLAP, 3 * WINDOW + 5] {
+        let name = format!("end-{size}.sh");
+        repo.write(&name, text_with(size, size - tok.len(), tok));
+        want.push(name);
+    }
+    let mut clean_bytes = 0;
+    for size in [
+        0,
+        1,
+        WINDOW - 1,
+        WINDOW,
+        WINDOW + 1,
+        WINDOW + TOKEN_OVERLAP,
+        3 * WINDOW + 7,
+    ] {
+        repo.write(&format!("clean-{size}.txt"), text_with(size, 0, b""));
+        clean_bytes += size as u64;
+    }
+    let mut bin = text_with(3 * WINDOW, 2 * WINDOW, RESIDUE[0].as_bytes());
+    bin[8191] = 0;
+    repo.write("bin.dat", &bin);
+    let mut text = text_with(3 * WINDOW, 2 * WINDOW, RESIDUE[0].as_bytes());
+    text[8192] = 0;
+    repo.write("text.dat", &text);
+    want.push("text.dat".to_owned());
+    // With an allowlist, the path is looked at before the settled path reads.
+    let allowing = Repo::new();
+    allowing.write(".probity-allow", "allowed.txt\n");
+    allowing.write("allowed.txt", "GSDDBG1\n");
+    allowing.write("other.txt", "GSDDBG1\n");
+    allowing.write("clean.txt", text_with(WINDOW + 1, 0, b""));
+    std::thread::sleep(SETTLED_AFTER);
+    let (code, f, e, s) = verify(&[allowing.path().as_os_str()]);
+    assert_eq!((code, e.len()), (1, 0), "{e:?}");
+    assert_eq!(
+        f,
+        vec![("other.txt".to_owned(), "ResidueWithoutMarkers".to_owned())]
+    );
+    let r = &s.roots[0];
+    assert_eq!(
+        (r.allowed_skipped, r.files_scanned, r.files_with_hits),
+        (1, 3, 1),
+        "the allowlist file, other.txt and clean.txt are scanned"
+    );
+
+    let (code, f, e, s) = verify(&[repo.path().as_os_str()]);
+    assert_eq!(code, 1);
+    assert!(e.is_empty(), "{e:?}");
+    let mut found: Vec<&str> = f.iter().map(|(p, _)| p.as_str()).collect();
+    found.dedup();
+    want.sort();
+    want.dedup();
+    assert_eq!(found, want.iter().map(String::as_str).collect::<Vec<_>>());
+    let r = &s.roots[0];
+    assert_eq!(r.binary_skipped, 1);
+    assert_eq!(r.files_scanned as usize, want.len() + 7);
+    let hit_bytes: u64 = want
+        .iter()
+        .map(|n| std::fs::metadata(repo.path().join(n)).unwrap().len())
+        .sum();
+    assert_eq!(r.bytes_scanned, clean_bytes + hit_bytes);
 }

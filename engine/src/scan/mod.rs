@@ -24,6 +24,7 @@ mod ledgers;
 mod model;
 pub mod output;
 mod root;
+mod settled;
 mod tokens;
 mod walk;
 

@@ -64,6 +64,13 @@ impl RootCtx {
         ))
     }
 
+    /// Whether files are skipped by their path before they are read (an allowlist, or ledgers
+    /// met by name): without either, a file needs no root-relative path unless it has something
+    /// to report.
+    pub(crate) fn filters_paths(&self) -> bool {
+        !self.allow.is_empty() || !self.ledger_files.is_empty()
+    }
+
     fn allowed(&self, rel: &str) -> bool {
         !self.allow.is_empty()
             && self

@@ -1,9 +1,11 @@
 //! The working-tree walk: a parallel `ignore` walk over every root (gitignore rules unless
 //! `--no-ignore`, `.git` skipped, symbolic links followed only with `--follow`), one visitor per
-//! worker thread with its own read buffer, files scanned in 64 KiB windows (read whole, or
-//! mapped when large, only when a token is found), walk errors
-//! turned into per-file [`FileError`](super::FileError)s. Output order is not decided here: the
-//! caller sorts.
+//! worker thread with its own read buffer, files scanned in 64 KiB windows (the first 8 KiB read
+//! alone for the binary test; read whole, or mapped when large, only when a token is found), walk
+//! errors turned into per-file [`FileError`](super::FileError)s. A file is proven unchanged while
+//! it was read either by two `fstat`s (before and after, the careful path) or, when it had long
+//! settled, by one after the read ([`Settled`]). Output order is not decided here: the caller
+//! sorts.
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -15,7 +17,8 @@ use std::sync::Mutex;
 
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkState};
 
-use super::root::{Local, RootCtx, check_bytes, skip_before_read};
+use super::root::{Counts, Local, RootCtx, check_bytes, skip_before_read};
+use super::settled::{Settled, clears, clock_went_back};
 use super::{
     BINARY_CHECK_BYTES, ErrorKind, Options, Progress, TOKEN_OVERLAP, has_token, is_binary,
 };
@@ -115,16 +118,27 @@ enum Scan {
     Hit,
 }
 
+/// Where a window scan takes a file's end to be.
+#[derive(Clone, Copy)]
+enum End {
+    /// At this size (the `fstat` before the read), or where a read returns 0 when it is 0.
+    Size(u64),
+    /// At the first read that gives fewer bytes than asked for (or 0). Only for the settled
+    /// path, whose `fstat` after the read proves that the size read is the file's size.
+    ShortRead,
+}
+
 /// Scan `f` from where it stands in windows of [`WINDOW`] bytes, each searched together with the
 /// last [`TOKEN_OVERLAP`] bytes of the one before, so a token that crosses a boundary is seen
 /// whole. The first window holds the first [`BINARY_CHECK_BYTES`] bytes (or the whole file) for
 /// the binary test. Only clean files are scanned to their end here; a hit stops at once.
 ///
-/// `size` is the size the `fstat` before the read gave: reading stops once that many bytes are
-/// in, which saves the read that would return 0. A file that grew meanwhile differs in the
-/// `fstat` after the read, and is read again; a file of size 0 is read until a read returns 0
-/// (files whose size the kernel does not know say 0).
-fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<Scan> {
+/// With [`End::Size`] (the size the `fstat` before the read gave), reading stops once that many
+/// bytes are in, which saves the read that would return 0. A file that grew meanwhile differs in
+/// the `fstat` after the read, and is read again; a file of size 0 is read until a read returns
+/// 0 (files whose size the kernel does not know say 0). With [`End::ShortRead`], reading stops
+/// at a short read; the caller compares the bytes read with the size of the `fstat` after.
+fn scan_windows(f: &mut File, end_at: End, buf: &mut Vec<u8>) -> std::io::Result<Scan> {
     buf.resize(TOKEN_OVERLAP + WINDOW, 0);
     let mut keep = 0;
     let mut total = 0u64;
@@ -132,32 +146,20 @@ fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<S
     loop {
         let mut end = keep;
         let mut eof = false;
-        while end < buf.len() {
-            if size > 0 && total >= size {
-                eof = true;
-                break;
-            }
-            match f.read(&mut buf[end..]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(n) => {
-                    end += n;
-                    total += n as u64;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        let window = &buf[..end];
         if first {
-            if is_binary(window) {
+            // The first window in two steps: its first BINARY_CHECK_BYTES alone, so that a
+            // binary file costs those bytes and no more (a standard library's .pyc files).
+            eof = fill(f, buf, &mut end, BINARY_CHECK_BYTES, end_at, &mut total)?;
+            if is_binary(&buf[..end]) {
                 return Ok(Scan::Binary);
             }
             first = false;
         }
-        if has_token(window) {
+        if !eof {
+            let full = buf.len();
+            eof = fill(f, buf, &mut end, full, end_at, &mut total)?;
+        }
+        if has_token(&buf[..end]) {
             return Ok(Scan::Hit);
         }
         if eof {
@@ -168,8 +170,86 @@ fn scan_windows(f: &mut File, size: u64, buf: &mut Vec<u8>) -> std::io::Result<S
     }
 }
 
+/// Read into `buf[*end..limit]` until it is full; `true` once the file's end is reached (as
+/// [`End`] says). `total` counts the bytes read.
+fn fill(
+    f: &mut File,
+    buf: &mut [u8],
+    end: &mut usize,
+    limit: usize,
+    end_at: End,
+    total: &mut u64,
+) -> std::io::Result<bool> {
+    while *end < limit {
+        if let End::Size(size) = end_at
+            && size > 0
+            && *total >= size
+        {
+            return Ok(true);
+        }
+        match f.read(&mut buf[*end..limit]) {
+            Ok(0) => return Ok(true),
+            Ok(n) => {
+                let asked = limit - *end;
+                *end += n;
+                *total += n as u64;
+                if matches!(end_at, End::ShortRead) && n < asked {
+                    return Ok(true);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
 /// How many times a file that changes while it is read is read again.
 const READ_ATTEMPTS: usize = 3;
+
+/// What the settled path made of a file.
+enum Quick {
+    /// Clean or binary, counted.
+    Done,
+    /// Not cleared: the careful path decides.
+    Careful,
+    /// Could not be opened or read.
+    Failed(std::io::Error),
+}
+
+/// The settled path (see [`Settled`]): open, scan in windows to the first short read, one
+/// `fstat`. Needs no root-relative path: one is made only for a file that fails or goes on.
+fn check_settled(
+    path: &Path,
+    buf: &mut Vec<u8>,
+    counts: &mut Counts,
+    limit: (i64, i64),
+    dev: u64,
+) -> Quick {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return Quick::Failed(e),
+    };
+    let read = match scan_windows(&mut f, End::ShortRead, buf) {
+        Ok(Scan::Hit) => return Quick::Careful,
+        Ok(Scan::Binary) => None,
+        Ok(Scan::Clean(n)) => Some(n),
+        Err(e) => return Quick::Failed(e),
+    };
+    read_pause("verify-read-settled");
+    match f.metadata() {
+        Ok(m) if clears(&m, limit, dev, read) => {}
+        _ => return Quick::Careful,
+    }
+    match read {
+        None => counts.binary += 1,
+        Some(n) => {
+            counts.files += 1;
+            counts.bytes += n;
+        }
+    }
+    Quick::Done
+}
 
 /// Read and check one file of the working tree.
 ///
@@ -183,9 +263,19 @@ fn check_file(
     rel: &str,
     buf: &mut Vec<u8>,
     local: &mut Local,
+    settled: Option<(i64, i64, u64)>,
 ) {
     if skip_before_read(ctx, ri, rel, local) {
         return;
+    }
+    if let Some((secs, nanos, dev)) = settled {
+        match check_settled(path, buf, &mut local.counts[ri], (secs, nanos), dev) {
+            Quick::Done => return,
+            Quick::Failed(e) => {
+                return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
+            }
+            Quick::Careful => {}
+        }
     }
     for attempt in 0..READ_ATTEMPTS {
         let mut f = match File::open(path) {
@@ -209,7 +299,7 @@ fn check_file(
         let size = before.as_ref().map_or(0, std::fs::Metadata::len);
         // Clean files (nearly all of them) are scanned in windows; only a file with a token is
         // read whole, from its start, for the classification.
-        let got = match scan_windows(&mut f, size, buf) {
+        let got = match scan_windows(&mut f, End::Size(size), buf) {
             Ok(Scan::Binary) => Ok(Read1::Binary),
             Ok(Scan::Clean(n)) => Ok(Read1::Clean(n)),
             Ok(Scan::Hit) => f
@@ -222,7 +312,7 @@ fn check_file(
             Ok(g) => g,
             Err(e) => return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string()),
         };
-        read_pause();
+        read_pause("verify-read");
         let changed = match (&before, f.metadata().ok()) {
             (Some(a), Some(b)) => !fsio::same_version(a, &b),
             _ => true,
@@ -252,13 +342,14 @@ fn check_file(
     }
 }
 
-/// Test hook between a file's read and the `fstat` after it (`PROBITY_TEST_PAUSE=verify-read:DIR`,
-/// see [`fsio::test_pause`]), so a test can change the file at that exact step. The environment is
-/// looked at once per process, not once per file.
-fn read_pause() {
+/// Test hook between a file's read and the `fstat` after it (`PROBITY_TEST_PAUSE=POINT:DIR`, see
+/// [`fsio::test_pause`]; `verify-read` on the careful path, `verify-read-settled` on the settled
+/// one), so a test can change the file at that exact step. The environment is looked at once per
+/// process, not once per file.
+fn read_pause(point: &str) {
     static SET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *SET.get_or_init(|| std::env::var_os("PROBITY_TEST_PAUSE").is_some()) {
-        fsio::test_pause("verify-read");
+        fsio::test_pause(point);
     }
 }
 
@@ -276,6 +367,7 @@ struct Shared<'a> {
     ctxs: &'a [RootCtx],
     out: Mutex<Local>,
     progress: Option<&'a dyn Progress>,
+    settled: Option<Settled>,
 }
 
 impl Shared<'_> {
@@ -366,10 +458,34 @@ impl ParallelVisitor for Visitor<'_, '_> {
             return WalkState::Continue;
         };
         let ctx = &self.shared.ctxs[ri];
-        let rel = rel_path(&ctx.path, entry.path());
+        let path = entry.path();
+        let mut settled = self
+            .shared
+            .settled
+            .as_ref()
+            .and_then(|s| s.devs[ri].map(|dev| (s.limit.0, s.limit.1, dev)));
         let since = (self.local.findings.len(), self.local.errors.len());
-        check_file(ctx, ri, entry.path(), &rel, &mut self.buf, &mut self.local);
-        mark_bytes(&mut self.local, since, &ctx.path, entry.path());
+        if let Some((secs, nanos, dev)) = settled
+            && !ctx.filters_paths()
+        {
+            // No allowlist and no ledger to skip: the settled path first, with no relative path
+            // made for the files it clears.
+            let counts = &mut self.local.counts[ri];
+            match check_settled(path, &mut self.buf, counts, (secs, nanos), dev) {
+                Quick::Done => {}
+                Quick::Failed(e) => {
+                    let rel = rel_path(&ctx.path, path).into_owned();
+                    self.local.error(ctx, rel, io_kind(&e), e.to_string());
+                    mark_bytes(&mut self.local, since, &ctx.path, path);
+                }
+                Quick::Careful => settled = None,
+            }
+        }
+        if settled.is_none() || ctx.filters_paths() {
+            let rel = rel_path(&ctx.path, path);
+            check_file(ctx, ri, path, &rel, &mut self.buf, &mut self.local, settled);
+            mark_bytes(&mut self.local, since, &ctx.path, path);
+        }
         if let Some(p) = self.shared.progress {
             self.pending += 1;
             if self.pending == 256 {
@@ -398,6 +514,26 @@ impl<'s> ParallelVisitorBuilder<'s> for Builder<'s, '_> {
 
 /// Walk every root of `ctxs` and check each file; what the workers collected, merged.
 pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
+    let progress = opts.progress.as_deref();
+    if let Some(p) = progress {
+        p.start();
+    }
+    let start = (std::time::SystemTime::now(), std::time::Instant::now());
+    let settled = Settled::at_start(ctxs);
+    let fast = settled.is_some();
+    let mut out = walk_once(ctxs, opts, settled);
+    if fast && clock_went_back(start) {
+        // The settled path's limit came from a clock that went back: every file again, the
+        // careful way.
+        out = walk_once(ctxs, opts, None);
+    }
+    if let Some(p) = progress {
+        p.finish();
+    }
+    out
+}
+
+fn walk_once(ctxs: &[RootCtx], opts: &Options, settled: Option<Settled>) -> Local {
     let mut wb = ignore::WalkBuilder::new(&ctxs[0].path);
     for c in &ctxs[1..] {
         wb.add(&c.path);
@@ -405,22 +541,21 @@ pub(super) fn walk(ctxs: &[RootCtx], opts: &Options) -> Local {
     wb.hidden(false)
         .follow_links(opts.follow)
         .threads(opts.threads)
-        .filter_entry(|e| e.file_name() != ".git");
+        // The entry's name is what follows the path's last `/` (the walker joins it onto its
+        // folder's path): compared as bytes, cheaper than `file_name`'s component parse.
+        .filter_entry(|e| {
+            let p = e.path().as_os_str().as_bytes();
+            memchr::memrchr(b'/', p).map_or(p, |i| &p[i + 1..]) != b".git"
+        });
     if opts.no_ignore {
         wb.standard_filters(false).hidden(false);
-    }
-    let progress = opts.progress.as_deref();
-    if let Some(p) = progress {
-        p.start();
     }
     let shared = Shared {
         ctxs,
         out: Mutex::new(Local::new(ctxs.len())),
-        progress,
+        progress: opts.progress.as_deref(),
+        settled,
     };
     wb.build_parallel().visit(&mut Builder { shared: &shared });
-    if let Some(p) = shared.progress {
-        p.finish();
-    }
     shared.out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
