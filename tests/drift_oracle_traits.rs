@@ -319,6 +319,9 @@ impl TimeZone for Local { fn offset(&self) -> i32 { 0 } }
 pub struct Utc;
 impl defmt::Format for Utc { fn format(&self, f: defmt::Formatter) {} }
 impl TimeZone for Utc { fn offset(&self) -> i32 { 0 } }
+pub struct RawMutex { state: u8 }
+pub struct RawFairMutex(RawMutex);
+unsafe impl lock_api::RawMutex for RawFairMutex { fn lock(&self) {} }
 ",
     );
     expect_verdicts(
@@ -328,6 +331,9 @@ impl TimeZone for Utc { fn offset(&self) -> i32 { 0 } }
             ("Local::yo", "VERIFIED src/lib.rs"),
             ("Utc::yoo", "UNCHECKABLE Format"),
             ("Local::yoo", "UNCHECKABLE non-standard derives"),
+            // The dependency's trait lends nothing of the repository's type of its name.
+            ("RawFairMutex::lock", "VERIFIED src/lib.rs"),
+            ("RawFairMutex::state", "UNCHECKABLE RawMutex"),
         ],
     );
 }
