@@ -224,7 +224,16 @@ pub fn after() {}
 #[test]
 fn an_impl_on_an_alias_gives_the_type_its_members() {
     let r = crate_repo("tyalias");
-    r.write("src/lib.rs", "mod ui;\nmod imp;\nmod res;\n");
+    r.write("src/lib.rs", "mod ui;\nmod imp;\nmod res;\nmod err;\n");
+    r.write(
+        "src/err.rs",
+        "\
+use std::io::Error as IoError;
+pub struct Error;
+pub trait Local { fn local(&self); }
+impl Local for IoError { fn local(&self) {} }
+",
+    );
     r.write(
         "src/res.rs",
         "\
@@ -254,6 +263,9 @@ impl W { pub fn extra(&self) {} }
             ("Widget::render", "VERIFIED src/imp.rs"),
             ("Widget::extra", "VERIFIED src/imp.rs"),
             ("Widget::extr", "MISSING"),
+            // A renaming import of the standard library's `Error` is no alias of the
+            // repository's.
+            ("Error::local", "MISSING"),
         ],
     );
 }

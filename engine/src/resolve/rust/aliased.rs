@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::index::Kind;
+use crate::index::names::RUST_SYSROOT;
 use crate::resolve::Resolver;
 use crate::resolve::refs::is_ident;
 
@@ -22,7 +23,8 @@ impl Resolver<'_> {
                     && d.imported.as_deref() == Some(ty)
                     && d.name != ty
                     && d.name != "*"
-                    && d.name != "_";
+                    && d.name != "_"
+                    && !self.outside_import(d.from.as_deref().unwrap_or(""));
                 if renames {
                     out.push(d.name.clone());
                 }
@@ -52,6 +54,21 @@ impl Resolver<'_> {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+impl Resolver<'_> {
+    /// Whether an import's path leads outside the repository: into the standard library or a
+    /// Cargo dependency (`use std::io::Error as IoError` renames no repository `Error`).
+    fn outside_import(&self, from: &str) -> bool {
+        let from = from.trim_start_matches("::");
+        let head = from.split("::").next().unwrap_or(from);
+        RUST_SYSROOT.contains(head)
+            || self.deps().cargo_specs.contains_key(head)
+            || self
+                .deps()
+                .cargo_specs
+                .contains_key(&head.replace('_', "-"))
     }
 }
 
