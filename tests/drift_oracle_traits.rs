@@ -232,6 +232,8 @@ use std::io::Error as IoError;
 pub struct Error;
 pub trait Local { fn local(&self); }
 impl Local for IoError { fn local(&self) {} }
+pub type Fmt = std::fmt::Error;
+impl Local for Fmt { fn local(&self) {} }
 ",
     );
     r.write(
