@@ -224,7 +224,18 @@ pub fn after() {}
 #[test]
 fn an_impl_on_an_alias_gives_the_type_its_members() {
     let r = crate_repo("tyalias");
-    r.write("src/lib.rs", "mod ui;\nmod imp;\nmod res;\n");
+    r.write("src/lib.rs", "mod ui;\nmod imp;\nmod res;\nmod err;\n");
+    r.write(
+        "src/err.rs",
+        "\
+use std::io::Error as IoError;
+pub struct Error;
+pub trait Local { fn local(&self); }
+impl Local for IoError { fn local(&self) {} }
+pub type Fmt = std::fmt::Error;
+impl Local for Fmt { fn local(&self) {} }
+",
+    );
     r.write(
         "src/res.rs",
         "\
@@ -254,6 +265,9 @@ impl W { pub fn extra(&self) {} }
             ("Widget::render", "VERIFIED src/imp.rs"),
             ("Widget::extra", "VERIFIED src/imp.rs"),
             ("Widget::extr", "MISSING"),
+            // A renaming import of the standard library's `Error` is no alias of the
+            // repository's.
+            ("Error::local", "MISSING"),
         ],
     );
 }
@@ -319,6 +333,9 @@ impl TimeZone for Local { fn offset(&self) -> i32 { 0 } }
 pub struct Utc;
 impl defmt::Format for Utc { fn format(&self, f: defmt::Formatter) {} }
 impl TimeZone for Utc { fn offset(&self) -> i32 { 0 } }
+pub struct RawMutex { state: u8 }
+pub struct RawFairMutex(RawMutex);
+unsafe impl lock_api::RawMutex for RawFairMutex { fn lock(&self) {} }
 ",
     );
     expect_verdicts(
@@ -328,6 +345,9 @@ impl TimeZone for Utc { fn offset(&self) -> i32 { 0 } }
             ("Local::yo", "VERIFIED src/lib.rs"),
             ("Utc::yoo", "UNCHECKABLE Format"),
             ("Local::yoo", "UNCHECKABLE non-standard derives"),
+            // The dependency's trait lends nothing of the repository's type of its name.
+            ("RawFairMutex::lock", "VERIFIED src/lib.rs"),
+            ("RawFairMutex::state", "UNCHECKABLE RawMutex"),
         ],
     );
 }

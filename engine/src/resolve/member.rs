@@ -159,6 +159,7 @@ impl Resolver<'_> {
             // Traits an impl names by a path outside the standard library (`impl
             // serde::de::Error for Error`): the standard table of their name says nothing.
             let mut not_std = HashSet::new();
+            let mut outside_traits = HashSet::new();
             for b in &next {
                 if !traits.contains(b) {
                     continue;
@@ -201,6 +202,9 @@ impl Resolver<'_> {
                 // std::error::Error for Error`).
                 let outside_trait =
                     traits.contains(b) && self.named(b, |d| d.kind == Kind::Trait).is_empty();
+                if outside_trait {
+                    outside_traits.insert(b.clone());
+                }
                 if (!outside_trait
                     && (!self.named(b, |d| d.kind.is_container()).is_empty() || seen.contains(b)))
                     || is_builtin_base(b)
@@ -233,8 +237,10 @@ impl Resolver<'_> {
                     },
                 }
             }
-            // A standard trait is no container of the repository's, whatever shares its name.
-            next.retain(|b| !std_decided.contains(b));
+            // A trait outside the repository (a standard one too) is no container of the
+            // repository's, whatever shares its name (`impl lock_api::RawMutex for
+            // RawFairMutex` beside `struct RawMutex`).
+            next.retain(|b| !std_decided.contains(b) && !outside_traits.contains(b));
             queue = next;
             depth += 1;
         }

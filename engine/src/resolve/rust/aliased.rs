@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::index::Kind;
+use crate::index::names::RUST_SYSROOT;
 use crate::resolve::Resolver;
 use crate::resolve::refs::is_ident;
 
@@ -22,7 +23,8 @@ impl Resolver<'_> {
                     && d.imported.as_deref() == Some(ty)
                     && d.name != ty
                     && d.name != "*"
-                    && d.name != "_";
+                    && d.name != "_"
+                    && !self.outside_import(d.from.as_deref().unwrap_or(""));
                 if renames {
                     out.push(d.name.clone());
                 }
@@ -35,8 +37,11 @@ impl Resolver<'_> {
                             .iter()
                             .filter(|d| d.kind == Kind::TypeAlias && d.container.is_none())
                             .filter_map(|d| {
-                                let target = aliased_type(&text, d.line, d.column, &d.name)?;
-                                Some((d.name.clone(), target))
+                                let (target, path) =
+                                    aliased_type(&text, d.line, d.column, &d.name)?;
+                                // An alias of a type outside the repository (`type IoError =
+                                // std::io::Error`) names no repository type.
+                                (!self.outside_import(&path)).then(|| (d.name.clone(), target))
                             })
                             .collect(),
                     )
@@ -55,10 +60,26 @@ impl Resolver<'_> {
     }
 }
 
-/// The last segment of the type aliased by the `type` declared with `name` at `line:column`
-/// (1-based, the name's position) of `text`: `LocalResult` of `type Mapped<T> =
-/// LocalResult<T>;`. `None` when the text there is not such a declaration.
-fn aliased_type(text: &str, line: usize, column: usize, name: &str) -> Option<String> {
+impl Resolver<'_> {
+    /// Whether an import's path leads outside the repository: into the standard library or a
+    /// Cargo dependency (`use std::io::Error as IoError` renames no repository `Error`).
+    fn outside_import(&self, from: &str) -> bool {
+        let from = from.trim_start_matches("::");
+        let head = from.split("::").next().unwrap_or(from);
+        RUST_SYSROOT.contains(head)
+            || self.deps().cargo_specs.contains_key(head)
+            || self
+                .deps()
+                .cargo_specs
+                .contains_key(&head.replace('_', "-"))
+    }
+}
+
+/// The last segment and the path of the type aliased by the `type` declared with `name` at
+/// `line:column` (1-based, the name's position) of `text`: `LocalResult` and
+/// `crate::LocalResult` of `type Mapped<T> = crate::LocalResult<T>;`. `None` when the text there
+/// is not such a declaration.
+fn aliased_type(text: &str, line: usize, column: usize, name: &str) -> Option<(String, String)> {
     let start: usize = text
         .split_inclusive('\n')
         .take(line.saturating_sub(1))
@@ -85,7 +106,7 @@ fn aliased_type(text: &str, line: usize, column: usize, name: &str) -> Option<St
     let ty = ty.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
     let ty = ty.split('<').next().unwrap_or(ty).trim();
     let last = ty.rsplit("::").next().unwrap_or(ty).trim();
-    is_ident(last).then(|| last.to_owned())
+    is_ident(last).then(|| (last.to_owned(), ty.to_owned()))
 }
 
 #[cfg(test)]
@@ -95,11 +116,15 @@ mod tests {
     #[test]
     fn reads_the_aliased_type() {
         let t = "pub type Mapped<T> = crate::LocalResult<T>;\ntype B = Vec<u8>;\n";
+        let got = aliased_type(t, 1, 10, "Mapped").unwrap();
         assert_eq!(
-            aliased_type(t, 1, 10, "Mapped").as_deref(),
-            Some("LocalResult")
+            (got.0.as_str(), got.1.as_str()),
+            ("LocalResult", "crate::LocalResult")
         );
-        assert_eq!(aliased_type(t, 2, 6, "B").as_deref(), Some("Vec"));
+        assert_eq!(
+            aliased_type(t, 2, 6, "B").map(|x| x.0).as_deref(),
+            Some("Vec")
+        );
         assert_eq!(aliased_type(t, 2, 6, "C"), None);
         assert_eq!(
             aliased_type("type X<T: Into<u8>> = (T, u8);", 1, 6, "X"),

@@ -71,11 +71,15 @@ impl Resolver<'_> {
         })
     }
 
-    /// Whether the trait `impl` fact `d` of file `p` names is known to be another's than the
-    /// standard library's (`serde::de::Error`, `de::Error` with `use serde::de`, a trait of the
-    /// repository imported by its path).
+    /// Whether the trait `impl` fact `d` of file `p` names is known to be a dependency's
+    /// (`serde::de::Error`, `de::Error` with `use serde::de`). A path into the repository
+    /// (`crate::Error`) may be a re-export of a standard trait: not known.
     pub(in crate::resolve) fn names_non_std_trait(&self, p: &str, d: &Decl) -> bool {
-        self.trait_path_of(p, d).is_some_and(|f| !is_std_path(&f))
+        self.trait_path_of(p, d).is_some_and(|f| {
+            let head = f.split("::").next().unwrap_or(&f);
+            let deps = &self.deps().cargo_specs;
+            deps.contains_key(head) || deps.contains_key(&head.replace('_', "-"))
+        })
     }
 
     /// The full path of the trait the `impl` fact `d` of file `p` names: as written, through
