@@ -302,16 +302,12 @@ impl Resolver<'_> {
         ))
     }
 
-    /// Whether `name` occurs in a region of the Rust file `rel` that its syntax errors may hide
-    /// declarations in (the item holding an ERROR node); the rest of the file was indexed as
-    /// written. True for another language's file (the whole file counts) and when the file
-    /// cannot be read or parsed again.
+    /// Whether `name` occurs in a region of `rel` that its syntax errors may hide declarations
+    /// in (the item holding an ERROR node); the rest of the file was indexed as written. True
+    /// when the file cannot be read or parsed again.
     fn in_error_region(&self, rel: &str, name: &str) -> bool {
         let words = self.ws.error_words.get_or(rel.to_owned(), || {
-            let (l, grammar) = crate::lang::for_path(std::path::Path::new(rel))?;
-            if l.family() != crate::lang::Family::Rust {
-                return None;
-            }
+            let (_, grammar) = crate::lang::for_path(std::path::Path::new(rel))?;
             let text = crate::fsio::read_repo_string(self.root.join(rel)).ok()?;
             index::syntax_error_words(grammar, &text).map(std::sync::Arc::new)
         });
