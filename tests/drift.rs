@@ -1589,7 +1589,7 @@ fn rust_macros_and_derives() {
     );
     uncheckable(
         &v[10],
-        "`Builder` is a derive macro, declared by `#[proc_macro_derive(Builder)]`, which probity does not index",
+        "`Builder` is a derive macro, declared by `#[proc_macro_derive(Builder)]`, and no crate of the repository declares it",
     );
 }
 

@@ -9,7 +9,7 @@
 //! MISSING, and names declared normally stay VERIFIED. Each fixture is a crate in a temporary
 //! directory, resolved with a fresh cache.
 
-use crate::util::{Repo, resolve_all};
+use crate::util::{Repo, expect_verdicts, resolve_all};
 
 fn crate_fixture() -> Repo {
     let r = Repo::new();
@@ -269,4 +269,30 @@ fn names_a_macro_call_may_declare_are_uncheckable() {
     ] {
         assert_eq!(by(name)["verdict"], "MISSING", "{name}: {:#}", by(name));
     }
+}
+
+/// `#[proc_macro_derive(Error, attributes(error))]` declares the derive macro `Error` at the
+/// root of its proc-macro crate (thiserror-impl: `crate::Error` was MISSING).
+#[test]
+fn a_proc_macro_derive_declares_its_macro() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"derive_impl\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\nproc-macro = true\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "use proc_macro::TokenStream;\n\
+         #[proc_macro_derive(Error, attributes(backtrace, error, from, source))]\n\
+         pub fn derive_error(input: TokenStream) -> TokenStream { input }\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("crate::Error", "VERIFIED src/lib.rs"),
+            ("derive_impl::Error", "VERIFIED src/lib.rs"),
+            ("crate::derive_error", "VERIFIED src/lib.rs"),
+            ("crate::Errror", "MISSING"),
+        ],
+    );
 }

@@ -351,3 +351,46 @@ unsafe impl lock_api::RawMutex for RawFairMutex { fn lock(&self) {} }
         ],
     );
 }
+
+/// `use crate::StdError;` of a trait the crate root imports from the standard library under
+/// cfgs (`use std::error::Error as StdError;`, `use core::error::Error as StdError;`), beside a
+/// fallback `trait StdError` under a third cfg (anyhow): the standard trait's methods are the
+/// type's (`BoxedError::cause` was MISSING, the fallback trait declaring only `source`).
+#[test]
+fn a_standard_trait_the_crate_root_imports_is_standard_through_crate_paths() {
+    let r = crate_repo("rootuse");
+    r.write(
+        "src/lib.rs",
+        "\
+mod wrapper;
+#[cfg(feature = \"std\")]
+use std::error::Error as StdError;
+#[cfg(not(any(feature = \"std\", no_core_error)))]
+use core::error::Error as StdError;
+#[cfg(all(not(feature = \"std\"), no_core_error))]
+trait StdError: core::fmt::Debug + core::fmt::Display {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> { None }
+}
+",
+    );
+    r.write(
+        "src/wrapper.rs",
+        "\
+use crate::StdError;
+use core::fmt::{self, Debug, Display};
+pub struct BoxedError(Box<dyn StdError>);
+impl Debug for BoxedError { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) } }
+impl Display for BoxedError { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) } }
+impl StdError for BoxedError {}
+",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("BoxedError::cause", "VERIFIED src/wrapper.rs"),
+            ("BoxedError::description", "VERIFIED src/wrapper.rs"),
+            ("BoxedError::source", "VERIFIED src/wrapper.rs"),
+            ("BoxedError::causse", "MISSING"),
+        ],
+    );
+}

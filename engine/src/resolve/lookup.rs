@@ -192,8 +192,9 @@ impl Resolver<'_> {
     /// declaration of that name anywhere (a `#[macro_export]` macro lives at the crate root
     /// whatever its file), or a function taking a `TokenStream` (a procedural macro), or an
     /// import binding it; a path whose head is outside the repository, and a standard macro
-    /// (`println!`), are UNCHECKABLE. A derive macro is declared by `#[proc_macro_derive(Name)]`,
-    /// which the index does not record: never MISSING (UNCHECKABLE with where it comes from).
+    /// (`println!`), are UNCHECKABLE. A derive macro is declared by `#[proc_macro_derive(Name)]`
+    /// (VERIFIED there when a crate of the repository declares it); otherwise never MISSING
+    /// (UNCHECKABLE with where it comes from).
     pub(super) fn macro_ref(&self, segs: &[String], derive: bool) -> Outcome {
         let name = &segs[segs.len() - 1];
         let head = segs[0].as_str();
@@ -220,9 +221,14 @@ impl Resolver<'_> {
                      macro `{name}`)"
                 ));
             }
+            // A derive macro of the repository: its `#[proc_macro_derive(Name)]`.
+            let c = self.named(name, |d| d.kind == Kind::Macro);
+            if !c.is_empty() {
+                return Outcome::Found(c.iter().map(|(p, d)| self.cand(p, d)).collect());
+            }
             return Outcome::Unchecked(format!(
-                "`{name}` is a derive macro, declared by `#[proc_macro_derive({name})]`, which \
-                 probity does not index"
+                "`{name}` is a derive macro, declared by `#[proc_macro_derive({name})]`, and no \
+                 crate of the repository declares it"
             ));
         }
         let c = self.named(name, |d| d.kind == Kind::Macro);

@@ -136,6 +136,9 @@ impl Ctx<'_> {
         if d.kind == Kind::Field {
             self.clap_derive(def, d);
         }
+        if d.kind == Kind::Function && d.container.is_none() {
+            self.proc_macro_derive(def);
+        }
         if d.kind == Kind::Module {
             self.rust_module(def, d);
         }
@@ -145,6 +148,24 @@ impl Ctx<'_> {
             let mods = self.inline_modules(def);
             if !mods.is_empty() {
                 d.qualified = format!("{mods}::{}", d.name);
+            }
+        }
+    }
+
+    /// `#[proc_macro_derive(Name, attributes(..))]` on the function `def` declares the derive
+    /// macro `Name` at the crate root of the proc-macro crate: a [`Kind::Macro`] fact at the
+    /// attribute.
+    fn proc_macro_derive(&mut self, def: Node) {
+        for a in self.attribute_items(def) {
+            let text: String = self.t(a).chars().filter(|c| !c.is_whitespace()).collect();
+            let Some(args) = text.strip_prefix("#[proc_macro_derive(") else {
+                continue;
+            };
+            let name = args.split([',', ')']).next().unwrap_or("");
+            if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                let mut m = self.new_decl(Kind::Macro, name.to_owned(), a);
+                m.exported = true;
+                self.push(m);
             }
         }
     }

@@ -181,7 +181,43 @@ impl Resolver<'_> {
                 .collect::<Vec<_>>()
                 .join("::")
         };
-        Some(full)
+        Some(self.through_crate_root(full))
+    }
+
+    /// `crate::Name` as the crate root's own `use` of `Name` gives it (`use crate::StdError;`
+    /// with `use std::error::Error as StdError;` in `src/lib.rs`: `std::error::Error`), when
+    /// every such import agrees; else the path unchanged.
+    fn through_crate_root(&self, full: String) -> String {
+        let Some(name) = full.strip_prefix("crate::").filter(|n| !n.contains("::")) else {
+            return full;
+        };
+        let mut found: Option<String> = None;
+        for key in self.module_files(&["crate".to_owned()], true) {
+            let Some(fi) = self.files.get(super::modtree::key_file(&key)) else {
+                continue;
+            };
+            for i in fi
+                .decls
+                .iter()
+                .filter(|x| x.kind == Kind::Import && x.name == name && x.container.is_none())
+            {
+                let Some(from) = i.from.as_deref().map(|f| f.trim_start_matches("::")) else {
+                    return full;
+                };
+                let path = match i.imported.as_deref() {
+                    Some("*") => return full,
+                    Some(o) if from.is_empty() => o.to_owned(),
+                    Some(o) => format!("{from}::{o}"),
+                    None => from.to_owned(),
+                };
+                match &found {
+                    Some(f) if std_as_one(f) != std_as_one(&path) => return full,
+                    Some(_) => {}
+                    None => found = Some(path),
+                }
+            }
+        }
+        found.unwrap_or(full)
     }
 }
 
