@@ -296,3 +296,69 @@ fn a_proc_macro_derive_declares_its_macro() {
         ],
     );
 }
+
+/// A module that is a `#[path]` file under one cfg and an inline `mod inner { }` under another
+/// (chrono's `offset::local::inner`): a call at the top of the `#[path]` file is in the module
+/// (`thread_local! { static TZ_INFO }` was MISSING). And a type a macro call declares, with an
+/// `impl std::error::Error for ParseError {}` outside the call (url): the standard trait's
+/// methods are its members (`ParseError::description` was MISSING).
+#[test]
+fn calls_in_a_path_module_file_and_impls_of_a_macro_declared_type() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"mixed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", "pub mod local;\npub mod parser;\n");
+    r.write(
+        "src/local/mod.rs",
+        "#[cfg(unix)]\n#[path = \"unix.rs\"]\nmod inner;\n\
+         #[cfg(not(unix))]\nmod inner {\n    pub fn offset() -> i32 { 0 }\n}\n",
+    );
+    r.write(
+        "src/local/unix.rs",
+        "use std::cell::RefCell;\npub fn offset() -> i32 { 0 }\n\
+         thread_local! {\n    static TZ_INFO: RefCell<Option<u8>> = Default::default();\n}\n",
+    );
+    r.write(
+        "src/parser.rs",
+        "use core::fmt;\n\
+         macro_rules! simple_enum_error {\n    ($($name: ident => $description: expr,)+) => {\n        \
+         #[derive(Debug)]\n        pub enum ParseError { $($name,)+ }\n        \
+         impl fmt::Display for ParseError {\n            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n        }\n    }\n}\n\
+         impl std::error::Error for ParseError {}\n\
+         simple_enum_error! {\n    EmptyHost => \"empty host\",\n}\n",
+    );
+    let got = resolve_all(
+        &r,
+        &[
+            "crate::local::inner::TZ_INFO",
+            "inner::TZ_INFO",
+            "crate::local::inner::TZ_INFOO",
+            "ParseError::description",
+            "ParseError::source",
+            "ParseError::zzz",
+        ],
+    );
+    let v: Vec<&str> = got.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
+    assert_eq!(
+        v,
+        [
+            "UNCHECKABLE",
+            "UNCHECKABLE",
+            "MISSING",
+            "VERIFIED",
+            "VERIFIED",
+            "MISSING"
+        ],
+        "{got:#?}"
+    );
+    assert!(
+        got[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("`thread_local!` at src/local/unix.rs:3"),
+        "{:#}",
+        got[0]
+    );
+}

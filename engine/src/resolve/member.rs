@@ -138,7 +138,9 @@ impl Resolver<'_> {
                             }
                         }
                     }
-                    if containers.is_empty() && found.is_empty() && cn == c {
+                    // A type only impls name (declared by a macro call, `impl std::error::Error
+                    // for ParseError {}`) has what their traits give.
+                    if containers.is_empty() && impls.is_empty() && found.is_empty() && cn == c {
                         if let Some(why) = generated {
                             return Outcome::Unchecked(why);
                         }

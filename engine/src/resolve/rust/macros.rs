@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use super::modtree::key_inline;
+use super::modtree::{key_file, key_inline};
 use crate::index::names::{CUT, MACRO_RULES, PASTE, RUST_STD_TRAIT_METHODS};
 use crate::index::{self, Decl, Kind};
 use crate::resolve::Resolver;
@@ -31,6 +31,8 @@ impl Resolver<'_> {
         // `undeclared`: nothing declares the type; `module`: the inline module the call must be
         // in (`Some("")`: none; `None`: any).
         let mut module: Option<&str> = Some("");
+        // The module keys (file, inline module path) the call must be in, when they decide.
+        let mut at: Option<Vec<(String, String)>> = None;
         let mut home: Vec<String> = consulted.to_vec();
         let (name, with, ty, anywhere, undeclared) = match r {
             Ref::Qualified {
@@ -63,15 +65,25 @@ impl Resolver<'_> {
                         module = None;
                         (*last, vec![*ty], Some(*ty), true, undeclared)
                     }
-                    // `module::name` of a module no file is, or of an inline `mod m { ... }`:
-                    // a call in an inline `mod m`, or one writing `m`, may declare it.
-                    [.., m, _]
-                        if {
-                            let keys = self.module_files(&all[..all.len() - 1], true);
-                            keys.is_empty() || keys.iter().any(|k| !key_inline(k).is_empty())
-                        } =>
-                    {
+                    // `module::name` of a module no file is: a call in an inline `mod m`, or
+                    // one writing `m` (`mod m { ... }`), may declare it.
+                    [.., m, _] if self.module_files(&all[..all.len() - 1], true).is_empty() => {
                         module = Some(m);
+                        (*last, vec![], None, false, false)
+                    }
+                    // A module of the tree: a call in that module, at the top of its file or in
+                    // its inline `mod m { ... }` (a module may be both: `#[path] mod inner;`
+                    // under one cfg, `mod inner { }` under another).
+                    [.., _, _] => {
+                        let keys = self.module_files(&all[..all.len() - 1], true);
+                        if keys.iter().any(|k| !key_inline(k).is_empty()) {
+                            home.extend(keys.iter().map(|k| key_file(k).to_owned()));
+                            at = Some(
+                                keys.iter()
+                                    .map(|k| (key_file(k).to_owned(), key_inline(k).to_owned()))
+                                    .collect(),
+                            );
+                        }
                         (*last, vec![], None, false, false)
                     }
                     _ => (*last, vec![], None, false, false),
@@ -108,10 +120,14 @@ impl Resolver<'_> {
             .iter()
             .filter_map(|p| self.files.get_key_value(p))
             .flat_map(|(p, f)| item_macro_calls(p, f))
-            .find(|(_, d)| match module {
+            .find(|(p, d)| match (&at, module) {
+                (Some(at), _) => {
+                    let inline = d.container.as_deref().unwrap_or("");
+                    at.iter().any(|(f, m)| f == p && m == inline) && may(d, &with)
+                }
                 _ if in_module(d) => may(d, &with),
                 // Outside `mod m`: a call writing `m` may declare the module.
-                Some(m) if !m.is_empty() => may(d, &[with.as_slice(), &[m]].concat()),
+                (None, Some(m)) if !m.is_empty() => may(d, &[with.as_slice(), &[m]].concat()),
                 _ => false,
             });
         if hit.is_none() && anywhere {
