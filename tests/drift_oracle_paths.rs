@@ -199,3 +199,40 @@ fn a_short_path_named_like_the_crate_reads_its_module_too() {
         ],
     );
 }
+
+/// A module another module globs (`use crate::stream::*;` in `src/_topic/stream.rs`, read
+/// first): the glob's visit, where only exported names count, did not stand for the direct one,
+/// and hid the private `crate::stream::memchr3` (winnow: MISSING).
+#[test]
+fn a_globbed_module_still_gives_its_private_items_directly() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"globbed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", "pub mod _topic;\npub mod stream;\n");
+    r.write("src/_topic/mod.rs", "pub mod stream;\n");
+    r.write(
+        "src/_topic/stream.rs",
+        "//! See [`Stream`].\nuse crate::stream::*;\n",
+    );
+    r.write(
+        "src/stream/mod.rs",
+        "pub trait Stream {}\nfn memchr3(t: u8) -> u8 { t }\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("crate::stream::memchr3", "VERIFIED src/stream/mod.rs"),
+            ("stream::memchr3", "VERIFIED src/stream/mod.rs"),
+            ("crate::stream::Stream", "VERIFIED src/stream/mod.rs"),
+            ("crate::stream::memchr4", "MISSING"),
+            // Through the glob, only what `stream` exports.
+            (
+                "crate::_topic::stream::Stream",
+                "VERIFIED src/stream/mod.rs",
+            ),
+            ("crate::_topic::stream::memchr3", "MISSING"),
+        ],
+    );
+}

@@ -21,8 +21,8 @@ pub(super) const MAX_HOPS: usize = 3;
 /// The state of one lookup through re-exports.
 #[derive(Default)]
 pub(super) struct Chase {
-    /// `(file, name)` pairs being or already followed.
-    seen: HashSet<(String, String)>,
+    /// `(file, name, through a glob)` triples being or already followed.
+    seen: HashSet<(String, String, bool)>,
     /// Every file looked in (a generated one makes absence unprovable; one not loaded yet is
     /// loaded by the glob round of [`Resolver::resolve_all`]).
     pub(super) consulted: Vec<String>,
@@ -104,7 +104,10 @@ impl Resolver<'_> {
         glob: bool,
         cx: &mut Chase,
     ) -> Vec<Candidate> {
-        if !cx.seen.insert((file.to_owned(), n.to_owned())) {
+        // Keyed by `glob` too: a visit through a glob (exported names only) does not stand for a
+        // direct one (winnow's `_topic/stream.rs` with `use crate::stream::*;`, chased first,
+        // hid the private `crate::stream::memchr3`).
+        if !cx.seen.insert((file.to_owned(), n.to_owned(), glob)) {
             cx.cycle = true;
             return Vec::new();
         }
