@@ -236,3 +236,43 @@ fn a_globbed_module_still_gives_its_private_items_directly() {
         ],
     );
 }
+
+/// A `use` in a function's body binds nothing of the module (rayon's `#[test] fn` in
+/// `delegate.rs` with `use crate::prelude::*;` made `crate::delegate::ParallelDrainFull`
+/// VERIFIED), and a short module path names a lib's module before an example's
+/// (`parser::multispace0` with winnow's `examples/json/parser.rs` importing it).
+#[test]
+fn function_local_uses_and_example_modules_bind_nothing_of_the_lib() {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"locals\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "#[macro_use]\nmod delegate;\npub mod iter;\npub mod prelude;\npub mod parser;\npub mod ascii;\n",
+    );
+    r.write("src/iter.rs", "pub trait ParallelDrainFull {}\n");
+    r.write("src/prelude.rs", "pub use crate::iter::*;\n");
+    r.write(
+        "src/delegate.rs",
+        "macro_rules! delegate { () => {} }\n#[test]\nfn example() {\n    use crate::prelude::*;\n}\n",
+    );
+    r.write("src/parser.rs", "pub trait Parser {}\n");
+    r.write("src/ascii.rs", "pub fn multispace0() {}\n");
+    r.write("examples/json/main.rs", "mod parser;\nfn main() {}\n");
+    r.write(
+        "examples/json/parser.rs",
+        "use locals::ascii::multispace0;\npub fn json() {}\n",
+    );
+    expect_verdicts(
+        &r,
+        &[
+            ("crate::prelude::ParallelDrainFull", "VERIFIED src/iter.rs"),
+            ("crate::delegate::ParallelDrainFull", "MISSING"),
+            ("parser::Parser", "VERIFIED src/parser.rs"),
+            ("parser::multispace0", "MISSING"),
+            ("ascii::multispace0", "VERIFIED src/ascii.rs"),
+        ],
+    );
+}

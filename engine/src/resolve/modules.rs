@@ -179,7 +179,7 @@ impl Resolver<'_> {
     /// Whether the Rust file `p` belongs to a target other than a crate's lib and its modules:
     /// below `tests/`, `benches/` or `examples/` of a crate directory (one holding `Cargo.toml`,
     /// or the repository's root), or a crate's `build.rs`.
-    fn other_target(&self, p: &str) -> bool {
+    pub(in crate::resolve) fn other_target(&self, p: &str) -> bool {
         let crate_dir =
             |d: &str| d.is_empty() || self.ws.path_set.contains(&format!("{d}/Cargo.toml"));
         let (dir, name) = p.rsplit_once('/').unwrap_or(("", p));

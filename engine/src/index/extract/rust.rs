@@ -441,6 +441,16 @@ impl Ctx<'_> {
     }
 
     pub(super) fn rust_import(&mut self, node: Node) {
+        // A `use` in a block (a function's body, `const _: () = { ... }`) binds only there:
+        // no name of the module (rayon's `#[test] fn` with `use crate::prelude::*;` made
+        // `crate::delegate` a glob of the prelude).
+        let mut up = node.parent();
+        while let Some(a) = up {
+            if a.kind() == "block" {
+                return;
+            }
+            up = a.parent();
+        }
         let exported = {
             let mut w = node.walk();
             node.children(&mut w)

@@ -137,7 +137,7 @@ impl Resolver<'_> {
             hit = self
                 .files
                 .iter()
-                .filter(|(p, _)| !home.contains(p) && !other_target(p))
+                .filter(|(p, _)| !home.contains(p) && !self.other_target(p))
                 .flat_map(|(p, f)| item_macro_calls(p, f))
                 .find(|(_, d)| {
                     may(d, &with)
@@ -265,14 +265,6 @@ fn item_macro_calls<'a>(
         .iter()
         .filter(|d| d.kind == Kind::Impl && d.macro_members && d.name.ends_with('!'))
         .map(move |d| (p, d))
-}
-
-/// Whether the Rust file `p` is of a target other than a lib (below `tests/`, `benches/`,
-/// `examples/`, or a `build.rs`): a macro call there declares nothing of the lib.
-fn other_target(p: &str) -> bool {
-    p.split('/')
-        .any(|c| matches!(c, "tests" | "benches" | "examples"))
-        || p.rsplit('/').next() == Some("build.rs")
 }
 
 /// How a reason names the macro of a macro fact: the call's `name!` (its signature's first

@@ -248,6 +248,11 @@ impl Resolver<'_> {
             .iter()
             .flat_map(|k| self.child_modules(k, name))
             .collect();
+        // A lib's module of that name, when there is one: not an example's or a test's
+        // (`parser::multispace0` with `examples/json/parser.rs` importing it).
+        if out.iter().any(|k| !self.other_target(key_file(k))) {
+            out.retain(|k| !self.other_target(key_file(k)));
+        }
         if out.is_empty() {
             // `mod name;` items written inside macro calls of the loaded files.
             for f in self.files.keys().filter(|f| is_rust_file(f)) {
