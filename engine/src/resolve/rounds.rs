@@ -48,6 +48,7 @@ impl Resolver<'_> {
         self.load_imported(&parsed);
         self.load_import_bases(&parsed);
         self.load_globs(&parsed);
+        self.load_set_aside(&parsed);
         self.load_near(refs, &parsed);
         self.rebuild();
         let this = &*self;
@@ -231,7 +232,21 @@ impl Resolver<'_> {
         }
     }
 
-    /// Round 7: files near the names still MISSING, for suggestions.
+    /// Round 7a: the importers of the names of references still MISSING that [`Resolver::load`]
+    /// set aside (a file there that cannot be analyzed makes MISSING unprovable).
+    fn load_set_aside(&mut self, parsed: &[Ref]) {
+        let this = &*self;
+        let names: Vec<String> = parsed
+            .par_iter()
+            .filter(|r| matches!(this.outcome_of(r), Outcome::Missing { .. }))
+            .filter_map(Ref::primary)
+            .collect();
+        self.load_importers(&names);
+    }
+
+    /// Round 7b: files near the names still MISSING, for suggestions: only for the references
+    /// whose suggestions come from every loaded declaration (a lookup in a module or class
+    /// suggests from its own names, or has its suggestions already).
     fn load_near(&mut self, refs: &[String], parsed: &[Ref]) {
         let none = Context::default();
         // Names near the references still missing (for suggestions).
@@ -239,6 +254,10 @@ impl Resolver<'_> {
         let mut near: ToLoad = refs
             .par_iter()
             .zip(parsed)
+            .filter(|(_, r)| {
+                matches!(this.outcome_of(r), Outcome::Missing { suggestions, scope, .. }
+                    if suggestions.is_empty() && scope.is_empty())
+            })
             .filter(|(raw, r)| this.resolve_one(raw, r, false, &none).verdict == Verdict::Missing)
             .filter_map(|(_, r)| r.primary().map(|p| (p, matches!(r, Ref::Flag(_)))))
             .flat_map_iter(|(p, flag)| this.near_files(&p, flag))
