@@ -462,8 +462,8 @@ pub struct Resolver<'c> {
     files: BTreeMap<String, FileIndex>,
     loaded_needles: HashSet<String>,
     /// Files that only import a plain name searched for, set aside while a loaded file declares
-    /// it (see [`Resolver::load`]), each with the names it was found for.
-    importers: load::ToLoad,
+    /// it (see [`Resolver::load`]): `(name, (file, the names it was found for))`.
+    importers: Vec<(String, (String, Vec<String>))>,
     unanalyzed: Vec<Unanalyzed>,
     /// name → (path, decl index)
     by_name: foldhash::HashMap<String, Vec<(u32, u32)>>,

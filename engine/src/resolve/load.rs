@@ -298,7 +298,8 @@ impl<'c> Resolver<'c> {
                 continue;
             }
             if self.declared_at_top(&n) {
-                self.importers.extend(files);
+                self.importers
+                    .extend(files.into_iter().map(|f| (n.clone(), f)));
             } else {
                 more.extend(files);
             }
@@ -325,17 +326,19 @@ impl<'c> Resolver<'c> {
             .is_empty()
     }
 
-    /// Load the files set aside by [`Resolver::load`] as only importing a name that hold one of
-    /// `names` (the primary names of the references still MISSING: a file that cannot be
-    /// analyzed and holds the name makes MISSING unprovable, as before they were set aside).
+    /// Load the files set aside by [`Resolver::load`] as only importing one of `names` (the
+    /// primary names of the references still MISSING): such a file that cannot be analyzed may
+    /// bind the name, which makes MISSING unprovable. A file set aside for another name is not
+    /// loaded for a name it merely mentions (its word marks say it declares none of it).
     pub(super) fn load_importers(&mut self, names: &[String]) {
         if self.importers.is_empty() || names.is_empty() {
             return;
         }
-        let (mut more, keep): (ToLoad, ToLoad) = std::mem::take(&mut self.importers)
+        let (more, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.importers)
             .into_iter()
-            .partition(|(_, any)| any.iter().any(|a| names.contains(a)));
+            .partition(|(n, _)| names.contains(n));
         self.importers = keep;
+        let mut more: ToLoad = more.into_iter().map(|(_, f)| f).collect();
         if more.is_empty() {
             return;
         }
