@@ -802,7 +802,8 @@ fn word_marks() {
             .map(|l| l.as_bytes()[0] - b'0')
             .unwrap_or_else(|| panic!("{name} not in {w}"))
     };
-    assert_eq!(mark("os"), WORD_DECL | WORD_IMPORT);
+    // An import binds a name declared elsewhere: marked as imported only.
+    assert_eq!(mark("os"), WORD_IMPORT);
     assert_eq!(mark("Foo"), WORD_DECL | WORD_CLASS);
     assert_eq!(mark("m"), WORD_DECL);
     assert_eq!(mark("verbose"), WORD_DECL | WORD_FLAG);
@@ -810,6 +811,32 @@ fn word_marks() {
     // Other languages: every mark.
     let w = words(b"impl Foo {}\n", false);
     assert!(w.lines().all(|l| l.starts_with('?')), "{w}");
+}
+
+/// A plain name declared at top level is answered from its declaration: the files that only
+/// import it are not parsed. A name nothing declares is looked for through its importers.
+#[test]
+fn importers_of_a_declared_name_are_not_parsed() {
+    let r = Repo::new();
+    r.write("lib.py", "def helper():\n    pass\n");
+    for i in 0..4 {
+        r.write(
+            &format!("use{i}.py"),
+            "from lib import helper\nfrom ext import outside\n\n@helper\ndef f():\n    pass\n",
+        );
+    }
+    let c = tempfile::tempdir().unwrap();
+    let v = run_json(&r, c.path(), &["@helper"]);
+    let res = &data(&v)["results"][0];
+    verified(res, "lib.py:1:5", "function");
+    assert_eq!(data(&v)["stats"]["files_parsed"], 1, "{v:#}");
+    // Bound only by imports (of a module outside the repository): the importers are parsed.
+    let c = tempfile::tempdir().unwrap();
+    let v = run_json(&r, c.path(), &["outside"]);
+    let res = &data(&v)["results"][0];
+    assert_eq!(res["verdict"], "UNCHECKABLE", "{v:#}");
+    assert!(res["reason"].as_str().unwrap().contains("(ext)"), "{v:#}");
+    assert_eq!(data(&v)["stats"]["files_parsed"], 4, "{v:#}");
 }
 
 /// The candidates' locations of an AMBIGUOUS result.

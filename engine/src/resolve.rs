@@ -82,6 +82,7 @@ use crate::lang::Family;
 use crate::reason::Reason;
 
 mod aliases;
+mod chains;
 mod external;
 mod flags;
 mod js;
@@ -461,6 +462,9 @@ pub struct Resolver<'c> {
     dirty: bool,
     files: BTreeMap<String, FileIndex>,
     loaded_needles: HashSet<String>,
+    /// Files that only import a plain name searched for, set aside while a loaded file declares
+    /// it (see [`Resolver::load`]): `(name, (file, the names it was found for))`.
+    importers: Vec<(String, (String, Vec<String>))>,
     unanalyzed: Vec<Unanalyzed>,
     /// name → (path, decl index)
     by_name: foldhash::HashMap<String, Vec<(u32, u32)>>,

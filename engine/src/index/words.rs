@@ -8,7 +8,10 @@ mod literals;
 
 use literals::{fstring_prefix, literal_words, string_end};
 
-/// Word mark: the word stands where a declaration of that name could (see `decl_context`).
+/// Word mark: the word stands where a declaration of that name could (see `decl_context`),
+/// other than an import (Python words in an import statement carry [`WORD_IMPORT`] only: an
+/// import binds a name declared elsewhere, so the resolver can look at the files that declare a
+/// name before, or instead of, the ones that import it).
 pub const WORD_DECL: u8 = 1;
 /// Word mark: the word follows `class` (Python), so members of that class can be in the file.
 pub const WORD_CLASS: u8 = 2;
@@ -134,7 +137,7 @@ fn scan(bytes: &[u8], python: bool, literals: bool) -> Option<String> {
                     0
                 };
                 flag | if import_line {
-                    WORD_DECL | WORD_IMPORT
+                    WORD_IMPORT
                 } else if prev_word == b"class" {
                     WORD_DECL | WORD_CLASS
                 } else if decl_context(bytes, s, i, prev_word, head && !comment) {
@@ -427,7 +430,8 @@ mod tests {
     }
 
     /// Soundness of the marks: every Python declaration the index extracts has its name marked
-    /// [`WORD_DECL`] (classes also [`WORD_CLASS`]), and a member's container [`WORD_CLASS`], on
+    /// [`WORD_DECL`] ([`WORD_IMPORT`] for an import; classes also [`WORD_CLASS`]), and a
+    /// member's container [`WORD_CLASS`], on
     /// every Python file of the corpus (and of `PROBITY_WORDS_EXTRA`, `:`-separated dirs).
     #[test]
     fn every_extracted_declaration_is_marked() {
@@ -470,7 +474,13 @@ mod tests {
                     continue;
                 }
                 let got = m.get(name).copied().unwrap_or(0);
-                assert_ne!(got & WORD_DECL, 0, "{}: {d:?}", p.display());
+                // An import's name is marked as imported; any other declaration's as declared.
+                let want = if d.kind == super::super::Kind::Import {
+                    WORD_IMPORT
+                } else {
+                    WORD_DECL
+                };
+                assert_ne!(got & want, 0, "{}: {d:?}", p.display());
                 if d.kind == super::super::Kind::Class {
                     assert_ne!(got & WORD_CLASS, 0, "{}: {d:?}", p.display());
                 }

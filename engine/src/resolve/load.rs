@@ -13,7 +13,7 @@ use super::Resolver;
 use super::langs::{family_of, lang_of};
 use super::refs::parts_of;
 use super::workspace::Workspace;
-use crate::index::{self, Cache, Decl, FileIndex, Stats};
+use crate::index::{self, Cache, Decl, FileIndex, Kind, Stats};
 use crate::lang;
 
 /// Source files of languages probity has no grammar for: a name found in one makes a MISSING
@@ -118,6 +118,7 @@ impl<'c> Resolver<'c> {
             dirty,
             files: BTreeMap::new(),
             loaded_needles: HashSet::new(),
+            importers: Vec::new(),
             unanalyzed: Vec::new(),
             by_name: foldhash::HashMap::default(),
             loaded: Vec::new(),
@@ -212,6 +213,7 @@ impl<'c> Resolver<'c> {
         // Per file holding a pattern: per pattern, 0 absent, else `PRESENT` and the mark bits
         // of its occurrences there.
         const PRESENT: u8 = 16;
+        const IMPORTED: u8 = index::WORD_DECL | index::WORD_IMPORT;
         let post = self.postings();
         let mut hits: HashMap<usize, Vec<u8>> = HashMap::new();
         let mut mark = |f: usize, p: usize, bits: u8| {
@@ -226,6 +228,9 @@ impl<'c> Resolver<'c> {
             hits.into_iter().map(|(f, h)| (&post.files[f], h)).collect();
         hits.sort_unstable();
         let files = &self.files;
+        // Files that only import a plain needle (no declaration position but in an import):
+        // per needle index, loaded below only when no file of the first set declares it.
+        let mut importers: Vec<ToLoad> = vec![Vec::new(); new.len()];
         let found: Vec<(String, Vec<String>)> = hits
             .into_iter()
             .filter_map(|(rel, hit)| {
@@ -236,6 +241,7 @@ impl<'c> Resolver<'c> {
                 let supported = lang_of(rel).is_some();
                 let mut any = Vec::new();
                 let mut decl = false;
+                let mut imports = Vec::new();
                 for (i, ps) in parts.iter().enumerate() {
                     if ps.is_empty() || !ps.iter().all(|p| level(p) > 0) {
                         continue;
@@ -244,7 +250,7 @@ impl<'c> Resolver<'c> {
                         // `member&Container`: the member in a declaration position and the
                         // container after `class` (Python; anywhere for other languages).
                         any.push(ps[0].clone());
-                        decl |= level(&ps[0]) & index::WORD_DECL != 0
+                        decl |= level(&ps[0]) & IMPORTED != 0
                             && ps[1..].iter().all(|p| level(p) & index::WORD_CLASS != 0);
                         continue;
                     }
@@ -267,15 +273,82 @@ impl<'c> Resolver<'c> {
                         continue;
                     }
                     any.push(new[i].clone());
-                    decl |= ps.len() > 1 || ps.iter().all(|p| level(p) & index::WORD_DECL != 0);
+                    if ps.len() > 1 || ps.iter().all(|p| level(p) & index::WORD_DECL != 0) {
+                        decl = true;
+                    } else if ps.iter().all(|p| level(p) & IMPORTED != 0) {
+                        imports.push(i);
+                    }
                 }
-                if any.is_empty() || (supported && !decl && !files.contains_key(rel)) {
+                if any.is_empty() {
+                    return None;
+                }
+                if supported && !decl && !files.contains_key(rel) {
+                    for i in imports {
+                        importers[i].push((rel.clone(), any.clone()));
+                    }
                     return None;
                 }
                 Some((rel.clone(), any))
             })
             .collect();
         self.index_found(found);
+        self.rebuild();
+        // The importers of a name some loaded file declares at top level are not needed: every
+        // lookup of a plain name prefers the declaration to the imports binding it (`name`,
+        // `decorator`). They are kept for `load_importers` (a name still MISSING at the end).
+        let mut more: ToLoad = Vec::new();
+        for (n, files) in new.into_iter().zip(importers) {
+            if files.is_empty() {
+                continue;
+            }
+            if self.declared_at_top(&n) {
+                self.importers
+                    .extend(files.into_iter().map(|f| (n.clone(), f)));
+            } else {
+                more.extend(files);
+            }
+        }
+        if !more.is_empty() {
+            more.sort();
+            more.dedup_by(|a, b| a.0 == b.0);
+            self.index_found(more);
+            self.rebuild();
+        }
+    }
+
+    /// Whether a loaded file declares `n` at top level, other than by an import: a function,
+    /// class, variable or constant (what `name` and `decorator` answer with before any import).
+    fn declared_at_top(&self, n: &str) -> bool {
+        !self
+            .named(n, |d| {
+                d.container.is_none()
+                    && matches!(
+                        d.kind,
+                        Kind::Function | Kind::Class | Kind::Variable | Kind::Constant
+                    )
+            })
+            .is_empty()
+    }
+
+    /// Load the files set aside by [`Resolver::load`] as only importing one of `names` (the
+    /// primary names of the references still MISSING): such a file that cannot be analyzed may
+    /// bind the name, which makes MISSING unprovable. A file set aside for another name is not
+    /// loaded for a name it merely mentions (its word marks say it declares none of it).
+    pub(super) fn load_importers(&mut self, names: &[String]) {
+        if self.importers.is_empty() || names.is_empty() {
+            return;
+        }
+        let (more, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.importers)
+            .into_iter()
+            .partition(|(n, _)| names.contains(n));
+        self.importers = keep;
+        let mut more: ToLoad = more.into_iter().map(|(_, f)| f).collect();
+        if more.is_empty() {
+            return;
+        }
+        more.sort();
+        more.dedup_by(|a, b| a.0 == b.0);
+        self.index_found(more);
         self.rebuild();
     }
 

@@ -49,6 +49,7 @@ impl Resolver<'_> {
         self.load_imported(&parsed);
         self.load_import_bases(&parsed);
         self.load_globs(&parsed);
+        self.load_set_aside(&parsed);
         self.load_near(refs, &parsed);
         self.rebuild();
         let this = &*self;
@@ -232,7 +233,21 @@ impl Resolver<'_> {
         }
     }
 
-    /// Round 7: files near the names still MISSING, for suggestions.
+    /// Round 7a: the importers of the names of references still MISSING that [`Resolver::load`]
+    /// set aside (a file there that cannot be analyzed makes MISSING unprovable).
+    fn load_set_aside(&mut self, parsed: &[Ref]) {
+        let this = &*self;
+        let names: Vec<String> = parsed
+            .par_iter()
+            .filter(|r| matches!(this.outcome_of(r), Outcome::Missing { .. }))
+            .filter_map(Ref::primary)
+            .collect();
+        self.load_importers(&names);
+    }
+
+    /// Round 7b: files near the names still MISSING, for suggestions: only for the references
+    /// whose suggestions come from every loaded declaration (a lookup in a module or class
+    /// suggests from its own names, or has its suggestions already).
     fn load_near(&mut self, refs: &[String], parsed: &[Ref]) {
         let none = Context::default();
         // Names near the references still missing (for suggestions).
@@ -240,6 +255,10 @@ impl Resolver<'_> {
         let mut near: ToLoad = refs
             .par_iter()
             .zip(parsed)
+            .filter(|(_, r)| {
+                matches!(this.outcome_of(r), Outcome::Missing { suggestions, scope, .. }
+                    if suggestions.is_empty() && scope.is_empty())
+            })
             .filter(|(raw, r)| this.resolve_one(raw, r, false, &none).verdict == Verdict::Missing)
             .filter_map(|(_, r)| r.primary().map(|p| (p, matches!(r, Ref::Flag(_)))))
             .flat_map_iter(|(p, flag)| this.near_files(&p, flag))
@@ -380,95 +399,6 @@ impl Resolver<'_> {
         }
         self.load_chains(starts);
         self.load(&needles);
-    }
-
-    /// Load the files a lookup of each `(module file, name)` of `starts` follows through
-    /// re-exports (see [`Resolver::chase`]), hop by hop, up to [`MAX_HOPS`] hops: the targets of
-    /// the imports binding the name and of the module's globs, each only when it holds the name
-    /// it is looked up for (a glob target that does not is loaded by the glob round of
-    /// [`Resolver::resolve_all`], only for a reference still MISSING).
-    pub(super) fn load_chains(&mut self, starts: Vec<(String, String)>) {
-        let mut seen = HashSet::new();
-        let mut frontier = starts;
-        for _ in 0..MAX_HOPS {
-            let mut next = Vec::new();
-            for (f, n) in frontier {
-                if seen.insert((f.clone(), n.clone())) {
-                    next.extend(self.chain_step(&f, &n, 0));
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            let post = self.postings();
-            let mut load: Vec<String> = next
-                .iter()
-                .filter(|(t, o)| {
-                    let t = key_file(t);
-                    !self.files.contains_key(t)
-                        && (post.holds(t, o)
-                            || (o == "default"
-                                && (post.holds(t, "default") || post.holds(t, "exports"))))
-                })
-                .map(|(t, _)| key_file(t).to_owned())
-                .collect();
-            load.sort();
-            load.dedup();
-            self.load_paths(&load);
-            frontier = next;
-        }
-    }
-
-    /// Where a lookup of `n` in module `f` goes next: `(file, name)` for each import binding `n`
-    /// to a name of another module, for each glob of `f` (when `f` binds `n` to nothing itself),
-    /// and, in JS/TS, where the local binding of a default export or of `export { local as n }`
-    /// goes (in `f` itself, no hop; `depth` bounds those).
-    fn chain_step(&self, f: &str, n: &str, depth: usize) -> Vec<(String, String)> {
-        let Some(fi) = self.files.get(key_file(f)) else {
-            return Vec::new();
-        };
-        let top = self.top_level(f, n);
-        if top.iter().any(|d| d.kind != Kind::Import) {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        for d in &top {
-            if let Some(o) = d.imported.as_deref().filter(|o| *o != "*") {
-                for t in self.import_targets(f, d) {
-                    out.push((t, o.to_owned()));
-                }
-            }
-        }
-        if !top.is_empty() {
-            return out;
-        }
-        if depth < 2
-            && let Some(e) = self.js_exports_of(f, n)
-        {
-            let mut locals: Vec<&str> = e
-                .renamed
-                .iter()
-                .filter(|(x, l)| x == n && l != n)
-                .map(|(_, l)| l.as_str())
-                .collect();
-            if n == "default" {
-                locals.extend(e.default_name().filter(|x| *x != n));
-            }
-            for l in locals {
-                out.extend(self.chain_step(f, l, depth + 1));
-            }
-        }
-        let (inline, rust) = (key_inline(f), is_rust_file(f));
-        for g in fi
-            .decls
-            .iter()
-            .filter(|d| d.kind == Kind::Import && d.name == "*" && at_level(d, inline, rust))
-        {
-            for t in self.import_targets(f, g) {
-                out.push((t, n.to_owned()));
-            }
-        }
-        out
     }
 
     /// What resolving `r` needs loaded in the second round: more needles (base classes, import

@@ -35,7 +35,7 @@ impl Resolver<'_> {
         for (_, id) in near {
             let at: Vec<usize> = post
                 .files_of(id)
-                .filter(|&(_, m)| m & index::WORD_DECL != 0)
+                .filter(|&(_, m)| m & (index::WORD_DECL | index::WORD_IMPORT) != 0)
                 .map(|(f, _)| f)
                 .take(2)
                 .collect();
