@@ -121,7 +121,8 @@ fn names_for(root: &Path, files: &HashSet<&str>, rel: &str) -> Vec<String> {
     import_names(rel, &extra)
 }
 
-/// The imports of `rel`: its index declarations (imports; Rust `mod` items as `self::name`) and
+/// The imports of `rel`: its index declarations (imports; Rust `mod` items as `self::name`, but
+/// for a file of a test or bench target) and
 /// what its text adds; `None` when it cannot be read.
 fn specs_of(root: &Path, rel: &str, cache: &Cache, parsed: &AtomicUsize) -> Option<Vec<Spec>> {
     let (l, g) = lang::for_path(Path::new(rel))?;
@@ -132,7 +133,14 @@ fn specs_of(root: &Path, rel: &str, cache: &Cache, parsed: &AtomicUsize) -> Opti
         .iter()
         .filter_map(|d| match d.kind {
             Kind::Import => Some((d.from.clone()?, d.imported.clone())),
-            Kind::Module if l.family() == Family::Rust && d.container.is_none() => {
+            // A test or bench target's `mod parsing;` contains the module, it does not use it:
+            // the target is run for the module through a filter (`--test all -- parsing::`),
+            // not as a whole.
+            Kind::Module
+                if l.family() == Family::Rust
+                    && d.container.is_none()
+                    && !rel.split('/').any(|c| matches!(c, "tests" | "benches")) =>
+            {
                 Some((format!("self::{}", d.name), None))
             }
             _ => None,
