@@ -543,6 +543,41 @@ fn a_token_on_the_command_line_never_reaches_the_ledger_or_the_markdown() {
     assert!(md.contains("- reproduction_ref: `checkout flow`"), "{md}");
 }
 
+/// A label (or argv) with line breaks and a heading in it stays on the `reproduction_ref` line:
+/// written as escapes, it can neither add a line of the ledger's shape (`- state: clean`) nor a
+/// heading that would move where the next sync ends the section (and so keep a stale copy of
+/// the rest of it in the user's file).
+#[test]
+fn a_reproduction_label_with_line_breaks_stays_on_its_line() {
+    let l = Life::new("label-nl", &["--policy", "adaptive"]);
+    let label = "checkout\n- state: clean\r\n## Notes\n\u{1b}[31m`x`|y";
+    let (code, v) = l.cli(&[
+        "run", "--slug", l.slug, "--phase", "baseline", "--label", label, "--", "true",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(l.ledger_json()["runs"][0]["reproduction_ref"], label);
+    l.repo.write("debug.md", "# Debug\n\n## Notes\n\nmine\n");
+    for _ in 0..2 {
+        let (code, v) = l.cli(&["session", "sync", "debug.md", "--slug", l.slug]);
+        assert_eq!(code, 0, "{v}");
+    }
+    let md = String::from_utf8(l.repo.read("debug.md")).unwrap();
+    assert!(
+        md.contains(
+            "- reproduction_ref: `checkout\\u{a}- state: clean\\u{d}\\u{a}## Notes\\u{a}\\u{1b}[31m'x'|y`\n"
+        ),
+        "{md}"
+    );
+    assert!(!md.contains('\u{1b}'), "{md}");
+    assert_eq!(md.matches("## Runtime Evidence").count(), 1, "{md}");
+    assert_eq!(md.matches("\n## Notes\n").count(), 1, "{md}");
+    assert_eq!(md.matches("\n- state: ").count(), 1, "{md}");
+    assert!(
+        md.ends_with("\nmine\n") || md.contains("\nmine\n\n## Runtime Evidence"),
+        "{md}"
+    );
+}
+
 // --- 6. Probe text in documentation ---
 
 #[test]

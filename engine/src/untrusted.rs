@@ -42,6 +42,13 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` as text that stays on one markdown line and inside a code span there: [`escape`]d
+/// (line breaks included, which would otherwise start a line of a ledger section's own shape,
+/// or a heading that moves where the section ends), and a backtick as `'`.
+pub fn inline(s: &str) -> String {
+    escape(s).replace('`', "'")
+}
+
 /// The lines of `text` (split on `\n`; a final newline ends the last line), each escaped and
 /// prefixed [`LINE_PREFIX`], each ending in a newline; empty text gives nothing.
 pub fn frame(text: &str) -> String {

@@ -13,11 +13,17 @@ use crate::fsio;
 use crate::ledger::{Goal, Ledger, Mode, State, effective_policy};
 use crate::reason::Reason;
 use crate::source::sha256_hex;
+use crate::untrusted::inline;
+
+/// [`inline`] for a table cell: also `|` as `\|`, so a value cannot add a column.
+fn cell(s: &str) -> String {
+    inline(s).replace('|', "\\|")
+}
 
 /// The `## Runtime Evidence` markdown section for a ledger, lines joined by `eol`.
 pub fn render(ledger: &Ledger, eol: &str) -> String {
     let mut l: Vec<String> = vec!["## Runtime Evidence".into(), String::new()];
-    let j = |v: &Option<String>| v.clone().unwrap_or_else(|| "null".into());
+    let j = |v: &Option<String>| v.as_deref().map_or_else(|| "null".into(), inline);
     l.push("- schema_version: 1".into());
     l.push(format!(
         "- goal: {}",
@@ -37,7 +43,7 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
         ledger
             .reproduction_ref
             .as_deref()
-            .map(|r| format!("`{}`", r.replace('`', "'")))
+            .map(|r| format!("`{}`", inline(r)))
             .unwrap_or_else(|| "null".into())
     ));
     l.push(format!(
@@ -49,7 +55,7 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
         ledger
             .active_run
             .as_ref()
-            .map(|r| format!("{} ({})", r.run_id, r.phase))
+            .map(|r| format!("{} ({})", inline(&r.run_id), r.phase))
             .unwrap_or_else(|| "null".into())
     ));
     l.push(String::new());
@@ -67,11 +73,11 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                 .unwrap_or_default();
             l.push(format!(
                 "| {} | {} | {} | {} | {} | {} |",
-                p.id,
-                p.kind,
-                p.hypothesis_ids.join(", "),
-                p.location.clone().unwrap_or_default(),
-                status,
+                cell(&p.id),
+                cell(&p.kind.to_string()),
+                cell(&p.hypothesis_ids.join(", ")),
+                cell(p.location.as_deref().unwrap_or_default()),
+                cell(&status),
                 p.expected_block_sha256
                     .as_deref()
                     .map(|h| &h[..12.min(h.len())])
@@ -95,17 +101,17 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
                     let (v, _) = verdict(Some(o));
                     let c = v.events;
                     if c > 0 {
-                        format!("{p}: {v} ({c})")
+                        format!("{}: {v} ({c})", cell(p))
                     } else {
-                        format!("{p}: {v}")
+                        format!("{}: {v}", cell(p))
                     }
                 })
                 .collect();
             l.push(format!(
                 "| {} | {} | {} | {} | {} |",
-                r.run_id,
+                cell(&r.run_id),
                 r.phase,
-                r.status,
+                cell(&r.status.to_string()),
                 r.exit_code
                     .map(|c| c.to_string())
                     .unwrap_or_else(|| "-".into()),
@@ -125,7 +131,12 @@ pub fn render(ledger: &Ledger, eol: &str) -> String {
         Some(items) => {
             l.push("- failure:".into());
             for i in items {
-                l.push(format!("  - {} {}: {}", i.kind, i.id, i.reason));
+                l.push(format!(
+                    "  - {} {}: {}",
+                    inline(&i.kind.to_string()),
+                    inline(&i.id),
+                    inline(&i.reason.to_string())
+                ));
             }
         }
     }

@@ -20,6 +20,7 @@ use super::now_rfc3339;
 use crate::error::Error;
 use crate::ledger::{self, LOCK_WAIT, Ledger, open_enum};
 use crate::reason::Reason;
+use crate::untrusted::inline;
 
 open_enum! {
     /// One of the guardrail's five signals (docs/accept.md), named as the record's keys are.
@@ -324,10 +325,6 @@ fn update(
     Ok(v)
 }
 
-fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ").replace('`', "'")
-}
-
 /// The `### Verification` lines of `session render` (empty when there is no record). The
 /// "FIX REJECTED BY GUARDRAIL" block is a `##` section of its own, so it is printed by
 /// `accept verdict` ([`rejected_block`]), never inside the `## Runtime Evidence` section.
@@ -342,7 +339,7 @@ pub fn render_lines(ledger: &Ledger) -> Vec<String> {
             Some(r) => {
                 let mut line = format!("- {s}: {}", r.result);
                 if let Some(why) = &r.reason {
-                    line.push_str(&format!(" ({})", one_line(why)));
+                    line.push_str(&format!(" ({})", inline(why)));
                 }
                 for (k, val) in &r.details {
                     if val.is_boolean() || val.is_number() {
@@ -361,7 +358,7 @@ pub fn render_lines(ledger: &Ledger) -> Vec<String> {
         l.push(format!(
             "- accepted_debt: {} ({})",
             d.signal,
-            one_line(&d.justification)
+            inline(&d.justification)
         ));
     }
     l.push(String::new());
@@ -386,7 +383,7 @@ pub fn rejected_block(ledger: &Ledger, v: &Verification) -> Vec<String> {
         v.get(s).map_or_else(
             || "not-run".to_owned(),
             |r| match (&r.result, &r.reason) {
-                (SignalResult::Skipped, Some(why)) => format!("skipped — {}", one_line(why)),
+                (SignalResult::Skipped, Some(why)) => format!("skipped — {}", inline(why)),
                 (res, _) => res.to_string(),
             },
         )
@@ -397,7 +394,7 @@ pub fn rejected_block(ledger: &Ledger, v: &Verification) -> Vec<String> {
         String::new(),
         format!("**Debug Session:** .planning/debug/{slug}.md"),
         format!("**Failing signal:** {failing}"),
-        format!("**Evidence:** {}", one_line(&evidence)),
+        format!("**Evidence:** {}", inline(&evidence)),
         String::new(),
         "### Signals".to_owned(),
         String::new(),
