@@ -68,6 +68,7 @@ mod toolchains;
 mod trace;
 mod util;
 mod verify;
+mod verify_walk;
 mod verify_window;
 mod vocab_scan;
 mod vocab_session;

@@ -18,6 +18,7 @@
 
 mod advice;
 mod classify;
+mod dirs;
 pub mod formats;
 mod git;
 mod ledgers;

@@ -363,8 +363,8 @@ enum Read1 {
     Whole(Got),
 }
 
-struct Shared<'a> {
-    ctxs: &'a [RootCtx],
+pub(super) struct Shared<'a> {
+    pub(super) ctxs: &'a [RootCtx],
     out: Mutex<Local>,
     progress: Option<&'a dyn Progress>,
     settled: Option<Settled>,
@@ -390,7 +390,7 @@ impl Shared<'_> {
     }
 }
 
-struct Visitor<'s, 'a> {
+pub(super) struct Visitor<'s, 'a> {
     shared: &'s Shared<'a>,
     buf: Vec<u8>,
     local: Local,
@@ -427,38 +427,23 @@ fn error_parts(e: &ignore::Error) -> (Option<PathBuf>, ErrorKind, String) {
     }
 }
 
-impl ParallelVisitor for Visitor<'_, '_> {
-    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let (path, kind, detail) = error_parts(&e);
-                if kind == ErrorKind::WalkError && path.is_none() {
-                    // Ignore-file syntax errors: rules may not apply, so more is scanned, not less.
-                    eprintln!("probity verify: warning: {e}");
-                    return WalkState::Continue;
-                }
-                let path = path.unwrap_or_default();
-                let ri = self.shared.root_of(&path).unwrap_or(0);
-                let ctx = &self.shared.ctxs[ri];
-                let since = (self.local.findings.len(), self.local.errors.len());
-                let rel = rel_path(&ctx.path, &path).into_owned();
-                self.local.error(ctx, rel, kind, detail);
-                mark_bytes(&mut self.local, since, &ctx.path, &path);
-                return WalkState::Continue;
-            }
-        };
-        let Some(ft) = entry.file_type() else {
-            return WalkState::Continue;
-        };
-        if !ft.is_file() {
-            return WalkState::Continue;
-        }
-        let Some(ri) = self.shared.root_of(entry.path()) else {
-            return WalkState::Continue;
+impl Visitor<'_, '_> {
+    /// Record a walk error at `path`.
+    pub(super) fn walk_error(&mut self, path: &Path, kind: ErrorKind, detail: String) {
+        let ri = self.shared.root_of(path).unwrap_or(0);
+        let ctx = &self.shared.ctxs[ri];
+        let since = (self.local.findings.len(), self.local.errors.len());
+        let rel = rel_path(&ctx.path, path).into_owned();
+        self.local.error(ctx, rel, kind, detail);
+        mark_bytes(&mut self.local, since, &ctx.path, path);
+    }
+
+    /// Check the regular file at `path`.
+    pub(super) fn visit_file(&mut self, path: &Path) {
+        let Some(ri) = self.shared.root_of(path) else {
+            return;
         };
         let ctx = &self.shared.ctxs[ri];
-        let path = entry.path();
         let mut settled = self
             .shared
             .settled
@@ -493,6 +478,36 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 self.pending = 0;
             }
         }
+    }
+}
+
+impl super::dirs::Sink for Visitor<'_, '_> {
+    fn file(&mut self, path: &Path) {
+        self.visit_file(path);
+    }
+    fn error(&mut self, path: &Path, e: &std::io::Error) {
+        self.walk_error(path, io_kind(e), e.to_string());
+    }
+}
+
+impl ParallelVisitor for Visitor<'_, '_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let (path, kind, detail) = error_parts(&e);
+                if kind == ErrorKind::WalkError && path.is_none() {
+                    // Ignore-file syntax errors: rules may not apply, so more is scanned, not less.
+                    eprintln!("probity verify: warning: {e}");
+                    return WalkState::Continue;
+                }
+                self.walk_error(&path.unwrap_or_default(), kind, detail);
+                return WalkState::Continue;
+            }
+        };
+        if entry.file_type().is_some_and(|ft| ft.is_file()) {
+            self.visit_file(entry.path());
+        }
         WalkState::Continue
     }
 }
@@ -503,12 +518,18 @@ struct Builder<'s, 'a> {
 
 impl<'s> ParallelVisitorBuilder<'s> for Builder<'s, '_> {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Visitor {
-            shared: self.shared,
+        Box::new(Visitor::new(self.shared))
+    }
+}
+
+impl<'s, 'a> Visitor<'s, 'a> {
+    pub(super) fn new(shared: &'s Shared<'a>) -> Self {
+        Visitor {
+            shared,
             buf: Vec::with_capacity(TOKEN_OVERLAP + WINDOW),
-            local: Local::new(self.shared.ctxs.len()),
+            local: Local::new(shared.ctxs.len()),
             pending: 0,
-        })
+        }
     }
 }
 
@@ -556,6 +577,11 @@ fn walk_once(ctxs: &[RootCtx], opts: &Options, settled: Option<Settled>) -> Loca
         progress: opts.progress.as_deref(),
         settled,
     };
-    wb.build_parallel().visit(&mut Builder { shared: &shared });
+    if opts.no_ignore && !opts.follow && super::dirs::applies(ctxs) {
+        // No rules to match and no links to follow: the plain walker.
+        super::dirs::walk(ctxs, opts.threads, || Visitor::new(&shared));
+    } else {
+        wb.build_parallel().visit(&mut Builder { shared: &shared });
+    }
     shared.out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
