@@ -1,6 +1,6 @@
-//! The plain parallel walk for `--no-ignore` without `--follow`: a shared queue of folders read
-//! by worker threads with `std::fs::read_dir`, each worker building entry paths in one reused
-//! buffer, no ignore matchers. Same entries as the `ignore` walk it replaces there: hidden
+//! The plain parallel walk for `--no-ignore` without `--follow`: worker threads reading folders
+//! with `std::fs::read_dir`, depth first from stacks of their own, sharing folders only with an
+//! idle worker, each building entry paths in one reused buffer, no ignore matchers. Same entries as the `ignore` walk it replaces there: hidden
 //! files included, any entry named `.git` skipped, symbolic links never followed, names kept
 //! as bytes; a folder that cannot be read, or an entry whose type cannot be read, is a walk
 //! error at that path, as before.
@@ -8,6 +8,7 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use super::root::RootCtx;
@@ -29,37 +30,65 @@ pub(super) fn applies(ctxs: &[RootCtx]) -> bool {
     })
 }
 
-/// Folders still to read, and how many workers are reading one.
+/// Folders shared between workers. Each worker walks depth first from a stack of its own and
+/// hands half of it (the shallowest folders, the largest subtrees) to the shared queue only when
+/// another worker is idle, so the lock is taken about once per idle spell, not twice per folder.
 struct Queue {
-    state: Mutex<(Vec<PathBuf>, usize)>,
+    state: Mutex<State>,
     cv: Condvar,
+    /// How many workers wait for a folder (read without the lock: a stale value only delays a
+    /// hand-over).
+    idle: AtomicUsize,
+    threads: usize,
+}
+
+struct State {
+    dirs: Vec<PathBuf>,
+    waiting: usize,
+    /// Every worker was waiting with nothing queued (or one panicked): the walk is over.
+    done: bool,
 }
 
 impl Queue {
-    /// The next folder, or `None` once none is queued and no worker can queue more.
-    fn pop(&self) -> Option<PathBuf> {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A queued folder, waiting for one; `None` once every worker waits with none queued.
+    fn take(&self) -> Option<PathBuf> {
+        let mut st = self.lock();
         loop {
-            if let Some(d) = st.0.pop() {
-                st.1 += 1;
+            if let Some(d) = st.dirs.pop() {
                 return Some(d);
             }
-            if st.1 == 0 {
+            if st.done {
+                return None;
+            }
+            st.waiting += 1;
+            if st.waiting == self.threads {
+                st.done = true;
                 self.cv.notify_all();
                 return None;
             }
+            self.idle.fetch_add(1, Ordering::Relaxed);
             st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.idle.fetch_sub(1, Ordering::Relaxed);
+            st.waiting -= 1;
         }
     }
 
-    /// One folder read: queue its subfolders.
-    fn done(&self, subdirs: &mut Vec<PathBuf>) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.0.append(subdirs);
-        st.1 -= 1;
-        if !st.0.is_empty() || st.1 == 0 {
-            self.cv.notify_all();
-        }
+    /// Hand the first half of `local` to waiting workers.
+    fn give(&self, local: &mut Vec<PathBuf>) {
+        let half = local.len() / 2;
+        let mut st = self.lock();
+        st.dirs.extend(local.drain(..half));
+        self.cv.notify_all();
+    }
+
+    /// End the walk for every worker (one panicked).
+    fn abort(&self) {
+        self.lock().done = true;
+        self.cv.notify_all();
     }
 }
 
@@ -73,8 +102,14 @@ pub(super) fn walk<S: Sink>(ctxs: &[RootCtx], threads: usize, sink: impl Fn() ->
         n => n,
     };
     let q = Queue {
-        state: Mutex::new((ctxs.iter().rev().map(|c| c.path.clone()).collect(), 0)),
+        state: Mutex::new(State {
+            dirs: ctxs.iter().rev().map(|c| c.path.clone()).collect(),
+            waiting: 0,
+            done: false,
+        }),
         cv: Condvar::new(),
+        idle: AtomicUsize::new(0),
+        threads,
     };
     std::thread::scope(|s| {
         for _ in 0..threads {
@@ -85,10 +120,23 @@ pub(super) fn walk<S: Sink>(ctxs: &[RootCtx], threads: usize, sink: impl Fn() ->
 
 fn worker<S: Sink>(mut v: S, q: &Queue) {
     let mut path: Vec<u8> = Vec::with_capacity(256);
-    let mut subdirs = Vec::new();
-    while let Some(dir) = q.pop() {
-        read_one(&mut v, &dir, &mut path, &mut subdirs);
-        q.done(&mut subdirs);
+    let mut local: Vec<PathBuf> = Vec::new();
+    loop {
+        let Some(dir) = local.pop().or_else(|| q.take()) else {
+            return;
+        };
+        // A panic while reading ends the walk for every worker (or they would wait for this
+        // one forever instead of ending, and the scope passing the panic on).
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            read_one(&mut v, &dir, &mut path, &mut local)
+        }));
+        if let Err(p) = read {
+            q.abort();
+            std::panic::resume_unwind(p);
+        }
+        if local.len() > 1 && q.idle.load(Ordering::Relaxed) > 0 {
+            q.give(&mut local);
+        }
     }
 }
 
