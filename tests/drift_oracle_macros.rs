@@ -11,6 +11,33 @@
 
 use crate::util::{Repo, expect_verdicts, resolve_all};
 
+/// The `macro_rules!` definitions the fixture's calls use, in a file of their own.
+const DEFS: &str = "\
+macro_rules! num { ($($t:ident),*) => { $(pub fn $t() -> u8 { 0 })* } }
+macro_rules! consts { ($($n:ident = $v:expr),*) => { impl S { $(pub const $n: u8 = $v;)* } } }
+macro_rules! helpers { () => { pub fn always_here() {} } }
+macro_rules! getters {
+    ($($f:ident),*) => { paste::paste! { $(pub fn [<get_ $f>]() -> u8 { 0 })* } };
+}
+macro_rules! iter_impl {
+    ($t:ident) => {
+        impl Iterator for $t {
+            type Item = u8;
+            fn next(&mut self) -> Option<u8> { None }
+        }
+    };
+}
+macro_rules! make_macro { ($($t:tt)*) => { $($t)* } }
+macro_rules! forward { ($m:ident) => { pub fn $m(&self) -> usize { 0 } } }
+macro_rules! fmt_impl {
+    ($tr:ident, $ty:ty) => {
+        impl std::fmt::$tr for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }
+        }
+    };
+}
+";
+
 fn crate_fixture() -> Repo {
     let r = Repo::new();
     r.write(
@@ -20,35 +47,24 @@ fn crate_fixture() -> Repo {
     r.write(
         "src/lib.rs",
         "\
+// The macros are defined in another file: probity expands only a file's own.
+#[macro_use]
+mod defs;
 pub mod global_rng;
 pub mod plain;
 pub mod noisy;
 pub mod fmt;
 pub mod nested;
 
-macro_rules! num { ($($t:ident),*) => { $(pub fn $t() -> u8 { 0 })* } }
 num!(u8, u16);
 
 pub struct S;
-macro_rules! consts { ($($n:ident = $v:expr),*) => { impl S { $(pub const $n: u8 = $v;)* } } }
 consts!(A = 1);
 
-macro_rules! helpers { () => { pub fn always_here() {} } }
 helpers!();
 
-macro_rules! getters {
-    ($($f:ident),*) => { paste::paste! { $(pub fn [<get_ $f>]() -> u8 { 0 })* } };
-}
 getters!(width);
 
-macro_rules! iter_impl {
-    ($t:ident) => {
-        impl Iterator for $t {
-            type Item = u8;
-            fn next(&mut self) -> Option<u8> { None }
-        }
-    };
-}
 pub struct Counter;
 iter_impl!(Counter);
 
@@ -58,7 +74,6 @@ bitflags::bitflags! {
     }
 }
 
-macro_rules! make_macro { ($($t:tt)*) => { $($t)* } }
 make_macro! { macro_rules! made { () => {} } }
 
 #[cfg(test)]
@@ -69,6 +84,7 @@ mod tests {
 pub fn real() {}
 ",
     );
+    r.write("src/defs.rs", DEFS);
     r.write(
         "src/global_rng.rs",
         "\
@@ -93,8 +109,6 @@ impl Plain {
     }
 }
 
-macro_rules! forward { ($m:ident) => { pub fn $m(&self) -> usize { 0 } } }
-
 pub struct Wrapper;
 
 impl Wrapper {
@@ -117,13 +131,6 @@ debug_assert!(true);
     r.write(
         "src/fmt.rs",
         "\
-macro_rules! fmt_impl {
-    ($tr:ident, $ty:ty) => {
-        impl std::fmt::$tr for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }
-        }
-    };
-}
 fmt_impl!(Debug, Rng);
 ",
     );
@@ -188,9 +195,9 @@ fn names_a_macro_call_may_declare_are_uncheckable() {
         got[i].clone()
     };
     for (name, mac, at) in [
-        ("crate::u8", "num!", "src/lib.rs:8"),
-        ("crate::u16", "num!", "src/lib.rs:8"),
-        ("S::A", "consts!", "src/lib.rs:12"),
+        ("crate::u8", "num!", "src/lib.rs:10"),
+        ("crate::u16", "num!", "src/lib.rs:10"),
+        ("S::A", "consts!", "src/lib.rs:13"),
         (
             "crate::global_rng::RNG",
             "std::thread_local!",
@@ -199,16 +206,16 @@ fn names_a_macro_call_may_declare_are_uncheckable() {
         // A name the definition writes literally, whatever the arguments.
         ("crate::always_here", "helpers!", "src/lib.rs:15"),
         // A name pasted from a word of the call (`[<get_ $f>]`).
-        ("crate::get_width", "getters!", "src/lib.rs:20"),
+        ("crate::get_width", "getters!", "src/lib.rs:17"),
         // `impl Iterator for $t`: its methods, required and provided.
-        ("Counter::next", "iter_impl!", "src/lib.rs:31"),
-        ("Counter::map", "iter_impl!", "src/lib.rs:31"),
+        ("Counter::next", "iter_impl!", "src/lib.rs:20"),
+        ("Counter::map", "iter_impl!", "src/lib.rs:20"),
         // A type a dependency's macro declares, and any member of it.
-        ("crate::Flags", "bitflags::bitflags!", "src/lib.rs:33"),
-        ("Flags::BOLD", "bitflags::bitflags!", "src/lib.rs:33"),
-        ("Flags::contains", "bitflags::bitflags!", "src/lib.rs:33"),
+        ("crate::Flags", "bitflags::bitflags!", "src/lib.rs:22"),
+        ("Flags::BOLD", "bitflags::bitflags!", "src/lib.rs:22"),
+        ("Flags::contains", "bitflags::bitflags!", "src/lib.rs:22"),
         // A call in another file writing the type.
-        ("Rng::fmt", "fmt_impl!", "src/fmt.rs:8"),
+        ("Rng::fmt", "fmt_impl!", "src/fmt.rs:1"),
         // A call in an inline module.
         (
             "crate::nested::inner::TID",
@@ -216,7 +223,7 @@ fn names_a_macro_call_may_declare_are_uncheckable() {
             "src/nested.rs:2",
         ),
         // A macro a macro call defines.
-        ("made!", "make_macro!", "src/lib.rs:40"),
+        ("made!", "make_macro!", "src/lib.rs:28"),
     ] {
         let v = by(name);
         assert_eq!(v["verdict"], "UNCHECKABLE", "{name}: {v:#}");
@@ -233,7 +240,7 @@ fn names_a_macro_call_may_declare_are_uncheckable() {
     assert!(
         v["reason"]
             .as_str()
-            .is_some_and(|w| w.contains("generated by `forward!` at src/plain.rs:15")),
+            .is_some_and(|w| w.contains("generated by `forward!` at src/plain.rs:13")),
         "{v:#}"
     );
     for name in [

@@ -94,7 +94,7 @@ fn rust_trait_defaults_and_macro_members() {
     let r = Repo::new();
     r.write(
         "src/lib.rs",
-        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n\n#[rustfmt::skip]\n#[deprecated]\npub struct Tidy;\nimpl Tidy {\n    pub fn go(&self) {}\n}\n\n#[derive(Debug, frob::Frob)]\npub struct Wire;\n",
+        "pub mod w;\npub mod r;\n\npub struct Compact;\n\nimpl w::Writer for Compact {}\n\n#[rustfmt::skip]\n#[deprecated]\npub struct Tidy;\nimpl Tidy {\n    pub fn go(&self) {}\n}\n\n#[derive(Debug, frob::Frob)]\npub struct Wire;\nmacro_rules! impl_reader {\n    ($n:ident) => { pub fn $n(&self) {} };\n}\n",
     );
     r.write(
         "src/w.rs",
@@ -102,7 +102,7 @@ fn rust_trait_defaults_and_macro_members() {
     );
     r.write(
         "src/r.rs",
-        "macro_rules! impl_reader {\n    ($n:ident) => { pub fn $n(&self) {} };\n}\n\npub struct Reader;\n\npub struct Plain;\n\nimpl Plain {\n    pub fn go(&self) {}\n}\nimpl Reader {\n    impl_reader!(read_u64);\n    pub fn open(&self) {}\n}\n",
+        "// `impl_reader!` is defined in another file (lib.rs): a macro of this one would be\n// expanded.\n\n\npub struct Reader;\n\npub struct Plain;\n\nimpl Plain {\n    pub fn go(&self) {}\n}\nimpl Reader {\n    impl_reader!(read_u64);\n    pub fn open(&self) {}\n}\n",
     );
     let v = resolve_all(
         &r,

@@ -20,6 +20,7 @@ mod drift_js;
 mod drift_jstypes;
 mod drift_node;
 mod drift_oracle_cases;
+mod drift_oracle_expand;
 mod drift_oracle_macros;
 mod drift_oracle_modules;
 mod drift_oracle_paths;

@@ -18,7 +18,10 @@ mod javascript;
 mod jsmembers;
 mod python;
 mod rust;
+mod rustexpand;
+mod rustlex;
 mod rustmacro;
+mod rustmatch;
 
 struct Ctx<'a> {
     family: Family,
@@ -33,6 +36,9 @@ struct Ctx<'a> {
     /// JS/TS: members assigned inside functions to a lower-case name (`state.user = ...`), kept
     /// only for a module-level object of that name ([`jsmembers::one_member_per_name`]).
     pending: Vec<Decl>,
+    /// Rust: the file's `macro_rules!` definitions, for expanding calls of them (built on first
+    /// use; given when the text is itself an expansion).
+    expand: Option<rustexpand::Nest>,
 }
 
 fn norm_ws(s: &str) -> String {
@@ -64,7 +70,18 @@ fn norm_ws(s: &str) -> String {
 pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
     let roots = grammar.definition_roots().for_text(text.as_bytes());
     let matcher = Matcher::Patterns(grammar.definitions());
-    extract_using(lang, grammar, text, Some(&roots), &matcher)
+    extract_using(lang, grammar, text, Some(&roots), &matcher, None)
+}
+
+/// The declarations of the Rust text `text`, the expansion of a macro call ([`rustexpand`]),
+/// and its number of ERROR/MISSING nodes.
+fn extract_nested(text: &str, nest: rustexpand::Nest) -> (Vec<Decl>, usize) {
+    let Some((lang, grammar)) = crate::lang::for_path(std::path::Path::new("expansion.rs")) else {
+        return (Vec::new(), 1);
+    };
+    let roots = grammar.definition_roots().for_text(text.as_bytes());
+    let matcher = Matcher::Patterns(grammar.definitions());
+    extract_using(lang, grammar, text, Some(&roots), &matcher, Some(nest))
 }
 
 /// What finds the matches of the definitions patterns at a node.
@@ -110,6 +127,7 @@ fn extract_using<'q>(
     text: &str,
     roots: Option<&[bool]>,
     matcher: &Matcher<'q>,
+    expand: Option<rustexpand::Nest>,
 ) -> (Vec<Decl>, usize) {
     let Some(tree) = crate::parse::parse(grammar, text) else {
         return (Vec::new(), 1);
@@ -123,6 +141,7 @@ fn extract_using<'q>(
         all: None,
         line_heads: None,
         pending: Vec::new(),
+        expand,
     };
     let mut matches = Vec::new();
     // One walk of the tree; the patterns run only at nodes one can start at, and only the
@@ -495,9 +514,9 @@ mod tests {
             let ours = Matcher::Patterns(g.definitions());
             let query = Matcher::Query(&queries[g.name]);
             let roots = g.definition_roots().for_text(text.as_bytes());
-            let fast = extract_using(l, g, &text, Some(&roots), &ours);
-            let full = extract_using(l, g, &text, None, &ours);
-            let ts = extract_using(l, g, &text, None, &query);
+            let fast = extract_using(l, g, &text, Some(&roots), &ours, None);
+            let full = extract_using(l, g, &text, None, &ours, None);
+            let ts = extract_using(l, g, &text, None, &query, None);
             assert_eq!(fast, full, "{}", p.display());
             assert_eq!(fast, ts, "{}: in-house matcher vs tree-sitter", p.display());
             assert_eq!(

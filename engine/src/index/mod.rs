@@ -65,7 +65,7 @@ const MAX_SIGNATURE: usize = 400;
 /// another version are then ignored and rebuilt. Moving code between files does not change it,
 /// so a refactor does not invalidate users' caches (the salt used to hash this module's source).
 /// The definitions queries are hashed into the salt separately, so editing a query needs no bump.
-pub const CACHE_VERSION: u32 = 18;
+pub const CACHE_VERSION: u32 = 19;
 
 /// Invalidates every cache entry when [`CACHE_VERSION`], the probity version or a definitions
 /// query changes.

@@ -295,6 +295,15 @@ impl Ctx<'_> {
                 continue;
             };
             let sig = self.macro_call_signature(&format!("{}!", self.t(m)), c);
+            // A macro of this file: its expansion, under the block's header.
+            let text = self.text;
+            let header = &text[node.start_byte()..body.start_byte()];
+            if let Some((decls, complete)) = self.rust_expand(c, Some(header)) {
+                self.decls.extend(decls);
+                if complete {
+                    continue;
+                }
+            }
             let d = fact(self, c, Some(sig));
             self.push(d);
         }

@@ -119,6 +119,13 @@ impl Ctx<'_> {
             d.container = Some(m);
         }
         d.signature = Some(self.macro_call_signature(&name, node));
+        // A macro of this file: what it expands to; the fact stays unless that is complete.
+        if let Some((decls, complete)) = self.rust_expand(node, None) {
+            self.decls.extend(decls);
+            if complete {
+                return;
+            }
+        }
         self.push(d);
     }
 
