@@ -20,7 +20,7 @@ fn fixture(lib: &str) -> Repo {
 /// Item-level calls, a call in an impl block, a call in an inline module, nested calls through
 /// `$crate::`, nested repetitions, `$vis`, `$t:ty` with generics and doc comments matched as
 /// `#[doc]` attributes (mime's `mimes!`, regex-automata's `index_type_impls!`, http's
-/// `standard_headers!`).
+/// `standard_headers!`), and the standard `thread_local!`.
 #[test]
 fn same_file_macro_calls_declare_their_expansion_at_the_call() {
     let r = fixture(
@@ -61,6 +61,11 @@ headers! {
     /// The host header.
     (HOST, \"host\");
 }
+
+std::thread_local! {
+    static RNG_STATE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    pub static OTHER: u8 = 1
+}
 ",
     );
     expect_verdicts(
@@ -78,6 +83,10 @@ headers! {
             ("crate::Pairs", "VERIFIED src/lib.rs:31"),
             ("Pairs::ACCEPT", "VERIFIED src/lib.rs:31"),
             ("Pairs::HOST", "VERIFIED src/lib.rs:31"),
+            // The standard `thread_local!`, as a `macro_rules!` of its statics.
+            ("crate::RNG_STATE", "VERIFIED src/lib.rs:38"),
+            ("crate::OTHER", "VERIFIED src/lib.rs:38"),
+            ("crate::Cell", "MISSING"),
             // Words of the calls they do not declare: UNCHECKABLE before, MISSING now.
             ("S::B_VALUE", "MISSING"),
             ("crate::u32", "MISSING"),

@@ -99,11 +99,30 @@ impl Env {
         let anchor = self.anchor.load(Ordering::Relaxed);
         let mut all = self.defs.iter().filter(|d| d.name == name);
         let before = all.clone().filter(|d| d.at < anchor).max_by_key(|d| d.at);
-        before.or_else(|| {
-            let one = all.next()?;
-            all.next().is_none().then_some(one)
-        })
+        before
+            .or_else(|| {
+                let one = all.next()?;
+                all.next().is_none().then_some(one)
+            })
+            .or_else(|| (name == "thread_local").then(thread_local))
     }
+}
+
+/// The standard `thread_local!`, as a `macro_rules!` of what it declares: each `static NAME: T
+/// = init;` a static `NAME` (of type `LocalKey<T>` in truth).
+fn thread_local() -> &'static Def {
+    static DEF: std::sync::OnceLock<Def> = std::sync::OnceLock::new();
+    DEF.get_or_init(|| Def {
+        name: "thread_local".to_owned(),
+        at: 0,
+        rules: definition_rules(
+            "macro_rules! thread_local {
+                ($($(#[$attr:meta])* $vis:vis static $name:ident : $t:ty = $init:expr);* $(;)?) => {
+                    $($(#[$attr])* $vis static $name: $t = $init;)*
+                };
+            }",
+        ),
+    })
 }
 
 /// The rules of the definition text `def` (`macro_rules! name { ... }`).
@@ -138,6 +157,10 @@ impl Ctx<'_> {
             .iter()
             .find_map(|p| path.strip_prefix(p))
             .unwrap_or(path);
+        let name = match path {
+            "std::thread_local" | "::std::thread_local" => "thread_local",
+            _ => name,
+        };
         if name.contains("::") {
             return None;
         }
@@ -325,11 +348,10 @@ impl<'a, 'p> Binds<'a, 'p> {
     }
 
     /// How many times the transcriber repetition `inner` repeats at `path`: the iterations of
-    /// the variables in it declared deeper than `path`; `Some(None)` when it has none (it is
-    /// written as is), `None` when they disagree.
-    fn count(&self, inner: &[Tr], path: &[usize]) -> Option<Option<usize>> {
+    /// the variables in it declared deeper than `path`; `None` when it has none (it is written as
+    /// is).
+    fn count(&self, inner: &[Tr], path: &[usize]) -> Option<usize> {
         let mut n: Option<usize> = None;
-        let mut ok = true;
         visit_vars(inner, &mut |v| {
             let Some((depth, _)) = self.vars.get(v) else {
                 return;
@@ -348,12 +370,11 @@ impl<'a, 'p> Binds<'a, 'p> {
                 Bound::Many(xs) => xs.len(),
                 Bound::One(_) => 0,
             };
-            match n {
-                Some(m) if m != c => ok = false,
-                _ => n = Some(c),
-            }
+            // A variable of an inner repetition bound in no iteration has none recorded: the
+            // most iterations count.
+            n = Some(n.map_or(c, |m| m.max(c)));
         });
-        ok.then_some(n)
+        n
     }
 }
 
@@ -393,9 +414,8 @@ fn transcribe(tr: &[Tr], binds: &Binds, path: &mut Vec<usize>, out: &mut Writer)
                 Some(_) => return false,
             },
             Tr::Rep(r) => match binds.count(&r.inner, path) {
-                None => return false,
                 // No variable repeats it: written as is (a definition the expansion makes).
-                Some(None) => {
+                None => {
                     out.tok(&Tok::Punct("$"));
                     out.open(super::rustlex::Delim::Paren);
                     if !transcribe(&r.inner, binds, path, out) {
@@ -409,7 +429,7 @@ fn transcribe(tr: &[Tr], binds: &Binds, path: &mut Vec<usize>, out: &mut Writer)
                         super::rustmatch::Op::Opt => "?",
                     }));
                 }
-                Some(Some(n)) => {
+                Some(n) => {
                     for i in 0..n {
                         if i > 0 {
                             out.toks(r.sep.as_slice());
@@ -426,4 +446,43 @@ fn transcribe(tr: &[Tr], binds: &Binds, path: &mut Vec<usize>, out: &mut Writer)
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_local_rules_parse_and_match() {
+        let def = thread_local();
+        let rules = def.rules.as_ref().expect("rules");
+        let toks = lex(
+            "{ static B: u8 = const { 1 }; pub static C: Cell<u8> = Cell::new(1) }",
+            1000,
+        )
+        .unwrap();
+        let [Tok::Group(_, input)] = toks.as_slice() else {
+            panic!()
+        };
+        let mut m = Matcher::new(10_000);
+        assert!(m.matches(&rules[0].pat, input), "{:?}", rules[0].pat);
+        let nest = Nest {
+            env: Arc::new(Env {
+                defs: Vec::new(),
+                steps: AtomicU64::new(0),
+                bytes: AtomicUsize::new(0),
+                calls: AtomicUsize::new(0),
+                anchor: AtomicUsize::new(0),
+            }),
+            depth: 0,
+        };
+        let e = expand(
+            &nest,
+            def,
+            "{ static B: u8 = const { 1 }; pub static C: Cell<u8> = Cell::new(1) }",
+            "",
+            "",
+        );
+        assert!(e.complete);
+    }
 }
