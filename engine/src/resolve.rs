@@ -59,7 +59,10 @@
 //!   mixins; `modules`, specifiers that are not relative: `tsconfig.json` / `jsconfig.json` path
 //!   aliases and `baseUrl`, read leniently by `jsonc`, workspace packages and their entries;
 //!   `text`, `nodebase`, `stemhead`), `python` (`bases`: classes built on a standard-library
-//!   class), `rust` (`cratesrc` over `depscan`: dependency crates' traits from their sources);
+//!   class), `rust` (`modtree`, the module tree of `mod` items; `macros`, names a macro call
+//!   may declare; `stdtraits`, standard traits' methods through impls; `aliased`, impls on type
+//!   aliases and renamed imports; `cratesrc` over `depscan`: dependency crates' traits from their
+//!   sources);
 //! - `flags`: flags no option call declares (text in a string literal, a tool's flag);
 //! - `suggest`: nearest names for MISSING references (`levenshtein`, `nearest`);
 //! - `langs`: a repository path's language and family by its extension (no query compiled);

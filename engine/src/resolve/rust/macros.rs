@@ -1,7 +1,9 @@
-//! Names a Rust macro call may declare (oracle class 2): probity does not expand macros, so a
-//! name missing from the index is UNCHECKABLE when a macro call could declare it, and MISSING
-//! otherwise. The index records each item-level call (and each call in an impl block) with the
-//! identifier words of its tokens, and each `macro_rules!` definition with the words its
+//! Names a Rust macro call may declare (oracle class 2). A call of a `macro_rules!` macro defined
+//! in the same file (and `thread_local!`) is expanded at index time (`index::extract::rustexpand`)
+//! and its declarations indexed at the call; every other call, and one whose expansion is
+//! incomplete, is kept as a fact, so a name missing from the index is UNCHECKABLE when such a
+//! call could declare it, and MISSING otherwise. The index records each item-level call (and
+//! each call in an impl block) with the identifier words of its tokens, and each `macro_rules!` definition with the words its
 //! transcribers write (`index::extract::rust`); a call may declare a name that is one of those
 //! words, a method of a trait among them, a name pasted from a word of the call (`[<get_ $f>]`),
 //! or any member of a type only a dependency's macro call names (`bitflags!`).
