@@ -25,6 +25,9 @@ mod rustmatch;
 
 struct Ctx<'a> {
     family: Family,
+    /// The language and grammar of the text (for the text of an expansion, [`extract_nested`]).
+    lang: &'static Language,
+    grammar: &'a Grammar,
     text: &'a str,
     decls: Vec<Decl>,
     /// Names exported by `export { a }`, `module.exports = { a }`, `exports.a = ...`.
@@ -73,12 +76,14 @@ pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<D
     extract_using(lang, grammar, text, Some(&roots), &matcher, None)
 }
 
-/// The declarations of the Rust text `text`, the expansion of a macro call ([`rustexpand`]),
-/// and its number of ERROR/MISSING nodes.
-fn extract_nested(text: &str, nest: rustexpand::Nest) -> (Vec<Decl>, usize) {
-    let Some((lang, grammar)) = crate::lang::for_path(std::path::Path::new("expansion.rs")) else {
-        return (Vec::new(), 1);
-    };
+/// The declarations of `text`, the expansion of a macro call ([`rustexpand`]) in a file of
+/// `lang` and `grammar`, and its number of ERROR/MISSING nodes.
+fn extract_nested(
+    lang: &'static Language,
+    grammar: &Grammar,
+    text: &str,
+    nest: rustexpand::Nest,
+) -> (Vec<Decl>, usize) {
     let roots = grammar.definition_roots().for_text(text.as_bytes());
     let matcher = Matcher::Patterns(grammar.definitions());
     extract_using(lang, grammar, text, Some(&roots), &matcher, Some(nest))
@@ -135,6 +140,8 @@ fn extract_using<'q>(
     let errors = crate::parse::error_count(&tree);
     let mut ctx = Ctx {
         family: lang.family(),
+        lang,
+        grammar,
         text,
         decls: Vec::new(),
         exports: HashSet::new(),

@@ -17,6 +17,7 @@ use super::Ctx;
 use super::rustlex::{Tok, Writer, lex};
 use super::rustmatch::{Binding, Matcher, Pat, Rep, Rule, Tr, rules};
 use crate::index::Decl;
+use crate::lang::{Grammar, Language};
 
 /// How deep expansions nest (a macro calling itself stops there).
 const MAX_NESTING: u32 = 8;
@@ -202,7 +203,8 @@ impl Ctx<'_> {
             prefix.push_str(" { ");
             suffix.push_str(" }");
         }
-        let run = || expand(&nest, def, args, &prefix, &suffix);
+        let (lang, grammar) = (self.lang, self.grammar);
+        let run = || expand((lang, grammar), &nest, def, args, &prefix, &suffix);
         let got = if nest.depth == 0 {
             std::thread::scope(|s| {
                 std::thread::Builder::new()
@@ -231,7 +233,14 @@ impl Ctx<'_> {
 
 /// Expands the call of `def` whose token tree is `args`, extracting the expansion written
 /// between `prefix` and `suffix` (on their own lines).
-fn expand(nest: &Nest, def: &Def, args: &str, prefix: &str, suffix: &str) -> Expansion {
+fn expand(
+    (lang, grammar): (&'static Language, &Grammar),
+    nest: &Nest,
+    def: &Def,
+    args: &str,
+    prefix: &str,
+    suffix: &str,
+) -> Expansion {
     let incomplete = Expansion {
         decls: Vec::new(),
         complete: false,
@@ -266,7 +275,7 @@ fn expand(nest: &Nest, def: &Def, args: &str, prefix: &str, suffix: &str) -> Exp
         env: env.clone(),
         depth: nest.depth + 1,
     };
-    let (decls, errors) = super::extract_nested(&text, inner);
+    let (decls, errors) = super::extract_nested(lang, grammar, &text, inner);
     Expansion {
         decls: decls
             .into_iter()
@@ -476,7 +485,9 @@ mod tests {
             }),
             depth: 0,
         };
+        let rust = crate::lang::for_path(std::path::Path::new("a.rs")).unwrap();
         let e = expand(
+            rust,
             &nest,
             def,
             "{ static B: u8 = const { 1 }; pub static C: Cell<u8> = Cell::new(1) }",
