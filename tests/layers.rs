@@ -658,3 +658,39 @@ fn every_library_file_is_small_and_says_what_it_owns() {
     assert!(files.len() > 60, "only {} files found", files.len());
     assert!(bad.is_empty(), "house rules broken:\n{}", bad.join("\n"));
 }
+
+/// The rules of one resolver family (`resolve/rust/`, `resolve/js/`, `resolve/python/`) are free
+/// functions over a read-only `&Repo` (issue 25 §2): none is a method of the `Resolver` or of
+/// the `Repo`, and none takes the `Resolver` but the Rust family's loading round.
+#[test]
+fn resolver_family_rules_are_free_functions_over_the_repo() {
+    let resolve = repo_root().join("engine/src/resolve");
+    let mut bad = Vec::new();
+    let mut free = 0;
+    for (m, path) in library_files(&repo_root().join("engine/src")) {
+        if m.len() < 2 || m[0] != "resolve" || !matches!(m[1].as_str(), "rust" | "js" | "python") {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(&path).unwrap());
+        let shown = path.strip_prefix(&resolve).unwrap().display().to_string();
+        for (no, line) in code.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("impl") && (t.contains("Resolver") || t.contains(" Repo ")) {
+                bad.push(format!("{shown}:{}: {t}", no + 1));
+            }
+            if t.contains("&mut Resolver") && !t.contains("fn load_rust_modules(") {
+                bad.push(format!("{shown}:{}: takes the Resolver: {t}", no + 1));
+            }
+            free += t.matches("(repo: &Repo").count() + t.matches("(repo: &'r Repo").count();
+        }
+    }
+    assert!(
+        free > 40,
+        "only {free} family rules over `&Repo` found: the scan is broken"
+    );
+    assert!(
+        bad.is_empty(),
+        "family rules that are not free functions over `&Repo`:\n{}",
+        bad.join("\n")
+    );
+}

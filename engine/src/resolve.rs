@@ -30,6 +30,12 @@
 //! read on first use. Every cache of the resolver is a `workspace::memo::Memo`, with one
 //! staleness rule: it lives as long as the call and is never invalidated within it.
 //!
+//! What a call knows of the root is a [`Repo`]: the workspace, the word summaries, the
+//! declarations loaded so far by name, what could not be analyzed. Every rule reads it and none
+//! changes it; only the loading rounds of the [`Resolver`] (`load`, `rounds`, `chains`, and the
+//! Rust family's module round) add to it. The rules shared by the families are methods of
+//! [`Repo`]; the rules of one family are free functions over a `&Repo` in its folder.
+//!
 //! This file holds the API types ([`Reference`], [`Context`], [`Verdict`], [`Severity`],
 //! [`Resolution`], its [`RefKind`] and the [`CandidateKind`] of what matched), the state of a
 //! [`Resolver`], [`resolve_refs`] / [`resolve`] and the command inputs
@@ -40,6 +46,8 @@
 //!   type; `workspace/manifests`: every `Cargo.toml` and `package.json` into their dependencies,
 //!   crates, packages, features and scripts;
 //! - `refs`: reference strings parsed into their kinds, and the words a file must hold for them;
+//! - `repo`: the [`Repo`], what a call knows of the root, and its two lookups (declarations by
+//!   name, the word index);
 //! - `load`: building a resolver (walk, manifest, word index) and loading the files that can
 //!   declare a name;
 //! - `rounds`: [`Resolver::resolve_refs`], what each round of loading asks for;
@@ -51,6 +59,8 @@
 //!   relative paths, Rust `crate::` paths and workspace crates);
 //! - `reexports`: names looked up in modules, following re-exports and globs up to three hops
 //!   (cycles detected), and the classes an import binds under another name;
+//! - `hops`: the bound and state of one lookup through re-exports (`Chase`, `MAX_HOPS`);
+//! - `classes`: base classes as a declaration's signature writes them (text only);
 //! - `aliases`: heads bound by imports to repository modules (`import a.b as m`);
 //! - `external`: what lies outside the repository (standard libraries, built-ins, declared
 //!   dependencies);
@@ -72,22 +82,24 @@
 //! each rule decides); extension lists come from the registry except where they are a resolution
 //! order (said where they are). Depends only on `index`, `lang`, `error` and `reason`.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::path::Path;
 use std::sync::atomic::AtomicUsize;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::index::{self, Cache, FileIndex, Stats};
+use crate::index::{self, Cache, Stats};
 use crate::lang::Family;
 use crate::reason::Reason;
 
 mod aliases;
 mod chains;
+mod classes;
 mod external;
 mod flags;
+mod hops;
 mod js;
 mod langs;
 mod load;
@@ -99,6 +111,7 @@ mod python;
 mod receiver;
 mod reexports;
 mod refs;
+mod repo;
 mod rounds;
 mod rust;
 mod suggest;
@@ -125,9 +138,7 @@ fn is_python(f: Option<Family>) -> bool {
     }
 }
 
-use aliases::Alias;
-use load::Unanalyzed;
-use workspace::Workspace;
+pub use repo::Repo;
 
 /// The authority rung of this resolver (docs/contracts.md §9).
 pub const RUNG: u8 = 2;
@@ -450,42 +461,39 @@ impl Reference {
     }
 }
 
-/// Resolution state: the files parsed so far and what could not be analyzed.
+/// A resolution in progress: what is known of the root (a [`Repo`], which every rule reads) and
+/// the loader's own state (the declarations cache, the needles searched so far, the files set
+/// aside or loaded but not yet indexed by name). Only the loading rounds (`load`, `rounds`,
+/// `chains` and the Rust family's module round) change the [`Repo`]; a `Resolver` reads as its
+/// `Repo` everywhere else.
 pub struct Resolver<'c> {
-    root: PathBuf,
-    /// What is read of the root besides declarations: path tables, manifests, `$CARGO_HOME`
-    /// sources, and the memos (one staleness rule: see [`workspace::memo::Memo`]).
-    ws: Workspace,
+    repo: Repo,
     cache: &'c Cache,
-    /// Every file the prefilter considers (supported, or a source file without a grammar):
-    /// identity, identifier words and (once parsed) declarations. Read once per run, or taken from
-    /// the manifest when unchanged.
-    sums: BTreeMap<String, index::ManifestEntry>,
-    /// Whether `sums` differs from the manifest on disk.
+    /// Whether `repo.sums` differs from the manifest on disk.
     dirty: bool,
-    files: BTreeMap<String, FileIndex>,
     loaded_needles: HashSet<String>,
     /// Files that only import a plain name searched for, set aside while a loaded file declares
     /// it (see [`Resolver::load`]): `(name, (file, the names it was found for))`.
     importers: Vec<(String, (String, Vec<String>))>,
-    unanalyzed: Vec<Unanalyzed>,
-    /// name → (path, decl index)
-    by_name: foldhash::HashMap<String, Vec<(u32, u32)>>,
-    /// The files of `by_name`'s entries (`(file, decl)`: `files[&loaded[file]].decls[decl]`).
-    loaded: Vec<String>,
     /// Files whose declarations were moved out of `sums` into `files` (not cloned); moved back
     /// before the manifest is saved.
     taken: Vec<String>,
     /// Files inserted into `files` but not yet into `by_name`.
     pending: Vec<String>,
     parsed: AtomicUsize,
-    read: AtomicUsize,
-    /// Word → files over `sums` (from the manifest when the tree is unchanged, else built on
-    /// first use by [`Resolver::postings`]).
-    postings: std::sync::OnceLock<index::Postings>,
-    /// Heads of references bound by imports of repository modules (`import a.b as m`), set by
-    /// the third round of [`Resolver::resolve_all`].
-    aliases: HashMap<String, Vec<Alias>>,
+}
+
+impl std::ops::Deref for Resolver<'_> {
+    type Target = Repo;
+    fn deref(&self) -> &Repo {
+        &self.repo
+    }
+}
+
+impl std::ops::DerefMut for Resolver<'_> {
+    fn deref_mut(&mut self) -> &mut Repo {
+        &mut self.repo
+    }
 }
 
 /// The references of a `--refs` file: a JSON array of strings or of `{"ref": ...}` objects. A

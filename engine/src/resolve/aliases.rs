@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::Resolver;
+use super::Repo;
 use super::langs::family_of;
 use super::refs::{Ref, is_ident};
 use super::verdict::{Outcome, list3};
 use crate::index::Kind;
 use crate::lang::Family;
+use crate::resolve::js::modules::unresolved_import;
 
 /// A module of the repository bound to a name by an import (`import a.b as m`,
 /// `from a import b as m` with `a/b.py`, `import * as m from './b'`).
@@ -38,7 +39,7 @@ impl Alias {
     }
 }
 
-impl Resolver<'_> {
+impl Repo {
     /// The repository modules `head` is bound to by imports in the loaded files: Python
     /// `import a.b as head` (and `import head`), `from a import b as head` where `b` is a
     /// submodule of package `a`; JS/TS `import * as head from './b'` and `export * as head`.
@@ -81,7 +82,7 @@ impl Resolver<'_> {
         out
     }
 
-    /// `head.rest` where `head` is a module alias (see [`Resolver::aliases_of`]): `rest` looked up
+    /// `head.rest` where `head` is a module alias (see [`Repo::aliases_of`]): `rest` looked up
     /// in the modules it is bound to, as a module path would be. Not found there: the head may
     /// also be a value where a file writes it without importing it so (`m = re.match(...)`), and
     /// then the member rule of untyped values decides; else an import of `head` from outside the
@@ -136,7 +137,7 @@ impl Resolver<'_> {
     /// `head.m` where `head` is bound by imports to classes of the repository under another name
     /// (`from x import Widget as W`, `import { Widget as W } from './x'`, `import W from
     /// './widget'`, `use crate::ui::Widget as W`): member `m` of those classes (and their bases).
-    /// Not found: as for a module alias ([`Resolver::alias_missing`]), except that a capitalized
+    /// Not found: as for a module alias ([`Repo::alias_missing`]), except that a capitalized
     /// head written elsewhere is a type name, not a value. `None`: no import binds `head` to a
     /// class of the repository.
     pub(super) fn via_class_alias(&self, segs: &[String], rust: bool) -> Option<Outcome> {
@@ -189,7 +190,7 @@ impl Resolver<'_> {
             if !self.module_for_import(p, from).is_empty() {
                 continue;
             }
-            match self.unresolved_import(p, from) {
+            match unresolved_import(self, p, from) {
                 Some(why) => unresolved.insert(why),
                 None => external.insert(from),
             };

@@ -5,13 +5,15 @@
 use std::collections::HashSet;
 
 use super::Resolver;
-use super::reexports::MAX_HOPS;
+use super::hops::MAX_HOPS;
 use super::rust::modtree::{at_level, is_rust_file, key_file, key_inline};
 use crate::index::Kind;
+use crate::resolve::js::exports::js_exports_of;
+use crate::resolve::rust::modtree::import_targets;
 
 impl Resolver<'_> {
     /// Load the files a lookup of each `(module file, name)` of `starts` follows through
-    /// re-exports (see [`Resolver::chase`]), hop by hop, up to [`MAX_HOPS`] hops: the targets of
+    /// re-exports (see [`Repo::chase`](super::Repo::chase)), hop by hop, up to [`MAX_HOPS`] hops: the targets of
     /// the imports binding the name and of the module's globs, each only when it holds the name
     /// it is looked up for (a glob target that does not is loaded by the glob round of
     /// [`Resolver::resolve_all`], only for a reference still MISSING).
@@ -62,7 +64,7 @@ impl Resolver<'_> {
         let mut out = Vec::new();
         for d in &top {
             if let Some(o) = d.imported.as_deref().filter(|o| *o != "*") {
-                for t in self.import_targets(f, d) {
+                for t in import_targets(self, f, d) {
                     out.push((t, o.to_owned()));
                 }
             }
@@ -71,7 +73,7 @@ impl Resolver<'_> {
             return out;
         }
         if depth < 2
-            && let Some(e) = self.js_exports_of(f, n)
+            && let Some(e) = js_exports_of(self, f, n)
         {
             let mut locals: Vec<&str> = e
                 .renamed
@@ -92,7 +94,7 @@ impl Resolver<'_> {
             .iter()
             .filter(|d| d.kind == Kind::Import && d.name == "*" && at_level(d, inline, rust))
         {
-            for t in self.import_targets(f, g) {
+            for t in import_targets(self, f, g) {
                 out.push((t, n.to_owned()));
             }
         }

@@ -3,7 +3,7 @@
 //! globals; dependencies declared in the repository's `Cargo.toml` and `package.json` files.
 //! The name lists themselves are data (`grammars/<lang>/*.txt`, through `index::names`).
 
-use super::Resolver;
+use super::Repo;
 use super::langs::family_of;
 use super::paths::{join_dir, parent_dir};
 use super::workspace::manifests::Deps;
@@ -23,7 +23,7 @@ pub fn listed_std_derive(name: &str) -> bool {
     RUST_STD_DERIVES.contains(name)
 }
 
-/// A module outside the repository (see [`Resolver::external_head`]).
+/// A module outside the repository (see [`Repo::external_head`]).
 pub(super) struct Ext {
     /// The UNCHECKABLE reason.
     pub(super) why: String,
@@ -31,7 +31,7 @@ pub(super) struct Ext {
     pub(super) consult: bool,
 }
 
-impl Resolver<'_> {
+impl Repo {
     /// The head of `segs` names a module outside the repository: a Rust sysroot crate (`std::`,
     /// `core::`, `alloc::`) or a crate declared in a `Cargo.toml` (`::` paths); a Python
     /// standard-library module the repository does not define itself, a Node.js built-in module or
@@ -147,7 +147,7 @@ impl Resolver<'_> {
         self.sums.keys().any(|p| family_of(p) == Some(f))
     }
 
-    /// The repository's manifests, read on first use (see [`Workspace::deps`]).
+    /// The repository's manifests, read on first use (see [`Workspace::deps`](super::workspace::Workspace::deps)).
     pub(super) fn deps(&self) -> &Deps {
         self.ws.deps()
     }

@@ -8,13 +8,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::Ordering;
 
-use super::Resolver;
+use super::Repo;
 use super::langs::{family_of, lang_of};
 use super::refs::parts_of;
 use crate::index::names::{JS_TOOL_FLAGS, PY_TOOL_FLAGS, RUST_TOOL_FLAGS};
 use crate::lang::Family;
 
-impl Resolver<'_> {
+impl Repo {
     /// Why the flag `f` (`--name`), which no analyzed option call declares, is not MISSING: its
     /// text in a string literal of a source file, or the tool of the repository's ecosystem it
     /// belongs to.

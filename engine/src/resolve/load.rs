@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::Resolver;
 use super::langs::{family_of, lang_of};
 use super::refs::parts_of;
 use super::workspace::Workspace;
+use super::{Repo, Resolver};
 use crate::index::{self, Cache, Decl, FileIndex, Kind, Stats};
 use crate::lang;
 
@@ -111,23 +111,25 @@ impl<'c> Resolver<'c> {
             .collect();
         sums.extend(fresh);
         Resolver {
-            root: root.to_path_buf(),
-            ws: Workspace::new(root, paths),
+            repo: Repo {
+                root: root.to_path_buf(),
+                ws: Workspace::new(root, paths),
+                sums,
+                files: BTreeMap::new(),
+                unanalyzed: Vec::new(),
+                by_name: foldhash::HashMap::default(),
+                loaded: Vec::new(),
+                read,
+                postings,
+                aliases: HashMap::new(),
+            },
             cache,
-            sums,
             dirty,
-            files: BTreeMap::new(),
             loaded_needles: HashSet::new(),
             importers: Vec::new(),
-            unanalyzed: Vec::new(),
-            by_name: foldhash::HashMap::default(),
-            loaded: Vec::new(),
             taken: Vec::new(),
             pending: Vec::new(),
             parsed: AtomicUsize::new(0),
-            read,
-            postings,
-            aliases: HashMap::new(),
         }
     }
 
@@ -140,8 +142,8 @@ impl<'c> Resolver<'c> {
         let postings = self.postings.take();
         for rel in std::mem::take(&mut self.taken) {
             if let (Some(f), Some(ci)) = (
-                self.files.get(&rel),
-                self.sums.get_mut(&rel).and_then(|e| e.index.as_mut()),
+                self.repo.files.get(&rel),
+                self.repo.sums.get_mut(&rel).and_then(|e| e.index.as_mut()),
             ) {
                 ci.decls = f.decls.clone();
             }
@@ -149,18 +151,6 @@ impl<'c> Resolver<'c> {
         let entries = std::mem::take(&mut self.sums).into_iter().collect();
         self.cache.save_manifest(&self.root, entries, postings);
         self.dirty = false;
-    }
-
-    /// The word index of `sums` (built on first use unless the manifest had it).
-    pub(crate) fn postings(&self) -> &index::Postings {
-        self.postings.get_or_init(|| {
-            let lists: Vec<(&str, &str)> = self
-                .sums
-                .iter()
-                .map(|(p, e)| (p.as_str(), e.words.as_str()))
-                .collect();
-            index::Postings::build(&lists).unwrap_or_default()
-        })
     }
 
     /// Counters of this run.
@@ -359,10 +349,10 @@ impl<'c> Resolver<'c> {
         let found: Vec<(String, Vec<String>, Option<Vec<Decl>>)> = found
             .into_iter()
             .map(|(rel, names)| {
-                let decls = if self.files.contains_key(&rel) {
+                let decls = if self.repo.files.contains_key(&rel) {
                     None
                 } else {
-                    let ci = self.sums.get_mut(&rel).and_then(|e| e.index.as_mut());
+                    let ci = self.repo.sums.get_mut(&rel).and_then(|e| e.index.as_mut());
                     ci.map(|ci| {
                         self.taken.push(rel.clone());
                         std::mem::take(&mut ci.decls)
@@ -471,38 +461,21 @@ impl<'c> Resolver<'c> {
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_unstable();
         pending.dedup();
+        let repo = &mut self.repo;
         for p in pending {
-            let Some(f) = self.files.get(&p) else {
+            let Some(f) = repo.files.get(&p) else {
                 continue;
             };
-            let no = self.loaded.len() as u32;
+            let no = repo.loaded.len() as u32;
             for (i, d) in f.decls.iter().enumerate() {
-                match self.by_name.get_mut(d.name.as_str()) {
+                match repo.by_name.get_mut(d.name.as_str()) {
                     Some(v) => v.push((no, i as u32)),
                     None => {
-                        self.by_name.insert(d.name.clone(), vec![(no, i as u32)]);
+                        repo.by_name.insert(d.name.clone(), vec![(no, i as u32)]);
                     }
                 }
             }
-            self.loaded.push(p);
+            repo.loaded.push(p);
         }
-    }
-
-    /// Every declaration named `name` passing `keep`, in (path, position) order.
-    pub(super) fn named(&self, name: &str, keep: impl Fn(&Decl) -> bool) -> Vec<(&str, &Decl)> {
-        let Some(v) = self.by_name.get(name) else {
-            return Vec::new();
-        };
-        let mut out: Vec<(&str, u32, &Decl)> = v
-            .iter()
-            .filter_map(|&(no, i)| {
-                let p = self.loaded[no as usize].as_str();
-                let d = &self.files.get(p)?.decls[i as usize];
-                keep(d).then_some((p, i, d))
-            })
-            .collect();
-        out.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        out.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
-        out.into_iter().map(|(p, _, d)| (p, d)).collect()
     }
 }

@@ -5,13 +5,17 @@
 use std::collections::BTreeSet;
 
 use super::external::{builtin_type, listed_std_derive, listed_std_macro};
+use super::hops::{Chase, MAX_HOPS};
 use super::modules::module_cand;
-use super::reexports::{Chase, MAX_HOPS};
 use super::verdict::Outcome;
-use super::{Candidate, CandidateKind, Resolver};
+use super::{Candidate, CandidateKind, Repo};
 use crate::index::{Decl, Kind};
+use crate::resolve::js::members::js_object_member;
+use crate::resolve::js::modules::unresolved_import;
+use crate::resolve::js::stemhead::stem_head;
+use crate::resolve::rust::modtree::import_targets;
 
-impl Resolver<'_> {
+impl Repo {
     pub(super) fn cand(&self, path: &str, d: &Decl) -> Candidate {
         Candidate {
             location: format!("{path}:{}:{}", d.line, d.column),
@@ -154,9 +158,9 @@ impl Resolver<'_> {
         let mut cx = Chase::default();
         for (p, d) in &imps {
             let from = d.from.as_deref().unwrap_or("");
-            let files = self.import_targets(p, d);
+            let files = import_targets(self, p, d);
             if files.is_empty() {
-                match self.unresolved_import(p, from) {
+                match unresolved_import(self, p, from) {
                     Some(why) => unresolved.insert(why),
                     None => external.insert(from.to_owned()),
                 };
@@ -334,7 +338,7 @@ impl Resolver<'_> {
     /// dependency); the longest module prefix naming repository files; `Container.member`; a
     /// head imported from outside the repository; a built-in type or global (`Vec::new`,
     /// `str.join`, `JSON.parse`); with `receiver`, a value probity cannot type (`server.listen`,
-    /// see [`Resolver::receiver_applies`]).
+    /// see [`Repo::receiver_applies`]).
     pub(super) fn qualified(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
         let o = self.qualified_direct(segs, rust, receiver);
         let n = segs.len();
@@ -373,7 +377,7 @@ impl Resolver<'_> {
         o
     }
 
-    /// [`Resolver::qualified`] read as a container chain (no value in the middle).
+    /// [`Repo::qualified`] read as a container chain (no value in the middle).
     fn qualified_direct(&self, segs: &[String], rust: bool, receiver: bool) -> Outcome {
         let ext = self.external_head(segs, rust);
         if ext.as_ref().is_none_or(|e| e.consult)
@@ -415,13 +419,13 @@ impl Resolver<'_> {
             // bound to a module by an import (`import * as server from './server'`).
             if receiver && matches!(o, Outcome::Missing { .. }) && self.receiver_applies(segs, rust)
             {
-                if let Some(a) = self.via_alias(segs).or_else(|| self.stem_head(segs, &o)) {
+                if let Some(a) = self.via_alias(segs).or_else(|| stem_head(self, segs, &o)) {
                     return a;
                 }
                 // A value the module declares, of a type probity knows (`export const
                 // focusManager = new FocusManager()` in `focusManager.ts`).
                 let n = segs.len();
-                if let Some(a) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
+                if let Some(a) = js_object_member(self, &segs[..n - 1], &segs[n - 1]) {
                     return a;
                 }
                 return self.receiver_member(&segs[..segs.len() - 1], &segs[segs.len() - 1], None);
@@ -436,7 +440,7 @@ impl Resolver<'_> {
         if !matches!(o, Outcome::Missing { .. }) {
             return o;
         }
-        if let Some(o) = self.js_object_member(&segs[..n - 1], &segs[n - 1]) {
+        if let Some(o) = js_object_member(self, &segs[..n - 1], &segs[n - 1]) {
             return o;
         }
         // The head is an import of something outside the repository (`os.path.join`).

@@ -7,9 +7,13 @@ use super::js::modules::{Spec, package_of};
 use super::langs::{family_of, lang_of};
 use super::paths::{join_dir, normalize, parent_dir};
 use super::rust::modtree::{key_file, key_inline, mod_key};
-use super::{Candidate, CandidateKind, Resolver};
+use super::{Candidate, CandidateKind, Repo};
 use crate::index::Kind;
 use crate::lang::Family;
+use crate::resolve::js::modules::specifier;
+use crate::resolve::rust::modtree::child_modules;
+use crate::resolve::rust::modtree::descend;
+use crate::resolve::rust::modtree::modules_named;
 
 /// Why a module path a plan cites cannot be checked. Not a [`crate::Error`]: it refuses nothing;
 /// its text (`Display`) is an UNCHECKABLE verdict's reason.
@@ -54,13 +58,13 @@ impl std::fmt::Display for Uncheckable {
     }
 }
 
-/// A fixed hash of a path suffix (the key of [`Resolver::module_files`]' map).
+/// A fixed hash of a path suffix (the key of [`Repo::module_files`]' map).
 fn suffix_hash(s: &str) -> u64 {
     use std::hash::BuildHasher;
     foldhash::fast::FixedState::with_seed(0).hash_one(s)
 }
 
-impl Resolver<'_> {
+impl Repo {
     /// The longest module prefix of `segs` that names repository files, with the rest (at most
     /// two segments: `name` or `Container.member`).
     pub(super) fn module_prefix(
@@ -101,10 +105,10 @@ impl Resolver<'_> {
         if !segs.iter().any(|s| matches!(s.as_str(), "self" | "super")) {
             if n >= 2 {
                 for p in self.module_files(&segs[..n - 1], true) {
-                    out.extend(self.child_modules(&p, &segs[n - 1]));
+                    out.extend(child_modules(self, &p, &segs[n - 1]));
                 }
             } else if segs[0] != "crate" {
-                out.extend(self.modules_named(&segs[0]));
+                out.extend(modules_named(self, &segs[0]));
             }
         }
         out.sort();
@@ -169,7 +173,7 @@ impl Resolver<'_> {
         }
         if out.is_empty() && !rust && self.deps().packages.contains_key(segs[0]) {
             // `shared.formatDate` with a workspace package `shared`: its entry.
-            if let Spec::Files(f) = self.specifier(None, &joined) {
+            if let Spec::Files(f) = specifier(self, None, &joined) {
                 return f;
             }
         }
@@ -211,7 +215,7 @@ impl Resolver<'_> {
             return Ok(files);
         }
         let spec = if self.has_js() {
-            self.specifier(None, p)
+            specifier(self, None, p)
         } else {
             Spec::Outside
         };
@@ -243,7 +247,7 @@ impl Resolver<'_> {
     /// whose `Cargo.toml` is in the repository (a workspace member), is module `a::b` below that
     /// crate's root (`[lib] path`, `src/lib.rs` or `src/main.rs`), as `crate::a::b` is inside it.
     /// `None`: not such a path (`crate::a` is left to the suffix search of
-    /// [`Resolver::module_files`]).
+    /// [`Repo::module_files`]).
     fn crate_module_files(&self, segs: &[String]) -> Option<Vec<String>> {
         let head = segs.first()?.as_str();
         if head == "crate" {
@@ -372,7 +376,7 @@ impl Resolver<'_> {
                 self.module_from_path(from, Some(dir))
             }
             // `@/lib/util` (a path alias), `@acme/ui` (a workspace package), `react` (outside).
-            Some(Family::JavaScript) => match self.specifier(Some(importer), from) {
+            Some(Family::JavaScript) => match specifier(self, Some(importer), from) {
                 Spec::Files(f) => f,
                 _ => Vec::new(),
             },
@@ -406,7 +410,7 @@ impl Resolver<'_> {
         // The modules `rest` names below the modules `from` (the 2018 layout under `dir` when
         // there are none).
         let below = |from: Vec<String>, dir: &str, rest: &[&str]| -> Vec<String> {
-            let mut got: Vec<String> = from.iter().flat_map(|k| self.descend(k, rest)).collect();
+            let mut got: Vec<String> = from.iter().flat_map(|k| descend(self, k, rest)).collect();
             if got.is_empty() && !rest.is_empty() {
                 let p = join_dir(dir, &rest.join("/"));
                 got = existing(vec![format!("{p}.rs"), format!("{p}/mod.rs")]);
@@ -442,7 +446,7 @@ impl Resolver<'_> {
                 self.module_files(&owned, true)
             }
             Some("self") if segs.len() == 1 => vec![importer.to_owned()],
-            Some("self") => self.descend(importer, &segs[1..]),
+            Some("self") => descend(self, importer, &segs[1..]),
             Some("super") => {
                 let ups = segs.iter().take_while(|s| **s == "super").count();
                 let rest = &segs[ups..];
@@ -453,7 +457,7 @@ impl Resolver<'_> {
                     .collect();
                 if ups <= inline.len() {
                     let parent = mod_key(file, &inline[..inline.len() - ups].join("::"));
-                    return self.descend(&parent, rest);
+                    return descend(self, &parent, rest);
                 }
                 let here = rust_mod_dir(file);
                 let mut dir = here.as_str();
@@ -466,7 +470,7 @@ impl Resolver<'_> {
                 below(dir_module(dir), dir, rest)
             }
             Some(head) => {
-                let got = self.descend(importer, &segs);
+                let got = descend(self, importer, &segs);
                 if !got.is_empty() {
                     return got;
                 }

@@ -1,14 +1,14 @@
 //! Members of values probity cannot type (`server.listen`): when a `.` reference is one, and
 //! what the member name alone says.
 
-use super::Resolver;
+use super::Repo;
 use super::external::builtin_type;
 use super::is_js;
 use super::langs::family_of;
 use super::verdict::Outcome;
 use crate::index::Kind;
 
-impl Resolver<'_> {
+impl Repo {
     /// Whether `segs` (`value.member`, `a.b.member`) is a member access on a value probity cannot
     /// type: a `.` reference (not a Rust `::` path) with no module prefix in the repository (or
     /// one naming JS/TS files only, which code cannot name by a bare identifier) and no external

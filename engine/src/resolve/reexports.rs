@@ -4,43 +4,18 @@
 //! Python package submodules, up to [`MAX_HOPS`] hops, with cycle detection. Also the classes an
 //! import binds under another name (`from x import Widget as W` → `W.render`).
 
-use std::collections::HashSet;
-
+use super::hops::{Chase, MAX_HOPS};
 use super::langs::family_of;
 use super::modules::module_cand;
 use super::rust::modtree::{at_level, class_name, is_rust_file, key_file, key_inline};
 use super::verdict::Outcome;
-use super::{Candidate, CandidateKind, Resolver};
+use super::{Candidate, CandidateKind, Repo};
 use crate::index::{Decl, Kind};
-
-/// How many re-exports a lookup follows: a name looked up in module `a` that `a` imports from
-/// `b`, which imports it from `c`, which imports it from `d`, is found in `d` (3 hops); a fourth
-/// import is where the lookup stops (docs/drift.md, "Re-exports").
-pub(super) const MAX_HOPS: usize = 3;
-
-/// The state of one lookup through re-exports.
-#[derive(Default)]
-pub(super) struct Chase {
-    /// `(file, name, through a glob)` triples being or already followed.
-    seen: HashSet<(String, String, bool)>,
-    /// Every file looked in (a generated one makes absence unprovable; one not loaded yet is
-    /// loaded by the glob round of [`Resolver::resolve_all`]).
-    pub(super) consulted: Vec<String>,
-    /// The lookup came back to a pair it was following (an import cycle).
-    cycle: bool,
-    /// A glob left unfollowed at the bound: where.
-    pub(super) bound: Option<String>,
-}
-
-impl Chase {
-    /// A lookup starting from `files`.
-    pub(super) fn from(files: &[String]) -> Chase {
-        Chase {
-            consulted: files.iter().map(|f| key_file(f).to_owned()).collect(),
-            ..Chase::default()
-        }
-    }
-}
+use crate::resolve::js::exports::cjs_default_members;
+use crate::resolve::js::exports::default_export;
+use crate::resolve::js::exports::js_exports_of;
+use crate::resolve::js::members::{js_dynamic_module, js_private};
+use crate::resolve::rust::modtree::import_targets;
 
 /// The file of a candidate's location (`path:line:column`, or a bare path).
 fn cand_file(c: &Candidate) -> &str {
@@ -65,9 +40,9 @@ fn is_container(c: &Candidate) -> bool {
     )
 }
 
-impl Resolver<'_> {
+impl Repo {
     /// Top-level declarations named `n` in `file`: its definitions, else its imports of that
-    /// name (which [`Resolver::chase`] follows).
+    /// name (which [`Repo::chase`] follows).
     pub(super) fn top_level(&self, file: &str, n: &str) -> Vec<&Decl> {
         let Some(f) = self.files.get(key_file(file)) else {
             return Vec::new();
@@ -91,7 +66,7 @@ impl Resolver<'_> {
     }
 
     /// What module `file` binds to `n`, with `hops` re-exports left to follow: its definitions;
-    /// else what its imports of `n` bind ([`Resolver::follow_import`]); else, in JS/TS, its
+    /// else what its imports of `n` bind ([`Repo::follow_import`]); else, in JS/TS, its
     /// default export (`n` is `default`) or the local binding of `export { local as n }`; else
     /// what its globs bring (only what the target exports, except in Python, where `__all__`
     /// may be computed); else, in Python, its submodule `n`. `glob`: `file` is reached through a
@@ -116,7 +91,7 @@ impl Resolver<'_> {
         let python = super::is_python(family);
         let mut found = Vec::new();
         for d in self.top_level(file, n) {
-            if (glob && !python && !d.exported) || self.js_private(file, d) {
+            if (glob && !python && !d.exported) || js_private(self, file, d) {
                 continue;
             }
             if d.kind == Kind::Import {
@@ -131,14 +106,14 @@ impl Resolver<'_> {
         if super::is_js(family) {
             if n == "default" {
                 // `export default Name` / `export default class X` / anonymous.
-                found.extend(self.default_export(file, hops, cx));
-            } else if let Some(e) = self.js_exports_of(file, n) {
+                found.extend(default_export(self, file, hops, cx));
+            } else if let Some(e) = js_exports_of(self, file, n) {
                 // `export { local as n }`: the local binding (in the same module, no hop).
                 for (_, local) in e.renamed.iter().filter(|(x, l)| x == n && l != "default") {
                     found.extend(self.chase(file, local, hops, false, cx));
                 }
             }
-            found.extend(self.cjs_default_members(file, n));
+            found.extend(cjs_default_members(self, file, n));
             if !found.is_empty() {
                 return found;
             }
@@ -157,7 +132,7 @@ impl Resolver<'_> {
                 .collect()
         });
         for g in globs {
-            for t in self.import_targets(file, g) {
+            for t in import_targets(self, file, g) {
                 cx.consulted.push(key_file(&t).to_owned());
                 if hops == 0 {
                     cx.bound.get_or_insert_with(|| {
@@ -188,7 +163,7 @@ impl Resolver<'_> {
         hops: usize,
         cx: &mut Chase,
     ) -> Vec<Candidate> {
-        let targets = self.import_targets(file, d);
+        let targets = import_targets(self, file, d);
         match d.imported.as_deref() {
             None | Some("*") => {
                 if targets.is_empty() {
@@ -252,7 +227,7 @@ impl Resolver<'_> {
                                 && at_level(d, inline, rust)
                                 && matches!(d.imported.as_deref(), None | Some("*"))
                         }) {
-                            for t in self.import_targets(f, imp) {
+                            for t in import_targets(self, f, imp) {
                                 cx.consulted.push(key_file(&t).to_owned());
                                 found.extend(self.chase(&t, m, MAX_HOPS - 1, false, &mut cx));
                             }
@@ -306,7 +281,7 @@ impl Resolver<'_> {
                 segs.join(".")
             ));
         }
-        if let Some(why) = self.js_dynamic_module(files) {
+        if let Some(why) = js_dynamic_module(self, files) {
             return Outcome::Unchecked(why);
         }
         // Python module-level `__getattr__` makes every attribute of the module dynamic (not the
@@ -351,7 +326,7 @@ impl Resolver<'_> {
     }
 
     /// Member `m` of the classes `classes` (`(file, name)`): declared in the class in its file,
-    /// else found through [`Resolver::member`] (bases, macros, `__getattr__`).
+    /// else found through [`Repo::member`] (bases, macros, `__getattr__`).
     pub(super) fn class_member(&self, classes: &[(String, String)], m: &str) -> Outcome {
         let mut found = Vec::new();
         let mut scope = Vec::new();

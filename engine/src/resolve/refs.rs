@@ -310,7 +310,7 @@ pub(super) fn parse_ref(raw: &str, root: &Path) -> Ref {
         && !r.contains("::")
     {
         // `reply.json`, `config.yaml` where the root holds no such file: a member of a value
-        // (the file reading is tried too, see `Resolver::outcome_of`).
+        // (the file reading is tried too, see `Repo::outcome_of`).
         if stem.split('.').all(is_ident) && is_ident(ext) {
             let segs: Vec<String> = r.split('.').map(str::to_owned).collect();
             return Ref::Qualified { segs, rust: false };

@@ -9,17 +9,19 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use super::aliases::Alias;
+use super::classes::bases_of;
+use super::hops::MAX_HOPS;
 use super::is_js;
 use super::langs::family_of;
 use super::load::ToLoad;
-use super::member::bases_of;
-use super::reexports::MAX_HOPS;
 use super::refs::{Ref, head_segs, member_needles, parse_ref};
 use super::rust::modtree::{at_level, is_rust_file, key_file, key_inline};
 use super::verdict::Outcome;
 use super::{Context, Reference, Resolution, Resolver, Verdict};
 use crate::index::Kind;
 use crate::lang::Family;
+use crate::resolve::rust::modtree::import_targets;
+use crate::resolve::rust::modtree::load_rust_modules;
 
 impl Resolver<'_> {
     /// Resolve every reference, without context (as `probity resolve` takes them), in input
@@ -148,7 +150,7 @@ impl Resolver<'_> {
                 continue;
             }
             for (p, d) in self.named(n, |d| d.kind == Kind::Import) {
-                targets.extend(self.import_targets(p, d));
+                targets.extend(import_targets(self, p, d));
                 starts.push((p.to_owned(), n.clone()));
             }
         }
@@ -273,7 +275,7 @@ impl Resolver<'_> {
     /// names files in the repository is answered from those files (and what they import); only
     /// the rest of it is searched for.
     fn load_for(&mut self, parsed: &[Ref]) {
-        self.load_rust_modules(parsed);
+        load_rust_modules(self, parsed);
         let mut needles = Vec::new();
         let mut modules = Vec::new();
         // Module file → the names looked up in it (through its imports, too), each with the
@@ -358,7 +360,7 @@ impl Resolver<'_> {
                     .imported
                     .as_deref()
                     .filter(|o| *o != "*" && *o != d.name && words.contains(&d.name));
-                for t in self.import_targets(m, d) {
+                for t in import_targets(self, m, d) {
                     let post = self.postings();
                     let tf = key_file(&t);
                     if words.iter().any(|w| post.holds(tf, w))
@@ -391,7 +393,7 @@ impl Resolver<'_> {
                         && at_level(d, inline, rust)
                         && matches!(d.imported.as_deref(), None | Some("*"))
                 }) {
-                    for t in self.import_targets(m, d) {
+                    for t in import_targets(self, m, d) {
                         starts.push((t, next.clone()));
                     }
                 }
@@ -432,7 +434,7 @@ impl Resolver<'_> {
         extra
     }
 
-    /// Whether `segs` can reach [`Resolver::via_alias`] in [`Resolver::qualified`]: a `.`
+    /// Whether `segs` can reach [`Repo::via_alias`](super::Repo::via_alias) in [`Repo::qualified`](super::Repo::qualified): a `.`
     /// reference of two or more segments whose head names no module outside the repository and
     /// no class or type, and no module of the repository either, except JS/TS files (code names
     /// those through imports only: `import * as ns from './ns'`).

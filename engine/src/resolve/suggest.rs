@@ -1,16 +1,16 @@
 //! Suggestions for MISSING references: the files to load for names near them (from the word
 //! index), the nearest names among what was loaded, and near paths for a missing file.
 
-use super::Resolver;
+use super::Repo;
 use super::load::ToLoad;
 use super::refs::Ref;
 use crate::index::{self, Kind};
 
-/// How many near words [`Resolver::near_files`] loads files for, per MISSING reference.
+/// How many near words [`Repo::near_files`] loads files for, per MISSING reference.
 const NEAR_WORDS: usize = 6;
 
-impl Resolver<'_> {
-    /// The files to load so that [`Resolver::suggest`] can name declarations near `target` (a
+impl Repo {
+    /// The files to load so that [`Repo::suggest`] can name declarations near `target` (a
     /// MISSING reference's name): the vocabulary words within `nearest`'s distance of it, closest
     /// first, and for each of the first [`NEAR_WORDS`] of them up to two files where it stands in
     /// a declaration position. For a flag: files declaring a flag that shares a word with it.

@@ -13,12 +13,11 @@ use std::sync::atomic::Ordering;
 use super::is_js;
 use super::langs::{family_of, lang_of};
 use super::refs::{Ref, is_file_ext, parts_of};
-use super::{
-    AUTHORITY, Candidate, Context, RUNG, Resolution, Resolver, Searched, Severity, Verdict,
-};
+use super::{AUTHORITY, Candidate, Context, RUNG, Repo, Resolution, Searched, Severity, Verdict};
 use crate::index::{self, Kind};
+use crate::resolve::rust::macros::item_macro_for;
 
-/// What looking a reference up found, before [`Resolver::resolve_one`] makes it a verdict.
+/// What looking a reference up found, before [`Repo::resolve_one`] makes it a verdict.
 pub(super) enum Outcome {
     Found(Vec<Candidate>),
     Missing {
@@ -31,7 +30,7 @@ pub(super) enum Outcome {
     Unchecked(String),
 }
 
-impl Resolver<'_> {
+impl Repo {
     /// What looking `r` up finds (before absence is checked against unanalyzed and generated
     /// files).
     pub(super) fn outcome_of(&self, r: &Ref) -> Outcome {
@@ -110,7 +109,7 @@ impl Resolver<'_> {
     /// (deciding what to load next).
     ///
     /// `ctx` is what the plan says around the reference; it is read only for the final answer
-    /// (`full`, see [`Resolver::in_context`]).
+    /// (`full`).
     pub(super) fn resolve_one(&self, raw: &str, r: &Ref, full: bool, ctx: &Context) -> Resolution {
         let mut res = Resolution {
             reference: raw.to_owned(),
@@ -166,7 +165,7 @@ impl Resolver<'_> {
                 } else if let Some(why) = full.then(|| self.example_declares(raw, ctx)).flatten() {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
-                } else if let Some(why) = self.item_macro_for(r, &consulted) {
+                } else if let Some(why) = item_macro_for(self, r, &consulted) {
                     res.verdict = Verdict::Uncheckable;
                     res.reason = Some(why);
                 } else {

@@ -53,22 +53,22 @@ pub(super) struct Workspace {
     pub(super) jsmodules: modules::JsConfigs,
     /// Dependency crates' sources under `$CARGO_HOME/registry/src`.
     pub(super) cargo_home: CargoHome,
-    /// JS/TS exports the index does not record, per file (see `Resolver::js_exports_of`).
+    /// JS/TS exports the index does not record, per file (see `js::exports::js_exports_of`).
     pub(super) js_exports: Memo<String, Arc<JsExports>>,
     /// The string literals of a file's code (see `flags::code_strings`); `None` for a file with
     /// syntax errors.
     pub(super) code_strings: Memo<String, Option<Arc<HashMap<usize, String>>>>,
     /// The bases a TypeScript interface header names and whether its body has an index
-    /// signature, per (file, line, column) of the interface (see `Resolver::interface_bases`).
+    /// signature, per (file, line, column) of the interface (see `Repo::interface_bases`).
     pub(super) interface_bases: Memo<(String, usize, usize), InterfaceHeader>,
     /// The `#[path]` values of a Rust file's `mod name;` items written inside macro calls, per
-    /// (file, name) (see `Resolver::child_modules`).
+    /// (file, name) (see `rust::modtree::child_modules`).
     pub(super) macro_mods: Memo<(String, String), Arc<Vec<String>>>,
     /// The words of the regions a file's syntax errors may hide declarations in (see
     /// `index::syntax_error_words`); `None` when unreadable or unparsable.
     pub(super) error_words: Memo<String, Option<Arc<HashSet<String>>>>,
     /// The Rust type aliases of a file and the last segment of each one's aliased type (see
-    /// `Resolver::rust_type_aliases`).
+    /// `rust::aliased::rust_type_aliases`).
     pub(super) type_aliases: Memo<String, Arc<Vec<(String, String)>>>,
     /// The `name` of the root `package.json`, read on first use by
     /// [`Workspace::own_package_name`].

@@ -6,7 +6,7 @@
 //! crate) are looked up in the resolver's word index (the manifest's postings), and only those
 //! candidates are read (their import declarations from the index, through the per-file cache,
 //! plus the imports `scan` finds in their text); an import counts when the drift
-//! guard's module resolution (`Resolver::module_for_import`: Python packages and relative
+//! guard's module resolution (`Repo::module_for_import`: Python packages and relative
 //! imports, JS/TS relative paths and `index` files, tsconfig paths, workspace packages, Rust
 //! `crate::`/`self::`/`super::` paths and workspace crates) names a file at depth `d`. Rust adds
 //! `mod name;` (a parent module reaches its child) and integration tests (every `tests/*.rs`

@@ -5,10 +5,10 @@
 use std::sync::atomic::Ordering;
 
 use crate::index::Kind;
+use crate::resolve::hops::Chase;
 use crate::resolve::is_js;
 use crate::resolve::langs::family_of;
-use crate::resolve::reexports::Chase;
-use crate::resolve::{Candidate, CandidateKind, Resolver};
+use crate::resolve::{Candidate, CandidateKind, Repo};
 
 /// What a JS/TS module exports as `default`.
 #[derive(Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub(in crate::resolve) struct JsExports {
     pub(in crate::resolve) cjs: bool,
     /// `module.exports = <expression>` (a call, `new`, ...): a value whose members probity
     /// cannot know.
-    dynamic: bool,
+    pub(in crate::resolve) dynamic: bool,
 }
 
 impl JsExports {
@@ -205,116 +205,80 @@ fn memchr_from(b: &[u8], from: usize, c: u8) -> usize {
         .map_or(b.len(), |p| from + p)
 }
 
-impl Resolver<'_> {
-    /// The exports of JS/TS file `file` the index does not record (see [`js_exports`]), read
-    /// once per run, only from a file holding the word `word` (the name looked up).
-    pub(in crate::resolve) fn js_exports_of(
-        &self,
-        file: &str,
-        word: &str,
-    ) -> Option<std::sync::Arc<JsExports>> {
-        let post = self.postings();
-        if !is_js(family_of(file))
-            || !(post.holds(file, word) || (word == "default" && post.holds(file, "exports")))
-        {
-            return None;
-        }
-        Some(self.ws.js_exports.get_or(file.to_owned(), || {
-            self.read.fetch_add(1, Ordering::Relaxed);
-            let text = crate::fsio::read_repo_string(self.root.join(file)).unwrap_or_default();
-            std::sync::Arc::new(js_exports(&text))
-        }))
+/// The exports of JS/TS file `file` the index does not record (see [`js_exports`]), read
+/// once per run, only from a file holding the word `word` (the name looked up).
+pub(in crate::resolve) fn js_exports_of(
+    repo: &Repo,
+    file: &str,
+    word: &str,
+) -> Option<std::sync::Arc<JsExports>> {
+    let post = repo.postings();
+    if !is_js(family_of(file))
+        || !(post.holds(file, word) || (word == "default" && post.holds(file, "exports")))
+    {
+        return None;
     }
+    Some(repo.ws.js_exports.get_or(file.to_owned(), || {
+        repo.read.fetch_add(1, Ordering::Relaxed);
+        let text = crate::fsio::read_repo_string(repo.root.join(file)).unwrap_or_default();
+        std::sync::Arc::new(js_exports(&text))
+    }))
+}
 
-    /// The declaration a JS/TS file exports as default (see [`js_exports`]): what the module
-    /// binds to the exported name (through its imports, `hops` re-exports left), or the
-    /// anonymous value itself.
-    pub(in crate::resolve) fn default_export(
-        &self,
-        file: &str,
-        hops: usize,
-        cx: &mut Chase,
-    ) -> Vec<Candidate> {
-        let Some(e) = self.js_exports_of(file, "default") else {
-            return Vec::new();
-        };
-        match &e.default {
-            // `module.exports = X`: `X` of this module, which exports it under no name (so a
-            // chase by name would not reach it).
-            Some(DefaultExport::Name(x)) if e.cjs => {
-                let mut found = Vec::new();
-                for d in self.top_level(file, x) {
-                    if d.kind == Kind::Import {
-                        found.extend(self.follow_import(file, d, x, hops, cx));
-                    } else {
-                        found.push(self.cand(file, d));
-                    }
+/// The declaration a JS/TS file exports as default (see [`js_exports`]): what the module
+/// binds to the exported name (through its imports, `hops` re-exports left), or the
+/// anonymous value itself.
+pub(in crate::resolve) fn default_export(
+    repo: &Repo,
+    file: &str,
+    hops: usize,
+    cx: &mut Chase,
+) -> Vec<Candidate> {
+    let Some(e) = js_exports_of(repo, file, "default") else {
+        return Vec::new();
+    };
+    match &e.default {
+        // `module.exports = X`: `X` of this module, which exports it under no name (so a
+        // chase by name would not reach it).
+        Some(DefaultExport::Name(x)) if e.cjs => {
+            let mut found = Vec::new();
+            for d in repo.top_level(file, x) {
+                if d.kind == Kind::Import {
+                    found.extend(repo.follow_import(file, d, x, hops, cx));
+                } else {
+                    found.push(repo.cand(file, d));
                 }
-                found
             }
-            Some(DefaultExport::Name(x)) if x != "default" => self.chase(file, x, hops, false, cx),
-            Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
-                location: format!("{file}:{line}:{column}"),
-                kind: CandidateKind::Decl(*kind),
-                qualified: "default".to_owned(),
-                exported: true,
-                signature: None,
-            }],
-            _ => Vec::new(),
+            found
         }
+        Some(DefaultExport::Name(x)) if x != "default" => repo.chase(file, x, hops, false, cx),
+        Some(DefaultExport::Anonymous { kind, line, column }) => vec![Candidate {
+            location: format!("{file}:{line}:{column}"),
+            kind: CandidateKind::Decl(*kind),
+            qualified: "default".to_owned(),
+            exported: true,
+            signature: None,
+        }],
+        _ => Vec::new(),
     }
 }
 
-impl Resolver<'_> {
-    /// Why a name absent from the JS/TS modules `files` is not provably absent: one exports a
-    /// value whose members probity cannot know (`module.exports = createLogger()`, or
-    /// `module.exports = x` with `x` a variable or an import that is no object with indexed
-    /// members).
-    pub(in crate::resolve) fn js_dynamic_module(&self, files: &[String]) -> Option<String> {
-        for f in files {
-            let Some(e) = self.js_exports_of(f, "default").filter(|e| e.cjs) else {
-                continue;
-            };
-            if e.dynamic {
-                return Some(format!(
-                    "{f} exports the value of an expression (`module.exports = ...`), whose \
-                     members probity cannot know"
-                ));
-            }
-            let Some(x) = e.default_name() else {
-                continue;
-            };
-            let value = self
-                .top_level(f, x)
-                .iter()
-                .any(|d| matches!(d.kind, Kind::Variable | Kind::Constant | Kind::Import));
-            if value && !self.js_holds_members(x) {
-                return Some(format!(
-                    "{f} exports `{x}` (`module.exports = {x}`), a value whose members probity \
-                     cannot know"
-                ));
-            }
-        }
-        None
-    }
-
-    /// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
-    /// `X.n = ...` or `static n` in the file): a member of the module.
-    pub(in crate::resolve) fn cjs_default_members(&self, file: &str, n: &str) -> Vec<Candidate> {
-        let Some(e) = self.js_exports_of(file, "default") else {
-            return Vec::new();
-        };
-        let (Some(x), true) = (e.default_name(), e.cjs) else {
-            return Vec::new();
-        };
-        self.files.get(file).map_or(Vec::new(), |fi| {
-            fi.decls
-                .iter()
-                .filter(|d| d.name == n && d.container.as_deref() == Some(x))
-                .map(|d| self.cand(file, d))
-                .collect()
-        })
-    }
+/// Member `n` of the value a CommonJS module exports as a whole (`module.exports = X` with
+/// `X.n = ...` or `static n` in the file): a member of the module.
+pub(in crate::resolve) fn cjs_default_members(repo: &Repo, file: &str, n: &str) -> Vec<Candidate> {
+    let Some(e) = js_exports_of(repo, file, "default") else {
+        return Vec::new();
+    };
+    let (Some(x), true) = (e.default_name(), e.cjs) else {
+        return Vec::new();
+    };
+    repo.files.get(file).map_or(Vec::new(), |fi| {
+        fi.decls
+            .iter()
+            .filter(|d| d.name == n && d.container.as_deref() == Some(x))
+            .map(|d| repo.cand(file, d))
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -6,73 +6,68 @@ use std::sync::Arc;
 
 use crate::index::Kind;
 use crate::index::names::RUST_SYSROOT;
-use crate::resolve::Resolver;
+use crate::resolve::Repo;
 use crate::resolve::refs::is_ident;
 
-impl Resolver<'_> {
-    /// The names `ty` is written as in the loaded Rust files besides its own: the type aliases
-    /// whose aliased type is `ty` (by its last segment) and the imports renaming `ty`.
-    pub(in crate::resolve) fn rust_type_aliases(&self, ty: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for (p, fi) in &self.files {
-            if !p.ends_with(".rs") {
-                continue;
-            }
-            for d in &fi.decls {
-                let renames = d.kind == Kind::Import
-                    && d.imported.as_deref() == Some(ty)
-                    && d.name != ty
-                    && d.name != "*"
-                    && d.name != "_"
-                    && !self.outside_import(d.from.as_deref().unwrap_or(""));
-                if renames {
-                    out.push(d.name.clone());
-                }
-            }
-            if fi.decls.iter().any(|d| d.kind == Kind::TypeAlias) {
-                let aliases = self.ws.type_aliases.get_or(p.clone(), || {
-                    let text = crate::fsio::read_repo_string(self.root.join(p)).unwrap_or_default();
-                    Arc::new(
-                        fi.decls
-                            .iter()
-                            .filter(|d| d.kind == Kind::TypeAlias && d.container.is_none())
-                            .filter_map(|d| {
-                                let (target, path) =
-                                    aliased_type(&text, d.line, d.column, &d.name)?;
-                                // An alias of a type outside the repository (`type IoError =
-                                // std::io::Error`) names no repository type.
-                                (!self.outside_import(&path)).then(|| (d.name.clone(), target))
-                            })
-                            .collect(),
-                    )
-                });
-                out.extend(
-                    aliases
-                        .iter()
-                        .filter(|(n, t)| t == ty && n != ty)
-                        .map(|(n, _)| n.clone()),
-                );
+/// The names `ty` is written as in the loaded Rust files besides its own: the type aliases
+/// whose aliased type is `ty` (by its last segment) and the imports renaming `ty`.
+pub(in crate::resolve) fn rust_type_aliases(repo: &Repo, ty: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, fi) in &repo.files {
+        if !p.ends_with(".rs") {
+            continue;
+        }
+        for d in &fi.decls {
+            let renames = d.kind == Kind::Import
+                && d.imported.as_deref() == Some(ty)
+                && d.name != ty
+                && d.name != "*"
+                && d.name != "_"
+                && !outside_import(repo, d.from.as_deref().unwrap_or(""));
+            if renames {
+                out.push(d.name.clone());
             }
         }
-        out.sort();
-        out.dedup();
-        out
+        if fi.decls.iter().any(|d| d.kind == Kind::TypeAlias) {
+            let aliases = repo.ws.type_aliases.get_or(p.clone(), || {
+                let text = crate::fsio::read_repo_string(repo.root.join(p)).unwrap_or_default();
+                Arc::new(
+                    fi.decls
+                        .iter()
+                        .filter(|d| d.kind == Kind::TypeAlias && d.container.is_none())
+                        .filter_map(|d| {
+                            let (target, path) = aliased_type(&text, d.line, d.column, &d.name)?;
+                            // An alias of a type outside the repository (`type IoError =
+                            // std::io::Error`) names no repository type.
+                            (!outside_import(repo, &path)).then(|| (d.name.clone(), target))
+                        })
+                        .collect(),
+                )
+            });
+            out.extend(
+                aliases
+                    .iter()
+                    .filter(|(n, t)| t == ty && n != ty)
+                    .map(|(n, _)| n.clone()),
+            );
+        }
     }
+    out.sort();
+    out.dedup();
+    out
 }
 
-impl Resolver<'_> {
-    /// Whether an import's path leads outside the repository: into the standard library or a
-    /// Cargo dependency (`use std::io::Error as IoError` renames no repository `Error`).
-    fn outside_import(&self, from: &str) -> bool {
-        let from = from.trim_start_matches("::");
-        let head = from.split("::").next().unwrap_or(from);
-        RUST_SYSROOT.contains(head)
-            || self.deps().cargo_specs.contains_key(head)
-            || self
-                .deps()
-                .cargo_specs
-                .contains_key(&head.replace('_', "-"))
-    }
+/// Whether an import's path leads outside the repository: into the standard library or a
+/// Cargo dependency (`use std::io::Error as IoError` renames no repository `Error`).
+fn outside_import(repo: &Repo, from: &str) -> bool {
+    let from = from.trim_start_matches("::");
+    let head = from.split("::").next().unwrap_or(from);
+    RUST_SYSROOT.contains(head)
+        || repo.deps().cargo_specs.contains_key(head)
+        || repo
+            .deps()
+            .cargo_specs
+            .contains_key(&head.replace('_', "-"))
 }
 
 /// The last segment and the path of the type aliased by the `type` declared with `name` at

@@ -19,7 +19,8 @@ mod imports;
 pub(in crate::resolve) use config::{Config, ConfigError};
 use config::{Patterns, is_config_name, match_paths};
 
-use crate::resolve::Resolver;
+use crate::resolve::Repo;
+use crate::resolve::js::modules::imports::package_import;
 use crate::resolve::paths::{join_dir, normalize_within, parent_dir};
 use crate::resolve::workspace::manifests::Package;
 use crate::resolve::workspace::memo::Memo;
@@ -169,292 +170,287 @@ fn source_guesses(t: &str) -> Vec<String> {
     out
 }
 
-impl Resolver<'_> {
-    /// Every config of the repository (`tsconfig*.json`, `jsconfig*.json`, not under
-    /// `node_modules`, at most [`MAX_CONFIGS`]), and the files they extend, read once.
-    pub(in crate::resolve) fn configs(&self) -> &Configs {
-        self.ws.jsmodules.configs.get_or_init(|| {
-            let mut out = Configs::new();
-            let mut todo: Vec<String> = self
-                .ws
-                .paths
-                .iter()
-                .filter(|p| {
-                    is_config_name(p.rsplit('/').next().unwrap_or(p))
-                        && !p.split('/').any(|s| s == "node_modules")
-                })
-                .take(MAX_CONFIGS)
-                .cloned()
-                .collect();
-            while let Some(p) = todo.pop() {
-                if out.contains_key(&p) || out.len() >= MAX_CONFIGS {
-                    continue;
-                }
-                let c = match crate::fsio::read_repo_string(self.root.join(&p)) {
-                    Ok(text) => Config::parse(&p, &text, |c| self.ws.path_set.contains(c)),
-                    Err(error) => Err(ConfigError::Unreadable {
-                        path: p.clone(),
-                        error,
-                    }),
-                };
-                if let Ok(c) = &c {
-                    todo.extend(c.extends.iter().chain(&c.references).cloned());
-                }
-                out.insert(p, c);
-            }
-            out
-        })
-    }
-
-    /// The options config `c` ends up with, following `extends` (its own options win).
-    fn effective(&self, c: &str) -> Effective {
-        let configs = self.configs();
-        let mut eff = Effective::default();
-        let mut seen = HashSet::new();
-        let mut chain = vec![(c.to_owned(), 0)];
-        let mut order = Vec::new();
-        // Depth first, in `extends` order; a later `extends` entry wins over an earlier one,
-        // and the config itself over all of them.
-        while let Some((p, depth)) = chain.pop() {
-            if depth > MAX_EXTENDS || !seen.insert(p.clone()) {
+/// Every config of the repository (`tsconfig*.json`, `jsconfig*.json`, not under
+/// `node_modules`, at most [`MAX_CONFIGS`]), and the files they extend, read once.
+pub(in crate::resolve) fn configs(repo: &Repo) -> &Configs {
+    repo.ws.jsmodules.configs.get_or_init(|| {
+        let mut out = Configs::new();
+        let mut todo: Vec<String> = repo
+            .ws
+            .paths
+            .iter()
+            .filter(|p| {
+                is_config_name(p.rsplit('/').next().unwrap_or(p))
+                    && !p.split('/').any(|s| s == "node_modules")
+            })
+            .take(MAX_CONFIGS)
+            .cloned()
+            .collect();
+        while let Some(p) = todo.pop() {
+            if out.contains_key(&p) || out.len() >= MAX_CONFIGS {
                 continue;
             }
-            match configs.get(&p) {
-                Some(Ok(cfg)) => {
-                    order.push(p.clone());
-                    chain.extend(cfg.extends.iter().map(|e| (e.clone(), depth + 1)));
-                }
-                Some(Err(why)) => {
-                    eff.broken.get_or_insert_with(|| why.to_string());
-                }
-                None => {}
-            }
-        }
-        for p in &order {
-            let Some(Ok(cfg)) = configs.get(p) else {
-                continue;
+            let c = match crate::fsio::read_repo_string(repo.root.join(&p)) {
+                Ok(text) => Config::parse(&p, &text, |c| repo.ws.path_set.contains(c)),
+                Err(error) => Err(ConfigError::Unreadable {
+                    path: p.clone(),
+                    error,
+                }),
             };
-            if eff.base_url.is_none()
-                && let Some(b) = &cfg.base_url
-            {
-                eff.base_url = Some((b.clone(), p.clone()));
+            if let Ok(c) = &c {
+                todo.extend(c.extends.iter().chain(&c.references).cloned());
             }
-            if eff.paths.is_none()
-                && let Some(paths) = &cfg.paths
-            {
-                eff.paths = Some((paths.clone(), cfg.dir.clone(), p.clone()));
-            }
+            out.insert(p, c);
         }
-        // `paths` are relative to the effective `baseUrl` when there is one.
-        if let (Some((_, dir, _)), Some((b, _))) = (&mut eff.paths, &eff.base_url) {
-            *dir = b.clone();
-        }
-        eff
-    }
-
-    /// The configs governing `importer`: the nearest `tsconfig.json` (else `jsconfig.json`) in
-    /// its directory or above; when that maps nothing itself (no `paths`, no `baseUrl`), the
-    /// configs it references (`"references": [{"path": "./tsconfig.app.json"}]`) too. Without
-    /// an importer (a plan's reference): every config of the repository.
-    fn governing(&self, importer: Option<&str>) -> Arc<Governing> {
-        let key = importer.map(|f| parent_dir(f).to_owned());
-        self.ws.jsmodules.governing.get_or(key.clone(), || {
-            Arc::new(self.governing_uncached(key.as_deref()))
-        })
-    }
-
-    /// [`Resolver::governing`] for directory `dir` (`None`: every config).
-    fn governing_uncached(&self, dir: Option<&str>) -> Governing {
-        let configs = self.configs();
-        let Some(mut dir) = dir else {
-            return configs
-                .keys()
-                .map(|p| (p.clone(), self.effective(p)))
-                .collect();
-        };
-        let nearest = loop {
-            let found = ["tsconfig.json", "jsconfig.json"]
-                .iter()
-                .map(|n| join_dir(dir, n))
-                .find(|c| configs.contains_key(c));
-            if found.is_some() || dir.is_empty() {
-                break found;
-            }
-            dir = parent_dir(dir);
-        };
-        let Some(nearest) = nearest else {
-            return Vec::new();
-        };
-        let eff = self.effective(&nearest);
-        let mut out = Vec::new();
-        if eff.paths.is_none()
-            && eff.base_url.is_none()
-            && let Some(Ok(cfg)) = configs.get(&nearest)
-        {
-            out.extend(
-                cfg.references
-                    .iter()
-                    .map(|r| (r.clone(), self.effective(r))),
-            );
-        }
-        out.insert(0, (nearest, eff));
         out
-    }
+    })
+}
 
-    /// What the non-relative specifier `spec` names, imported by `importer` (`None`: cited by a
-    /// plan, every config of the repository applies): a path alias of the governing configs
-    /// (the first substitution naming a file wins, as for `tsc`), else a path below their
-    /// `baseUrl`, else a workspace package. Otherwise: a declared dependency or a Node.js
-    /// built-in is outside; a specifier an alias claims names an absent file; anything else is
-    /// outside, unless a config that could map it is broken.
-    pub(in crate::resolve) fn specifier(&self, importer: Option<&str>, spec: &str) -> Spec {
-        if spec.starts_with('#') {
-            return self.package_import(importer, spec);
+/// The options config `c` ends up with, following `extends` (its own options win).
+fn effective(repo: &Repo, c: &str) -> Effective {
+    let configs = configs(repo);
+    let mut eff = Effective::default();
+    let mut seen = HashSet::new();
+    let mut chain = vec![(c.to_owned(), 0)];
+    let mut order = Vec::new();
+    // Depth first, in `extends` order; a later `extends` entry wins over an earlier one,
+    // and the config itself over all of them.
+    while let Some((p, depth)) = chain.pop() {
+        if depth > MAX_EXTENDS || !seen.insert(p.clone()) {
+            continue;
         }
-        let (pkg, _) = package_of(spec);
-        let builtin =
-            crate::index::names::NODE_BUILTINS.contains(spec) || spec.starts_with("node:");
-        let mut files = Vec::new();
-        let mut absent = None;
-        let mut broken = None;
-        for (_, eff) in self.governing(importer).iter() {
-            if let Some(b) = &eff.broken {
-                broken.get_or_insert_with(|| b.clone());
+        match configs.get(&p) {
+            Some(Ok(cfg)) => {
+                order.push(p.clone());
+                chain.extend(cfg.extends.iter().map(|e| (e.clone(), depth + 1)));
             }
-            if let Some((paths, base, declared)) = &eff.paths
-                && let Some(subs) = match_paths(paths, spec)
-            {
-                let mut tried = Vec::new();
-                let got = subs.iter().find_map(|s| {
-                    let p = normalize_within(base, s)?;
-                    let f = self.module_from_path(&p, None);
-                    tried.push(p);
-                    (!f.is_empty()).then_some(f)
-                });
-                match got {
-                    Some(f) => files.extend(f),
-                    None => {
-                        absent.get_or_insert_with(|| Spec::Absent {
-                            claim: format!("a path alias of {declared}"),
-                            tried,
-                        });
-                    }
-                }
-                continue;
+            Some(Err(why)) => {
+                eff.broken.get_or_insert_with(|| why.to_string());
             }
-            if let Some((base, _)) = &eff.base_url
-                && !builtin
-                && let Some(p) = normalize_within(base, spec)
-            {
-                files.extend(self.module_from_path(&p, None));
-            }
-        }
-        if !files.is_empty() {
-            files.sort();
-            files.dedup();
-            return Spec::Files(files);
-        }
-        if let Some(pkgs) = self.deps().packages.get(pkg) {
-            return self.package_files(pkg, pkgs, &spec[pkg.len()..]);
-        }
-        // A declared dependency or a built-in is outside, even when a catch-all alias (`"*"`)
-        // names no file for it.
-        if builtin || self.npm_dependency(pkg).is_some() {
-            return Spec::Outside;
-        }
-        if let Some(a) = absent {
-            return a;
-        }
-        if let Some(b) = broken {
-            return Spec::Broken(format!("{b}: `{spec}` may be one of its path aliases"));
-        }
-        match &self.deps().broken_npm {
-            Some(b) => Spec::Broken(format!(
-                "{b}: `{pkg}` may be the package it names or a dependency it declares"
-            )),
-            None => Spec::Outside,
+            None => {}
         }
     }
+    for p in &order {
+        let Some(Ok(cfg)) = configs.get(p) else {
+            continue;
+        };
+        if eff.base_url.is_none()
+            && let Some(b) = &cfg.base_url
+        {
+            eff.base_url = Some((b.clone(), p.clone()));
+        }
+        if eff.paths.is_none()
+            && let Some(paths) = &cfg.paths
+        {
+            eff.paths = Some((paths.clone(), cfg.dir.clone(), p.clone()));
+        }
+    }
+    // `paths` are relative to the effective `baseUrl` when there is one.
+    if let (Some((_, dir, _)), Some((b, _))) = (&mut eff.paths, &eff.base_url) {
+        *dir = b.clone();
+    }
+    eff
+}
 
-    /// The entry files of the workspace packages `pkgs` named `name` for subpath `sub` (`` or
-    /// `/button`).
-    fn package_files(&self, name: &str, pkgs: &[Package], sub: &str) -> Spec {
-        let sub = sub.trim_start_matches('/');
-        let mut files = Vec::new();
-        let mut tried = Vec::new();
-        for pkg in pkgs {
-            let key = if sub.is_empty() {
-                ".".to_owned()
-            } else {
-                format!("./{sub}")
-            };
-            let mut targets = pkg
-                .exports
-                .as_ref()
-                .map(|e| export_targets(e, &key))
-                .unwrap_or_default();
-            if targets.is_empty() {
-                if sub.is_empty() {
-                    targets.extend(pkg.mains.iter().cloned());
-                    targets.push("index".to_owned());
-                } else {
-                    targets.push(sub.to_owned());
-                }
-            }
-            let last = if sub.is_empty() {
-                "src/index".to_owned()
-            } else {
-                format!("src/{sub}")
-            };
-            let guesses = targets
+/// The configs governing `importer`: the nearest `tsconfig.json` (else `jsconfig.json`) in
+/// its directory or above; when that maps nothing itself (no `paths`, no `baseUrl`), the
+/// configs it references (`"references": [{"path": "./tsconfig.app.json"}]`) too. Without
+/// an importer (a plan's reference): every config of the repository.
+fn governing(repo: &Repo, importer: Option<&str>) -> Arc<Governing> {
+    let key = importer.map(|f| parent_dir(f).to_owned());
+    repo.ws.jsmodules.governing.get_or(key.clone(), || {
+        Arc::new(governing_uncached(repo, key.as_deref()))
+    })
+}
+
+/// [`governing`] for directory `dir` (`None`: every config).
+fn governing_uncached(repo: &Repo, dir: Option<&str>) -> Governing {
+    let configs = configs(repo);
+    let Some(mut dir) = dir else {
+        return configs
+            .keys()
+            .map(|p| (p.clone(), effective(repo, p)))
+            .collect();
+    };
+    let nearest = loop {
+        let found = ["tsconfig.json", "jsconfig.json"]
+            .iter()
+            .map(|n| join_dir(dir, n))
+            .find(|c| configs.contains_key(c));
+        if found.is_some() || dir.is_empty() {
+            break found;
+        }
+        dir = parent_dir(dir);
+    };
+    let Some(nearest) = nearest else {
+        return Vec::new();
+    };
+    let eff = effective(repo, &nearest);
+    let mut out = Vec::new();
+    if eff.paths.is_none()
+        && eff.base_url.is_none()
+        && let Some(Ok(cfg)) = configs.get(&nearest)
+    {
+        out.extend(
+            cfg.references
                 .iter()
-                .flat_map(|t| std::iter::once(t.clone()).chain(source_guesses(t)))
-                .chain(std::iter::once(last));
-            let mut got = Vec::new();
-            for t in guesses {
-                let Some(p) = normalize_within(&pkg.dir, &t) else {
-                    continue;
-                };
-                got = self.module_from_path(&p, None);
-                if !got.is_empty() {
-                    break;
-                }
-                if !tried.contains(&p) {
-                    tried.push(p);
+                .map(|r| (r.clone(), effective(repo, r))),
+        );
+    }
+    out.insert(0, (nearest, eff));
+    out
+}
+
+/// What the non-relative specifier `spec` names, imported by `importer` (`None`: cited by a
+/// plan, every config of the repository applies): a path alias of the governing configs
+/// (the first substitution naming a file wins, as for `tsc`), else a path below their
+/// `baseUrl`, else a workspace package. Otherwise: a declared dependency or a Node.js
+/// built-in is outside; a specifier an alias claims names an absent file; anything else is
+/// outside, unless a config that could map it is broken.
+pub(in crate::resolve) fn specifier(repo: &Repo, importer: Option<&str>, spec: &str) -> Spec {
+    if spec.starts_with('#') {
+        return package_import(repo, importer, spec);
+    }
+    let (pkg, _) = package_of(spec);
+    let builtin = crate::index::names::NODE_BUILTINS.contains(spec) || spec.starts_with("node:");
+    let mut files = Vec::new();
+    let mut absent = None;
+    let mut broken = None;
+    for (_, eff) in governing(repo, importer).iter() {
+        if let Some(b) = &eff.broken {
+            broken.get_or_insert_with(|| b.clone());
+        }
+        if let Some((paths, base, declared)) = &eff.paths
+            && let Some(subs) = match_paths(paths, spec)
+        {
+            let mut tried = Vec::new();
+            let got = subs.iter().find_map(|s| {
+                let p = normalize_within(base, s)?;
+                let f = repo.module_from_path(&p, None);
+                tried.push(p);
+                (!f.is_empty()).then_some(f)
+            });
+            match got {
+                Some(f) => files.extend(f),
+                None => {
+                    absent.get_or_insert_with(|| Spec::Absent {
+                        claim: format!("a path alias of {declared}"),
+                        tried,
+                    });
                 }
             }
-            files.extend(got);
+            continue;
         }
-        if files.is_empty() {
-            let manifests: Vec<&str> = pkgs.iter().map(|p| p.manifest.as_str()).collect();
-            return Spec::Absent {
-                claim: format!("workspace package `{name}` ({})", manifests.join(", ")),
-                tried,
-            };
+        if let Some((base, _)) = &eff.base_url
+            && !builtin
+            && let Some(p) = normalize_within(base, spec)
+        {
+            files.extend(repo.module_from_path(&p, None));
         }
+    }
+    if !files.is_empty() {
         files.sort();
         files.dedup();
-        Spec::Files(files)
+        return Spec::Files(files);
     }
+    if let Some(pkgs) = repo.deps().packages.get(pkg) {
+        return package_files(repo, pkg, pkgs, &spec[pkg.len()..]);
+    }
+    // A declared dependency or a built-in is outside, even when a catch-all alias (`"*"`)
+    // names no file for it.
+    if builtin || repo.npm_dependency(pkg).is_some() {
+        return Spec::Outside;
+    }
+    if let Some(a) = absent {
+        return a;
+    }
+    if let Some(b) = broken {
+        return Spec::Broken(format!("{b}: `{spec}` may be one of its path aliases"));
+    }
+    match &repo.deps().broken_npm {
+        Some(b) => Spec::Broken(format!(
+            "{b}: `{pkg}` may be the package it names or a dependency it declares"
+        )),
+        None => Spec::Outside,
+    }
+}
 
-    /// Why an import of `from` in `importer` names no repository file although it is not simply
-    /// a package from outside: a path alias or workspace package naming no file, or a config
-    /// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
-    pub(in crate::resolve) fn unresolved_import(
-        &self,
-        importer: &str,
-        from: &str,
-    ) -> Option<String> {
-        if from.starts_with('.')
-            || !crate::resolve::is_js(crate::resolve::langs::family_of(importer))
-        {
-            return None;
+/// The entry files of the workspace packages `pkgs` named `name` for subpath `sub` (`` or
+/// `/button`).
+fn package_files(repo: &Repo, name: &str, pkgs: &[Package], sub: &str) -> Spec {
+    let sub = sub.trim_start_matches('/');
+    let mut files = Vec::new();
+    let mut tried = Vec::new();
+    for pkg in pkgs {
+        let key = if sub.is_empty() {
+            ".".to_owned()
+        } else {
+            format!("./{sub}")
+        };
+        let mut targets = pkg
+            .exports
+            .as_ref()
+            .map(|e| export_targets(e, &key))
+            .unwrap_or_default();
+        if targets.is_empty() {
+            if sub.is_empty() {
+                targets.extend(pkg.mains.iter().cloned());
+                targets.push("index".to_owned());
+            } else {
+                targets.push(sub.to_owned());
+            }
         }
-        match self.specifier(Some(importer), from) {
-            Spec::Absent { claim, tried } => Some(absent_why(from, &claim, &tried)),
-            Spec::Broken(why) => Some(why),
-            Spec::Files(_) | Spec::Outside => None,
+        let last = if sub.is_empty() {
+            "src/index".to_owned()
+        } else {
+            format!("src/{sub}")
+        };
+        let guesses = targets
+            .iter()
+            .flat_map(|t| std::iter::once(t.clone()).chain(source_guesses(t)))
+            .chain(std::iter::once(last));
+        let mut got = Vec::new();
+        for t in guesses {
+            let Some(p) = normalize_within(&pkg.dir, &t) else {
+                continue;
+            };
+            got = repo.module_from_path(&p, None);
+            if !got.is_empty() {
+                break;
+            }
+            if !tried.contains(&p) {
+                tried.push(p);
+            }
         }
+        files.extend(got);
+    }
+    if files.is_empty() {
+        let manifests: Vec<&str> = pkgs.iter().map(|p| p.manifest.as_str()).collect();
+        return Spec::Absent {
+            claim: format!("workspace package `{name}` ({})", manifests.join(", ")),
+            tried,
+        };
+    }
+    files.sort();
+    files.dedup();
+    Spec::Files(files)
+}
+
+/// Why an import of `from` in `importer` names no repository file although it is not simply
+/// a package from outside: a path alias or workspace package naming no file, or a config
+/// that could map it is broken. `None`: outside the repository (or not a JS/TS specifier).
+pub(in crate::resolve) fn unresolved_import(
+    repo: &Repo,
+    importer: &str,
+    from: &str,
+) -> Option<String> {
+    if from.starts_with('.') || !crate::resolve::is_js(crate::resolve::langs::family_of(importer)) {
+        return None;
+    }
+    match specifier(repo, Some(importer), from) {
+        Spec::Absent { claim, tried } => Some(absent_why(from, &claim, &tried)),
+        Spec::Broken(why) => Some(why),
+        Spec::Files(_) | Spec::Outside => None,
     }
 }
 
