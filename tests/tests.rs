@@ -39,6 +39,7 @@ mod hostile_bounds;
 mod hostile_crash;
 mod hostile_fs;
 mod hostile_tenant;
+mod index_scip;
 mod layers;
 mod mcp;
 mod messages;

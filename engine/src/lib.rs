@@ -75,6 +75,7 @@
 //! - `probity::scan::formats`: `github`, `gitlab`
 //! - `probity::index`: `Cache`, `check_root`, `index_root_each`, `parse_only`, `FileStatus`,
 //!   `SortedJson`, `Stats`
+//! - `probity::index::scip`: `ScipWriter`
 //! - `probity::resolve`: `resolve`, `read_refs_file`, `Verdict`, `Severity`, `AUTHORITY`, `RUNG`
 //! - `probity::drift`: `run`, `read_plan`, `exit_code`
 //! - `probity::accept`: `adjacent_tests`, `reconfirm`, `TestsOptions`, `AdjacentReport`,
@@ -87,8 +88,8 @@
 //! - `probity::contract::schema`: `all`, `names`, `schema`
 //! - `probity::contract::data`: `probity_version`, `AcceptDiff`, `AcceptReconfirm`,
 //!   `AcceptRecord`, `AcceptTests`, `AcceptVerdict`, `Cleanup`, `Compare`, `Drift`, `Env`,
-//!   `Index`, `Languages`, `PolicyView`, `Resolve`, `RunStart`, `SessionInit`, `SessionRender`,
-//!   `SessionSetPolicy`, `SessionShow`, `SessionSync`, `TraceInspect`
+//!   `Index`, `Languages`, `PolicyView`, `Resolve`, `RunStart`, `ScipExport`, `SessionInit`,
+//!   `SessionRender`, `SessionSetPolicy`, `SessionShow`, `SessionSync`, `TraceInspect`
 //!
 //! ```
 //! use probity::place::Anchor;

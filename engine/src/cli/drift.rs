@@ -67,6 +67,10 @@ pub(super) struct IndexArgs {
     /// Parse every file and do nothing else (benchmark baseline).
     #[arg(long, hide = true)]
     parse_only: bool,
+    /// Write the declarations as a SCIP index to this file (replaced atomically) instead of
+    /// listing them (docs/drift.md, "SCIP export").
+    #[arg(long, value_name = "OUT.scip")]
+    scip: Option<PathBuf>,
     #[command(flatten)]
     common: DriftCommon,
 }
@@ -174,10 +178,14 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
                 files_parsed: n,
                 ..Default::default()
             },
+            scip: None,
         };
         return emit("index", json, Status::Ok, &d, || {
             println!("{n} files parsed")
         });
+    }
+    if let Some(out) = a.scip {
+        return scip_cmd(&root, &cache, out, json);
     }
     // Streamed file by file (the whole index is never held): the envelope `emit` would print
     // around a `data::Index`, `data` last so that its `files` can be written one by one.
@@ -248,6 +256,91 @@ pub(super) fn index_cmd(a: IndexArgs) -> ExitCode {
     // As `print_json`: a closed stdout is not an error of the index.
     let _ = ok;
     ExitCode::SUCCESS
+}
+
+/// `index --scip OUT`: the index streamed into a temporary file beside `out`, renamed over it
+/// once complete (a failure leaves `out` as it was).
+fn scip_cmd(
+    root: &std::path::Path,
+    cache: &probity::index::Cache,
+    out: PathBuf,
+    json: bool,
+) -> ExitCode {
+    let fail = |e: std::io::Error| refused("index", json, &probity::Error::io(&out, e));
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if out.is_dir() {
+        return fail(std::io::Error::other("is a directory"));
+    }
+    let tmp = match tempfile::Builder::new()
+        .prefix(".probity-scip-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+    {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    // A new file gets 0644, an existing one keeps its bits (tempfile creates 0600).
+    let mode = std::fs::metadata(&out)
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777)
+        .unwrap_or(0o644);
+    if let Err(e) = tmp
+        .as_file()
+        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
+    {
+        return fail(e);
+    }
+    let abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let version = env!("CARGO_PKG_VERSION");
+    let buf = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file());
+    let mut w = match probity::index::scip::ScipWriter::new(buf, &abs, version) {
+        Ok(w) => w,
+        Err(e) => return fail(e),
+    };
+    let mut err = None;
+    let stats = probity::index::index_root_each(root, cache, |f| {
+        // The file's bytes again (in the page cache): where each name is written.
+        let text = (!f.decls.is_empty())
+            .then(|| std::fs::read(root.join(&f.path)).ok())
+            .flatten();
+        if err.is_none()
+            && let Err(e) = w.file(&f, text.as_deref())
+        {
+            err = Some(e);
+        }
+    });
+    let done = match err {
+        Some(e) => {
+            drop(w);
+            Err(e)
+        }
+        None => w.finish(),
+    };
+    let (documents, symbols) = match done.and_then(|d| tmp.as_file().sync_all().map(|()| d)) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = tmp.persist(&out) {
+        return fail(e.error);
+    }
+    let d = data::Index {
+        files: Vec::new(),
+        root: root.to_path_buf(),
+        stats,
+        scip: Some(data::ScipExport {
+            path: out.clone(),
+            documents,
+            symbols,
+        }),
+    };
+    emit("index", json, Status::Ok, &d, || {
+        println!(
+            "{}: {documents} documents, {symbols} symbols",
+            probity::untrusted::escape(&out.display().to_string())
+        )
+    })
 }
 
 pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {

@@ -254,6 +254,20 @@ pub struct Index {
     pub root: PathBuf,
     /// Counters.
     pub stats: Stats,
+    /// `--scip OUT`: the SCIP index written (then `files` is empty: the declarations are in it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scip: Option<ScipExport>,
+}
+
+/// What `index --scip OUT` wrote.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ScipExport {
+    /// The file written.
+    pub path: PathBuf,
+    /// Documents (one per indexed file).
+    pub documents: usize,
+    /// Symbols defined.
+    pub symbols: usize,
 }
 
 /// `drift`.

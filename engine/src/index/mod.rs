@@ -27,6 +27,7 @@ mod model;
 pub(crate) mod names;
 mod postings;
 mod rdec;
+pub mod scip;
 mod walk;
 mod words;
 
