@@ -261,8 +261,14 @@ enum Change {
 /// `verify --threads 1` of a repository holding one clean file of three and a bit windows,
 /// stopped at test hook `point` (between the read and the `fstat` after it), where the file is
 /// changed as `change` says; with `settled`, the file is left alone long enough first for the
-/// settled path to take it. The outcome, and whether the file grew.
-fn change_while_read(point: &str, settled: bool, change: Change) -> (Outcome, bool) {
+/// settled path to take it; `extra` are more arguments (`--no-ignore`: the plain walk, which
+/// opens files relative to their folder). The outcome, and whether the file grew.
+fn change_while_read(
+    point: &str,
+    settled: bool,
+    change: Change,
+    extra: &[&str],
+) -> (Outcome, bool) {
     let repo = Repo::new();
     let size = 3 * WINDOW + 11;
     let p = repo.write("big.txt", text_with(size, 0, b""));
@@ -274,6 +280,7 @@ fn change_while_read(point: &str, settled: bool, change: Change) -> (Outcome, bo
     let hook = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(crate::util::probity_bin())
         .args(["verify", "--json", "--threads", "1"])
+        .args(extra)
         .arg(repo.path())
         .env(
             "PROBITY_TEST_PAUSE",
@@ -318,7 +325,7 @@ fn change_while_read(point: &str, settled: bool, change: Change) -> (Outcome, bo
 #[test]
 fn verify_window_file_changed_while_read() {
     for change in [Change::Append, Change::InPlace] {
-        let ((code, f, e, _), grew) = change_while_read("verify-read", false, change);
+        let ((code, f, e, _), grew) = change_while_read("verify-read", false, change, &[]);
         assert!(e.is_empty(), "{change:?}: {e:?}");
         assert_eq!(code, 1, "{change:?}: the token must be found");
         assert_eq!(
@@ -337,20 +344,24 @@ fn verify_window_file_changed_while_read() {
 /// cleared: clean, every byte counted.
 #[test]
 fn verify_window_settled_file_changed_while_read() {
-    let runs: Vec<_> = [
+    let changes = [
         Change::Append,
         Change::InPlace,
         Change::InPlaceOldMtime,
         Change::Nothing,
-    ]
-    .into_iter()
-    .map(|c| {
-        (
-            c,
-            std::thread::spawn(move || change_while_read("verify-read-settled", true, c)),
-        )
-    })
-    .collect();
+    ];
+    // Both walks: the `ignore` one, and the plain one of `--no-ignore`.
+    let extras: [&'static [&'static str]; 2] = [&[], &["--no-ignore"]];
+    let runs: Vec<_> = extras
+        .into_iter()
+        .flat_map(|x| changes.map(|c| (c, x)))
+        .map(|(c, x)| {
+            (
+                c,
+                std::thread::spawn(move || change_while_read("verify-read-settled", true, c, x)),
+            )
+        })
+        .collect();
     for (change, run) in runs {
         let ((code, f, e, s), grew) = run.join().unwrap();
         assert!(e.is_empty(), "{change:?}: {e:?}");
@@ -432,20 +443,30 @@ fn verify_window_settled_tree() {
         "the allowlist file, other.txt and clean.txt are scanned"
     );
 
-    let (code, f, e, s) = verify(&[repo.path().as_os_str()]);
-    assert_eq!(code, 1);
-    assert!(e.is_empty(), "{e:?}");
-    let mut found: Vec<&str> = f.iter().map(|(p, _)| p.as_str()).collect();
-    found.dedup();
     want.sort();
     want.dedup();
-    assert_eq!(found, want.iter().map(String::as_str).collect::<Vec<_>>());
-    let r = &s.roots[0];
-    assert_eq!(r.binary_skipped, 1);
-    assert_eq!(r.files_scanned as usize, want.len() + 7);
     let hit_bytes: u64 = want
         .iter()
         .map(|n| std::fs::metadata(repo.path().join(n)).unwrap().len())
         .sum();
-    assert_eq!(r.bytes_scanned, clean_bytes + hit_bytes);
+    // Both walks: the `ignore` one, and the plain one of `--no-ignore` (files opened relative
+    // to their folder).
+    for extra in [None, Some("--no-ignore")] {
+        let mut args = vec![repo.path().as_os_str()];
+        args.extend(extra.map(std::ffi::OsStr::new));
+        let (code, f, e, s) = verify(&args);
+        assert_eq!(code, 1, "{extra:?}");
+        assert!(e.is_empty(), "{extra:?}: {e:?}");
+        let mut found: Vec<&str> = f.iter().map(|(p, _)| p.as_str()).collect();
+        found.dedup();
+        assert_eq!(
+            found,
+            want.iter().map(String::as_str).collect::<Vec<_>>(),
+            "{extra:?}"
+        );
+        let r = &s.roots[0];
+        assert_eq!(r.binary_skipped, 1, "{extra:?}");
+        assert_eq!(r.files_scanned as usize, want.len() + 7, "{extra:?}");
+        assert_eq!(r.bytes_scanned, clean_bytes + hit_bytes, "{extra:?}");
+    }
 }

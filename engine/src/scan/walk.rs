@@ -221,12 +221,13 @@ enum Quick {
 /// `fstat`. Needs no root-relative path: one is made only for a file that fails or goes on.
 fn check_settled(
     path: &Path,
+    at: super::dirs::At<'_>,
     buf: &mut Vec<u8>,
     counts: &mut Counts,
     limit: (i64, i64),
     dev: u64,
 ) -> Quick {
-    let mut f = match File::open(path) {
+    let mut f = match super::dirs::open(path, at) {
         Ok(f) => f,
         Err(e) => return Quick::Failed(e),
     };
@@ -259,7 +260,7 @@ fn check_settled(
 fn check_file(
     ctx: &RootCtx,
     ri: usize,
-    path: &Path,
+    (path, at): (&Path, super::dirs::At<'_>),
     rel: &str,
     buf: &mut Vec<u8>,
     local: &mut Local,
@@ -269,7 +270,7 @@ fn check_file(
         return;
     }
     if let Some((secs, nanos, dev)) = settled {
-        match check_settled(path, buf, &mut local.counts[ri], (secs, nanos), dev) {
+        match check_settled(path, at, buf, &mut local.counts[ri], (secs, nanos), dev) {
             Quick::Done => return,
             Quick::Failed(e) => {
                 return local.error(ctx, rel.to_owned(), io_kind(&e), e.to_string());
@@ -438,8 +439,8 @@ impl Visitor<'_, '_> {
         mark_bytes(&mut self.local, since, &ctx.path, path);
     }
 
-    /// Check the regular file at `path`.
-    pub(super) fn visit_file(&mut self, path: &Path) {
+    /// Check the regular file at `path` (`at`: its folder's descriptor and its name there).
+    pub(super) fn visit_file(&mut self, path: &Path, at: super::dirs::At<'_>) {
         let Some(ri) = self.shared.root_of(path) else {
             return;
         };
@@ -456,7 +457,7 @@ impl Visitor<'_, '_> {
             // No allowlist and no ledger to skip: the settled path first, with no relative path
             // made for the files it clears.
             let counts = &mut self.local.counts[ri];
-            match check_settled(path, &mut self.buf, counts, (secs, nanos), dev) {
+            match check_settled(path, at, &mut self.buf, counts, (secs, nanos), dev) {
                 Quick::Done => {}
                 Quick::Failed(e) => {
                     let rel = rel_path(&ctx.path, path).into_owned();
@@ -468,7 +469,15 @@ impl Visitor<'_, '_> {
         }
         if settled.is_none() || ctx.filters_paths() {
             let rel = rel_path(&ctx.path, path);
-            check_file(ctx, ri, path, &rel, &mut self.buf, &mut self.local, settled);
+            check_file(
+                ctx,
+                ri,
+                (path, at),
+                &rel,
+                &mut self.buf,
+                &mut self.local,
+                settled,
+            );
             mark_bytes(&mut self.local, since, &ctx.path, path);
         }
         if let Some(p) = self.shared.progress {
@@ -482,8 +491,8 @@ impl Visitor<'_, '_> {
 }
 
 impl super::dirs::Sink for Visitor<'_, '_> {
-    fn file(&mut self, path: &Path) {
-        self.visit_file(path);
+    fn file(&mut self, path: &Path, at: super::dirs::At<'_>) {
+        self.visit_file(path, at);
     }
     fn error(&mut self, path: &Path, e: &std::io::Error) {
         self.walk_error(path, io_kind(e), e.to_string());
@@ -506,7 +515,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
             }
         };
         if entry.file_type().is_some_and(|ft| ft.is_file()) {
-            self.visit_file(entry.path());
+            self.visit_file(entry.path(), None);
         }
         WalkState::Continue
     }
