@@ -42,6 +42,8 @@ struct Ctx<'a> {
     /// Rust: the file's `macro_rules!` definitions, for expanding calls of them (built on first
     /// use; given when the text is itself an expansion).
     expand: Option<rustexpand::Nest>,
+    /// The walk's current node and its ancestors, root first ([`Ctx::up`]).
+    anc: Vec<Node<'a>>,
 }
 
 fn norm_ws(s: &str) -> String {
@@ -149,6 +151,7 @@ fn extract_using<'q>(
         line_heads: None,
         pending: Vec::new(),
         expand,
+        anc: Vec::new(),
     };
     let mut matches = Vec::new();
     // One walk of the tree; the patterns run only at nodes one can start at, and only the
@@ -156,6 +159,7 @@ fn extract_using<'q>(
     let mut walk = tree.walk();
     'walk: loop {
         let node = walk.node();
+        ctx.anc.push(node);
         if roots.is_none_or(|r| r.get(usize::from(node.kind_id())) == Some(&true)) {
             matches.clear();
             matcher.run(node, text, &mut matches);
@@ -166,10 +170,12 @@ fn extract_using<'q>(
         if walk.goto_first_child() {
             continue;
         }
+        ctx.anc.pop();
         while !walk.goto_next_sibling() {
             if !walk.goto_parent() {
                 break 'walk;
             }
+            ctx.anc.pop();
         }
     }
     let Ctx {
@@ -248,9 +254,9 @@ fn strip_quotes(s: &str) -> &str {
     s.trim_end_matches(['"', '\'', '`'])
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     /// One match of the definitions patterns: each capture to its handler.
-    fn on_match(&mut self, m: &Match<'_, '_>) {
+    fn on_match(&mut self, m: &Match<'_, 'a>) {
         let mut def: Option<(Node, Kind)> = None;
         let mut name: Option<Node> = None;
         for &(cap, node) in &m.captures {

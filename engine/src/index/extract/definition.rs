@@ -37,11 +37,31 @@ const FUNCTION_KINDS: &[&str] = &[
     "lambda",
 ];
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     /// The container of `def`, or `Err(())` when it is local to a function body (whatever
     /// encloses that function: the walk stops at the first one).
-    pub(super) fn container(&self, def: Node) -> Result<Option<(String, Option<String>)>, ()> {
-        let mut n = def.parent();
+    /// The parent of `n` (as [`Node::parent`]), from the walk's ancestors when `n` is one of
+    /// them or below the current node: `Node::parent` descends from the root each time, which was
+    /// 8 % of a cold drift run's instructions.
+    pub(super) fn up(&self, n: Node<'a>) -> Option<Node<'a>> {
+        if let Some(i) = self.anc.iter().rposition(|a| *a == n) {
+            return i.checked_sub(1).map(|i| self.anc[i]);
+        }
+        let mut p = *self.anc.last()?;
+        if p.start_byte() <= n.start_byte() && n.end_byte() <= p.end_byte() {
+            // What `ts_node_parent` does from the root, from the current node.
+            while let Some(c) = p.child_with_descendant(n) {
+                if c == n {
+                    return Some(p);
+                }
+                p = c;
+            }
+        }
+        n.parent()
+    }
+
+    pub(super) fn container(&self, def: Node<'a>) -> Result<Option<(String, Option<String>)>, ()> {
+        let mut n = self.up(def);
         while let Some(p) = n {
             let k = p.kind();
             match self.scope(k) {
@@ -69,7 +89,7 @@ impl Ctx<'_> {
                 Scope::Other if FUNCTION_KINDS.contains(&k) => return Err(()),
                 Scope::Other => {}
             }
-            n = p.parent();
+            n = self.up(p);
         }
         Ok(None)
     }
@@ -136,7 +156,7 @@ impl Ctx<'_> {
         ))
     }
 
-    pub(super) fn def(&mut self, def: Node, name_node: Node, mut kind: Kind) {
+    pub(super) fn def(&mut self, def: Node<'a>, name_node: Node<'a>, mut kind: Kind) {
         let name = self.t(name_node).to_owned();
         if name_node.kind() == "computed_property_name" || name.is_empty() {
             return;
@@ -149,17 +169,17 @@ impl Ctx<'_> {
         // `self` this kind.
         let is_self_field = python
             && kind == Kind::Field
-            && name_node.parent().is_some_and(|p| p.kind() == "attribute");
+            && self.up(name_node).is_some_and(|p| p.kind() == "attribute");
         let container = if is_self_field {
             // `self.x = ...` inside a method: the method's class.
-            let mut n = def.parent();
+            let mut n = self.up(def);
             let mut found = None;
             while let Some(p) = n {
                 if p.kind() == "function_definition" {
                     found = self.container(p).ok().flatten();
                     break;
                 }
-                n = p.parent();
+                n = self.up(p);
             }
             match found {
                 Some(c) => Some(c),

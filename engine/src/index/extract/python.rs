@@ -20,7 +20,7 @@ const TARGET_LISTS: &[&str] = &[
     "list_splat",
 ];
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     pub(super) fn dunder_all(&mut self, v: Node) {
         let mut set = self.all.take().unwrap_or_default();
         let mut w = v.walk();
@@ -37,8 +37,8 @@ impl Ctx<'_> {
     /// name it binds is a variable (a field in a class body), each `self.x` in it an instance
     /// attribute. Where it sits decides the rest ([`Ctx::def`]): names bound inside a function
     /// are locals and dropped, `self.x` belongs to the class of the enclosing method.
-    pub(super) fn python_target(&mut self, target: Node) {
-        let Some(def) = target.parent() else {
+    pub(super) fn python_target(&mut self, target: Node<'a>) {
+        let Some(def) = self.up(target) else {
             return;
         };
         let mut names = Vec::new();
