@@ -16,10 +16,11 @@
 //! macro call expands to) is a definition with the `Generated` role and an empty range there.
 //!
 //! The index is written as a stream (`Metadata`, then each `Document` as its own field of the
-//! `Index` message, which protobuf concatenates), so that no more than one file's document is
-//! held at a time.
+//! `Index` message, which protobuf concatenates), and each document is encoded part by part
+//! (its occurrences and symbols as its own repeated fields), so that no more than one file's
+//! document is held at a time, and that only as bytes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use protobuf::{EnumOrUnknown, Message, MessageField};
@@ -72,10 +73,32 @@ impl<W: Write> ScipWriter<W> {
     /// Append the document of one indexed file, whose bytes are `text` (`None`: not at hand,
     /// every name taken to be written at its place).
     pub fn file(&mut self, f: &FileIndex, text: Option<&[u8]>) -> io::Result<()> {
-        let doc = document(f, text);
-        self.symbols += doc.symbols.len();
+        // The document's bytes, built part by part: its fields are the header's, then one
+        // field per occurrence and symbol (protobuf concatenates repeated fields), so that a
+        // file of many declarations is held once, encoded, not also as messages.
+        let mut body = header(f).write_to_bytes().map_err(io::Error::other)?;
+        let mut err = None;
+        let mut symbols = 0;
+        parts(f, text, &mut |p| {
+            let r = match p {
+                Part::Occurrence(o) => field(&mut body, 2, &o),
+                Part::Symbol(s) => {
+                    symbols += 1;
+                    field(&mut body, 3, &s)
+                }
+            };
+            if let Err(e) = r {
+                err.get_or_insert(e);
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        self.symbols += symbols;
         self.documents += 1;
-        field(&mut self.out, 2, &doc)
+        varint(&mut self.out, 2 << 3 | 2)?;
+        varint(&mut self.out, body.len() as u64)?;
+        self.out.write_all(&body)
     }
 
     /// Flush the output; the documents and symbols written.
@@ -208,20 +231,41 @@ fn name_range(d: &Decl, lines: Option<&[&[u8]]>) -> ([i32; 3], bool) {
     ([line as i32, col as i32, col as i32], false)
 }
 
-/// The document of one file whose bytes are `text`.
-pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
-    let lines: Option<Vec<&[u8]>> = text.map(|t| t.split(|&b| b == b'\n').collect());
-    let prefix = file_prefix(&f.path);
-    let mut doc = Document {
+/// One part of a document.
+enum Part {
+    Occurrence(Occurrence),
+    Symbol(SymbolInformation),
+}
+
+/// A document's own fields, without its occurrences and symbols.
+fn header(f: &FileIndex) -> Document {
+    Document {
         language: f.language.to_owned(),
         relative_path: f.path.clone(),
         position_encoding: EnumOrUnknown::new(PositionEncoding::UTF8CodeUnitOffsetFromLineStart),
         ..Default::default()
-    };
+    }
+}
+
+/// The document of one file whose bytes are `text`.
+pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
+    let mut doc = header(f);
+    parts(f, text, &mut |p| match p {
+        Part::Occurrence(o) => doc.occurrences.push(o),
+        Part::Symbol(s) => doc.symbols.push(s),
+    });
+    doc
+}
+
+/// The occurrences and symbols of one file whose bytes are `text`, in declaration order (a
+/// symbol right after its first occurrence).
+fn parts(f: &FileIndex, text: Option<&[u8]>, out: &mut dyn FnMut(Part)) {
+    let lines: Option<Vec<&[u8]>> = text.map(|t| t.split(|&b| b == b'\n').collect());
+    let prefix = file_prefix(&f.path);
     // How many times each method symbol was given (overloads, a method of two trait impls):
     // the second is `name(+1).`.
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut index_of: HashMap<String, usize> = HashMap::new();
+    let mut given: HashSet<String> = HashSet::new();
     for d in &f.decls {
         let Some((kind, suffix)) = kind_of(d.kind) else {
             continue;
@@ -254,13 +298,13 @@ pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
         } else {
             SymbolRole::Generated as i32
         };
-        doc.occurrences.push(Occurrence {
+        out(Part::Occurrence(Occurrence {
             range: range.to_vec(),
             symbol: symbol.clone(),
             symbol_roles: SymbolRole::Definition as i32 | generated,
             ..Default::default()
-        });
-        if index_of.contains_key(&symbol) {
+        }));
+        if !given.insert(symbol.clone()) {
             continue;
         }
         let mut documentation = Vec::new();
@@ -273,8 +317,7 @@ pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
         } else {
             String::new()
         };
-        index_of.insert(symbol.clone(), doc.symbols.len());
-        doc.symbols.push(SymbolInformation {
+        out(Part::Symbol(SymbolInformation {
             symbol,
             documentation,
             kind: EnumOrUnknown::new(kind),
@@ -289,7 +332,6 @@ pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
             },
             enclosing_symbol: enclosing,
             ..Default::default()
-        });
+        }));
     }
-    doc
 }
