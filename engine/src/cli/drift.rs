@@ -301,12 +301,8 @@ fn scip_cmd(
     };
     let mut err = None;
     let stats = probity::index::index_root_each(root, cache, |f| {
-        // The file's bytes again (in the page cache): where each name is written.
-        let text = (!f.decls.is_empty())
-            .then(|| std::fs::read(root.join(&f.path)).ok())
-            .flatten();
         if err.is_none()
-            && let Err(e) = w.file(&f, text.as_deref())
+            && let Err(e) = w.file_in(root, &f)
         {
             err = Some(e);
         }

@@ -25,7 +25,7 @@ use std::io::{self, Write};
 
 use protobuf::{EnumOrUnknown, Message, MessageField};
 use scip::types::{
-    Document, Metadata, Occurrence, PositionEncoding, ProtocolVersion, Signature,
+    Descriptor, Document, Metadata, Occurrence, PositionEncoding, ProtocolVersion, Signature,
     SymbolInformation, SymbolRole, TextEncoding, ToolInfo, descriptor::Suffix,
     symbol_information::Kind as ScipKind,
 };
@@ -68,6 +68,20 @@ impl<W: Write> ScipWriter<W> {
             documents: 0,
             symbols: 0,
         })
+    }
+
+    /// Append the document of the file `f` indexed under `root`, read again (bounded as the
+    /// index reads it: a file that is no longer a regular file, or grew past the limit, is not
+    /// read) to find where each name is written; a name not found where the index put it (the
+    /// file changed in between) is written as generated, never with a range that holds other
+    /// bytes.
+    pub fn file_in(&mut self, root: &std::path::Path, f: &FileIndex) -> io::Result<()> {
+        let text = if f.decls.is_empty() {
+            None
+        } else {
+            Some(crate::fsio::read_repo_file(root.join(&f.path)).unwrap_or_default())
+        };
+        self.file(f, text.as_deref())
     }
 
     /// Append the document of one indexed file, whose bytes are `text` (`None`: not at hand,
@@ -166,27 +180,24 @@ fn kind_of(k: Kind) -> Option<(ScipKind, Suffix)> {
     })
 }
 
-/// A descriptor name as SCIP writes it: plain, or in backticks (doubled inside).
-fn escaped(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c == '_' || c == '+' || c == '-' || c == '$' || c.is_ascii_alphanumeric())
-    {
-        name.to_owned()
-    } else {
-        format!("`{}`", name.replace('`', "``"))
+/// One descriptor of a symbol.
+fn descriptor(name: &str, suffix: Suffix, disambiguator: String) -> Descriptor {
+    Descriptor {
+        name: name.to_owned(),
+        disambiguator,
+        suffix: EnumOrUnknown::new(suffix),
+        ..Default::default()
     }
 }
 
-/// `probity . . . ` and the file's path as namespaces.
-fn file_prefix(path: &str) -> String {
-    let mut s = format!("{SCHEME} . . . ");
-    for seg in path.split('/') {
-        s.push_str(&escaped(seg));
-        s.push('/');
-    }
-    s
+/// The symbol `descriptors` name, as the `scip` crate writes it: scheme [`SCHEME`], no
+/// package (`probity . . . `), names escaped where the grammar needs it.
+fn symbol_of(descriptors: &[Descriptor]) -> String {
+    scip::symbol::format_symbol(scip::types::Symbol {
+        scheme: SCHEME.to_owned(),
+        descriptors: descriptors.to_vec(),
+        ..Default::default()
+    })
 }
 
 /// The containers of `d` (modules and types before its name), each with whether it is a type.
@@ -247,21 +258,16 @@ fn header(f: &FileIndex) -> Document {
     }
 }
 
-/// The document of one file whose bytes are `text`.
-pub fn document(f: &FileIndex, text: Option<&[u8]>) -> Document {
-    let mut doc = header(f);
-    parts(f, text, &mut |p| match p {
-        Part::Occurrence(o) => doc.occurrences.push(o),
-        Part::Symbol(s) => doc.symbols.push(s),
-    });
-    doc
-}
-
 /// The occurrences and symbols of one file whose bytes are `text`, in declaration order (a
 /// symbol right after its first occurrence).
 fn parts(f: &FileIndex, text: Option<&[u8]>, out: &mut dyn FnMut(Part)) {
     let lines: Option<Vec<&[u8]>> = text.map(|t| t.split(|&b| b == b'\n').collect());
-    let prefix = file_prefix(&f.path);
+    // The file's path as namespaces, then each declaration's containers and name.
+    let path: Vec<Descriptor> = f
+        .path
+        .split('/')
+        .map(|seg| descriptor(seg, Suffix::Namespace, String::new()))
+        .collect();
     // How many times each method symbol was given (overloads, a method of two trait impls):
     // the second is `name(+1).`.
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -270,28 +276,32 @@ fn parts(f: &FileIndex, text: Option<&[u8]>, out: &mut dyn FnMut(Part)) {
         let Some((kind, suffix)) = kind_of(d.kind) else {
             continue;
         };
-        let mut owner = prefix.clone();
+        let mut descs = path.clone();
+        let mut in_type = false;
         for (c, is_type) in containers(d) {
-            owner.push_str(&escaped(c));
-            owner.push(if is_type { '#' } else { '/' });
+            let suffix = if is_type {
+                Suffix::Type
+            } else {
+                Suffix::Namespace
+            };
+            descs.push(descriptor(c, suffix, String::new()));
+            in_type = is_type;
         }
-        let name = escaped(&d.name);
-        let symbol = match suffix {
-            Suffix::Method => {
-                let base = format!("{owner}{name}");
-                let n = seen.entry(base.clone()).or_default();
-                let s = match *n {
-                    0 => format!("{base}()."),
-                    k => format!("{base}(+{k})."),
-                };
-                *n += 1;
-                s
-            }
-            Suffix::Type => format!("{owner}{name}#"),
-            Suffix::Namespace => format!("{owner}{name}/"),
-            Suffix::Macro => format!("{owner}{name}!"),
-            _ => format!("{owner}{name}."),
+        let enclosing = if in_type {
+            symbol_of(&descs)
+        } else {
+            String::new()
         };
+        descs.push(descriptor(&d.name, suffix, String::new()));
+        let mut symbol = symbol_of(&descs);
+        if suffix == Suffix::Method {
+            let n = seen.entry(symbol.clone()).or_default();
+            if *n > 0 {
+                descs.last_mut().expect("the name").disambiguator = format!("+{n}");
+                symbol = symbol_of(&descs);
+            }
+            *n += 1;
+        }
         let (range, written) = name_range(d, lines.as_deref());
         let generated = if written {
             0
@@ -312,11 +322,6 @@ fn parts(f: &FileIndex, text: Option<&[u8]>, out: &mut dyn FnMut(Part)) {
             documentation.push(format!("```{}\n{sig}\n```", f.language));
         }
         documentation.push(if d.exported { EXPORTED } else { NOT_EXPORTED }.to_owned());
-        let enclosing = if d.container.is_some() && owner.ends_with('#') {
-            owner.clone()
-        } else {
-            String::new()
-        };
         out(Part::Symbol(SymbolInformation {
             symbol,
             documentation,
@@ -333,5 +338,42 @@ fn parts(f: &FileIndex, text: Option<&[u8]>, out: &mut dyn FnMut(Part)) {
             enclosing_symbol: enclosing,
             ..Default::default()
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rust_file(text: &str) -> FileIndex {
+        let (lang, grammar) = crate::lang::for_path(std::path::Path::new("a.rs")).unwrap();
+        let (decls, _) = super::super::extract(lang, grammar, text);
+        let mut f = FileIndex::bare("a.rs", lang, crate::index::FileStatus::Ok);
+        f.decls = decls;
+        f
+    }
+
+    fn occurrences(f: &FileIndex, text: Option<&[u8]>) -> Vec<Occurrence> {
+        let mut out = Vec::new();
+        parts(f, text, &mut |p| {
+            if let Part::Occurrence(o) = p {
+                out.push(o);
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn a_file_changed_after_indexing_gets_no_range_over_other_bytes() {
+        let f = rust_file("pub fn alpha() {}\n");
+        let at = |t: &str| occurrences(&f, Some(t.as_bytes()));
+        let o = &at("pub fn alpha() {}\n")[0];
+        assert_eq!((o.range.clone(), o.symbol_roles), (vec![0, 7, 12], 1));
+        // Edited in between (or unreadable: no bytes): generated, an empty range.
+        for t in ["pub fn omega() {}\n", ""] {
+            let o = &at(t)[0];
+            assert_eq!(o.symbol_roles, 1 | SymbolRole::Generated as i32, "{t:?}");
+            assert_eq!(o.range, vec![0, 7, 7], "{t:?}");
+        }
     }
 }
