@@ -72,7 +72,7 @@ def check(probity, root):
                         problems.append(f"{f['path']}:{line + 1}: generated with a range {got!r}")
                 elif got != names.get(o.symbol, "").encode():
                     problems.append(f"{f['path']}:{line + 1}: range holds {got!r}, symbol {o.symbol!r}")
-    row = dict(files=len(files), symbols=n_sym, generated=gen, json=(wj, cj, mj), scip=(ws, cs, ms), size=0)
+    row = dict(files=len(files), symbols=n_sym, generated=gen, json=(wj, cj, mj), scip=(ws, cs, ms))
     return row, problems
 
 
