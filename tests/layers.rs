@@ -46,7 +46,7 @@ pub(crate) const LAYERS: &[(&str, &[&str])] = &[
 
 /// The drift half: it may use the foundations and the language layer, and nothing else of the
 /// probe half; the probe half may not use it.
-const DRIFT_HALF: &[&str] = &["index", "resolve", "drift"];
+const DRIFT_HALF: &[&str] = &["index", "resolve", "authority", "drift"];
 /// Layers the drift half may use.
 const DRIFT_USES_LAYERS: usize = 2;
 
@@ -77,6 +77,9 @@ const SAME_LAYER: &[(&str, &str)] = &[
     ("resolve", "index"),
     ("drift", "resolve"),
     ("drift", "index"),
+    ("authority", "resolve"),
+    ("authority", "index"),
+    ("drift", "authority"),
 ];
 
 /// Modules of the i/o layer the drift half may use: every input is read through fsio's bounded

@@ -30,6 +30,7 @@ mod drift_oracle_ts;
 mod drift_plans;
 mod drift_pybases;
 mod drift_real;
+mod drift_scip;
 mod e2e;
 mod formatters;
 mod fronts;

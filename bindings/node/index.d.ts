@@ -162,6 +162,8 @@ export interface DriftCommonOptions {
   root?: string;
   cacheDir?: string;
   noCache?: boolean;
+  /** A SCIP index of the repository (any indexer's): rung 4 (`--scip`; docs/drift.md). */
+  scip?: string;
 }
 
 export interface ResolveOptions extends DriftCommonOptions {

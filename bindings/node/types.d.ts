@@ -87,6 +87,7 @@ export type ReasonCode =
   | "io_error"
   | "not_a_directory"
   | "plan_too_large"
+  | "scip_index_invalid"
   | "invalid_language_data"
   | "line_out_of_range"
   | "no_statement_at_line"
@@ -1107,7 +1108,7 @@ export interface SessionSyncData {
  */
 export interface ResolveData {
   /**
-   * Authority of every verdict (`treesitter`).
+   * The base authority (`treesitter`); a verdict a higher rung decided names its own.
    */
   authority: string;
   max_severity: Severity;
@@ -1120,9 +1121,13 @@ export interface ResolveData {
    */
   root: string;
   /**
-   * Rung of every verdict.
+   * Its rung (2).
    */
   rung: number;
+  /**
+   * Rung 4 (`--scip INDEX`): the index, what it covers and what it decided.
+   */
+  scip?: ScipReport | null;
   stats: Stats;
 }
 /**
@@ -1130,13 +1135,19 @@ export interface ResolveData {
  */
 export interface Resolution {
   /**
-   * Always `treesitter`.
+   * The authority that decided the verdict: `treesitter` (rung 2), or `scip` when a SCIP
+   * index was given and decided it (`crate::authority`).
    */
   authority: string;
   /**
    * AMBIGUOUS: every match, sorted.
    */
   candidates?: Candidate[];
+  /**
+   * Rung 4: what the authority showed (the SCIP symbol found, or the coverage that proves
+   * absence).
+   */
+  evidence?: string | null;
   /**
    * VERIFIED: exported.
    */
@@ -1162,7 +1173,7 @@ export interface Resolution {
    */
   ref_kind: string;
   /**
-   * Always 2.
+   * Its rung: 2, or 4.
    */
   rung: number;
   /**
@@ -1225,6 +1236,108 @@ export interface Searched {
   names: string[];
 }
 /**
+ * What the SCIP rung was given and what it decided.
+ */
+export interface ScipReport {
+  /**
+   * `scip`.
+   */
+  authority: string;
+  /**
+   * VERIFIED verdicts the index confirmed.
+   */
+  confirmed: number;
+  coverage: Coverage;
+  /**
+   * Its definitions of global symbols.
+   */
+  definitions: number;
+  /**
+   * MISSING verdicts the index contradicts (now UNCHECKABLE).
+   */
+  disagreements: number;
+  /**
+   * Its documents.
+   */
+  documents: number;
+  /**
+   * The index read.
+   */
+  index: string;
+  /**
+   * MISSING verdicts the index proved (hard blocks).
+   */
+  missing: number;
+  /**
+   * MISSING verdicts the index could not assert (left at rung 2, with the reason).
+   */
+  not_asserted: number;
+  /**
+   * Documents ignored: a relative path that is not a plain path inside a repository.
+   */
+  rejected_documents: number;
+  /**
+   * 4.
+   */
+  rung: number;
+  /**
+   * The indexer that wrote it (`tool_info`: name and version).
+   */
+  tool: string;
+  /**
+   * Definitions skipped: a symbol that does not parse.
+   */
+  unreadable_symbols: number;
+  /**
+   * UNCHECKABLE verdicts the index made VERIFIED.
+   */
+  verified: number;
+}
+/**
+ * What the index covers of the repository.
+ */
+export interface Coverage {
+  /**
+   * One per family with source files under the root, in [`Family::ALL`] order.
+   */
+  families: FamilyCoverage[];
+  /**
+   * Documents of the index that are no file of the repository (an index of another tree,
+   * or of files since removed).
+   */
+  foreign_documents: number;
+}
+/**
+ * What the index covers of one family's files.
+ */
+export interface FamilyCoverage {
+  /**
+   * Whether every file of the family has a document: only then can the index prove a name
+   * absent in it.
+   */
+  complete: boolean;
+  /**
+   * How many of them the index has a document for.
+   */
+  covered: number;
+  /**
+   * `rust`, `python`, `javascript` (JavaScript and TypeScript).
+   */
+  family: string;
+  /**
+   * The family's source files under the root.
+   */
+  files: number;
+  /**
+   * Files without a document, sorted; at most [`MAX_LISTED`].
+   */
+  uncovered: string[];
+  /**
+   * How many files have no document (`uncovered` may list fewer).
+   */
+  uncovered_count: number;
+}
+/**
  * Counters of one run (exposed in JSON so tests can see cache reuse).
  */
 export interface Stats {
@@ -1259,7 +1372,7 @@ export interface Stats {
  */
 export interface DriftData {
   /**
-   * Authority of every verdict.
+   * The base authority (`treesitter`); a verdict a higher rung decided names its own.
    */
   authority: string;
   /**
@@ -1279,9 +1392,13 @@ export interface DriftData {
    */
   root: string;
   /**
-   * Its rung.
+   * Its rung (2).
    */
   rung: number;
+  /**
+   * Rung 4: the SCIP index given, what it covers and what it decided.
+   */
+  scip?: ScipReport | null;
   /**
    * Every skipped symbol, in order of first citation.
    */
@@ -1294,13 +1411,19 @@ export interface DriftData {
  */
 export interface Checked {
   /**
-   * Always `treesitter`.
+   * The authority that decided the verdict: `treesitter` (rung 2), or `scip` when a SCIP
+   * index was given and decided it (`crate::authority`).
    */
   authority: string;
   /**
    * AMBIGUOUS: every match, sorted.
    */
   candidates?: Candidate[];
+  /**
+   * Rung 4: what the authority showed (the SCIP symbol found, or the coverage that proves
+   * absence).
+   */
+  evidence?: string | null;
   /**
    * VERIFIED: exported.
    */
@@ -1330,7 +1453,7 @@ export interface Checked {
    */
   ref_kind: string;
   /**
-   * Always 2.
+   * Its rung: 2, or 4.
    */
   rung: number;
   /**

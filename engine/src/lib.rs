@@ -2,8 +2,8 @@
 //! check the symbols a plan cites against the repository's real declarations.
 //!
 //! The house is layered (docs/architecture.md; `tests/layers.rs` and `tests/tidy.rs` keep it
-//! so): a module uses only modules of lower layers, and the drift half (index, resolve, drift)
-//! only layers 1 and 2 and the bounded readers of `fsio`.
+//! so): a module uses only modules of lower layers, and the drift half (index, resolve,
+//! authority, drift) only layers 1 and 2 and the bounded readers of `fsio`.
 //!
 //! | layer | modules |
 //! |---|---|
@@ -12,7 +12,7 @@
 //! | 3 pure placement (no I/O) | `marker`, [`probe`], `capture`, [`strip`], [`place`] |
 //! | 4 I/O | `fsio`, [`ledger`], [`events`], `sink`, `runner`, [`trace`] |
 //! | 5 operations | [`ops`], [`session`], [`scan`] |
-//! | drift half (uses 1, 2 and `fsio`) | [`index`], [`resolve`], [`drift`] |
+//! | drift half (uses 1, 2 and `fsio`) | [`index`], [`resolve`], [`authority`], [`drift`] |
 //! | 6 acceptance (uses both halves) | [`accept`] |
 //! | 7 contract (the output of every command) | [`contract`] |
 //!
@@ -35,6 +35,7 @@
 //! | [`session::compare()`], [`session::render`], [`session::sync_file`] | compare runs, render the session, sync it into a notes file |
 //! | [`verify`] ([`scan::Options`] → [`scan::Report`]) | prove no probe is left under some roots |
 //! | [`drift::run`] (plan, root, cache → [`drift::Report`]), [`resolve::resolve`], [`index::index_root`] | the drift guard |
+//! | [`authority::apply_scip`] (root, a [`authority::ScipIndex`], resolutions → [`authority::ScipReport`]) | rung 4: a SCIP index confirms, contradicts or proves absence |
 //! | [`trace::inspect`] ([`trace::Options`] → [`trace::Report`]) | count and check a recorded agent trace |
 //! | [`accept::adjacent_tests`] ([`accept::TestsOptions`] → [`accept::AdjacentReport`]) | the tests adjacent to a change, their argv, their bounded runs |
 //! | [`accept::diff::run`] ([`accept::diff::Options`] → [`accept::DiffReport`]) | flag a fix whose diff deletes or short-circuits behaviour |
@@ -77,7 +78,8 @@
 //!   `SortedJson`, `Stats`
 //! - `probity::index::scip`: `ScipWriter`
 //! - `probity::resolve`: `resolve`, `read_refs_file`, `Verdict`, `Severity`, `AUTHORITY`, `RUNG`
-//! - `probity::drift`: `run`, `read_plan`, `exit_code`
+//! - `probity::authority`: `ScipIndex`, `apply_scip`, `ScipReport`
+//! - `probity::drift`: `run`, `run_with`, `read_plan`, `exit_code`, `scip_summary`
 //! - `probity::accept`: `adjacent_tests`, `reconfirm`, `TestsOptions`, `AdjacentReport`,
 //!   `ChangeSource`, `DEFAULT_DEPTH`, `Outcome`, `SuiteStatus`, `DiffReport`, `DiffSource`,
 //!   `Severity`, `Verdict`, `ReconfirmOptions`, `ReconfirmReport`
@@ -162,6 +164,7 @@ pub mod scan;
 pub mod session;
 
 // The drift half.
+pub mod authority;
 pub mod drift;
 pub mod index;
 pub mod resolve;

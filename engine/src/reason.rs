@@ -94,6 +94,10 @@ reasons! {
     NotADirectory = "not_a_directory",
     /// A plan is larger than `drift` reads, or cites more references than one run checks.
     PlanTooLarge = "plan_too_large",
+    /// A `--scip` file is not a SCIP index probity can use as an authority: not the protobuf
+    /// encoding of `scip.proto`'s `Index`, a field larger than probity reads, or an index
+    /// probity wrote itself (`index --scip`, rung 2's own declarations).
+    ScipIndexInvalid = "scip_index_invalid",
     /// The language data embedded at build time is broken (a bad `language.toml` or query); only
     /// a broken build can produce it.
     InvalidLanguageData = "invalid_language_data",

@@ -375,9 +375,10 @@ pub struct Resolution {
     pub ref_kind: RefKind,
     /// The verdict.
     pub verdict: Verdict,
-    /// Always `treesitter`.
+    /// The authority that decided the verdict: `treesitter` (rung 2), or `scip` when a SCIP
+    /// index was given and decided it (`crate::authority`).
     pub authority: &'static str,
-    /// Always 2.
+    /// Its rung: 2, or 4.
     pub rung: u8,
     /// docs/contracts.md §9.
     pub severity: Severity,
@@ -406,6 +407,10 @@ pub struct Resolution {
     /// MISSING: what was searched, so a reviewer can trust the absence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub searched: Option<Searched>,
+    /// Rung 4: what the authority showed (the SCIP symbol found, or the coverage that proves
+    /// absence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 /// What a MISSING verdict searched: the names looked for and the files analyzed for them (every

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use probity::authority::ScipIndex;
 use probity::contract::data;
 use probity::ledger::{Goal, Phase};
 use probity::ops::{PlaceRequest, StripRequest};
@@ -31,7 +32,7 @@ use probity::place::Anchor;
 use probity::probe::{self, ProbeIdentity};
 use probity::reason::Reason;
 use probity::session::{GateRequest, RunRequest, Target};
-use probity::{Error, index, resolve as res, scan, session};
+use probity::{Error, index, scan, session};
 
 type Outcome = Result<Value, Error>;
 
@@ -308,6 +309,13 @@ struct DriftOptions {
     cache_dir: Option<PathBuf>,
     #[serde(default)]
     no_cache: bool,
+    /// A SCIP index of the repository: rung 4 (`drift --scip`).
+    scip: Option<PathBuf>,
+}
+
+/// The SCIP index of `path`, read (`--scip`).
+fn read_scip(path: Option<&std::path::Path>) -> Result<Option<ScipIndex>, Error> {
+    path.map(ScipIndex::read).transpose()
 }
 
 /// `probity drift`: the symbols a plan cites against the repository's declarations. Resolves to
@@ -332,7 +340,8 @@ pub fn drift(options: Value) -> AsyncTask<Op> {
             no_cache: o.no_cache,
         }
         .setup()?;
-        let report = probity::drift::run(&text, &root, &cache)?;
+        let scip = read_scip(o.scip.as_deref())?;
+        let report = probity::drift::run_with(&text, &root, &cache, scip.as_ref())?;
         let plan = o.plan.unwrap_or_else(|| PathBuf::from("-"));
         value(&data::Drift::new(report, plan, root))
     })
@@ -346,6 +355,8 @@ struct ResolveOptions {
     cache_dir: Option<PathBuf>,
     #[serde(default)]
     no_cache: bool,
+    /// A SCIP index of the repository: rung 4 (`resolve --scip`).
+    scip: Option<PathBuf>,
 }
 
 /// `probity resolve`: one verdict per reference. Resolves to the data of `resolve --json`
@@ -353,22 +364,14 @@ struct ResolveOptions {
 #[napi(ts_return_type = "Promise<unknown>")]
 pub fn resolve(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: ResolveOptions| {
+        let scip = read_scip(o.scip.as_deref())?;
         let (root, cache) = DriftCommon {
             root: o.root,
             cache_dir: o.cache_dir,
             no_cache: o.no_cache,
         }
         .setup()?;
-        let (results, stats) = res::resolve(&root, &o.refs, &cache);
-        let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
-        value(&data::Resolve {
-            root,
-            authority: res::AUTHORITY.to_owned(),
-            rung: res::RUNG,
-            max_severity: max,
-            results,
-            stats,
-        })
+        value(&data::Resolve::run(root, &o.refs, &cache, scip.as_ref()))
     })
 }
 

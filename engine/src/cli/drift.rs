@@ -55,6 +55,10 @@ pub(super) struct ResolveArgs {
     /// A JSON file with the references: an array of strings (or of `{"ref": ...}`).
     #[arg(long = "refs", value_name = "FILE.json")]
     refs_file: Option<PathBuf>,
+    /// A SCIP index of the repository (any indexer's): rung 4 confirms verdicts, contradicts
+    /// or proves absence where it covers every file (docs/drift.md, "Rung 4").
+    #[arg(long, value_name = "INDEX.scip")]
+    scip: Option<PathBuf>,
     /// Exit 1 when a result reaches this severity.
     #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
@@ -80,8 +84,12 @@ pub(super) struct DriftArgs {
     /// The plan (markdown).
     #[arg(long, value_name = "PLAN.md")]
     plan: PathBuf,
+    /// A SCIP index of the repository (any indexer's): rung 4 confirms verdicts, contradicts
+    /// or proves absence where it covers every file (docs/drift.md, "Rung 4").
+    #[arg(long, value_name = "INDEX.scip")]
+    scip: Option<PathBuf>,
     /// Exit 1 when a result reaches this severity (default: only hard blocks, which rung 2
-    /// never raises).
+    /// never raises; a MISSING proved by `--scip` is one).
     #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
     #[command(flatten)]
@@ -118,16 +126,13 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
             Err(e) => return refused("resolve", json, &e),
         }
     }
-    let (results, stats) = probity::resolve::resolve(&root, &refs, &cache);
-    let max = results.iter().map(|r| r.severity).max().unwrap_or_default();
-    let d = data::Resolve {
-        root,
-        authority: probity::resolve::AUTHORITY.to_owned(),
-        rung: probity::resolve::RUNG,
-        max_severity: max,
-        results,
-        stats,
+    let scip = match a.scip.as_deref().map(probity::authority::ScipIndex::read) {
+        Some(Err(e)) => return refused("resolve", json, &e),
+        Some(Ok(ix)) => Some(ix),
+        None => None,
     };
+    let d = data::Resolve::run(root, &refs, &cache, scip.as_ref());
+    let max = d.max_severity;
     emit("resolve", json, drift_status(max, threshold), &d, || {
         for r in &d.results {
             let detail = match r.verdict {
@@ -152,13 +157,21 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                 _ => r.reason.clone().unwrap_or_default(),
             };
             let padded = format!("{:<11}", r.verdict.as_str());
+            let rung = if r.rung == probity::resolve::RUNG {
+                String::new()
+            } else {
+                format!("  [rung {}: {}]", r.rung, r.authority)
+            };
             println!(
-                "{} {:<22} {}  {}",
+                "{} {:<22} {}  {}{rung}",
                 ui::paint(ui::verdict_tone(r.verdict), &padded),
                 r.severity.as_str(),
                 r.reference,
                 detail
             );
+        }
+        if let Some(s) = &d.scip {
+            println!("{}", probity::drift::scip_summary(s));
         }
     })
 }
@@ -350,8 +363,13 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return refused("drift", json, &e),
     };
+    let scip = match a.scip.as_deref().map(probity::authority::ScipIndex::read) {
+        Some(Err(e)) => return refused("drift", json, &e),
+        Some(Ok(ix)) => Some(ix),
+        None => None,
+    };
     let started = std::time::Instant::now();
-    let report = match probity::drift::run(&plan, &root, &cache) {
+    let report = match probity::drift::run_with(&plan, &root, &cache, scip.as_ref()) {
         Ok(r) => r,
         Err(e) => return refused("drift", json, &e),
     };

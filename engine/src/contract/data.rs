@@ -232,9 +232,9 @@ impl Default for Languages {
 pub struct Resolve {
     /// Repository root.
     pub root: PathBuf,
-    /// Authority of every verdict (`treesitter`).
+    /// The base authority (`treesitter`); a verdict a higher rung decided names its own.
     pub authority: String,
-    /// Rung of every verdict.
+    /// Its rung (2).
     pub rung: u8,
     /// The most severe result.
     pub max_severity: Severity,
@@ -242,6 +242,32 @@ pub struct Resolve {
     pub results: Vec<Resolution>,
     /// Counters.
     pub stats: Stats,
+    /// Rung 4 (`--scip INDEX`): the index, what it covers and what it decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scip: Option<crate::authority::ScipReport>,
+}
+
+impl Resolve {
+    /// `resolve` of `refs` under `root` with the declarations cache `cache`, the SCIP index
+    /// `scip` applied as rung 4 when there is one.
+    pub fn run(
+        root: PathBuf,
+        refs: &[String],
+        cache: &crate::index::Cache,
+        scip: Option<&crate::authority::ScipIndex>,
+    ) -> Resolve {
+        let (mut results, stats) = crate::resolve::resolve(&root, refs, cache);
+        let scip = scip.map(|ix| crate::authority::apply_scip(&root, ix, &mut results));
+        Resolve {
+            max_severity: results.iter().map(|r| r.severity).max().unwrap_or_default(),
+            authority: crate::resolve::AUTHORITY.to_owned(),
+            rung: crate::resolve::RUNG,
+            root,
+            results,
+            stats,
+            scip,
+        }
+    }
 }
 
 /// `index` (streamed file by file: this type describes it, the CLI writes it without holding

@@ -3,6 +3,7 @@
 
 use super::Report;
 use super::plan::Occurrence;
+use crate::authority::ScipReport;
 use crate::resolve::Verdict;
 
 /// `s` for a table cell: control characters escaped ([`crate::untrusted::escape`], a plan's or
@@ -32,6 +33,10 @@ pub fn coverage_markdown(r: &Report) -> String {
         "Authority: {} (rung {}). {} symbol(s) checked: {} VERIFIED, {} MISSING, {} AMBIGUOUS, {} UNCHECKABLE; {} skipped.\n\n",
         r.authority, r.rung, s.checked, s.verified, s.missing, s.ambiguous, s.uncheckable, s.skipped
     ));
+    if let Some(x) = &r.scip {
+        out.push_str(&scip_summary(x));
+        out.push_str("\n\n");
+    }
     if !r.results.is_empty() {
         out.push_str("| Symbol | Verdict | Severity | Kind | Where / why | Plan line |\n|---|---|---|---|---|---|\n");
         for c in &r.results {
@@ -54,6 +59,9 @@ pub fn coverage_markdown(r: &Report) -> String {
                 && let Some(note) = &x.reason
             {
                 detail = format!("{detail}; {note}");
+            }
+            if x.rung != r.rung {
+                detail = format!("{detail} (rung {}: {})", x.rung, x.authority);
             }
             out.push_str(&format!(
                 "| `{}` | {} | {} | {} | {} | {} |\n",
@@ -103,4 +111,49 @@ pub fn coverage_markdown(r: &Report) -> String {
         }
     }
     out
+}
+
+/// One paragraph on the SCIP rung: the index, its coverage per family and what it decided.
+pub fn scip_summary(x: &ScipReport) -> String {
+    let cov: Vec<String> = x
+        .coverage
+        .families
+        .iter()
+        .map(|c| {
+            if c.complete {
+                format!("all {} {} files", c.files, c.family)
+            } else {
+                format!(
+                    "{} of {} {} files (not covered: {}{}; absence there is not asserted)",
+                    c.covered,
+                    c.files,
+                    c.family,
+                    cell(&c.uncovered.join(", ")),
+                    if c.uncovered_count > c.uncovered.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                )
+            }
+        })
+        .collect();
+    format!(
+        "Rung 4: SCIP index {} ({}, {} documents, {} definitions) covers {}. It confirmed {}, \
+         verified {}, proved {} MISSING (hard block), contradicted {}; {} MISSING not asserted.",
+        cell(&x.index.display().to_string()),
+        cell(&x.tool),
+        x.documents,
+        x.definitions,
+        if cov.is_empty() {
+            "no source file of the root".to_owned()
+        } else {
+            cov.join(", ")
+        },
+        x.confirmed,
+        x.verified,
+        x.missing,
+        x.disagreements,
+        x.not_asserted
+    )
 }

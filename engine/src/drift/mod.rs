@@ -4,7 +4,7 @@
 //!
 //! This file holds reading a plan within its limits ([`read_plan`]), the report types, [`run`]
 //! and the exit code; `plan` extracts the references (pure text), `markdown` renders the
-//! coverage block. Depends only on `resolve`, `index`, `error` and `reason`.
+//! coverage block. Depends only on `resolve`, `authority`, `index`, `error` and `reason`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,6 +12,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::authority::{self, ScipIndex, ScipReport};
 use crate::error::Error;
 use crate::index::{Cache, Stats};
 use crate::reason::Reason;
@@ -22,7 +23,7 @@ mod markdown;
 mod plan;
 mod quote;
 
-pub use markdown::coverage_markdown;
+pub use markdown::{coverage_markdown, scip_summary};
 use plan::ARTIFACTS_QUOTED;
 pub use plan::{ARTIFACTS_HEADING, Cited, Extracted, Occurrence, extract, is_under};
 pub use quote::QUOTE_BYTES;
@@ -84,9 +85,9 @@ pub struct Summary {
 /// The drift report of a plan.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Report {
-    /// Authority of every verdict.
+    /// The base authority (`treesitter`); a verdict a higher rung decided names its own.
     pub authority: &'static str,
-    /// Its rung.
+    /// Its rung (2).
     pub rung: u8,
     /// Counts.
     pub summary: Summary,
@@ -96,6 +97,9 @@ pub struct Report {
     pub skipped: Vec<Skipped>,
     /// Run counters.
     pub stats: Stats,
+    /// Rung 4: the SCIP index given, what it covers and what it decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scip: Option<ScipReport>,
 }
 
 /// Whether a verdict shows the symbol exists.
@@ -140,8 +144,20 @@ pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, us
 }
 
 /// Run the plan pass over the repository at `root` (refused `not_a_directory` when it is not
-/// one).
+/// one): [`run_with`] without a SCIP index.
 pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Report> {
+    run_with(plan, root, cache, None)
+}
+
+/// Run the plan pass over the repository at `root`, the verdicts of rung 2 then given to the
+/// SCIP index `scip` when there is one (rung 4, [`crate::authority`]), before artifacts are
+/// told apart.
+pub fn run_with(
+    plan: &str,
+    root: &Path,
+    cache: &Cache,
+    scip: Option<&ScipIndex>,
+) -> crate::error::Result<Report> {
     crate::index::check_root(root)?;
     let ex = extract(plan);
     // The plan's context goes in with each reference: the verdict comes out final
@@ -158,7 +174,8 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Repor
             },
         })
         .collect();
-    let (res, stats) = resolve::resolve_refs(root, &refs, cache);
+    let (mut res, stats) = resolve::resolve_refs(root, &refs, cache);
+    let scip = scip.map(|ix| authority::apply_scip(root, ix, &mut res));
     let verdicts: Vec<Verdict> = res.iter().map(|r| r.verdict).collect();
     let skips = artifacts(&ex, &verdicts);
     let mut summary = Summary {
@@ -209,6 +226,7 @@ pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Repor
         results,
         skipped,
         stats,
+        scip,
     })
 }
 

@@ -126,6 +126,7 @@ impl Repo {
             suggestions: Vec::new(),
             reason: None,
             searched: None,
+            evidence: None,
         };
         let outcome = self.outcome_of(r);
         match outcome {
