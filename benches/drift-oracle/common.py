@@ -175,8 +175,14 @@ def sample(items: list, k: int, rng: random.Random) -> list:
     return rng.sample(items, k)
 
 
-def resolve(root: Path, refs: list[Ref], timeout: int = 900) -> dict[str, dict]:
-    """Run `probity resolve` on `root` over the references; ref text -> result."""
+def scip_authority(index: Path) -> Path | None:
+    """The index to give `probity resolve --scip` (rung 4) when `AUTHORITY=scip`, else None."""
+    return index if os.environ.get("AUTHORITY") == "scip" else None
+
+
+def resolve(root: Path, refs: list[Ref], timeout: int = 900, scip: Path | None = None) -> dict[str, dict]:
+    """Run `probity resolve` on `root` over the references (with `--scip` when given, rung 4);
+    ref text -> result."""
     texts = sorted({r.text for r in refs})
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,7 +198,7 @@ def resolve(root: Path, refs: list[Ref], timeout: int = 900) -> dict[str, dict]:
             "--json",
             "--no-cache",
             "-q",
-        ]
+        ] + (["--scip", str(scip)] if scip else [])
         proc = subprocess.run(cmd, capture_output=True, timeout=timeout)
         try:
             doc = json.loads(proc.stdout)
@@ -201,7 +207,7 @@ def resolve(root: Path, refs: list[Ref], timeout: int = 900) -> dict[str, dict]:
                 f"probity resolve {root}: exit {proc.returncode}: "
                 f"{proc.stderr.decode(errors='replace')[-2000:]}"
             )
-        if doc.get("status") != "ok":
+        if doc.get("status") not in ("ok", "not_clean"):
             raise RuntimeError(f"probity resolve {root}: {doc.get('reason')}: {doc.get('detail')}")
         for res in doc["data"]["results"]:
             out[res["ref"]] = res
@@ -220,6 +226,8 @@ class PackageScore:
     inv_unc: int = 0
     unsafe: list = dataclasses.field(default_factory=list)
     results: list = dataclasses.field(default_factory=list)
+    rung4: int = 0  # verdicts decided by the SCIP index (AUTHORITY=scip)
+    hard: int = 0  # of them, MISSING at rung 4 (hard blocks)
     skipped: str = ""  # why the package is not scored (oracle failed, partial index)
 
 
@@ -251,6 +259,9 @@ class Score:
             {"ref": ref.text, "truth": ref.truth, "form": ref.form, "why": ref.why, "verdict": verdict,
              "reason": (result or {}).get("reason") or ""}
         )
+        if (result or {}).get("rung") == 4:
+            ps.rung4 += 1
+            ps.hard += verdict == "MISSING"
         if ref.truth == REAL:
             ps.real += 1
             if verdict in EXISTS:
@@ -268,10 +279,10 @@ class Score:
             else:
                 ps.unsafe.append((ref, verdict))
 
-    def run(self, name: str, root: Path, refs: list[Ref], coverage: str = "") -> PackageScore:
-        """Resolve and tally one package's references."""
+    def run(self, name: str, root: Path, refs: list[Ref], coverage: str = "", scip: Path | None = None) -> PackageScore:
+        """Resolve and tally one package's references (`scip`: rung 4 with that index)."""
         ps = self.package(name, coverage)
-        results = resolve(root, refs)
+        results = resolve(root, refs, scip=scip)
         for ref in refs:
             self.add(ps, ref, results.get(ref.text))
         return ps
@@ -280,7 +291,7 @@ class Score:
         t = PackageScore(name=f"{self.family} total")
         scored = [p for p in self.packages if not p.skipped]
         for p in scored:
-            for f in ("real", "real_right", "real_unc", "inv", "inv_right", "inv_unc"):
+            for f in ("real", "real_right", "real_unc", "inv", "inv_right", "inv_unc", "rung4", "hard"):
                 setattr(t, f, getattr(t, f) + getattr(p, f))
             t.unsafe.extend(p.unsafe)
         t.coverage = f"{len(scored)} packages"
@@ -288,7 +299,9 @@ class Score:
 
     def report(self, out: Path | None = None) -> None:
         """Print the table (and the unsafe references), write JSON if asked."""
-        hdr = f"{'package':<34} {'refs':>6} {'real ok':>8} {'inv ok':>8} {'unc r/i':>11} {'unsafe':>6}  oracle"
+        rung4 = os.environ.get("AUTHORITY") == "scip"
+        extra = f" {'rung 4':>7} {'hard':>6}" if rung4 else ""
+        hdr = f"{'package':<34} {'refs':>6} {'real ok':>8} {'inv ok':>8} {'unc r/i':>11} {'unsafe':>6}{extra}  oracle"
         print(hdr)
         print("-" * len(hdr))
         for p in self.packages + [self.totals()]:
@@ -298,7 +311,7 @@ class Score:
             print(
                 f"{p.name:<34} {p.real + p.inv:>6} {pct(p.real_right, p.real):>8} "
                 f"{pct(p.inv_right, p.inv):>8} {pct(p.real_unc, p.real):>5}/{pct(p.inv_unc, p.inv):<5} "
-                f"{len(p.unsafe):>6}  {p.coverage}"
+                f"{len(p.unsafe):>6}" + (f" {p.rung4:>7} {p.hard:>6}" if rung4 else "") + f"  {p.coverage}"
             )
         unsafe = [(p.name, r, v) for p in self.packages for r, v in p.unsafe]
         if unsafe:

@@ -106,7 +106,7 @@ def main() -> None:
             score.skip(name, f"index covers none of {len(files)} files")
             continue
         refs = oracle.references(name, per_pkg)
-        ps = score.run(name, root, refs, oracle.coverage)
+        ps = score.run(name, root, refs, oracle.coverage, common.scip_authority(index))
         print(f"{name}: {len(refs)} refs, {len(ps.unsafe)} unsafe", file=sys.stderr, flush=True)
         for ref, verdict in ps.unsafe:
             print(f"  unsafe {ref.truth} {ref.text!r} -> {verdict} [{ref.form}] {ref.why}", file=sys.stderr)

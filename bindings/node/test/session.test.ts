@@ -208,6 +208,11 @@ test("drift and resolve: a plan's symbols against the fixture's declarations", a
       ["Cart.remove", "MISSING"],
     ],
   );
+  // `scip`: rung 4 (`--scip`); a file that is no SCIP index is refused with its code.
+  await assert.rejects(
+    probity.resolve({ refs: ["Cart.add"], noCache: true, scip: cart }),
+    refusedWith("scip_index_invalid"),
+  );
 });
 
 /** `git ARGS` in `cwd`, which must succeed. */
