@@ -83,8 +83,9 @@ const SAME_LAYER: &[(&str, &str)] = &[
 ];
 
 /// Modules of the i/o layer the drift half may use: every input is read through fsio's bounded
-/// readers (issue 12), the drift half's too.
-const DRIFT_HALF_IO: &[&str] = &["fsio"];
+/// readers (issue 12), the drift half's too; a language server (rung 3) runs through runner's
+/// bounded tool calls, in its own process group.
+const DRIFT_HALF_IO: &[&str] = &["fsio", "runner"];
 
 pub(crate) fn layer_of(module: &str) -> Option<usize> {
     if DRIFT_HALF.contains(&module) {

@@ -18,6 +18,7 @@ mod drift_extract;
 mod drift_heads;
 mod drift_js;
 mod drift_jstypes;
+mod drift_lsp;
 mod drift_node;
 mod drift_oracle_cases;
 mod drift_oracle_expand;

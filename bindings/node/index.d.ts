@@ -164,6 +164,11 @@ export interface DriftCommonOptions {
   noCache?: boolean;
   /** A SCIP index of the repository (any indexer's): rung 4 (`--scip`; docs/drift.md). */
   scip?: string;
+  /** A language server's argv (`["pyright-langserver", "--stdio"]`): rung 3, which may make
+   * UNCHECKABLE references VERIFIED and never makes a MISSING (`--lsp`). */
+  lsp?: string[];
+  /** The budget of rung 3 in seconds, 1 to 3600 (default 60; `--lsp-timeout`). */
+  lspTimeoutSeconds?: number;
 }
 
 export interface ResolveOptions extends DriftCommonOptions {

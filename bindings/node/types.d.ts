@@ -1111,6 +1111,10 @@ export interface ResolveData {
    * The base authority (`treesitter`); a verdict a higher rung decided names its own.
    */
   authority: string;
+  /**
+   * Rung 3 (`--lsp CMD`): the language server and what it confirmed.
+   */
+  lsp?: LspReport | null;
   max_severity: Severity;
   /**
    * One per reference, in order.
@@ -1129,6 +1133,44 @@ export interface ResolveData {
    */
   scip?: ScipReport | null;
   stats: Stats;
+}
+/**
+ * What the language server rung was given and what it did.
+ */
+export interface LspReport {
+  /**
+   * UNCHECKABLE references it was asked about.
+   */
+  asked: number;
+  /**
+   * `lsp`.
+   */
+  authority: string;
+  /**
+   * The server's command line, as given.
+   */
+  command: string[];
+  /**
+   * Why it stopped early, when it did (could not start, timed out, broke the protocol).
+   */
+  error?: string | null;
+  /**
+   * Whether it answered a `workspace/symbol` with a result before the questions (its scan
+   * done); `false` when it was not started (nothing to ask) or never did.
+   */
+  ready: boolean;
+  /**
+   * 3.
+   */
+  rung: number;
+  /**
+   * The server's name and version (`serverInfo` of its `initialize` answer).
+   */
+  server: string | null;
+  /**
+   * Of them, made VERIFIED.
+   */
+  verified: number;
 }
 /**
  * The answer for one reference.
@@ -1379,6 +1421,10 @@ export interface DriftData {
    * The coverage section, as the human output prints it.
    */
   coverage_markdown: string;
+  /**
+   * Rung 3: the language server given and what it confirmed.
+   */
+  lsp?: LspReport | null;
   /**
    * The plan.
    */

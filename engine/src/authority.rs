@@ -50,10 +50,12 @@ use crate::lang::Family;
 use crate::resolve::{RefKind, Resolution, Severity, Verdict};
 
 mod coverage;
+mod lsp;
 mod read;
 mod symbols;
 
 pub use coverage::{Coverage, FamilyCoverage, MAX_LISTED};
+pub use lsp::{DEFAULT_LSP_TIMEOUT, LSP_AUTHORITY, LSP_RUNG, LspReport, apply_lsp};
 pub use read::{MAX_DOCUMENT_BYTES, MAX_SCIP_BYTES, ScipIndex};
 
 use read::Def;
@@ -95,6 +97,41 @@ pub struct ScipReport {
     pub disagreements: usize,
     /// MISSING verdicts the index could not assert (left at rung 2, with the reason).
     pub not_asserted: usize,
+}
+
+/// The rungs above tree-sitter a call is given: a SCIP index (rung 4) and a language server
+/// (rung 3); either may be absent.
+#[derive(Debug, Default)]
+pub struct Rungs<'a> {
+    /// A SCIP index of the repository.
+    pub scip: Option<&'a ScipIndex>,
+    /// A language server's command line and the budget of the whole rung.
+    pub lsp: Option<LspRung>,
+}
+
+/// A language server's command line (argv) and the budget of the whole rung.
+pub type LspRung = (Vec<String>, std::time::Duration);
+
+/// What the higher rungs did.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct RungsReport {
+    /// Rung 4.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scip: Option<ScipReport>,
+    /// Rung 3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lsp: Option<LspReport>,
+}
+
+/// Apply the rungs `rungs` to rung 2's `results` under `root`: the SCIP index first (it can
+/// prove), then the language server for what is still UNCHECKABLE (it can only confirm).
+pub fn apply(root: &Path, rungs: &Rungs, results: &mut [Resolution]) -> RungsReport {
+    let scip = rungs.scip.map(|ix| apply_scip(root, ix, results));
+    let lsp = rungs
+        .lsp
+        .as_ref()
+        .map(|(argv, budget)| apply_lsp(root, argv, *budget, results));
+    RungsReport { scip, lsp }
 }
 
 /// One rung-4 lookup: the index, the root's files and the coverage.
@@ -399,11 +436,15 @@ impl Rung4<'_> {
         let Some(text) = bytes.split(|&b| b == b'\n').nth(line as usize) else {
             return false;
         };
-        let text = String::from_utf8_lossy(text);
-        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-        text.match_indices(&**name).any(|(i, _)| {
-            !text[..i].chars().next_back().is_some_and(word)
-                && !text[i + name.len()..].chars().next().is_some_and(word)
-        })
+        holds_word(&String::from_utf8_lossy(text), name)
     }
+}
+
+/// Whether `text` holds `name` as a whole word (not inside a longer identifier).
+fn holds_word(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(word)
+            && !text[i + name.len()..].chars().next().is_some_and(word)
+    })
 }

@@ -3,7 +3,8 @@
 //!
 //! The house is layered (docs/architecture.md; `tests/layers.rs` and `tests/tidy.rs` keep it
 //! so): a module uses only modules of lower layers, and the drift half (index, resolve,
-//! authority, drift) only layers 1 and 2 and the bounded readers of `fsio`.
+//! authority, drift) only layers 1 and 2, the bounded readers of `fsio` and the bounded tool
+//! calls of `runner` (a language server).
 //!
 //! | layer | modules |
 //! |---|---|
@@ -78,8 +79,10 @@
 //!   `SortedJson`, `Stats`
 //! - `probity::index::scip`: `ScipWriter`
 //! - `probity::resolve`: `resolve`, `read_refs_file`, `Verdict`, `Severity`, `AUTHORITY`, `RUNG`
-//! - `probity::authority`: `ScipIndex`, `apply_scip`, `ScipReport`
-//! - `probity::drift`: `run`, `run_with`, `read_plan`, `exit_code`, `scip_summary`
+//! - `probity::authority`: `ScipIndex`, `apply_scip`, `ScipReport`, `Rungs`, `LspRung`,
+//!   `DEFAULT_LSP_TIMEOUT`
+//! - `probity::drift`: `run`, `run_with`, `read_plan`, `exit_code`, `scip_summary`,
+//!   `lsp_summary`
 //! - `probity::accept`: `adjacent_tests`, `reconfirm`, `TestsOptions`, `AdjacentReport`,
 //!   `ChangeSource`, `DEFAULT_DEPTH`, `Outcome`, `SuiteStatus`, `DiffReport`, `DiffSource`,
 //!   `Severity`, `Verdict`, `ReconfirmOptions`, `ReconfirmReport`

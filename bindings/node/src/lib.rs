@@ -24,7 +24,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use probity::authority::ScipIndex;
+use probity::authority::{Rungs, ScipIndex};
 use probity::contract::data;
 use probity::ledger::{Goal, Phase};
 use probity::ops::{PlaceRequest, StripRequest};
@@ -311,11 +311,38 @@ struct DriftOptions {
     no_cache: bool,
     /// A SCIP index of the repository: rung 4 (`drift --scip`).
     scip: Option<PathBuf>,
+    /// A language server's argv: rung 3 (`drift --lsp`).
+    lsp: Option<Vec<String>>,
+    lsp_timeout_seconds: Option<u64>,
 }
 
 /// The SCIP index of `path`, read (`--scip`).
 fn read_scip(path: Option<&std::path::Path>) -> Result<Option<ScipIndex>, Error> {
     path.map(ScipIndex::read).transpose()
+}
+
+/// The language server rung of `lsp` (an argv) and `lsp_timeout_seconds` (`--lsp`,
+/// `--lsp-timeout`); an empty argv or a timeout out of 1-3600 is `invalid_argument`.
+fn lsp_rung(
+    lsp: Option<Vec<String>>,
+    timeout: Option<u64>,
+) -> Result<Option<probity::authority::LspRung>, Error> {
+    let bad = |m: &str| Error::new(Reason::InvalidArgument, m.to_owned());
+    match (lsp, timeout) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(bad("lspTimeoutSeconds needs lsp")),
+        (Some(argv), _) if argv.is_empty() => Err(bad("lsp: the server's argv is empty")),
+        (Some(_), Some(t)) if !(1..=3600).contains(&t) => {
+            Err(bad("lspTimeoutSeconds: expected 1 to 3600"))
+        }
+        (Some(argv), t) => Ok(Some((
+            argv,
+            t.map_or(
+                probity::authority::DEFAULT_LSP_TIMEOUT,
+                std::time::Duration::from_secs,
+            ),
+        ))),
+    }
 }
 
 /// `probity drift`: the symbols a plan cites against the repository's declarations. Resolves to
@@ -341,7 +368,11 @@ pub fn drift(options: Value) -> AsyncTask<Op> {
         }
         .setup()?;
         let scip = read_scip(o.scip.as_deref())?;
-        let report = probity::drift::run_with(&text, &root, &cache, scip.as_ref())?;
+        let rungs = Rungs {
+            scip: scip.as_ref(),
+            lsp: lsp_rung(o.lsp, o.lsp_timeout_seconds)?,
+        };
+        let report = probity::drift::run_with(&text, &root, &cache, &rungs)?;
         let plan = o.plan.unwrap_or_else(|| PathBuf::from("-"));
         value(&data::Drift::new(report, plan, root))
     })
@@ -357,6 +388,9 @@ struct ResolveOptions {
     no_cache: bool,
     /// A SCIP index of the repository: rung 4 (`resolve --scip`).
     scip: Option<PathBuf>,
+    /// A language server's argv: rung 3 (`resolve --lsp`).
+    lsp: Option<Vec<String>>,
+    lsp_timeout_seconds: Option<u64>,
 }
 
 /// `probity resolve`: one verdict per reference. Resolves to the data of `resolve --json`
@@ -365,13 +399,17 @@ struct ResolveOptions {
 pub fn resolve(options: Value) -> AsyncTask<Op> {
     Op::new(options, |o: ResolveOptions| {
         let scip = read_scip(o.scip.as_deref())?;
+        let rungs = Rungs {
+            scip: scip.as_ref(),
+            lsp: lsp_rung(o.lsp, o.lsp_timeout_seconds)?,
+        };
         let (root, cache) = DriftCommon {
             root: o.root,
             cache_dir: o.cache_dir,
             no_cache: o.no_cache,
         }
         .setup()?;
-        value(&data::Resolve::run(root, &o.refs, &cache, scip.as_ref()))
+        value(&data::Resolve::run(root, &o.refs, &cache, &rungs))
     })
 }
 

@@ -213,6 +213,11 @@ test("drift and resolve: a plan's symbols against the fixture's declarations", a
     probity.resolve({ refs: ["Cart.add"], noCache: true, scip: cart }),
     refusedWith("scip_index_invalid"),
   );
+  // `lsp`: rung 3 (`--lsp`); an empty argv is refused.
+  await assert.rejects(
+    probity.resolve({ refs: ["Cart.add"], noCache: true, lsp: [] }),
+    refusedWith("invalid_argument"),
+  );
 });
 
 /** `git ARGS` in `cwd`, which must succeed. */

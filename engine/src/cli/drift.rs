@@ -55,10 +55,8 @@ pub(super) struct ResolveArgs {
     /// A JSON file with the references: an array of strings (or of `{"ref": ...}`).
     #[arg(long = "refs", value_name = "FILE.json")]
     refs_file: Option<PathBuf>,
-    /// A SCIP index of the repository (any indexer's): rung 4 confirms verdicts, contradicts
-    /// or proves absence where it covers every file (docs/drift.md, "Rung 4").
-    #[arg(long, value_name = "INDEX.scip")]
-    scip: Option<PathBuf>,
+    #[command(flatten)]
+    higher: HigherArgs,
     /// Exit 1 when a result reaches this severity.
     #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
@@ -84,16 +82,65 @@ pub(super) struct DriftArgs {
     /// The plan (markdown).
     #[arg(long, value_name = "PLAN.md")]
     plan: PathBuf,
-    /// A SCIP index of the repository (any indexer's): rung 4 confirms verdicts, contradicts
-    /// or proves absence where it covers every file (docs/drift.md, "Rung 4").
-    #[arg(long, value_name = "INDEX.scip")]
-    scip: Option<PathBuf>,
+    #[command(flatten)]
+    higher: HigherArgs,
     /// Exit 1 when a result reaches this severity (default: only hard blocks, which rung 2
     /// never raises; a MISSING proved by `--scip` is one).
     #[arg(long, value_name = "SEVERITY", value_parser = FAIL_ON)]
     fail_on: Option<String>,
     #[command(flatten)]
     common: DriftCommon,
+}
+
+/// The rungs above tree-sitter (`resolve`, `drift`).
+#[derive(Args)]
+pub(super) struct HigherArgs {
+    /// A SCIP index of the repository (any indexer's): rung 4 confirms verdicts, contradicts
+    /// or proves absence where it covers every file (docs/drift.md, "Rung 4").
+    #[arg(long, value_name = "INDEX.scip")]
+    scip: Option<PathBuf>,
+    /// A language server's command line (words separated by spaces, e.g. `pyright-langserver
+    /// --stdio`): rung 3 asks it about the UNCHECKABLE references only and may make them
+    /// VERIFIED; it never makes a MISSING (docs/drift.md, "Rung 3").
+    #[arg(long, value_name = "CMD")]
+    lsp: Option<String>,
+    /// The budget of the language server rung, start-up included (default 60); its process
+    /// group is killed when it runs out.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600), requires = "lsp")]
+    lsp_timeout: Option<u64>,
+}
+
+/// The higher rungs the options ask for: the SCIP index read (refused when it cannot be), the
+/// language server's argv (refused `invalid_argument` when empty).
+fn higher_rungs(
+    h: &HigherArgs,
+) -> probity::Result<(
+    Option<probity::authority::ScipIndex>,
+    Option<probity::authority::LspRung>,
+)> {
+    let scip = h
+        .scip
+        .as_deref()
+        .map(probity::authority::ScipIndex::read)
+        .transpose()?;
+    let lsp = match &h.lsp {
+        None => None,
+        Some(cmd) => {
+            let argv: Vec<String> = cmd.split_whitespace().map(str::to_owned).collect();
+            if argv.is_empty() {
+                return Err(probity::Error::new(
+                    probity::reason::Reason::InvalidArgument,
+                    "--lsp: the language server's command line is empty",
+                ));
+            }
+            let budget = h.lsp_timeout.map_or(
+                probity::authority::DEFAULT_LSP_TIMEOUT,
+                std::time::Duration::from_secs,
+            );
+            Some((argv, budget))
+        }
+    };
+    Ok((scip, lsp))
 }
 
 /// Root, cache and thread pool of a drift-guard command.
@@ -126,12 +173,15 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
             Err(e) => return refused("resolve", json, &e),
         }
     }
-    let scip = match a.scip.as_deref().map(probity::authority::ScipIndex::read) {
-        Some(Err(e)) => return refused("resolve", json, &e),
-        Some(Ok(ix)) => Some(ix),
-        None => None,
+    let (scip, lsp) = match higher_rungs(&a.higher) {
+        Ok(x) => x,
+        Err(e) => return refused("resolve", json, &e),
     };
-    let d = data::Resolve::run(root, &refs, &cache, scip.as_ref());
+    let rungs = probity::authority::Rungs {
+        scip: scip.as_ref(),
+        lsp,
+    };
+    let d = data::Resolve::run(root, &refs, &cache, &rungs);
     let max = d.max_severity;
     emit("resolve", json, drift_status(max, threshold), &d, || {
         for r in &d.results {
@@ -172,6 +222,9 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
         }
         if let Some(s) = &d.scip {
             println!("{}", probity::drift::scip_summary(s));
+        }
+        if let Some(l) = &d.lsp {
+            println!("{}", probity::drift::lsp_summary(l));
         }
     })
 }
@@ -363,13 +416,16 @@ pub(super) fn drift_cmd(a: DriftArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return refused("drift", json, &e),
     };
-    let scip = match a.scip.as_deref().map(probity::authority::ScipIndex::read) {
-        Some(Err(e)) => return refused("drift", json, &e),
-        Some(Ok(ix)) => Some(ix),
-        None => None,
+    let (scip, lsp) = match higher_rungs(&a.higher) {
+        Ok(x) => x,
+        Err(e) => return refused("drift", json, &e),
+    };
+    let rungs = probity::authority::Rungs {
+        scip: scip.as_ref(),
+        lsp,
     };
     let started = std::time::Instant::now();
-    let report = match probity::drift::run_with(&plan, &root, &cache, scip.as_ref()) {
+    let report = match probity::drift::run_with(&plan, &root, &cache, &rungs) {
         Ok(r) => r,
         Err(e) => return refused("drift", json, &e),
     };

@@ -245,19 +245,22 @@ pub struct Resolve {
     /// Rung 4 (`--scip INDEX`): the index, what it covers and what it decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scip: Option<crate::authority::ScipReport>,
+    /// Rung 3 (`--lsp CMD`): the language server and what it confirmed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lsp: Option<crate::authority::LspReport>,
 }
 
 impl Resolve {
-    /// `resolve` of `refs` under `root` with the declarations cache `cache`, the SCIP index
-    /// `scip` applied as rung 4 when there is one.
+    /// `resolve` of `refs` under `root` with the declarations cache `cache`, the higher rungs
+    /// `rungs` applied (a SCIP index, a language server).
     pub fn run(
         root: PathBuf,
         refs: &[String],
         cache: &crate::index::Cache,
-        scip: Option<&crate::authority::ScipIndex>,
+        rungs: &crate::authority::Rungs,
     ) -> Resolve {
         let (mut results, stats) = crate::resolve::resolve(&root, refs, cache);
-        let scip = scip.map(|ix| crate::authority::apply_scip(&root, ix, &mut results));
+        let higher = crate::authority::apply(&root, rungs, &mut results);
         Resolve {
             max_severity: results.iter().map(|r| r.severity).max().unwrap_or_default(),
             authority: crate::resolve::AUTHORITY.to_owned(),
@@ -265,7 +268,8 @@ impl Resolve {
             root,
             results,
             stats,
-            scip,
+            scip: higher.scip,
+            lsp: higher.lsp,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::Report;
 use super::plan::Occurrence;
-use crate::authority::ScipReport;
+use crate::authority::{LspReport, ScipReport};
 use crate::resolve::Verdict;
 
 /// `s` for a table cell: control characters escaped ([`crate::untrusted::escape`], a plan's or
@@ -35,6 +35,10 @@ pub fn coverage_markdown(r: &Report) -> String {
     ));
     if let Some(x) = &r.scip {
         out.push_str(&scip_summary(x));
+        out.push_str("\n\n");
+    }
+    if let Some(x) = &r.lsp {
+        out.push_str(&lsp_summary(x));
         out.push_str("\n\n");
     }
     if !r.results.is_empty() {
@@ -156,4 +160,26 @@ pub fn scip_summary(x: &ScipReport) -> String {
         x.disagreements,
         x.not_asserted
     )
+}
+
+/// One paragraph on the language server rung: what it was asked and what it confirmed.
+pub fn lsp_summary(x: &LspReport) -> String {
+    let server = x
+        .server
+        .clone()
+        .unwrap_or_else(|| cell(&x.command.join(" ")));
+    let mut s = if x.asked == 0 {
+        format!(
+            "Rung 3: language server {server}: no UNCHECKABLE reference to ask about; not started."
+        )
+    } else {
+        format!(
+            "Rung 3: language server {server} was asked about {} UNCHECKABLE reference(s) and confirmed {} (it never makes a MISSING).",
+            x.asked, x.verified
+        )
+    };
+    if let Some(e) = &x.error {
+        s.push_str(&format!(" It stopped early: {}.", cell(e)));
+    }
+    s
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::authority::{self, ScipIndex, ScipReport};
+use crate::authority::{self, LspReport, Rungs, ScipReport};
 use crate::error::Error;
 use crate::index::{Cache, Stats};
 use crate::reason::Reason;
@@ -23,7 +23,7 @@ mod markdown;
 mod plan;
 mod quote;
 
-pub use markdown::{coverage_markdown, scip_summary};
+pub use markdown::{coverage_markdown, lsp_summary, scip_summary};
 use plan::ARTIFACTS_QUOTED;
 pub use plan::{ARTIFACTS_HEADING, Cited, Extracted, Occurrence, extract, is_under};
 pub use quote::QUOTE_BYTES;
@@ -100,6 +100,9 @@ pub struct Report {
     /// Rung 4: the SCIP index given, what it covers and what it decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scip: Option<ScipReport>,
+    /// Rung 3: the language server given and what it confirmed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lsp: Option<LspReport>,
 }
 
 /// Whether a verdict shows the symbol exists.
@@ -144,19 +147,19 @@ pub fn artifacts(ex: &Extracted, verdicts: &[Verdict]) -> Vec<Option<(String, us
 }
 
 /// Run the plan pass over the repository at `root` (refused `not_a_directory` when it is not
-/// one): [`run_with`] without a SCIP index.
+/// one): [`run_with`] at rung 2 alone.
 pub fn run(plan: &str, root: &Path, cache: &Cache) -> crate::error::Result<Report> {
-    run_with(plan, root, cache, None)
+    run_with(plan, root, cache, &Rungs::default())
 }
 
 /// Run the plan pass over the repository at `root`, the verdicts of rung 2 then given to the
-/// SCIP index `scip` when there is one (rung 4, [`crate::authority`]), before artifacts are
-/// told apart.
+/// higher rungs `rungs` (a SCIP index, a language server: [`crate::authority`]), before
+/// artifacts are told apart.
 pub fn run_with(
     plan: &str,
     root: &Path,
     cache: &Cache,
-    scip: Option<&ScipIndex>,
+    rungs: &Rungs,
 ) -> crate::error::Result<Report> {
     crate::index::check_root(root)?;
     let ex = extract(plan);
@@ -175,7 +178,7 @@ pub fn run_with(
         })
         .collect();
     let (mut res, stats) = resolve::resolve_refs(root, &refs, cache);
-    let scip = scip.map(|ix| authority::apply_scip(root, ix, &mut res));
+    let higher = authority::apply(root, rungs, &mut res);
     let verdicts: Vec<Verdict> = res.iter().map(|r| r.verdict).collect();
     let skips = artifacts(&ex, &verdicts);
     let mut summary = Summary {
@@ -226,7 +229,8 @@ pub fn run_with(
         results,
         skipped,
         stats,
-        scip,
+        scip: higher.scip,
+        lsp: higher.lsp,
     })
 }
 

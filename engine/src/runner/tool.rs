@@ -196,6 +196,12 @@ impl Tool {
         self
     }
 
+    /// Run the call in `dir`.
+    pub fn current_dir(mut self, dir: &Path) -> Tool {
+        self.cmd.current_dir(dir);
+        self
+    }
+
     /// Remove `key` from the call's environment.
     pub fn env_remove(mut self, key: &str) -> Tool {
         self.cmd.env_remove(key);
