@@ -329,6 +329,20 @@ fn mcp_lists_every_tool_with_its_schemas() {
         .map(|v| v.as_str().unwrap())
         .collect();
     assert_eq!(required, ["slug", "probe", "file"]);
+    // The read-only drift tools take a SCIP index but never a language server to start.
+    for t in c
+        .tools
+        .iter()
+        .filter(|t| t["name"] == "resolve" || t["name"] == "drift")
+    {
+        let props = &t["inputSchema"]["properties"];
+        assert!(props["scip"].is_object(), "{t:#}");
+        assert!(
+            props.get("lsp").is_none() && props.get("lsp_timeout").is_none(),
+            "{t:#}"
+        );
+        assert_eq!(t["annotations"]["readOnlyHint"], true, "{t:#}");
+    }
     let init = &c.tools[5]["inputSchema"]["properties"]["policy"];
     assert_eq!(init["enum"], json!(["off", "adaptive"]));
     assert_eq!(init["default"], "off");

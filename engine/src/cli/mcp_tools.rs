@@ -46,8 +46,10 @@ pub(super) const WAIT: &str = "wait_seconds";
 pub(super) const MAX_WAIT_SECONDS: u64 = 600;
 
 /// Options the server sets itself (`--json`), or that make no sense over MCP: the human
-/// output's, `gate --hook` (reads a hook's stdin), `verify`'s other output formats.
-const NOT_OFFERED: [&str; 9] = [
+/// output's, `gate --hook` (reads a hook's stdin), `verify`'s other output formats; and
+/// `--lsp` / `--lsp-timeout` of `resolve` and `drift`, which start a program the caller names:
+/// a tool marked read-only must not run commands a prompt could choose.
+const NOT_OFFERED: [&str; 11] = [
     "json",
     "quiet",
     "verbose",
@@ -57,6 +59,8 @@ const NOT_OFFERED: [&str; 9] = [
     "hook",
     "output_format",
     "sarif",
+    "lsp",
+    "lsp_timeout",
 ];
 
 /// The `$defs` names of the two shapes the server adds to every output schema.
