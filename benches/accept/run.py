@@ -8,12 +8,19 @@ cases.toml lists every case with its label:
   - `crafted` cases: small old/new files under crafted/<id>/ (symptom suppressions written for
     this set, and a few genuine fixes).
 Each case becomes a two-commit git repository (old files, then new files) in the cache and is
-checked with `probity accept diff --commit HEAD --json`. A case labelled `deleting` with its
-kinds must come out `flagged` (recall, per expected kind: the kind must be among the findings);
-a case labelled `fix` must come out `pass` (a flagged fix is a false positive).
+checked with `probity accept diff --commit HEAD --json`. A case labelled `deleting` or
+`suppression` with its kinds must come out `flagged` (recall, per expected kind: the kind must be
+among the findings); a case labelled `fix` or `refactor` must come out `pass` (a flagged one is a
+false positive).
 
   python3 benches/accept/run.py [--probity target/release/probity] [--only ID] [--show ID]
-          [--markdown] [--cases FILE] [--keep-going]
+          [--markdown] [--cases FILE]... [--set NAME]... [--keep-going]
+
+`--set` names a list of this folder (SETS below; `issue27` is the three lists of issue 27 point 3)
+and may be repeated, as may `--cases`; without either, cases.toml. Besides the table of the
+deleting kinds, every run prints the flagged rate per language and label (fixes, refactors,
+suppressions: flagged at all and flagged with the expected kind), per expected suppression kind,
+and per refactor equivalence (crafted) or source (real).
 
 A case whose `files` is "auto" takes every file of a supported language (.py .js .cjs .mjs .ts
 .rs) that differs between the two releases, outside dist/, build/, vendor/, node_modules/ and
@@ -50,6 +57,18 @@ class HarnessError(Exception):
 class SkipCase(Exception):
     pass
 
+
+SETS = {
+    "cases": ["cases.toml"],
+    "refactors": ["refactors.toml"],
+    "suppressions": ["suppressions.toml"],
+    "crafted-refactors": ["crafted-refactors.toml"],
+    "issue27": ["refactors.toml", "suppressions.toml", "crafted-refactors.toml"],
+    **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6)},
+}
+MUST_FLAG = ("deleting", "suppression")
+LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
+         ".ts": "typescript", ".tsx": "typescript", ".rs": "rust"}
 
 AUTO_MAX = 12
 AUTO_EXT = (".py", ".js", ".cjs", ".mjs", ".ts", ".rs")
@@ -192,10 +211,15 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--show", help="print the case's git diff and the detector's findings")
     ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--cases", default=str(HERE / "cases.toml"))
+    ap.add_argument("--cases", action="append", default=[], help="a case list (repeatable)")
+    ap.add_argument("--set", action="append", default=[], choices=sorted(SETS),
+                    help="a named case list of this folder (repeatable)")
     ap.add_argument("--keep-going", action="store_true")
     a = ap.parse_args()
-    cases = tomllib.loads(Path(a.cases).read_text())["case"]
+    files = list(a.cases) + [str(HERE / f) for name in a.set for f in SETS[name]]
+    cases = []
+    for f in files or [str(HERE / "cases.toml")]:
+        cases += tomllib.loads(Path(f).read_text())["case"]
     if a.show:
         a.only = a.show
     if a.only:
@@ -239,8 +263,102 @@ def main():
     except HarnessError as e:
         print(f"harness error: {e}", file=sys.stderr)
         return 2
-    report(results, a.markdown)
+    if any(c["label"] in ("deleting", "fix") for c, *_ in results):
+        report([r for r in results if r[0]["label"] in ("deleting", "fix")], a.markdown)
+    breakdown(results, a.markdown)
     return 0
+
+
+def language(case):
+    """The case's `lang`, else the language of its first source file."""
+    if "lang" in case:
+        return case["lang"]
+    files = case.get("files_used", case["files"])
+    for f in files if isinstance(files, list) else []:
+        for ext, lang in LANGS.items():
+            if f.endswith(ext):
+                return lang
+    return "other"
+
+
+def breakdown(results, markdown):
+    """Flagged rates per language and label, per expected suppression kind, per equivalence."""
+    pct = lambda n, d: f"{n}/{d} ({100 * n / d:.0f}%)" if d else "-"
+    by_lang = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # lang -> group -> [n, flagged, with kind]
+    by_kind = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # kind -> lang -> ...
+    by_equiv = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # equivalence -> lang -> ...
+    found_for = defaultdict(lambda: defaultdict(int))  # row -> kinds that flagged it
+    for c, verdict, found, _ in results:
+        lang, flagged = language(c), verdict == "flagged"
+        group = {"deleting": "suppression"}.get(c["label"], c["label"])
+        if group == "refactor":
+            group = f"refactor ({c['source']})"
+        with_kind = c["label"] in MUST_FLAG and flagged and set(c["kinds"]) <= set(found)
+        for cell in (by_lang[lang][group], by_lang["all"][group]):
+            cell[0] += 1
+            cell[1] += flagged
+            cell[2] += with_kind
+        if c["label"] == "suppression":
+            rows = [(by_kind, k) for k in c["kinds"]]
+        elif c["label"] == "refactor":
+            rows = [(by_equiv, c.get("equivalence", "real release"))]
+        else:
+            rows = []
+        for table, key in rows:
+            for cell in (table[key][lang], table[key]["all"]):
+                cell[0] += 1
+                cell[1] += flagged
+                cell[2] += with_kind
+            for k in c.get("_flag_kinds", found) if flagged else []:
+                found_for[key][k] += 1
+    langs = [l for l in ("python", "javascript", "typescript", "rust", "other") if l in by_lang] + ["all"]
+    groups = [g for g in ("fix", "refactor (real)", "refactor (crafted)", "suppression")
+              if any(g in by_lang[l] for l in langs)]
+
+    def table(title, head, rows):
+        print()
+        if markdown:
+            print(f"**{title}**\n")
+            print("| " + " | ".join(head) + " |")
+            print("|" + "---|" * len(head))
+            for r in rows:
+                print("| " + " | ".join(r) + " |")
+        else:
+            print(title)
+            w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+            for r in [head, *rows]:
+                print("  ".join(str(x).ljust(n) for x, n in zip(r, w)))
+
+    head = ["label (must)"] + langs
+    rows = []
+    for g in groups:
+        must = "flag" if g == "suppression" else "pass"
+        rows.append([f"{g} ({must}): flagged"] + [pct(by_lang[l][g][1], by_lang[l][g][0]) if g in by_lang[l] else "-"
+                                                  for l in langs])
+        if g == "suppression":
+            rows.append(["suppression: flagged with the expected kind"]
+                        + [pct(by_lang[l][g][2], by_lang[l][g][0]) if g in by_lang[l] else "-" for l in langs])
+    table("Flagged, per language", head, rows)
+    for title, data, with_kind in (("Suppressions, per expected kind", by_kind, True),
+                                   ("Refactors, per equivalence (crafted) or source (real)", by_equiv, False)):
+        if not data:
+            continue
+        head = ["kind" if with_kind else "equivalence"] + langs + ["kinds that flagged"]
+        rows = []
+        for key in sorted(data):
+            cells = []
+            for l in langs:
+                n, f, k = data[key].get(l, [0, 0, 0])
+                cells.append((f"{f}/{n}" + (f", kind {k}" if with_kind else "")) if n else "-")
+            kinds = ", ".join(f"{k} {n}" for k, n in sorted(found_for[key].items())) or "-"
+            rows.append([f"`{key}`"] + cells + [kinds])
+        table(title + (" (flagged at all / cases, with the expected kind)" if with_kind else " (flagged / cases)"),
+              head, rows)
+    for c, verdict, found, _ in results:
+        if c["label"] == "refactor" and verdict == "flagged":
+            print(f"false+  {c['id']}: found {found}")
+        elif c["label"] == "suppression" and (verdict != "flagged" or not set(c["kinds"]) <= set(found)):
+            print(f"{'missed' if verdict != 'flagged' else 'kind? '}  {c['id']}: want {c['kinds']}, found {found}")
 
 
 def report(results, markdown):
