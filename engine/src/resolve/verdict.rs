@@ -126,6 +126,7 @@ impl Repo {
             suggestions: Vec::new(),
             reason: None,
             searched: None,
+            calls: Vec::new(),
         };
         let outcome = self.outcome_of(r);
         match outcome {
@@ -192,6 +193,12 @@ impl Repo {
             ));
         }
         res.severity = Severity::of(res.verdict, RUNG);
+        if full {
+            res.calls = self.check_calls(&res, ctx);
+            for c in &res.calls {
+                res.severity = res.severity.max(Severity::of_call(c.verdict, RUNG));
+            }
+        }
         res
     }
 
@@ -495,6 +502,7 @@ mod tests {
             example_line: Some(7),
             example_module: m.map(str::to_owned),
             artifact_line: None,
+            calls: Vec::new(),
         };
         let refs = [
             Reference::bare("presnt"),
