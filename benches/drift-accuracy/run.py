@@ -172,7 +172,9 @@ def drift(probity, plan, root):
     if proc.returncode not in (0, 1):
         raise HarnessError(f"`{' '.join(cmd)}` exited {proc.returncode}:\n{proc.stderr.strip()[-2000:]}")
     try:
-        return json.loads(proc.stdout)
+        out = json.loads(proc.stdout)
+        # The report is the envelope's `data` (schema_version 2).
+        return out.get("data", out) if isinstance(out, dict) else out
     except json.JSONDecodeError as e:
         raise HarnessError(f"`{' '.join(cmd)}`: output is not JSON ({e})")
 

@@ -23,9 +23,7 @@ pub(super) fn calls_in(span: &str, refs: &[String]) -> Vec<(String, CallShape)> 
             .last()
             .map_or(open, |(i, _)| i);
         let callee = &span[start..open];
-        if callee.is_empty()
-            || callee.starts_with(['.', ':'])
-            || !refs.iter().any(|r| r == callee)
+        if callee.is_empty() || callee.starts_with(['.', ':']) || !refs.iter().any(|r| r == callee)
         {
             continue;
         }
@@ -126,16 +124,17 @@ pub(super) fn prose_arity(after: &str) -> Option<(usize, String)> {
         j += 1;
     }
     let mut n = count_word(lower.get(j)?)?;
-    if matches!(lower[j].as_str(), "a" | "an")
-        && lower.get(j + 1).is_some_and(|w| w == "single")
-    {
+    if matches!(lower[j].as_str(), "a" | "an") && lower.get(j + 1).is_some_and(|w| w == "single") {
         j += 1;
     }
     if lower[j] == "single" {
         n = 1;
     }
     let noun = lower.get(j + 1)?;
-    let plural = matches!(noun.as_str(), "arguments" | "args" | "parameters" | "params");
+    let plural = matches!(
+        noun.as_str(),
+        "arguments" | "args" | "parameters" | "params"
+    );
     let singular = matches!(noun.as_str(), "argument" | "arg" | "parameter" | "param");
     if !(plural || singular) || (singular && n != 1) || (plural && n == 1) {
         return None;
@@ -153,7 +152,13 @@ mod tests {
         let got = calls_in("x = parse(text, strict=True)", &refs);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].1.text, "parse(text, strict=True)");
-        assert_eq!(calls_in("Builder::new(cfg, 3).build()", &refs)[0].1.args.len(), 2);
+        assert_eq!(
+            calls_in("Builder::new(cfg, 3).build()", &refs)[0]
+                .1
+                .args
+                .len(),
+            2
+        );
         assert!(calls_in("def parse(text, strict=False)", &refs).is_empty());
         assert!(calls_in("fn parse(text: &str)", &refs).is_empty());
         assert!(calls_in("parse(text) {", &refs).is_empty());

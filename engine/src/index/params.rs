@@ -77,8 +77,7 @@ pub fn callables_at(
 ) -> Result<Vec<Option<Callable>>, String> {
     let (lang, grammar) =
         crate::lang::for_path(Path::new(rel)).ok_or_else(|| format!("{rel} has no grammar"))?;
-    let bytes =
-        crate::fsio::read_repo_file(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    let bytes = crate::fsio::read_repo_file(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| format!("{rel} is not UTF-8"))?;
     let tree = crate::parse::parse(grammar, text).ok_or_else(|| format!("{rel} did not parse"))?;
     let family = lang.family();
@@ -344,9 +343,9 @@ impl<'a> Reader<'a> {
             prev = d.prev_named_sibling();
         }
         c.decorators = decorators;
-        c.in_class = f.parent().is_some_and(|b| {
-            matches!(b.kind(), "class_body" | "interface_body" | "object_type")
-        });
+        c.in_class = f
+            .parent()
+            .is_some_and(|b| matches!(b.kind(), "class_body" | "interface_body" | "object_type"));
         // A JavaScript function always has a body; a TypeScript declaration may not.
         c.signature_only = self.ts && c.signature_only;
         c.reads_arguments = f
@@ -369,8 +368,8 @@ impl<'a> Reader<'a> {
                     if pat.kind() == "this" {
                         continue;
                     }
-                    let optional =
-                        p.kind() == "optional_parameter" || p.child_by_field_name("value").is_some();
+                    let optional = p.kind() == "optional_parameter"
+                        || p.child_by_field_name("value").is_some();
                     if pat.kind() == "rest_pattern" {
                         (ParamKind::VarArgs, self.t(pat), false)
                     } else {

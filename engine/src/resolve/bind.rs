@@ -89,8 +89,8 @@ fn python(params: &[Param], call: &CallShape) -> Bound {
         .collect();
     let var_args = params.iter().any(|p| p.kind == ParamKind::VarArgs);
     let var_kwargs = params.iter().any(|p| p.kind == ParamKind::VarKwargs);
-    let star = call.args.iter().any(|a| *a == Arg::Star);
-    let dstar = call.args.iter().any(|a| *a == Arg::DoubleStar);
+    let star = call.args.contains(&Arg::Star);
+    let dstar = call.args.contains(&Arg::DoubleStar);
     let n = call
         .args
         .iter()
@@ -100,12 +100,15 @@ fn python(params: &[Param], call: &CallShape) -> Bound {
     if n > positional.len() {
         if !var_args {
             return Bound::Mismatch(format!(
-                "takes at most {} positional but {} given",
-                args_word(positional.len()),
-                n
+                "takes at most {} positional argument{} but {n} given",
+                positional.len(),
+                if positional.len() == 1 { "" } else { "s" }
             ));
         }
-        absorbed.push(format!("{} positional argument(s) land in `*args`", n - positional.len()));
+        absorbed.push(format!(
+            "{} positional argument(s) land in `*args`",
+            n - positional.len()
+        ));
     }
     let mut bound: Vec<&str> = positional.iter().take(n).map(|p| p.name.as_str()).collect();
     for a in &call.args {
@@ -158,7 +161,9 @@ fn python(params: &[Param], call: &CallShape) -> Bound {
         return Bound::Mismatch(format!("the required argument `{}` is missing", p.name));
     }
     if star || dstar {
-        return Bound::Unsure("the call unpacks arguments (`*`/`**`): their number is not known".into());
+        return Bound::Unsure(
+            "the call unpacks arguments (`*`/`**`): their number is not known".into(),
+        );
     }
     if absorbed.is_empty() {
         Bound::Match(None)
@@ -172,7 +177,10 @@ fn python(params: &[Param], call: &CallShape) -> Bound {
 
 /// Rust, TypeScript, JavaScript: arguments bind by position only.
 fn positional(params: &[Param], call: &CallShape, rules: Rules) -> Bound {
-    if call.args.iter().any(|a| matches!(a, Arg::Spread | Arg::DoubleStar))
+    if call
+        .args
+        .iter()
+        .any(|a| matches!(a, Arg::Spread | Arg::DoubleStar))
         || (rules != Rules::Rust && call.args.contains(&Arg::Star))
     {
         return Bound::Unsure("the call spreads arguments: their number is not known".into());
@@ -219,11 +227,9 @@ fn positional(params: &[Param], call: &CallShape, rules: Rules) -> Bound {
                 named.len(),
                 n
             )),
-            Rules::Rust | Rules::TypeScript | Rules::Python => Bound::Mismatch(format!(
-                "takes {} but {} given",
-                args_word(named.len()),
-                n
-            )),
+            Rules::Rust | Rules::TypeScript | Rules::Python => {
+                Bound::Mismatch(format!("takes {} but {} given", args_word(named.len()), n))
+            }
         };
     }
     if !foreign.is_empty() {

@@ -62,12 +62,13 @@ fn changes_signature(d: &str, rules: Rules) -> Option<String> {
         Rules::Rust => format!("#[{d}]"),
         Rules::Python | Rules::TypeScript | Rules::JavaScript => format!("@{d}"),
     };
-    Some(if name.ends_with("property") || name.ends_with(".setter") || name.ends_with(".getter")
-    {
-        format!("it is a property (`{shown}`): reading it calls it with no arguments")
-    } else {
-        format!("it is decorated by `{shown}`, which may change how it is called")
-    })
+    Some(
+        if name.ends_with("property") || name.ends_with(".setter") || name.ends_with(".getter") {
+            format!("it is a property (`{shown}`): reading it calls it with no arguments")
+        } else {
+            format!("it is decorated by `{shown}`, which may change how it is called")
+        },
+    )
 }
 
 /// The readings of `c`'s parameters a call written as `reference` may mean, or why none can be
@@ -83,13 +84,11 @@ fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param
     }
     let path_call = reference.contains("::");
     // `Class.m(...)`: a capitalized segment before the member (a class, not a value).
-    let class_call = reference
-        .rsplit_once('.')
-        .is_some_and(|(h, _)| {
-            h.rsplit('.')
-                .next()
-                .is_some_and(|s| s.starts_with(|ch: char| ch.is_uppercase()))
-        });
+    let class_call = reference.rsplit_once('.').is_some_and(|(h, _)| {
+        h.rsplit('.')
+            .next()
+            .is_some_and(|s| s.starts_with(|ch: char| ch.is_uppercase()))
+    });
     let as_positional = |p: &Param| Param {
         kind: ParamKind::Regular,
         ..p.clone()
@@ -100,9 +99,8 @@ fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param
             let is = |w: &str| names.iter().any(|n| n.rsplit('.').next() == Some(w));
             let first_bound = c.in_class && !is("staticmethod");
             let first = c.params.first();
-            let bindable = first.is_some_and(|p| {
-                matches!(p.kind, ParamKind::Regular | ParamKind::PositionalOnly)
-            });
+            let bindable = first
+                .is_some_and(|p| matches!(p.kind, ParamKind::Regular | ParamKind::PositionalOnly));
             if !first_bound || !bindable {
                 if first_bound && !bindable {
                     return Err("a method without a `self` or `cls` parameter".to_owned());

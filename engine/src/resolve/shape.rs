@@ -93,9 +93,7 @@ impl CallShape {
 /// callee with that shape; anything else is the reference itself.
 pub(super) fn reference_of(s: &str) -> super::Reference {
     match CallShape::parse(s) {
-        Some((callee, shape))
-            if !callee.starts_with(['-', '@']) && !callee.contains('/') =>
-        {
+        Some((callee, shape)) if !callee.starts_with(['-', '@']) && !callee.contains('/') => {
             super::Reference {
                 text: callee,
                 context: super::Context {
@@ -245,7 +243,9 @@ fn parse_args(inner: &str) -> Option<Vec<Arg>> {
             Arg::Star
         } else if let Some((k, v)) = a.split_once('=')
             && !v.starts_with(['=', '>'])
-            && !k.ends_with(['!', '<', '>', '=', '+', '-', '*', '/', '%', '&', '|', '^', ':'])
+            && !k.ends_with([
+                '!', '<', '>', '=', '+', '-', '*', '/', '%', '&', '|', '^', ':',
+            ])
             && super::is_ident(k.trim())
         {
             Arg::Keyword(k.trim().to_owned())
@@ -315,8 +315,11 @@ mod tests {
         assert_eq!(s.args, [Arg::Positional, Arg::Spread]);
         assert_eq!(CallShape::parse("f()").unwrap().1.args, []);
         assert_eq!(
-            CallShape::parse("g(a == b, x => x, f(1, 2),)").unwrap().1.args,
-            [Arg::Positional; 3]
+            CallShape::parse("g(a == b, x => x, f(1, 2),)")
+                .unwrap()
+                .1
+                .args,
+            [Arg::Positional, Arg::Positional, Arg::Positional]
         );
         for no in [
             "f(...)",
