@@ -51,10 +51,11 @@ fn python_calls_bind_like_python() {
             ("parse(text, strict=True)", "match", ""),
             ("parse(text)", "match", ""),
             (
-                "parse()",
+                "parse(strict=True)",
                 "mismatch",
                 "the required argument `text` is missing",
             ),
+            ("parse(*(), **{})", "uncheckable", "unpacks"),
             (
                 "parse(text, True)",
                 "mismatch",
@@ -77,7 +78,7 @@ fn python_calls_bind_like_python() {
             // The receiver is bound (`obj.read(p)`), or passed through the class.
             ("Reader.read(path)", "match", ""),
             ("Reader.read(reader, path, \"w\")", "match", ""),
-            ("Reader.read()", "mismatch", "`path` is missing"),
+            ("Reader.read(mode=\"w\")", "mismatch", "`path` is missing"),
             ("Reader.make(name)", "match", ""),
             ("Reader.open(path)", "match", ""),
             ("Reader.open(cls, path)", "mismatch", "takes at most"),
@@ -87,7 +88,7 @@ fn python_calls_bind_like_python() {
                 "uncheckable",
                 "decorated by `@app.route(\"/x\")`",
             ),
-            ("Reader.size()", "uncheckable", "property"),
+            ("Reader.size(1)", "uncheckable", "property"),
         ],
     );
 }
@@ -124,15 +125,19 @@ fn rust_calls_bind_by_position_with_either_receiver_reading() {
             // `Type::method` is a method call or a path call with the receiver explicit.
             ("Builder::build(\"x\")", "match", ""),
             ("Builder::build(&b, \"x\")", "match", ""),
-            ("Builder::build()", "mismatch", "1 argument"),
+            (
+                "Builder::build(a, b, c)",
+                "mismatch",
+                "takes 1 argument but 3 given",
+            ),
             ("run(*s)", "match", ""),
-            ("run()", "mismatch", "`x` missing"),
+            ("run(a, b)", "mismatch", "takes 1 argument but 2 given"),
             (
                 "run(x, strict = 1)",
                 "mismatch",
                 "takes 1 argument but 2 given",
             ),
-            ("Builder::odd()", "uncheckable", "#[my_macros::rewrite]"),
+            ("Builder::odd(&b)", "uncheckable", "#[my_macros::rewrite]"),
         ],
     );
 }
@@ -182,7 +187,11 @@ fn typescript_calls_check_optional_rest_and_overloads() {
         &[
             ("fetchIt(u)", "match", ""),
             ("fetchIt(u, {})", "match", ""),
-            ("fetchIt()", "mismatch", "`url` missing"),
+            (
+                "fetchIt(u, timeout = 5)",
+                "uncheckable",
+                "no keyword arguments",
+            ),
             (
                 "fetchIt(a, b, c)",
                 "mismatch",
@@ -197,10 +206,14 @@ fn typescript_calls_check_optional_rest_and_overloads() {
                 "no overload binds the call",
             ),
             ("rest(\"a\", \"b\")", "uncheckable", "rest parameter"),
-            ("rest()", "mismatch", "`first` missing"),
-            ("typed()", "match", ""),
+            ("typed(1, 2)", "mismatch", "takes 1 argument but 2 given"),
+            ("typed(1)", "match", ""),
             ("Store.get(k)", "match", ""),
-            ("Store.get()", "mismatch", "`key` missing"),
+            (
+                "Store.get(k, f, x)",
+                "mismatch",
+                "takes 2 arguments but 3 given",
+            ),
         ],
     );
 }

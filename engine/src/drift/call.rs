@@ -1,8 +1,9 @@
 //! The call shapes a plan cites (docs/drift.md, "Call shapes"): the calls written in a code span
 //! (`parse(text, strict=True)`, `x = Builder::new(cfg, 3)`, `await client.send(req, { timeout
-//! })`, `f()`) whose callee is a reference the span already cites, and the arity prose gives right
-//! after one (`` `X.m` taking two arguments``, `with 2 parameters`). A declaration the plan writes
-//! (`def f(a)`, `fn f(a: u8)`, `function f(a)`) is no call. Pure text analysis.
+//! })`, `x = make()`) whose callee is a reference the span already cites, and the arity prose
+//! gives right after one (`` `X.m` taking two arguments``, `with 2 parameters`). A declaration
+//! the plan writes (`def f(a)`, `fn f(a: u8)`, `function f(a)`) is no call, and neither is a span
+//! that is only `name()`: plans write it for the function itself. Pure text analysis.
 
 use crate::resolve::CallShape;
 
@@ -50,6 +51,9 @@ pub(super) fn calls_in(span: &str, refs: &[String]) -> Vec<(String, CallShape)> 
         }
         if let Some((c, shape)) = CallShape::parse(&text)
             && c == callee
+            // A span that is only `name()` names the function (`collapse()`), it is no call
+            // without arguments.
+            && !(shape.args.is_empty() && span.trim() == text)
         {
             out.push((callee.to_owned(), shape));
         }
@@ -164,6 +168,8 @@ mod tests {
         assert!(calls_in("parse(text) {", &refs).is_empty());
         assert!(calls_in("other(text)", &refs).is_empty());
         assert!(calls_in("self.parse(x)", &refs).is_empty());
+        assert!(calls_in("parse()", &refs).is_empty());
+        assert_eq!(calls_in("doc = parse()", &refs).len(), 1);
     }
 
     #[test]

@@ -218,10 +218,11 @@ impl<'a> Reader<'a> {
             .parent()
             .and_then(|b| b.parent())
             .is_some_and(|k| k.kind() == "class_definition");
+        // `@overload`, `@typing.overload`, `@t.overload` (`import typing as t`).
         c.signature_only = c
             .decorators
             .iter()
-            .any(|d| matches!(d.as_str(), "overload" | "typing.overload"));
+            .any(|d| d.rsplit('.').next() == Some("overload"));
         let mut after_star = false;
         let mut w = params.walk();
         for p in params.named_children(&mut w) {

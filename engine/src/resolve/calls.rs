@@ -18,8 +18,9 @@ const PY_NEUTRAL: &str = "\
     staticmethod classmethod overload abstractmethod override final cache lru_cache wraps \
     contextmanager asynccontextmanager deprecated no_type_check total_ordering";
 
-/// Module prefixes of [`PY_NEUTRAL`] decorators (`functools.lru_cache`).
-const PY_NEUTRAL_MODULES: &str = "typing typing_extensions abc functools contextlib warnings";
+/// Module prefixes of [`PY_NEUTRAL`] decorators (`functools.lru_cache`; `t` for `import typing
+/// as t`).
+const PY_NEUTRAL_MODULES: &str = "typing typing_extensions t abc functools contextlib warnings";
 
 /// Rust attributes that leave a function's parameters as written.
 const RUST_NEUTRAL: &str = "\
@@ -71,9 +72,14 @@ fn changes_signature(d: &str, rules: Rules) -> Option<String> {
     )
 }
 
-/// The readings of `c`'s parameters a call written as `reference` may mean, or why none can be
-/// decided.
-fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param>>, String> {
+/// The readings of `c`'s parameters a call `call` written as `reference` may mean, or why none
+/// can be decided.
+fn readings(
+    c: &Callable,
+    rules: Rules,
+    reference: &str,
+    call: &CallShape,
+) -> Result<Vec<Vec<Param>>, String> {
     if let Some(why) = &c.unreadable {
         return Err(why.clone());
     }
@@ -88,6 +94,18 @@ fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param
         h.rsplit('.')
             .next()
             .is_some_and(|s| s.starts_with(|ch: char| ch.is_uppercase()))
+    });
+    // `Class.m(self, x)`, `Reader.read(reader, p)`: the first argument is the instance (`self`,
+    // `cls`, or a name holding the class's name); otherwise `Class.m(a)` means a call on one.
+    let class_name = reference
+        .rsplit_once('.')
+        .and_then(|(h, _)| h.rsplit('.').next())
+        .unwrap_or("")
+        .to_lowercase();
+    let instance_first = call.first.as_deref().is_some_and(|a| {
+        let a = a.to_lowercase();
+        matches!(a.as_str(), "self" | "cls")
+            || (!class_name.is_empty() && a.replace('_', "").contains(&class_name))
     });
     let as_positional = |p: &Param| Param {
         kind: ParamKind::Regular,
@@ -108,7 +126,7 @@ fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param
                 return Ok(vec![c.params.clone()]);
             }
             let mut out = vec![c.params[1..].to_vec()];
-            if class_call && !is("classmethod") {
+            if class_call && instance_first && !is("classmethod") {
                 // `Base.m(self, x)`: the instance passed explicitly.
                 out.push(c.params.clone());
             }
@@ -143,7 +161,7 @@ fn readings(c: &Callable, rules: Rules, reference: &str) -> Result<Vec<Vec<Param
 
 /// The check of one shape against one declaration: the best of its readings.
 fn check_one(c: &Callable, rules: Rules, reference: &str, call: &CallShape) -> Bound {
-    let rs = match readings(c, rules, reference) {
+    let rs = match readings(c, rules, reference, call) {
         Ok(r) => r,
         Err(why) => return Bound::Unsure(why),
     };
@@ -208,6 +226,8 @@ impl Repo {
             }
             Verdict::Missing | Verdict::Uncheckable => return Vec::new(),
         }
+        // The callee as written (`probity resolve` gives the whole call).
+        let callee = res.reference.split('(').next().unwrap_or("");
         let (set, rules) = match self.declarations_called(res) {
             Ok(x) => x,
             Err(why) => return all_unsure(&why),
@@ -226,7 +246,7 @@ impl Repo {
                         Some("`new` is no Rust call".to_owned()),
                     )
                 } else {
-                    decide(&set, rules, &res.reference, s)
+                    decide(&set, rules, callee, s)
                 };
                 CallCheck {
                     verdict,

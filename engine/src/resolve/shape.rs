@@ -34,6 +34,8 @@ pub struct CallShape {
     pub arity_only: bool,
     /// `new Foo(...)`.
     pub new: bool,
+    /// The first argument as written (`self`, `&map`, `reader`), if any.
+    pub first: Option<String>,
     /// The first plan line citing it (none for `probity resolve`).
     pub line: Option<usize>,
 }
@@ -63,7 +65,11 @@ impl CallShape {
         {
             return None;
         }
-        let args = parse_args(&t[open + 1..inner_end])?;
+        let inner = &t[open + 1..inner_end];
+        let args = parse_args(inner)?;
+        let first = split_top(inner)
+            .and_then(|p| p.first().map(|a| a.trim().to_owned()))
+            .filter(|a| !a.is_empty());
         Some((
             callee.to_owned(),
             CallShape {
@@ -71,6 +77,7 @@ impl CallShape {
                 args,
                 arity_only: false,
                 new,
+                first,
                 line: None,
             },
         ))
@@ -84,18 +91,27 @@ impl CallShape {
             args: vec![Arg::Positional; n],
             arity_only: true,
             new: false,
+            first: None,
             line: None,
         }
     }
 }
 
-/// A reference string as `probity resolve` takes it: a call (`parse(text, strict=True)`) is its
-/// callee with that shape; anything else is the reference itself.
+/// A reference string as `probity resolve` takes it: a call with arguments (`parse(text,
+/// strict=True)`) cites that call shape of its callee; `name()` and anything else is the
+/// reference alone.
 pub(super) fn reference_of(s: &str) -> super::Reference {
     match CallShape::parse(s) {
-        Some((callee, shape)) if !callee.starts_with(['-', '@']) && !callee.contains('/') => {
+        // `name()` is the function itself, as in a plan.
+        Some((callee, shape))
+            if !callee.starts_with(['-', '@'])
+                && !callee.contains('/')
+                && !shape.args.is_empty() =>
+        {
             super::Reference {
-                text: callee,
+                // The reference parser reads the callee of a call itself (and refuses
+                // `getattr(...)`).
+                text: s.to_owned(),
                 context: super::Context {
                     calls: vec![shape],
                     ..super::Context::default()
