@@ -12,6 +12,7 @@ mod demo;
 mod docs_run;
 mod drift;
 mod drift_accuracy;
+mod drift_calls;
 mod drift_chains;
 mod drift_deptraits;
 mod drift_extract;

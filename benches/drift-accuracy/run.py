@@ -163,6 +163,14 @@ def load_package(folder):
         if entry["ref"] in labels:
             raise HarnessError(f"{folder}/truth.toml: `{entry['ref']}` labelled twice")
         labels[entry["ref"]] = entry
+    calls = {}
+    for entry in tomllib.loads((folder / "truth.toml").read_text()).get("call", []):
+        if entry.get("truth") not in ("match", "mismatch") or not entry.get("cited"):
+            raise HarnessError(f"{folder}/truth.toml: bad call entry {entry}")
+        if entry["cited"] in calls:
+            raise HarnessError(f"{folder}/truth.toml: call `{entry['cited']}` labelled twice")
+        calls[entry["cited"]] = entry
+    pkg["_calls"] = calls
     return pkg, labels
 
 
@@ -172,7 +180,9 @@ def drift(probity, plan, root):
     if proc.returncode not in (0, 1):
         raise HarnessError(f"`{' '.join(cmd)}` exited {proc.returncode}:\n{proc.stderr.strip()[-2000:]}")
     try:
-        return json.loads(proc.stdout)
+        out = json.loads(proc.stdout)
+        # The report is the envelope's `data` (schema_version 2).
+        return out.get("data", out) if isinstance(out, dict) else out
     except json.JSONDecodeError as e:
         raise HarnessError(f"`{' '.join(cmd)}`: output is not JSON ({e})")
 
@@ -234,6 +244,44 @@ def compare(report, labels):
     return c, unsafe, undecided, unlabelled, unextracted
 
 
+def compare_calls(report, calls):
+    """Classify every labelled call shape (truth `match`: a real call; `mismatch`: an invented
+    one); return counters and the lines to print."""
+    got = {}
+    for r in report.get("results", []):
+        for k in r.get("calls", []):
+            got[k["cited"]] = k
+    c = {"real": 0, "invented": 0, "real_match": 0, "false_mismatch": 0, "real_unch": 0,
+         "caught": 0, "missed": 0, "inv_unch": 0}
+    lines = []
+    for cited, entry in calls.items():
+        if cited not in got:
+            continue
+        k = got[cited]
+        v = k["verdict"]
+        real = entry["truth"] == "match"
+        c["real" if real else "invented"] += 1
+        key = {(True, "match"): "real_match", (True, "mismatch"): "false_mismatch",
+               (True, "uncheckable"): "real_unch", (False, "mismatch"): "caught",
+               (False, "match"): "missed", (False, "uncheckable"): "inv_unch"}[(real, v)]
+        c[key] += 1
+        if key in ("false_mismatch", "missed", "real_unch", "inv_unch"):
+            lines.append((key, cited, entry["truth"], v, k.get("reason", ""), k.get("expected", "")))
+    unlabelled = sorted(set(got) - set(calls))
+    unextracted = sorted(set(calls) - set(got))
+    return c, lines, unlabelled, unextracted
+
+
+CALL_COLUMNS = ["real calls", "invented calls", "real→mismatch (false)", "real→match",
+                "real→uncheckable", "invented→mismatch", "invented→match (missed)",
+                "invented→uncheckable"]
+
+
+def call_row(c):
+    return [str(c["real"]), str(c["invented"]), str(c["false_mismatch"]), str(c["real_match"]),
+            str(c["real_unch"]), str(c["caught"]), str(c["missed"]), str(c["inv_unch"])]
+
+
 def pct(n, d):
     return "-" if d == 0 else f"{100.0 * n / d:.1f}%"
 
@@ -248,8 +296,8 @@ def row(c):
             pct(c["real_unch"], c["real"])]
 
 
-def table(title, rows, markdown):
-    head = [title] + COLUMNS
+def table(title, rows, markdown, columns=None):
+    head = [title] + (columns or COLUMNS)
     out = []
     if markdown:
         out.append("| " + " | ".join(head) + " |")
@@ -291,6 +339,7 @@ def main():
 
     failed = False
     per_pkg, per_lang, details = [], {}, []
+    per_call, call_lang, call_details = [], {}, []
     for folder in folders:
         pid = folder.name
         try:
@@ -310,6 +359,13 @@ def main():
         for k, v in c.items():
             agg[k] += v
         details.append((pid, f"{pkg['name']} {pkg['version']}", unsafe, undecided, unlabelled, unextracted))
+        cc, clines, cunl, cunx = compare_calls(report, pkg["_calls"])
+        if pkg["_calls"]:
+            per_call.append((f"{pid} ({pkg['language']})", call_row(cc)))
+            cagg = call_lang.setdefault(pkg["language"], {k: 0 for k in cc})
+            for k, v in cc.items():
+                cagg[k] += v
+            call_details.append((pid, clines, cunl, cunx))
 
     md = args.markdown
     print(("### " if md else "== ") + "Per package")
@@ -319,6 +375,27 @@ def main():
     print(("### " if md else "== ") + "Per language")
     print()
     print(table("language", [(lang, row(c)) for lang, c in sorted(per_lang.items())], md))
+    if per_call:
+        print()
+        print(("### " if md else "== ") + "Call shapes (signature drift), per package")
+        print()
+        print(table("package", per_call, md, CALL_COLUMNS))
+        print()
+        print(("### " if md else "== ") + "Call shapes, per language")
+        print()
+        print(table("language", [(lang, call_row(c)) for lang, c in sorted(call_lang.items())],
+                    md, CALL_COLUMNS))
+        for pid, clines, cunl, cunx in call_details:
+            if not (clines or cunl or cunx):
+                continue
+            print()
+            print(("#### " if md else "-- ") + f"{pid} calls")
+            for key, cited, truth, v, reason, expected in clines:
+                print(f"{'- ' if md else '  '}{key}: `{cited}` ({truth}) -> {v}: {reason} [{expected}]")
+            for cited in cunl:
+                print(f"{'- ' if md else '  '}call not in truth.toml: `{cited}`")
+            for cited in cunx:
+                print(f"{'- ' if md else '  '}call in truth.toml but not extracted: `{cited}`")
     for pid, what, unsafe, undecided, unlabelled, unextracted in details:
         if not (unsafe or undecided or unlabelled or unextracted):
             continue

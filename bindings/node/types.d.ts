@@ -272,6 +272,10 @@ export type SideVerdict = "observed" | "not_observed" | "inconclusive" | "absent
  */
 export type Severity = "none" | "info" | "needs-acknowledgement" | "medium" | "high";
 /**
+ * What a [`CallCheck`] says.
+ */
+export type CallVerdict = "match" | "mismatch" | "uncheckable";
+/**
  * The four verdicts.
  */
 export type Verdict = "VERIFIED" | "MISSING" | "AMBIGUOUS" | "UNCHECKABLE";
@@ -1182,6 +1186,10 @@ export interface Resolution {
    */
   authority: string;
   /**
+   * VERIFIED or AMBIGUOUS and cited as a call: each call checked against the declaration.
+   */
+  calls?: CallCheck[];
+  /**
    * AMBIGUOUS: every match, sorted.
    */
   candidates?: Candidate[];
@@ -1232,6 +1240,28 @@ export interface Resolution {
    */
   suggestions?: string[];
   verdict: Verdict;
+}
+/**
+ * A cited call checked against the declaration's parameters (docs/drift.md, "Call shapes").
+ */
+export interface CallCheck {
+  /**
+   * The call as the plan writes it.
+   */
+  cited: string;
+  /**
+   * The real signature, as the declaration writes it (overloads joined by ` | `).
+   */
+  expected?: string | null;
+  /**
+   * The first plan line citing it.
+   */
+  line?: number | null;
+  /**
+   * Why (always for `mismatch` and `uncheckable`; a note, if any, for `match`).
+   */
+  reason?: string | null;
+  verdict: CallVerdict;
 }
 /**
  * One declaration a reference matched.
@@ -1462,6 +1492,10 @@ export interface Checked {
    */
   authority: string;
   /**
+   * VERIFIED or AMBIGUOUS and cited as a call: each call checked against the declaration.
+   */
+  calls?: CallCheck[];
+  /**
    * AMBIGUOUS: every match, sorted.
    */
   candidates?: Candidate[];
@@ -1565,6 +1599,7 @@ export interface Skipped {
  */
 export interface Summary {
   ambiguous: number;
+  calls: CallSummary;
   /**
    * Unique references checked.
    */
@@ -1581,6 +1616,27 @@ export interface Summary {
   skipped: number;
   uncheckable: number;
   verified: number;
+}
+/**
+ * Counts of the cited calls' checks (docs/drift.md, "Call shapes").
+ */
+export interface CallSummary {
+  /**
+   * Calls checked (one per distinct call of a checked symbol).
+   */
+  checked: number;
+  /**
+   * `match`.
+   */
+  matched: number;
+  /**
+   * `mismatch`.
+   */
+  mismatched: number;
+  /**
+   * `uncheckable`.
+   */
+  uncheckable: number;
 }
 /**
  * What `verify` found in all: the data of the envelope `verify --json` ends with (its status

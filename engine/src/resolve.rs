@@ -95,6 +95,8 @@ use crate::lang::Family;
 use crate::reason::Reason;
 
 mod aliases;
+mod bind;
+mod calls;
 mod chains;
 mod classes;
 mod external;
@@ -114,6 +116,7 @@ mod refs;
 mod repo;
 mod rounds;
 mod rust;
+mod shape;
 mod suggest;
 mod verdict;
 mod workspace;
@@ -139,6 +142,7 @@ fn is_python(f: Option<Family>) -> bool {
 }
 
 pub use repo::Repo;
+pub use shape::{Arg, CallCheck, CallShape, CallVerdict};
 
 /// The authority rung of this resolver (docs/contracts.md §9).
 pub const RUNG: u8 = 2;
@@ -242,6 +246,16 @@ impl Severity {
             Verdict::Missing => Severity::NeedsAcknowledgement,
             Verdict::Ambiguous => Severity::Medium,
             Verdict::Uncheckable => Severity::Info,
+        }
+    }
+
+    /// The severity of a cited call's check at `rung`: a `mismatch` needs acknowledgement, and
+    /// is a hard block only at rung ≥ 3 (signature drift is asserted there, ADR 22).
+    pub fn of_call(v: CallVerdict, rung: u8) -> Severity {
+        match v {
+            CallVerdict::Mismatch if rung >= 3 => Severity::High,
+            CallVerdict::Mismatch => Severity::NeedsAcknowledgement,
+            CallVerdict::Match | CallVerdict::Uncheckable => Severity::None,
         }
     }
 }
@@ -411,6 +425,9 @@ pub struct Resolution {
     /// absence).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
+    /// VERIFIED or AMBIGUOUS and cited as a call: each call checked against the declaration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<CallCheck>,
 }
 
 /// What a MISSING verdict searched: the names looked for and the files analyzed for them (every
@@ -445,6 +462,9 @@ pub struct Context {
     /// The first line naming the reference under the plan's artifacts heading: a found symbol
     /// gets a note saying it is checked as an existing one.
     pub artifact_line: Option<usize>,
+    /// The calls the plan writes of it (`parse(text, strict=True)`, "taking two arguments"):
+    /// each is checked against the declaration's parameters when the name is VERIFIED.
+    pub calls: Vec<CallShape>,
 }
 
 /// A reference to resolve, with its [`Context`].
@@ -530,9 +550,16 @@ pub fn read_refs_file(path: &Path) -> crate::error::Result<Vec<String>> {
 
 /// Resolve `refs` (without context) under `root` in one call: [`resolve_refs`] with every
 /// [`Context`] empty.
+///
+/// A string written as a call (`parse(text, strict=True)`, `Builder::new(cfg, 3)`) is its callee
+/// with that call shape (its `ref` stays the string as given).
 pub fn resolve(root: &Path, refs: &[String], cache: &Cache) -> (Vec<Resolution>, Stats) {
+    let given: Vec<Reference> = refs.iter().map(|s| shape::reference_of(s)).collect();
     let mut r = Resolver::new(root, cache);
-    let out = r.resolve_all(refs);
+    let mut out = r.resolve_refs(&given);
+    for (res, s) in out.iter_mut().zip(refs) {
+        res.reference.clone_from(s);
+    }
     let stats = r.stats();
     r.save();
     (out, stats)

@@ -219,6 +219,19 @@ pub(super) fn resolve_cmd(a: ResolveArgs) -> ExitCode {
                 r.reference,
                 detail
             );
+            for c in &r.calls {
+                println!(
+                    "{:<11} {:<22} {}  {}{}",
+                    "",
+                    format!("call {}", c.verdict.as_str()),
+                    c.cited,
+                    c.expected.as_deref().unwrap_or(""),
+                    c.reason
+                        .as_deref()
+                        .map(|w| format!(" ({w})"))
+                        .unwrap_or_default()
+                );
+            }
         }
         if let Some(s) = &d.scip {
             println!("{}", probity::drift::scip_summary(s));

@@ -4,7 +4,7 @@
 use super::Report;
 use super::plan::Occurrence;
 use crate::authority::{LspReport, ScipReport};
-use crate::resolve::Verdict;
+use crate::resolve::{Severity, Verdict};
 
 /// `s` for a table cell: control characters escaped ([`crate::untrusted::escape`], a plan's or
 /// a file name's text cannot drive the terminal), `|` escaped.
@@ -22,6 +22,37 @@ fn line_list(occ: &[Occurrence]) -> String {
 fn lines_of(occ: &[Occurrence]) -> String {
     let s = if occ.len() == 1 { "" } else { "s" };
     format!("line{s} {}", line_list(occ))
+}
+
+/// The cited calls' checks (docs/drift.md, "Call shapes"): a count line and one row per call;
+/// empty when the plan cites no call of a checked symbol.
+fn calls_table(r: &Report) -> String {
+    let s = &r.summary.calls;
+    if s.checked == 0 {
+        return String::new();
+    }
+    let mut out = format!(
+        "{} call(s) checked against their declarations: {} match, {} mismatch, {} uncheckable.\n\n",
+        s.checked, s.matched, s.mismatched, s.uncheckable
+    );
+    out.push_str("| Call | Signature | Severity | Declared as | Why | Plan line |\n|---|---|---|---|---|---|\n");
+    for c in &r.results {
+        for k in &c.resolution.calls {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} |\n",
+                cell(&k.cited),
+                k.verdict.as_str(),
+                Severity::of_call(k.verdict, r.rung).as_str(),
+                k.expected
+                    .as_deref()
+                    .map_or(String::new(), |e| format!("`{}`", cell(e))),
+                cell(k.reason.as_deref().unwrap_or("")),
+                k.line.map_or(String::new(), |l| l.to_string())
+            ));
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// The markdown "Verification coverage" block.
@@ -79,6 +110,7 @@ pub fn coverage_markdown(r: &Report) -> String {
         }
         out.push('\n');
     }
+    out.push_str(&calls_table(r));
     // UNCHECKABLE and skipped symbols, together in order of first citation.
     let mut info: Vec<(usize, String)> = r
         .results

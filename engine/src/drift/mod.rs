@@ -16,8 +16,9 @@ use crate::authority::{self, LspReport, Rungs, ScipReport};
 use crate::error::Error;
 use crate::index::{Cache, Stats};
 use crate::reason::Reason;
-use crate::resolve::{self, Resolution, Severity, Verdict};
+use crate::resolve::{self, CallVerdict, Resolution, Severity, Verdict};
 
+mod call;
 mod cite;
 mod markdown;
 mod plan;
@@ -76,10 +77,25 @@ pub struct Summary {
     pub uncheckable: usize,
     /// Skipped as artifacts of the phase.
     pub skipped: usize,
+    /// The calls the plan writes of checked symbols, checked against their declarations.
+    pub calls: CallSummary,
     /// The highest severity found.
     pub max_severity: Severity,
     /// Whether any result is a hard block (MISSING at rung ≥ 3; never at rung 2).
     pub hard_block: bool,
+}
+
+/// Counts of the cited calls' checks (docs/drift.md, "Call shapes").
+#[derive(Debug, Serialize, Default, JsonSchema)]
+pub struct CallSummary {
+    /// Calls checked (one per distinct call of a checked symbol).
+    pub checked: usize,
+    /// `match`.
+    pub matched: usize,
+    /// `mismatch`.
+    pub mismatched: usize,
+    /// `uncheckable`.
+    pub uncheckable: usize,
 }
 
 /// The drift report of a plan.
@@ -174,6 +190,7 @@ pub fn run_with(
                 example_line: c.example_line,
                 example_module: c.example_module.clone(),
                 artifact_line: c.artifact_line,
+                calls: c.calls.clone(),
             },
         })
         .collect();
@@ -212,6 +229,14 @@ pub fn run_with(
             Verdict::Missing => summary.missing += 1,
             Verdict::Ambiguous => summary.ambiguous += 1,
             Verdict::Uncheckable => summary.uncheckable += 1,
+        }
+        for k in &r.calls {
+            summary.calls.checked += 1;
+            match k.verdict {
+                CallVerdict::Match => summary.calls.matched += 1,
+                CallVerdict::Mismatch => summary.calls.mismatched += 1,
+                CallVerdict::Uncheckable => summary.calls.uncheckable += 1,
+            }
         }
         summary.max_severity = summary.max_severity.max(r.severity);
         summary.hard_block |= r.severity == Severity::High;

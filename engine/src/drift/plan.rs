@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::call::{calls_in, prose_arity};
 use super::cite::{classify, code_like, take_derives};
 use super::quote::quote_of;
 use crate::resolve::{self, is_ident};
@@ -46,6 +47,9 @@ pub struct Cited {
     /// The module the plan's example code binds the head to (`const x = require('pkg')`,
     /// `import x from 'pkg'`): `pkg`.
     pub example_module: Option<String>,
+    /// The calls the plan writes of it (code spans: `parse(text, strict=True)`; prose: "taking
+    /// two arguments"), each once, with the first line citing it.
+    pub calls: Vec<resolve::CallShape>,
 }
 
 /// The references of a plan.
@@ -83,6 +87,7 @@ impl Extracted {
                     artifact_line: None,
                     example_line: None,
                     example_module: None,
+                    calls: Vec::new(),
                 });
                 self.refs.len() - 1
             }
@@ -94,6 +99,16 @@ impl Extracted {
         }
         if artifact && c.artifact_line.is_none() {
             c.artifact_line = Some(line);
+        }
+    }
+
+    /// Record that line `line` cites the already pushed reference `r` as the call `shape`.
+    fn add_call(&mut self, r: &str, mut shape: resolve::CallShape, line: usize) {
+        if let Some(&i) = self.at.get(r)
+            && !self.refs[i].calls.iter().any(|c| c.text == shape.text)
+        {
+            shape.line = Some(line);
+            self.refs[i].calls.push(shape);
         }
     }
 }
@@ -314,11 +329,16 @@ pub fn extract(plan: &str) -> Extracted {
                     k.checked_sub(1).map_or("", |p| segs[p].0),
                     segs.get(k + 1).map_or("", |n| n.0),
                 );
+            let mut calls = Vec::new();
             // A code span that is exactly one reference.
             if source == "code_span"
                 && let Some(r) = classify(whole, source, true, code_like)
             {
                 if !header && !skip.contains(&r) {
+                    // `X.m` taking two arguments.
+                    if let Some((n, words)) = prose_arity(segs.get(k + 1).map_or("", |p| p.0)) {
+                        calls.push((r.clone(), resolve::CallShape::arity(&r, n, &words)));
+                    }
                     found.push(r);
                 }
             } else {
@@ -330,6 +350,9 @@ pub fn extract(plan: &str) -> Extracted {
                     }
                 }
             }
+            if source == "code_span" {
+                calls.extend(calls_in(&seg, &found));
+            }
             found.extend(cited);
             let raw = segs[k].0;
             for r in found {
@@ -339,6 +362,9 @@ pub fn extract(plan: &str) -> Extracted {
                     source,
                 };
                 out.push(r, n, occurrence, artifacts_level.is_some());
+            }
+            for (r, shape) in calls {
+                out.add_call(&r, shape, n);
             }
         }
     }

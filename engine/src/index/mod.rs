@@ -12,7 +12,8 @@
 //! `rdec` (the stream decoder of the manifest and the word index), `words` and `postings` (the
 //! word index), `walk` (walking and indexing files), `json` (`index --json` output), `extract`
 //! (declarations from a parse tree, one file per language family, matched on `lang::Family`),
-//! `names` (built-in name lists of `grammars/<lang>/*.txt`). This file holds the limits they
+//! `names` (built-in name lists of `grammars/<lang>/*.txt`), `params` (a callable's parameters
+//! read again from its file's parse tree when a plan cites a call of it). This file holds the limits they
 //! share and the salt both the cache and the manifest are stamped with ([`CACHE_VERSION`]).
 //! The public paths are re-exported here; the drift half depends only on `lang`, `parse`,
 //! `source`, `error` and `reason` (never on placement, I/O or operation layers).
@@ -25,6 +26,7 @@ mod json;
 mod manifest;
 mod model;
 pub(crate) mod names;
+mod params;
 mod postings;
 mod rdec;
 pub mod scip;
@@ -36,6 +38,7 @@ pub use extract::{extract, syntax_error_words};
 pub use json::SortedJson;
 pub(crate) use manifest::{CachedIndex, ManifestEntry, Meta};
 pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};
+pub use params::{Callable, Param, ParamKind, callables_at};
 pub(crate) use postings::Postings;
 pub(crate) use walk::looks_generated;
 pub use walk::{

@@ -127,6 +127,7 @@ impl Repo {
             reason: None,
             searched: None,
             evidence: None,
+            calls: Vec::new(),
         };
         let outcome = self.outcome_of(r);
         match outcome {
@@ -193,6 +194,12 @@ impl Repo {
             ));
         }
         res.severity = Severity::of(res.verdict, RUNG);
+        if full {
+            res.calls = self.check_calls(&res, ctx);
+            for c in &res.calls {
+                res.severity = res.severity.max(Severity::of_call(c.verdict, RUNG));
+            }
+        }
         res
     }
 
@@ -496,6 +503,7 @@ mod tests {
             example_line: Some(7),
             example_module: m.map(str::to_owned),
             artifact_line: None,
+            calls: Vec::new(),
         };
         let refs = [
             Reference::bare("presnt"),
