@@ -1,6 +1,7 @@
-//! Docs that run (issue 24 §5): every shell example of README.md, docs/session.md and
-//! docs/place.md is run, in order, against the built binary (first on `PATH`), and the output a
-//! document shows is compared with what the commands print, hashes and line numbers included.
+//! Docs that run (issue 24 §5): every shell example of README.md, docs/session.md,
+//! docs/place.md and docs/drift.md is run, in order, against the built binary (first on
+//! `PATH`), and the output a document shows is compared with what the commands print, hashes
+//! and line numbers included.
 //!
 //! The convention a document follows (every fenced block has a language):
 //! - ```` ```console ````: `$ command` lines (a line ending in `\` goes on on the next), each
@@ -547,6 +548,12 @@ fn the_session_walkthrough_runs_as_written() {
 fn the_place_page_runs_as_written() {
     let skipped = run_file("docs/place.md");
     assert!(skipped.is_empty(), "docs/place.md skips {skipped:?}");
+}
+
+#[test]
+fn the_drift_page_runs_as_written() {
+    let skipped = run_file("docs/drift.md");
+    assert!(skipped.is_empty(), "docs/drift.md skips {skipped:?}");
 }
 
 /// The runner itself: each rule can fail.
