@@ -427,17 +427,20 @@ impl Rung4<'_> {
         let (Some((line, _)), Some(name)) = (d.at, d.parts.last()) else {
             return false;
         };
-        if !self.files.contains(path.as_str()) {
-            return false;
-        }
-        let Ok(bytes) = crate::fsio::read_repo_file(self.root.join(path)) else {
-            return false;
-        };
-        let Some(text) = bytes.split(|&b| b == b'\n').nth(line as usize) else {
-            return false;
-        };
-        holds_word(&String::from_utf8_lossy(text), name)
+        self.files.contains(path.as_str()) && line_holds(self.root, path, line as usize, name)
     }
+}
+
+/// Whether line `line` (0-based) of the root's file `rel`, as it is now, holds `name` as a
+/// whole word (what makes an authority's definition evidence: rungs 3 and 4).
+fn line_holds(root: &Path, rel: &str, line: usize, name: &str) -> bool {
+    let Ok(bytes) = crate::fsio::read_repo_file(root.join(rel)) else {
+        return false;
+    };
+    bytes
+        .split(|&b| b == b'\n')
+        .nth(line)
+        .is_some_and(|l| holds_word(&String::from_utf8_lossy(l), name))
 }
 
 /// Whether `text` holds `name` as a whole word (not inside a longer identifier).

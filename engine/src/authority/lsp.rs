@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 
 use super::coverage::family_of;
 use super::symbols::{Anchor, segments};
+use crate::index::scip::file_uri;
 use crate::lang::Family;
 use crate::resolve::{RefKind, Resolution, Severity, Verdict};
 use crate::runner::{Limits, Stream, Tool};
@@ -171,20 +172,6 @@ fn truncate(s: &str, n: usize) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_owned(),
     }
-}
-
-/// A `file://` URI of `p`.
-fn file_uri(p: &Path) -> String {
-    let mut out = String::from("file://");
-    for b in p.to_string_lossy().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
 
 /// The path of a `file://` URI, percent-decoded; `None` for another scheme or bad escapes.
@@ -465,7 +452,9 @@ impl Lookup<'_> {
             else {
                 continue;
             };
-            if !self.files.contains(&rel) || !self.holds(&rel, line as usize, name) {
+            if !self.files.contains(&rel)
+                || !super::line_holds(self.root, &rel, line as usize, name)
+            {
                 continue;
             }
             let place = (rel, line as u32, col as u32, container);
@@ -474,16 +463,6 @@ impl Lookup<'_> {
             }
         }
         out
-    }
-
-    fn holds(&self, rel: &str, line: usize, name: &str) -> bool {
-        let Ok(bytes) = crate::fsio::read_repo_file(self.root.join(rel)) else {
-            return false;
-        };
-        bytes
-            .split(|&b| b == b'\n')
-            .nth(line)
-            .is_some_and(|l| super::holds_word(&String::from_utf8_lossy(l), name))
     }
 }
 

@@ -146,7 +146,7 @@ fn varint(out: &mut impl Write, mut v: u64) -> io::Result<()> {
 }
 
 /// `file://` and the absolute path, percent-encoding what a URI path cannot hold.
-fn file_uri(p: &std::path::Path) -> String {
+pub(crate) fn file_uri(p: &std::path::Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let mut s = String::from("file://");
     for &b in p.as_os_str().as_bytes() {
