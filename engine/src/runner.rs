@@ -30,6 +30,7 @@ use crate::probe::{RuntimeKind, runtime_source};
 use crate::reason::Reason;
 use crate::sink;
 
+mod pipe;
 mod tool;
 use tool::{DRAIN_GRACE, kill_group, signal_group};
 pub use tool::{Limits, Stream, Tool, ToolError};

@@ -22,7 +22,7 @@ use std::ffi::OsStr;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -294,7 +294,7 @@ impl Tool {
             .stderr(Stdio::null());
         let mut child = self.spawn()?;
         let pgid = child.id();
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().map(super::pipe::Stdin);
         let stdout = child.stdout.take().expect("piped");
         let fired = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = mpsc::channel::<()>();
@@ -416,8 +416,9 @@ impl Kept {
 pub struct Stream {
     child: Option<Child>,
     pgid: u32,
-    /// The call's stdin (take it to write from another thread; dropping it closes it).
-    pub stdin: Option<ChildStdin>,
+    /// The call's stdin (take it to write from another thread; dropping it closes it). A
+    /// write after the call closed it fails with `BrokenPipe` (never SIGPIPE).
+    pub stdin: Option<super::pipe::Stdin>,
     /// The call's stdout.
     pub stdout: ChildStdout,
     call: String,
