@@ -180,7 +180,12 @@ fn typescript_calls_check_optional_rest_and_overloads() {
          export function over(a: any, b?: any): void {}\n\
          export function rest(first: string, ...more: string[]): void {}\n\
          export function typed(this: Window, x = 1): void {}\n\
-         export class Store {\n  get(key: string, fallback?: string): string { return key; }\n}\n",
+         export function gap(a: string, b = 1, c: number): void {}\n\
+         export class Store {\n  get(key: string, fallback?: string): string { return key; }\n}\n\
+         export class Observable {\n  /** @deprecated */\n  toPromise(): Promise<void>;\n  \
+         /** @deprecated */\n  toPromise(ctor: typeof Promise): Promise<void>;\n  \
+         toPromise(ctor?: unknown): Promise<void> { return undefined as any; }\n}\n\
+         export interface Sink {\n  write(a: string): void;\n  write(a: string, b: number): void;\n}\n",
     );
     expect_calls(
         &r,
@@ -208,11 +213,32 @@ fn typescript_calls_check_optional_rest_and_overloads() {
             ("rest(\"a\", \"b\")", "uncheckable", "rest parameter"),
             ("typed(1, 2)", "mismatch", "takes 1 argument but 2 given"),
             ("typed(1)", "match", ""),
+            // A default before a required parameter is still passed (`undefined`).
+            ("gap(a, b, c)", "match", ""),
+            (
+                "gap(a, b)",
+                "mismatch",
+                "requires 3 arguments but 2 given (`c` missing)",
+            ),
             ("Store.get(k)", "match", ""),
             (
                 "Store.get(k, f, x)",
                 "mismatch",
                 "takes 2 arguments but 3 given",
+            ),
+            // A class's or interface's overload signatures are read beside the member the
+            // index keeps (the first): rxjs's `Observable.toPromise(ctor)` was a false mismatch.
+            ("Observable.toPromise(p)", "match", ""),
+            (
+                "Observable.toPromise(p, q)",
+                "mismatch",
+                "no overload binds the call",
+            ),
+            ("Sink.write(a, 1)", "match", ""),
+            (
+                "Sink.write(a, 1, 2)",
+                "mismatch",
+                "no overload binds the call",
             ),
         ],
     );
@@ -279,4 +305,41 @@ fn plans_cite_call_shapes() {
         Some(0),
         "a mismatch at rung 2 is no hard block"
     );
+}
+
+/// A head naming both a module and a class of the same name with the cited member (dateutil's
+/// `parser.parse`: the `dateutil.parser` package's function and the class `parser`'s method;
+/// @tiptap/core's `DecorationManager.liveWidgetKeys`: a function of `DecorationManager.ts` and
+/// the class's method) is AMBIGUOUS, and so its calls are `uncheckable`: checked against the
+/// module's function alone, a real call of the method was a false `mismatch` (the call oracle,
+/// benches/drift-oracle/calls.py).
+#[test]
+fn a_module_and_a_class_of_one_name_make_the_member_ambiguous() {
+    let r = Repo::new();
+    r.write(
+        "dateutil/parser/__init__.py",
+        "from ._parser import parse, parser\n",
+    );
+    r.write(
+        "dateutil/parser/_parser.py",
+        "class parser:\n    def parse(self, timestr, default=None, ignoretz=False, tzinfos=None):\n        return timestr\n\n\
+         def parse(timestr, parserinfo=None, **kwargs):\n    return parser().parse(timestr, **kwargs)\n",
+    );
+    r.write(
+        "src/DecorationManager.ts",
+        "export function liveWidgetKeys(editor: object): Set<string> { return new Set(); }\n\
+         export class DecorationManager {\n  liveWidgetKeys(): Set<string> { return new Set(); }\n}\n",
+    );
+    let got = resolve_all(
+        &r,
+        &[
+            "parser.parse(a, b, c, d)",
+            "DecorationManager.liveWidgetKeys(e)",
+        ],
+    );
+    for v in &got {
+        assert_eq!(v["verdict"], "AMBIGUOUS", "{v:#}");
+        assert_eq!(v["candidates"].as_array().map(Vec::len), Some(2), "{v:#}");
+        assert_eq!(v["calls"][0]["verdict"], "uncheckable", "{v:#}");
+    }
 }

@@ -66,9 +66,14 @@ def source_files(root: Path) -> list[str]:
     return out
 
 
-def prepare(pkg: dict) -> tuple[Path, Path, str]:
-    """The package's pruned source tree and its SCIP index (built once)."""
-    slug = pkg["name"].replace("/", "__").lstrip("@") + "-" + pkg["version"]
+def slug_of(pkg: dict) -> str:
+    return pkg["name"].replace("/", "__").lstrip("@") + "-" + pkg["version"]
+
+
+def tree(pkg: dict) -> Path:
+    """The package's pruned source tree (fetched and pruned once; a new `TREE_VERSION` drops
+    the tree and its index)."""
+    slug = slug_of(pkg)
     tgz = common.fetch(pkg["tarball"], common.cache_dir("npm") / (slug + ".tgz"))
     check_integrity(tgz, pkg["integrity"])
     top = common.unpack(tgz, common.cache_dir("npm", "unpacked", slug))
@@ -100,6 +105,13 @@ def prepare(pkg: dict) -> tuple[Path, Path, str]:
                 # `x.d.ts` instead of `x.js`, so the index would miss the JS
                 p.unlink()
         (root / ".ready").write_text(TREE_VERSION)
+    return root
+
+
+def prepare(pkg: dict) -> tuple[Path, Path, str]:
+    """The package's pruned source tree and its SCIP index (built once)."""
+    root = tree(pkg)
+    index = root.parent / (slug_of(pkg) + ".scip")
     log = ""
     if not index.exists():
         cmd = ["nice", "-n", "19", str(tool()), "index", "--output", str(index)]

@@ -53,7 +53,8 @@ def source_files(root: Path) -> list[str]:
     )
 
 
-def prepare(pkg: dict) -> tuple[Path, Path, str]:
+def tree(pkg: dict) -> Path:
+    """The package's pruned source tree in the cache (fetched and pruned once)."""
     slug = f"{pkg['name']}-{pkg['version']}"
     fname = pkg["url"].rsplit("/", 1)[-1]
     archive = common.fetch(pkg["url"], common.cache_dir("pypi") / fname, pkg["sha256"])
@@ -75,7 +76,12 @@ def prepare(pkg: dict) -> tuple[Path, Path, str]:
             ):
                 p.unlink()
         (root / ".ready").write_text("")
-    index = root.parent / (slug + ".scip")
+    return root
+
+
+def prepare(pkg: dict) -> tuple[Path, Path, str]:
+    root = tree(pkg)
+    index = root.parent / f"{pkg['name']}-{pkg['version']}.scip"
     log = ""
     if not index.exists():
         cmd = [

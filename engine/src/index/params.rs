@@ -68,13 +68,15 @@ pub struct Callable {
 const MAX_HEAD: usize = 300;
 
 /// The callables of `rel` under `root` declared with their names at `at` (1-based line, 1-based
-/// byte column), in `at` order: `None` where no callable declaration is there. `Err` says why the
-/// file could not be read or parsed.
+/// byte column), in `at` order: `None` where no callable declaration is there; and, for a
+/// TypeScript class or interface member, the members of the same name beside it that `at` does
+/// not name (its overload signatures and implementation: the index keeps one member per name).
+/// `Err` says why the file could not be read or parsed.
 pub fn callables_at(
     root: &Path,
     rel: &str,
     at: &[(usize, usize)],
-) -> Result<Vec<Option<Callable>>, String> {
+) -> Result<(Vec<Option<Callable>>, Vec<Callable>), String> {
     let (lang, grammar) =
         crate::lang::for_path(Path::new(rel)).ok_or_else(|| format!("{rel} has no grammar"))?;
     let bytes = crate::fsio::read_repo_file(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
@@ -82,15 +84,52 @@ pub fn callables_at(
     let tree = crate::parse::parse(grammar, text).ok_or_else(|| format!("{rel} did not parse"))?;
     let family = lang.family();
     let ts = lang.id() == "typescript";
-    Ok(at
+    let r = Reader { text, family, ts };
+    let names: Vec<Option<Node>> = at
         .iter()
         .map(|&(line, col)| {
             let p = tree_sitter::Point::new(line.checked_sub(1)?, col.checked_sub(1)?);
-            let name = tree.root_node().descendant_for_point_range(p, p)?;
-            let r = Reader { text, family, ts };
-            r.callable(name)
+            tree.root_node().descendant_for_point_range(p, p)
         })
-        .collect())
+        .collect();
+    let found = names.iter().map(|n| r.callable((*n)?)).collect();
+    // The index keeps one member per name; a TypeScript class's or interface's overload
+    // signatures are its siblings of that name.
+    let mut extra = Vec::new();
+    if ts {
+        let given: Vec<usize> = names.iter().flatten().map(|n| n.start_byte()).collect();
+        for name in names.iter().flatten() {
+            let Some(member) = name.parent().filter(|m| is_member(m.kind())) else {
+                continue;
+            };
+            let Some(body) = member.parent() else {
+                continue;
+            };
+            let mut cur = body.walk();
+            for sib in body.named_children(&mut cur) {
+                let Some(sname) = sib.child_by_field_name("name") else {
+                    continue;
+                };
+                if sib.id() != member.id()
+                    && is_member(sib.kind())
+                    && r.t(sname) == r.t(*name)
+                    && !given.contains(&sname.start_byte())
+                    && let Some(c) = r.callable(sname)
+                {
+                    extra.push(c);
+                }
+            }
+        }
+    }
+    Ok((found, extra))
+}
+
+/// A TypeScript class or interface member that has parameters.
+fn is_member(k: &str) -> bool {
+    matches!(
+        k,
+        "method_definition" | "method_signature" | "abstract_method_signature"
+    )
 }
 
 struct Reader<'a> {

@@ -49,7 +49,9 @@ fn arity(params: &[Param], n: usize, rules: Rules) -> Bound {
         .iter()
         .filter(|p| !matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs))
         .collect();
-    let required = named.iter().filter(|p| !p.optional).count();
+    // Up to the last required parameter: a default before it must still be passed (as
+    // `undefined`: `f(a, b = 1, c)` takes three).
+    let required = named.iter().rposition(|p| !p.optional).map_or(0, |i| i + 1);
     let variadic = named.len() < params.len();
     let strict_missing = !matches!(rules, Rules::JavaScript);
     if n < required && strict_missing {
@@ -191,7 +193,7 @@ fn positional(params: &[Param], call: &CallShape, rules: Rules) -> Bound {
         .filter(|p| p.kind != ParamKind::VarArgs)
         .collect();
     let variadic = named.len() < params.len();
-    let required = named.iter().filter(|p| !p.optional).count();
+    let required = named.iter().rposition(|p| !p.optional).map_or(0, |i| i + 1);
     // A keyword is not their syntax: the plan's pseudo-code names a parameter.
     let foreign: Vec<&str> = call
         .args

@@ -318,7 +318,7 @@ impl Repo {
             Some("javascript") => Rules::JavaScript,
             other => return Err(format!("no call rules for {}", other.unwrap_or(path))),
         };
-        let found = crate::index::callables_at(&self.root, path, &at)?;
+        let (found, siblings) = crate::index::callables_at(&self.root, path, &at)?;
         let mut set = Vec::new();
         for (c, (l, _)) in found.into_iter().zip(&at) {
             match c {
@@ -335,6 +335,7 @@ impl Repo {
                 }
             }
         }
+        set.extend(siblings);
         let overloads = set.iter().any(|c| c.signature_only)
             && matches!(rules, Rules::TypeScript | Rules::Python);
         if overloads && set.iter().any(|c| !c.signature_only) {

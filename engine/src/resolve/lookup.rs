@@ -407,6 +407,19 @@ impl Repo {
                     }
                     other => other,
                 },
+                // Both readings hold (`parser.parse` in dateutil: the `dateutil.parser` package's
+                // `parse` and the class `parser`'s method): both are candidates, so neither is
+                // VERIFIED alone (a call would be checked against the wrong signature).
+                Outcome::Found(mut c) if !rust && i == segs.len() - 1 => {
+                    if let Outcome::Found(m) = self.member(&segs[i - 1], &segs[i]) {
+                        for x in m {
+                            if !c.contains(&x) {
+                                c.push(x);
+                            }
+                        }
+                    }
+                    Outcome::Found(c)
+                }
                 o => o,
             };
             // A repository module named like an external one answers only what it declares.
