@@ -198,7 +198,10 @@ fn a_server_that_breaks_the_protocol_changes_nothing() {
         assert!(
             err.contains("the server sent")
                 || err.contains("exited")
-                || err.contains("writing to the server"),
+                || err.contains("writing to the server")
+                // The stdin-closing server: a write that lands before the close is taken by
+                // the pipe, and then nothing answers until the budget ends.
+                || (body.starts_with("exec 0<&-") && err.contains("took more than")),
             "{body}: {err}"
         );
     }
