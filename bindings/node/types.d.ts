@@ -153,6 +153,7 @@ export type ReasonCode =
   | "git_failed"
   | "git_timed_out"
   | "line_too_long"
+  | "config_unparsable"
   | "revert_conflict"
   | "reproduction_mismatch"
   | "journal_untrusted"

@@ -7,6 +7,7 @@
 //! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
 mod classify;
+mod config;
 pub(super) mod git;
 mod guards;
 pub(super) mod model;
@@ -122,6 +123,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         }));
     }
     let owned = Owned::load(&root, &opts.ledgers);
+    let all = changes.clone();
     let mut files = Vec::new();
     let mut names: Vec<Name> = Vec::new();
     let mut prepared = Vec::new();
@@ -230,6 +232,15 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     for (i, u) in unowned {
         findings.push(unowned_finding(&files[i], u, net_units));
     }
+    let versions = config::Versions {
+        old: &|p| {
+            old_rev
+                .as_ref()
+                .map_or(Ok(Vec::new()), |_| blob(&root, &old_tree, p))
+        },
+        new: &|p| new_version(&root, &new_side, p),
+    };
+    findings.extend(config::analyze(&versions, &all, &mut files, net_units)?);
     for (i, reason) in refused {
         findings.push(not_analyzed(&files[i], reason, net_units));
     }
@@ -346,6 +357,19 @@ fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
         detail: format!("not analyzed ({}): {why}; review it by hand", reason.code()),
         severity: Severity::Flag,
         net: Net::diff_only(diff_units),
+    }
+}
+
+/// The new side's bytes of `rel` (`Err(file_too_large)` for a working-tree file over the limit).
+fn new_version(
+    root: &Path,
+    side: &NewSide,
+    rel: &[u8],
+) -> Result<std::result::Result<Vec<u8>, Reason>> {
+    match side {
+        NewSide::Disk => read_disk(root, rel),
+        NewSide::Index => blob(root, "", rel).map(Ok),
+        NewSide::Rev(c) => blob(root, c, rel).map(Ok),
     }
 }
 
