@@ -368,6 +368,17 @@ fn cargo_targets_switched_off() {
         "autotests = false and the target removed: {v}"
     );
     assert_eq!(data(&v)["files"][0]["language"], "toml");
+    // The manifest `cargo package` writes: autotests off, every test file a listed target.
+    let packaged = CARGO.replace(
+        "edition = \"2021\"\n",
+        "edition = \"2021\"\nautotests = false\n",
+    );
+    let (code, v) = diff(
+        &[("Cargo.toml", CARGO), test_rs],
+        &[("Cargo.toml", &packaged)],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(data(&v)["findings"], serde_json::json!([]), "{v}");
     // A dependency added; a version bumped.
     passes(
         "Cargo.toml",

@@ -245,6 +245,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "accept::diff::syntax::testing",
                 "accept::diff::config::item",
                 "accept::diff::config::ini",
+                "accept::diff::version",
             ],
             &["accept::diff::syntax"],
             &[

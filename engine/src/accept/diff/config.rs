@@ -33,6 +33,8 @@ pub(super) struct Versions<'a> {
     pub(super) old: &'a dyn Fn(&[u8]) -> Result<Vec<u8>>,
     /// The new side's bytes of a path, or why they cannot be read (`file_too_large`).
     pub(super) new: ReadNew<'a>,
+    /// The new side's file names (repository-relative) under a folder.
+    pub(super) list: &'a dyn Fn(&str) -> Result<Vec<Vec<u8>>>,
 }
 
 /// What reads a changed file.
@@ -140,7 +142,13 @@ pub(super) fn analyze(
                     let p = cargo::join(dir, rel);
                     matches!((v.new)(p.as_bytes()), Ok(Ok(b)) if !b.is_empty())
                 };
-                cargo::compare(&old, &new, &ctx, dir, &exists)
+                let tests_dir = cargo::join(dir, "tests");
+                let tests: Vec<String> = (v.list)(&tests_dir)?
+                    .iter()
+                    .filter_map(|n| std::str::from_utf8(n).ok())
+                    .filter_map(|n| n.strip_prefix(&format!("{tests_dir}/")).map(str::to_owned))
+                    .collect();
+                cargo::compare(&old, &new, &ctx, dir, &exists, &tests)
             }
             Reader::Conftest => Ok(conftest::compare(&old, &new)),
             Reader::Rust if new.contains("cfg") => {

@@ -1,5 +1,8 @@
 //! `Cargo.toml` (read with the `toml` crate): test targets switched off. An exclusion is
-//! `autotests = false` set on a package that had it on, `test = false` set on a target (`[lib]`,
+//! `autotests = false` set on a package that had it on while a file Cargo would have found by
+//! itself (`tests/*.rs`, `tests/*/main.rs`) is no `[[test]]` target of the new manifest (the
+//! manifest `cargo package` writes sets `autotests = false` and lists every target: nothing is
+//! excluded), `test = false` set on a target (`[lib]`,
 //! `[[bin]]`, `[[test]]`) whose old version ran its tests, and a `[[test]]` target removed while its
 //! source file stays in the package and Cargo would not find it by itself (`autotests = false`, or
 //! a path outside `tests/<name>.rs` / `tests/<name>/main.rs`). The features a manifest defines
@@ -60,13 +63,15 @@ fn read(text: &str) -> Result<Manifest, ()> {
 
 /// The exclusions `new` has that `old` did not; `Err(())` when `new` is not TOML (an `old` that
 /// is not counts as a manifest with no settings). `exists` says whether a path (relative to the
-/// manifest's folder) is a file in the new version.
+/// manifest's folder) is a file in the new version; `tests` lists the new version's files under
+/// the package's `tests/` (relative to it).
 pub(super) fn compare(
     old: &str,
     new: &str,
     ctx: &Ctx<'_>,
     dir: &str,
     exists: &dyn Fn(&str) -> bool,
+    tests: &[String],
 ) -> Result<Vec<Found>, ()> {
     let n = read(new)?;
     let o = read(old).unwrap_or(Manifest {
@@ -75,10 +80,34 @@ pub(super) fn compare(
     });
     let mut out = Vec::new();
     if o.autotests && !n.autotests {
-        out.push(excluded(
-            "Cargo.toml `autotests = false` (integration tests in tests/ are no longer built)",
-            line_of(new, "autotests", 1),
-        ));
+        let listed = |file: &str| {
+            n.targets.iter().any(|t| {
+                t.0 == "test"
+                    && t.2.as_deref().map_or_else(
+                        || file == format!("{}.rs", t.1) || file == format!("{}/main.rs", t.1),
+                        |p| p.strip_prefix("tests/") == Some(file),
+                    )
+            })
+        };
+        let dropped: Vec<&String> = tests
+            .iter()
+            .filter(|f| {
+                let parts: Vec<&str> = f.split('/').collect();
+                matches!(parts.as_slice(), [one] if one.ends_with(".rs"))
+                    || matches!(parts.as_slice(), [_, "main.rs"])
+            })
+            .filter(|f| !listed(f))
+            .collect();
+        if let Some(first) = dropped.first() {
+            let more = match dropped.len() {
+                1 => String::new(),
+                k => format!(" and {} more", k - 1),
+            };
+            out.push(excluded(
+                &format!("Cargo.toml `autotests = false`: tests/{first}{more} no longer built"),
+                line_of(new, "autotests", 1),
+            ));
+        }
     }
     for t in n.targets.iter().filter(|t| t.3) {
         let before = o.targets.iter().find(|b| b.0 == t.0 && b.1 == t.1);
@@ -160,10 +189,9 @@ mod tests {
 
     fn cmp(old: &str, new: &str) -> Vec<Found> {
         let added = BTreeSet::new();
-        compare(old, new, &Ctx { added: &added }, "", &|p| {
-            p.starts_with("tests/")
-        })
-        .unwrap()
+        let tests = ["rep.rs".to_owned(), "common/mod.rs".to_owned()];
+        let exists = |p: &str| p.starts_with("tests/");
+        compare(old, new, &Ctx { added: &added }, "", &exists, &tests).unwrap()
     }
 
     #[test]
@@ -175,6 +203,9 @@ mod tests {
         // A target removed that Cargo still finds by itself is not excluded.
         let auto = BASE.replace("[[test]]\nname = \"rep\"\npath = \"tests/rep.rs\"\n", "");
         assert!(cmp(BASE, &auto).is_empty());
+        // `cargo package`'s manifest: autotests off, every target listed.
+        let packaged = BASE.replace("name = \"a\"\n", "name = \"a\"\nautotests = false\n");
+        assert!(cmp(BASE, &packaged).is_empty());
         // A dependency added is not an exclusion.
         assert!(cmp(BASE, &format!("{BASE}\n[dependencies]\nx = \"1\"\n")).is_empty());
     }
