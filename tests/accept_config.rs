@@ -520,6 +520,25 @@ fn hostile_configuration_files_are_not_analyzed_and_flag() {
             assert_eq!(data(&v)["files"][0]["analyzed"], false, "{path}");
         }
     }
+    // Nested past any parser's bound: a clear refusal, never a crash.
+    let deep = format!(
+        "{{\"jest\": {}{}}}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let (code, v) = diff(&[("package.json", PACKAGE)], &[("package.json", &deep)]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(data(&v)["files"][0]["skip_reason"], "config_unparsable");
+    let gate = format!(
+        "#[cfg({}test{})]\n",
+        "all(\n".repeat(20_000),
+        ")\n".repeat(20_000)
+    );
+    let (code, v) = diff(
+        &[("src/frame.rs", FRAME)],
+        &[("src/frame.rs", &FRAME.replace("#[cfg(test)]\n", &gate))],
+    );
+    assert!(code == 0 || code == 1, "{v}");
     // A jest config that is not an object literal: read as code, no setting to compare.
     passes(
         "jest.config.js",

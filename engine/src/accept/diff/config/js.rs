@@ -275,16 +275,24 @@ fn literal(n: Node<'_>, src: &str) -> String {
     }
 }
 
-/// A number literal, or a product of them (`5 * 60 * 1000`), `1_000` separators allowed.
+/// A number literal, or a sum or product of them (`5 * 60 * 1000`), `1_000` separators allowed;
+/// at most 16 operators deep (the value is untrusted text and this recurses).
 fn number(n: Node<'_>, src: &str) -> Option<f64> {
+    number_at(n, src, 0)
+}
+
+fn number_at(n: Node<'_>, src: &str, depth: usize) -> Option<f64> {
+    if depth > 16 {
+        return None;
+    }
     match n.kind() {
         "number" => text(n, src).replace('_', "").parse().ok(),
-        "parenthesized_expression" => number(n.named_child(0)?, src),
+        "parenthesized_expression" => number_at(n.named_child(0)?, src, depth + 1),
         "binary_expression" => {
             let op = n.child_by_field_name("operator")?;
             let (l, r) = (
-                number(n.child_by_field_name("left")?, src)?,
-                number(n.child_by_field_name("right")?, src)?,
+                number_at(n.child_by_field_name("left")?, src, depth + 1)?,
+                number_at(n.child_by_field_name("right")?, src, depth + 1)?,
             );
             match text(op, src) {
                 "*" => Some(l * r),

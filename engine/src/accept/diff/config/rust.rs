@@ -27,13 +27,20 @@ enum Pred {
     Op(String, Vec<Pred>),
 }
 
+/// The deepest `all(any(not(...)))` nesting read; deeper is not a predicate (an attribute is
+/// untrusted text: the parse recurses).
+const MAX_DEPTH: usize = 32;
+
 /// Parse the inside of `cfg(...)`; `None` when it is not a predicate.
 fn pred(s: &str) -> Option<Pred> {
-    let (p, rest) = pred_at(s.trim())?;
+    let (p, rest) = pred_at(s.trim(), 0)?;
     rest.trim().is_empty().then_some(p)
 }
 
-fn pred_at(s: &str) -> Option<(Pred, &str)> {
+fn pred_at(s: &str, depth: usize) -> Option<(Pred, &str)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     let s = s.trim_start();
     let end = s
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -57,7 +64,7 @@ fn pred_at(s: &str) -> Option<(Pred, &str)> {
             if let Some(after) = r.strip_prefix(')') {
                 return Some((Pred::Op(name.to_owned(), args), after));
             }
-            let (a, after) = pred_at(r)?;
+            let (a, after) = pred_at(r, depth + 1)?;
             args.push(a);
             r = after.trim_start();
             r = r.strip_prefix(',').unwrap_or(r);
@@ -224,6 +231,10 @@ mod tests {
         assert!(!off("any(test, unix)"));
         assert!(off("all(not(test), unix)"));
         assert!(pred("all(test").is_none());
+        let deep = format!("{}test{}", "not(".repeat(100_000), ")".repeat(100_000));
+        assert!(pred(&deep).is_none());
+        let ok = format!("{}test{}", "not(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        assert!(pred(&ok).is_some());
     }
 
     #[test]
