@@ -153,6 +153,7 @@ export type ReasonCode =
   | "git_failed"
   | "git_timed_out"
   | "line_too_long"
+  | "config_unparsable"
   | "revert_conflict"
   | "reproduction_mismatch"
   | "journal_untrusted"
@@ -324,7 +325,14 @@ export type AcceptDiffKind =
   | "test_skipped"
   | "test_deleted"
   | "unledgered_probe"
-  | "not_analyzed";
+  | "not_analyzed"
+  | "expected_value_changed"
+  | "threshold_loosened"
+  | "timeout_raised"
+  | "test_excluded_by_config"
+  | "guard_before_logic"
+  | "test_environment_guard"
+  | "error_replaced_by_default";
 /**
  * How much a finding weighs in the verdict.
  */

@@ -259,6 +259,11 @@ reasons! {
     /// A changed file has a line longer than `accept::diff::MAX_LINE_BYTES` (minified or
     /// generated code); it is not analyzed, and the diff is flagged for review instead of passing.
     LineTooLong = "line_too_long",
+    /// A changed test-runner configuration file that `accept diff` reads (`pytest.ini`,
+    /// `pyproject.toml`, `setup.cfg`, `tox.ini`, `package.json`, `Cargo.toml`, a jest or vitest
+    /// config) does not parse as its format on the new side; it is not analyzed, and the diff is
+    /// flagged for review instead of passing.
+    ConfigUnparsable = "config_unparsable",
     // --- fix acceptance: revert and reconfirm (`probity accept reconfirm`, docs/accept.md) ---
     /// The fix cannot be reverted in the current tree: one of its hunks is no longer there (the
     /// code changed since), or undoing it would touch a probe block. Nothing was written.

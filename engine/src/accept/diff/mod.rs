@@ -7,6 +7,7 @@
 //! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
 mod classify;
+mod config;
 pub(super) mod git;
 mod guards;
 pub(super) mod model;
@@ -15,6 +16,7 @@ mod probes;
 mod replace;
 mod side;
 mod syntax;
+mod version;
 
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -31,8 +33,8 @@ use self::model::{
     Source, Verdict,
 };
 use self::probes::Owned;
+use self::version::{NewSide, new_files, new_version, read_disk};
 use crate::error::{Error, Result};
-use crate::fsio;
 use crate::lang::{self, Grammar, Language};
 use crate::marker;
 use crate::parse::parse;
@@ -55,13 +57,6 @@ pub struct Options {
 /// every shape "moved" or "re-guarded" somewhere on the same line (a deleted branch passed), so
 /// past this a file is not analyzed (`line_too_long`) and the diff is flagged `not_analyzed`.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
-
-/// Where the new side's bytes come from.
-enum NewSide {
-    Disk,
-    Index,
-    Rev(String),
-}
 
 fn bad_rev(rev: &str) -> Error {
     Error::new(Reason::BadRevision, format!("`{rev}` names no commit"))
@@ -122,6 +117,7 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         }));
     }
     let owned = Owned::load(&root, &opts.ledgers);
+    let all = changes.clone();
     let mut files = Vec::new();
     let mut names: Vec<Name> = Vec::new();
     let mut prepared = Vec::new();
@@ -230,6 +226,16 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     for (i, u) in unowned {
         findings.push(unowned_finding(&files[i], u, net_units));
     }
+    let versions = config::Versions {
+        old: &|p| {
+            old_rev
+                .as_ref()
+                .map_or(Ok(Vec::new()), |_| blob(&root, &old_tree, p))
+        },
+        new: &|p| new_version(&root, &new_side, p),
+        list: &|dir| new_files(&root, &new_side, dir),
+    };
+    findings.extend(config::analyze(&versions, &all, &mut files, net_units)?);
     for (i, reason) in refused {
         findings.push(not_analyzed(&files[i], reason, net_units));
     }
@@ -346,21 +352,6 @@ fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
         detail: format!("not analyzed ({}): {why}; review it by hand", reason.code()),
         severity: Severity::Flag,
         net: Net::diff_only(diff_units),
-    }
-}
-
-/// A working-tree file (empty when it is gone; a symlink or other non-file is read as empty),
-/// read through the bounded reader: one over the size limit is `Err(file_too_large)`, for the
-/// file's report (as the check of its bytes would have said).
-fn read_disk(root: &Path, rel: &[u8]) -> Result<std::result::Result<Vec<u8>, Reason>> {
-    let p = root.join(OsStr::from_bytes(rel));
-    match std::fs::symlink_metadata(&p) {
-        Ok(m) if m.is_file() => match fsio::read_repo_file(&p) {
-            Ok(bytes) => Ok(Ok(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Ok(Err(Reason::FileTooLarge)),
-            Err(e) => Err(Error::new(Reason::IoError, format!("{}: {e}", p.display()))),
-        },
-        _ => Ok(Ok(Vec::new())),
     }
 }
 

@@ -52,6 +52,26 @@ pub enum Kind {
     /// UTF-8, holding a NUL byte...; the code is the file's `skip_reason`). Always flags: a diff
     /// does not pass on what was not read.
     NotAnalyzed,
+    /// An assertion's expected literal changed (with the code under test, or alone): the test
+    /// now expects what the code returns instead of what it should.
+    ExpectedValueChanged,
+    /// A constant in a comparison, or a limit, moved in the permissive direction by a large
+    /// factor (`Infinity`, `MAX_*`, `usize::MAX`, `10**9`, x1000): the check never fires.
+    ThresholdLoosened,
+    /// A timeout raised (a test's, a request's, a wait's, a test runner's configured one).
+    TimeoutRaised,
+    /// A test excluded by configuration: pytest options or hooks (`pytest.ini`, `pyproject.toml`,
+    /// `setup.cfg`, `tox.ini`, `conftest.py`), jest/vitest configuration, `Cargo.toml` test
+    /// targets, `#[cfg(not(test))]` on a check.
+    TestExcludedByConfig,
+    /// An early exit added before unchanged logic, on a new condition.
+    GuardBeforeLogic,
+    /// Code made conditional on running under a test (`NODE_ENV`, `JEST_WORKER_ID`,
+    /// `PYTEST_CURRENT_TEST`, `cfg!(test)`, `CI`...).
+    TestEnvironmentGuard,
+    /// A propagated error turned into a default value (`.map_err(...)?` into
+    /// `.unwrap_or_default()`, an `except` that substitutes a value).
+    ErrorReplacedByDefault,
 }
 
 impl Kind {
@@ -70,6 +90,13 @@ impl Kind {
         Kind::TestDeleted,
         Kind::UnledgeredProbe,
         Kind::NotAnalyzed,
+        Kind::ExpectedValueChanged,
+        Kind::ThresholdLoosened,
+        Kind::TimeoutRaised,
+        Kind::TestExcludedByConfig,
+        Kind::GuardBeforeLogic,
+        Kind::TestEnvironmentGuard,
+        Kind::ErrorReplacedByDefault,
     ];
 
     /// The stable snake_case name.
@@ -88,6 +115,13 @@ impl Kind {
             Kind::TestDeleted => "test_deleted",
             Kind::UnledgeredProbe => "unledgered_probe",
             Kind::NotAnalyzed => "not_analyzed",
+            Kind::ExpectedValueChanged => "expected_value_changed",
+            Kind::ThresholdLoosened => "threshold_loosened",
+            Kind::TimeoutRaised => "timeout_raised",
+            Kind::TestExcludedByConfig => "test_excluded_by_config",
+            Kind::GuardBeforeLogic => "guard_before_logic",
+            Kind::TestEnvironmentGuard => "test_environment_guard",
+            Kind::ErrorReplacedByDefault => "error_replaced_by_default",
         }
     }
 }

@@ -1,0 +1,364 @@
+//! jest and vitest configuration: `jest.config.{js,ts,cjs,mjs}` and `vitest.config.*` /
+//! `vite.config.*` parsed with tree-sitter (JavaScript or TypeScript, as the file's extension
+//! says), and `package.json` with serde_json (its `jest` key and its `scripts`). Read:
+//! `testPathIgnorePatterns`, `modulePathIgnorePatterns` and `testTimeout` (jest: at any depth of
+//! the file's object literals, so `projects` and a `const config = {...}` count; vitest: under a
+//! `test` key, with `exclude`), and in scripts `--testPathIgnorePatterns`,
+//! `--modulePathIgnorePatterns`, `--exclude` and `--testTimeout`. A pattern is new when neither
+//! the old version nor the runner's defaults held it; a timeout is in ms (default 5000).
+
+use std::path::Path;
+
+use serde_json::Value;
+use tree_sitter::Node;
+
+use super::item::{Found, Limit, added, excluded, line_of, raised};
+use crate::accept::diff::syntax::{all_nodes, compact, text};
+use crate::lang;
+use crate::parse::parse;
+
+/// jest's default `testPathIgnorePatterns`.
+const JEST_DEFAULT: &[&str] = &["/node_modules/"];
+/// vitest's default `exclude` (`configDefaults.exclude`, written out or spread).
+const VITEST_DEFAULT: &[&str] = &[
+    "...configDefaults.exclude",
+    "...defaultExclude",
+    "**/node_modules/**",
+    "**/dist/**",
+    "**/cypress/**",
+    "**/.{idea,git,cache,output,temp}/**",
+];
+/// jest's and vitest's default test timeout, ms.
+const DEFAULT_TIMEOUT_MS: f64 = 5000.0;
+
+/// Which runner a file configures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Form {
+    /// `jest.config.*`.
+    Jest,
+    /// `vitest.config.*`, `vite.config.*`.
+    Vitest,
+    /// `package.json`.
+    Package,
+}
+
+impl Form {
+    /// The form of a file named `base`.
+    pub(super) fn of(base: &str) -> Option<Form> {
+        let (stem, ext) = base.rsplit_once('.')?;
+        let js = matches!(ext, "js" | "ts" | "cjs" | "mjs" | "cts" | "mts");
+        Some(match stem {
+            "jest.config" if js => Form::Jest,
+            "vitest.config" | "vite.config" if js => Form::Vitest,
+            _ if base == "package.json" => Form::Package,
+            _ => return None,
+        })
+    }
+}
+
+/// One setting: its key path's last keys (`test.exclude`), its values (a list's elements, or one
+/// value), its line.
+#[derive(Debug, Default)]
+struct Settings {
+    lists: Vec<(String, Vec<String>, Option<usize>)>,
+    timeouts: Vec<(String, Limit)>,
+}
+
+/// The exclusions and raised timeouts of `new` that `old` did not have; `Err(())` when `new` does
+/// not parse (JSON, or a script with a syntax error); an `old` that does not parse sets nothing.
+pub(super) fn compare(form: Form, name: &str, old: &str, new: &str) -> Result<Vec<Found>, ()> {
+    let n = read(form, name, new)?;
+    let o = read(form, name, old).unwrap_or_default();
+    let mut out = Vec::new();
+    for (key, values, line) in &n.lists {
+        let defaults: &[&str] = match key.as_str() {
+            "testPathIgnorePatterns" => JEST_DEFAULT,
+            "test.exclude" => VITEST_DEFAULT,
+            _ => &[],
+        };
+        let mut before: Vec<String> = defaults.iter().map(|d| (*d).to_owned()).collect();
+        for (k, v, _) in &o.lists {
+            if k == key {
+                before.extend(v.iter().cloned());
+            }
+        }
+        let new_values: Vec<String> = added(&before, values).into_iter().cloned().collect();
+        if !new_values.is_empty() {
+            out.push(excluded(
+                &format!("`{key}` gains {}", quoted(&new_values)),
+                *line,
+            ));
+        }
+    }
+    for (key, limit) in &n.timeouts {
+        let old = o.timeouts.iter().find(|(k, _)| k == key).map(|(_, l)| *l);
+        out.extend(raised(key, " ms", old, Some(*limit), DEFAULT_TIMEOUT_MS));
+    }
+    Ok(out)
+}
+
+fn quoted(v: &[String]) -> String {
+    let shown: Vec<String> = v.iter().take(3).map(|s| format!("`{s}`")).collect();
+    let more = v.len().saturating_sub(3);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("{}{tail}", shown.join(", "))
+}
+
+fn read(form: Form, name: &str, text: &str) -> Result<Settings, ()> {
+    match form {
+        Form::Package => package(text),
+        _ => script(form, name, text),
+    }
+}
+
+/// The settings of a `package.json`.
+fn package(text: &str) -> Result<Settings, ()> {
+    let mut s = Settings::default();
+    if text.trim().is_empty() {
+        return Ok(s);
+    }
+    let v: Value = serde_json::from_str(text).map_err(|_| ())?;
+    if let Some(jest) = v.get("jest") {
+        let from = line_of(text, "\"jest\"", 1).unwrap_or(1);
+        for key in ["testPathIgnorePatterns", "modulePathIgnorePatterns"] {
+            if let Some(a) = jest.get(key).and_then(Value::as_array) {
+                let values = a
+                    .iter()
+                    .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
+                    .collect();
+                s.lists
+                    .push((key.to_owned(), values, line_of(text, key, from)));
+            }
+        }
+        if let Some(t) = jest.get("testTimeout").and_then(Value::as_f64) {
+            let line = line_of(text, "testTimeout", from);
+            s.timeouts
+                .push(("testTimeout".to_owned(), Limit { value: t, line }));
+        }
+    }
+    if let Some(scripts) = v.get("scripts").and_then(Value::as_object) {
+        let from = line_of(text, "\"scripts\"", 1).unwrap_or(1);
+        for (name, cmd) in scripts {
+            let Some(cmd) = cmd.as_str() else { continue };
+            let line = line_of(text, &format!("\"{name}\""), from);
+            cli(name, cmd, line, &mut s);
+        }
+    }
+    Ok(s)
+}
+
+/// The options of an npm script that exclude tests or set the timeout.
+fn cli(script: &str, cmd: &str, line: Option<usize>, s: &mut Settings) {
+    let words =
+        shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(str::to_owned).collect());
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let (opt, glued) = match w.split_once('=') {
+            Some((o, v)) => (o, Some(v.to_owned())),
+            None => (w.as_str(), None),
+        };
+        let opt = opt.to_owned();
+        let value = |i: &mut usize| {
+            glued.clone().or_else(|| {
+                *i += 1;
+                words.get(*i).cloned()
+            })
+        };
+        match opt.as_str() {
+            "--testPathIgnorePatterns" | "--modulePathIgnorePatterns" | "--exclude" => {
+                if let Some(v) = value(&mut i) {
+                    let key = format!("script `{script}` {opt}");
+                    s.lists.push((key, vec![v], line));
+                }
+            }
+            "--testTimeout" => {
+                if let Some(value) = value(&mut i).and_then(|v| v.parse().ok()) {
+                    let key = format!("script `{script}` --testTimeout");
+                    s.timeouts.push((key, Limit { value, line }));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The settings of a JavaScript or TypeScript config file.
+fn script(form: Form, name: &str, src: &str) -> Result<Settings, ()> {
+    let mut s = Settings::default();
+    if src.trim().is_empty() {
+        return Ok(s);
+    }
+    let (_, grammar) = lang::for_path(Path::new(name)).ok_or(())?;
+    let tree = parse(grammar, src).ok_or(())?;
+    if tree.root_node().has_error() {
+        return Err(());
+    }
+    for pair in all_nodes(tree.root_node())
+        .into_iter()
+        .filter(|n| n.kind() == "pair")
+    {
+        let Some(key) = pair.child_by_field_name("key").map(|k| key_name(k, src)) else {
+            continue;
+        };
+        let Some(value) = pair.child_by_field_name("value") else {
+            continue;
+        };
+        let parent = parent_key(pair, src);
+        let path = match (form, key.as_str(), parent.as_deref()) {
+            (
+                Form::Jest,
+                "testPathIgnorePatterns" | "modulePathIgnorePatterns" | "testTimeout",
+                _,
+            ) => key.clone(),
+            (Form::Vitest, "exclude" | "testTimeout", Some("test")) => format!("test.{key}"),
+            _ => continue,
+        };
+        let line = Some(pair.start_position().row + 1);
+        if key == "testTimeout" {
+            if let Some(value) = number(value, src) {
+                s.timeouts.push((path, Limit { value, line }));
+            }
+        } else if value.kind() == "array" {
+            let mut c = value.walk();
+            let values = value
+                .named_children(&mut c)
+                .filter(|e| !e.kind().contains("comment"))
+                .map(|e| literal(e, src))
+                .collect();
+            s.lists.push((path, values, line));
+        } else {
+            // Not a literal list (a variable, a call): its text stands for it.
+            s.lists.push((path, vec![compact(text(value, src))], line));
+        }
+    }
+    Ok(s)
+}
+
+/// A key's name (`testTimeout`, `'testTimeout'`).
+fn key_name(k: Node<'_>, src: &str) -> String {
+    literal(k, src)
+}
+
+/// The key of the pair whose object holds `pair`, if any.
+fn parent_key(pair: Node<'_>, src: &str) -> Option<String> {
+    let object = pair.parent()?;
+    let mut up = object.parent()?;
+    // `test: { ... }`, or `test: defineProject({ ... })` / `satisfies` wrappers.
+    while matches!(
+        up.kind(),
+        "arguments"
+            | "call_expression"
+            | "parenthesized_expression"
+            | "satisfies_expression"
+            | "as_expression"
+    ) {
+        up = up.parent()?;
+    }
+    (up.kind() == "pair").then(|| up.child_by_field_name("key").map(|k| key_name(k, src)))?
+}
+
+/// A string literal's content (a template without substitutions too); any other node's compact
+/// text.
+fn literal(n: Node<'_>, src: &str) -> String {
+    let t = text(n, src);
+    match n.kind() {
+        "string" | "template_string" if t.len() >= 2 && !t.contains("${") => {
+            t[1..t.len() - 1].to_owned()
+        }
+        _ => compact(t),
+    }
+}
+
+/// A number literal, or a sum or product of them (`5 * 60 * 1000`), `1_000` separators allowed;
+/// at most 16 operators deep (the value is untrusted text and this recurses).
+fn number(n: Node<'_>, src: &str) -> Option<f64> {
+    number_at(n, src, 0)
+}
+
+fn number_at(n: Node<'_>, src: &str, depth: usize) -> Option<f64> {
+    if depth > 16 {
+        return None;
+    }
+    match n.kind() {
+        "number" => text(n, src).replace('_', "").parse().ok(),
+        "parenthesized_expression" => number_at(n.named_child(0)?, src, depth + 1),
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator")?;
+            let (l, r) = (
+                number_at(n.child_by_field_name("left")?, src, depth + 1)?,
+                number_at(n.child_by_field_name("right")?, src, depth + 1)?,
+            );
+            match text(op, src) {
+                "*" => Some(l * r),
+                "+" => Some(l + r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jest_patterns_and_timeouts() {
+        let old = "module.exports = {\n  testPathIgnorePatterns: ['/node_modules/'],\n  testTimeout: 5000,\n};\n";
+        let new = "module.exports = {\n  testPathIgnorePatterns: ['/node_modules/', 'a\\\\.test'],\n  testTimeout: 5 * 60 * 1000,\n};\n";
+        let f = compare(Form::Jest, "jest.config.js", old, new).unwrap();
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert_eq!(f[0].line, Some(2));
+        // The default added explicitly, a timeout lowered: nothing.
+        let same =
+            "module.exports = { testPathIgnorePatterns: ['/node_modules/'], testTimeout: 2000 };\n";
+        assert!(
+            compare(Form::Jest, "jest.config.js", "", same)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(compare(Form::Jest, "jest.config.js", old, "module.exports = {").is_err());
+    }
+
+    #[test]
+    fn vitest_exclude_under_test_only() {
+        let old =
+            "export default defineConfig({ test: { exclude: [...configDefaults.exclude] } });\n";
+        let new = "export default defineConfig({ test: { exclude: [...configDefaults.exclude, 'src/b/**'] }, build: { exclude: ['x'] } });\n";
+        let f = compare(Form::Vitest, "vitest.config.ts", old, new).unwrap();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].detail.contains("src/b/**"));
+    }
+
+    #[test]
+    fn package_json_scripts_and_jest_key() {
+        let old = r#"{"scripts": {"test": "jest --ci"}}"#;
+        let new = r#"{"scripts": {"test": "jest --ci --testPathIgnorePatterns=orders"}}"#;
+        assert_eq!(
+            compare(Form::Package, "package.json", old, new)
+                .unwrap()
+                .len(),
+            1
+        );
+        let lint = r#"{"scripts": {"test": "jest --ci", "lint": "eslint --fix ."}}"#;
+        assert!(
+            compare(Form::Package, "package.json", old, lint)
+                .unwrap()
+                .is_empty()
+        );
+        let t = r#"{"jest": {"testTimeout": 60000}}"#;
+        assert_eq!(
+            compare(Form::Package, "package.json", "{}", t)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert!(compare(Form::Package, "package.json", old, "{not json").is_err());
+    }
+}
