@@ -1,6 +1,8 @@
 //! probity's integration tests: one test binary, one module per concern.
 
 mod accept_diff;
+mod accept_equiv;
+mod accept_honest;
 mod accept_precision;
 mod accept_reconfirm;
 mod accept_reconfirm_real;

@@ -244,6 +244,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             &["accept::diff::syntax::testing"],
             &["accept::diff::syntax"],
             &[
+                "accept::diff::chains",
                 "accept::diff::guards",
                 "accept::diff::net",
                 "accept::diff::replace",
@@ -251,6 +252,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             &[
                 "accept::diff::classify::ctx",
                 "accept::diff::classify::elsewhere",
+                "accept::diff::equiv",
             ],
             &[
                 "accept::diff::classify::added",

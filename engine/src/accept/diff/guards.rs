@@ -99,11 +99,32 @@ pub fn default_moved(x: Node<'_>, o: &str, new_src: &str) -> bool {
     let Some(value) = st.trim_end_matches(';').strip_prefix(&format!("{name}=")) else {
         return false;
     };
+    // The default is `VALUE` itself, or a module constant the new file defines as `VALUE`
+    // (`rates=DISCOUNT_RATES` with `DISCOUNT_RATES = {...}` at the top level).
+    let consts: Vec<String> = new_src
+        .lines()
+        .filter(|l| !l.starts_with([' ', '\t']))
+        .map(compact)
+        .filter_map(|l| {
+            let l = l.trim_end_matches(';');
+            let l = l
+                .strip_prefix("exportconst")
+                .or_else(|| l.strip_prefix("const"))
+                .unwrap_or(l);
+            let (k, v) = l.split_once('=')?;
+            let k = k.split(':').next().unwrap_or(k);
+            (v == value && !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| k.to_owned())
+        })
+        .collect();
     new_src.lines().any(|l| {
         let l = compact(l);
         (l.starts_with("def") || l.starts_with("asyncdef") || l.contains("function"))
             && l.contains(name)
-            && l.contains(&format!("={value}"))
+            && (l.contains(&format!("={value}"))
+                || consts.iter().any(|k| {
+                    l.contains(&format!("{name}={k},")) || l.contains(&format!("{name}={k})"))
+                }))
     })
 }
 
