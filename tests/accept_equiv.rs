@@ -510,3 +510,41 @@ def discount(code, rates=None):
     let new = "def discount(code, rates={}):\n    return rates.get(code, 0)\n";
     flags("d.py", old, new, "branch_removed");
 }
+
+const JS_LENGTH: &str = "\
+var bind = require('function-bind');
+
+module.exports = function callBind(fn) {
+  var func = bind(fn);
+  if ($defineProperty) {
+    $defineProperty(func, 'length', { value: fn.length });
+  }
+  return func;
+};
+";
+
+#[test]
+fn a_branch_moved_into_a_newly_required_package_passes() {
+    // call-bind 1.0.3: the `length` branch became a call to `set-function-length`.
+    let new = "\
+var bind = require('function-bind');
+var setFunctionLength = require('set-function-length');
+
+module.exports = function callBind(fn) {
+  var func = bind(fn);
+  return setFunctionLength(func, fn.length, true);
+};
+";
+    passes("index.js", JS_LENGTH, new);
+    // The package required but not called where the branch was: still a removed branch.
+    let unused = "\
+var bind = require('function-bind');
+var setFunctionLength = require('set-function-length');
+
+module.exports = function callBind(fn) {
+  var func = bind(fn);
+  return func;
+};
+";
+    flags("index.js", JS_LENGTH, unused, "branch_removed");
+}

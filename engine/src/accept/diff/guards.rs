@@ -222,3 +222,40 @@ pub fn parametrized_scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<
     }
     out
 }
+
+/// The names the added lines bind to a newly required package: JS `const NAME = require('p')`
+/// (`var`, `let`), `import NAME from 'p'`, Python `from p import NAME` / `import NAME`.
+pub fn imported_names<'a>(added: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let ident = |s: &str| {
+        let s = s.trim();
+        (!s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
+        .then(|| s.to_owned())
+    };
+    for l in added {
+        let t = l.trim();
+        if let Some(rest) = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            && let Some((name, value)) = rest.split_once('=')
+            && value.trim_start().starts_with("require(")
+        {
+            out.extend(ident(name));
+        } else if let Some(rest) = t.strip_prefix("import ")
+            && let Some((name, _)) = rest.split_once(" from ")
+        {
+            out.extend(ident(name));
+        } else if t.starts_with("from ")
+            && let Some((_, names)) = t.split_once(" import ")
+        {
+            out.extend(
+                names
+                    .split(',')
+                    .filter_map(|n| ident(n.split(" as ").last().unwrap_or(n))),
+            );
+        }
+    }
+    out
+}

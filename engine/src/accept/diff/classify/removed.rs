@@ -13,7 +13,7 @@ use super::super::equiv::{
     arm_with_same_body, dead_in_old, false_constants, names_variant, rewritten,
 };
 use super::super::guards::{
-    calls_helper, condition_folded, default_moved, logs_only, parametrized_scopes,
+    calls_helper, condition_folded, default_moved, imported_names, logs_only, parametrized_scopes,
 };
 use super::super::model::Kind;
 use super::super::net::units_in;
@@ -126,6 +126,17 @@ pub(super) fn removals(
         .filter(|y| matches!(y.kind(), "match_arm" | "case_clause"))
         .map(|&y| (scope_key(f, y, n), y))
         .collect();
+    let imported = imported_names(cx.new.changed.iter().map(|&r| cx.new.line(r)));
+    let import_scopes: HashSet<String> = new_nodes
+        .iter()
+        .filter(|y| {
+            matches!(y.kind(), "call" | "call_expression")
+                && cx.new.changed.contains(&y.start_position().row)
+                && y.child_by_field_name("function")
+                    .is_some_and(|c| imported.contains(text(c, n)))
+        })
+        .map(|&y| scope_key(f, y, n))
+        .collect();
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     let mut guards: HashMap<usize, String> = HashMap::new();
     let mut gone_ids: HashSet<usize> = HashSet::new();
@@ -181,6 +192,11 @@ pub(super) fn removals(
         if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
             let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
             if calls_helper(&added, &elsewhere.helpers_added) {
+                continue;
+            }
+            // Moved into a function of a package the diff newly requires, called on an added
+            // row of the same scope (`setFunctionLength(func, ...)` for the length it set).
+            if c == Class::Branch && import_scopes.contains(&key) {
                 continue;
             }
             let conds: Vec<String> = new_nodes
