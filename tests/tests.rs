@@ -2,6 +2,8 @@
 
 mod accept_config;
 mod accept_diff;
+mod accept_equiv;
+mod accept_honest;
 mod accept_precision;
 mod accept_reconfirm;
 mod accept_reconfirm_real;

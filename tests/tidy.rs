@@ -249,6 +249,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             ],
             &["accept::diff::syntax"],
             &[
+                "accept::diff::chains",
                 "accept::diff::guards",
                 "accept::diff::net",
                 "accept::diff::replace",
@@ -261,6 +262,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             &[
                 "accept::diff::classify::ctx",
                 "accept::diff::classify::elsewhere",
+                "accept::diff::equiv",
             ],
             &[
                 "accept::diff::classify::added",

@@ -334,6 +334,10 @@ export type AcceptDiffKind =
   | "test_environment_guard"
   | "error_replaced_by_default";
 /**
+ * What a finding's severity was decided on.
+ */
+export type Basis = "units" | "variant_removed" | "existing_fallback" | "always";
+/**
  * How much a finding weighs in the verdict.
  */
 export type AcceptDiffSeverity = "flag" | "review";
@@ -1940,6 +1944,7 @@ export interface AcceptDiffFinding {
  * or blank. Negative: behaviour removed and not replaced.
  */
 export interface Net {
+  basis: Basis;
   /**
    * Net units of every analyzed file of the diff.
    */
@@ -1953,7 +1958,20 @@ export interface Net {
    */
   scope: string;
   /**
-   * Net units of that scope (nested scopes included).
+   * Units of that scope after the diff.
+   */
+  scope_after: number;
+  /**
+   * Units of that scope before the diff (nested scopes included), not counting removed code
+   * that could never run (under an always-false condition, an arm of a removed variant).
+   */
+  scope_before: number;
+  /**
+   * Units of that scope that the diff's added shapes make dead or blank.
+   */
+  scope_neutralized: number;
+  /**
+   * Net units of that scope: `scope_after - scope_before - scope_neutralized`.
    */
   scope_units: number;
 }

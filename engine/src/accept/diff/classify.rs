@@ -19,11 +19,12 @@ use std::collections::BTreeMap;
 
 use self::ctx::Ctx;
 pub use self::elsewhere::{Elsewhere, survey};
-use super::model::{Finding, Kind};
-use super::net::{scope_at_row, settle};
+use super::equiv::{fallback_scopes, fell_through};
+use super::model::{Basis, Finding, Kind};
+use super::net::{could_be_fix, scope_at_row, settle};
 use super::replace::{line_rules, weakened};
 pub use super::side::{Hunk, Side};
-use super::syntax::all_nodes;
+use super::syntax::{all_nodes, text};
 use crate::lang::Family;
 
 /// Classify one file's hunks: the findings (severity and `diff_units` left for the caller, which
@@ -44,11 +45,21 @@ pub fn classify(
         hunks,
         out: BTreeMap::new(),
         meta: BTreeMap::new(),
+        variant_arms: BTreeMap::new(),
+        own_scope: BTreeMap::new(),
+        gone: Vec::new(),
     };
     let old_nodes = all_nodes(old.tree.root_node());
     let new_nodes = all_nodes(new.tree.root_node());
     removed::tests_deleted(&mut cx, &old_nodes, &new_nodes, elsewhere);
     removed::removals(&mut cx, &old_nodes, &new_nodes, elsewhere);
+    for x in fell_through(f, (&old_nodes, old.src), (&new_nodes, new.src)) {
+        let detail = format!(
+            "case `{}` now falls through into another case's code",
+            ctx::first_line(text(x, old.src))
+        );
+        cx.flag(true, x, Kind::BranchRemoved, detail);
+    }
     added::additions(&mut cx, &new_nodes);
     added::blanket(&mut cx, &old_nodes, &new_nodes);
     for (x, detail) in weakened(f, (old, new), hunks, &old_nodes, &new_nodes) {
@@ -72,6 +83,7 @@ pub fn classify(
     }
     // The net change per scope and per file (docs/accept.md: the verdict).
     let meta = std::mem::take(&mut cx.meta);
+    let fallback = fallback_scopes(f, (&old_nodes, old.src), (&new_nodes, new.src));
     let mut found: Vec<(Finding, String)> = cx
         .out
         .into_iter()
@@ -79,10 +91,15 @@ pub fn classify(
             if n > 1 {
                 finding.detail = format!("{} ({n} in this hunk)", finding.detail);
             }
-            (
-                finding,
-                meta.get(&key).map(|m| m.0.clone()).unwrap_or_default(),
-            )
+            let scope = meta.get(&key).map(|m| m.0.clone()).unwrap_or_default();
+            if cx.variant_arms.get(&key) == Some(&n) {
+                finding.net.basis = Basis::VariantRemoved;
+            } else if could_be_fix(finding.kind)
+                && fallback.contains(cx.own_scope.get(&key).unwrap_or(&scope))
+            {
+                finding.net.basis = Basis::ExistingFallback;
+            }
+            (finding, scope)
         })
         .collect();
     let dead: Vec<(String, i64)> = meta.into_values().collect();
@@ -90,7 +107,7 @@ pub fn classify(
         f,
         (&old_nodes, old.src),
         (&new_nodes, new.src),
-        &dead,
+        (&dead, &cx.gone),
         &mut found,
     );
     let mut out: Vec<Finding> = found.into_iter().map(|(x, _)| x).collect();

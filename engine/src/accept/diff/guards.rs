@@ -99,11 +99,32 @@ pub fn default_moved(x: Node<'_>, o: &str, new_src: &str) -> bool {
     let Some(value) = st.trim_end_matches(';').strip_prefix(&format!("{name}=")) else {
         return false;
     };
+    // The default is `VALUE` itself, or a module constant the new file defines as `VALUE`
+    // (`rates=DISCOUNT_RATES` with `DISCOUNT_RATES = {...}` at the top level).
+    let consts: Vec<String> = new_src
+        .lines()
+        .filter(|l| !l.starts_with([' ', '\t']))
+        .map(compact)
+        .filter_map(|l| {
+            let l = l.trim_end_matches(';');
+            let l = l
+                .strip_prefix("exportconst")
+                .or_else(|| l.strip_prefix("const"))
+                .unwrap_or(l);
+            let (k, v) = l.split_once('=')?;
+            let k = k.split(':').next().unwrap_or(k);
+            (v == value && !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| k.to_owned())
+        })
+        .collect();
     new_src.lines().any(|l| {
         let l = compact(l);
         (l.starts_with("def") || l.starts_with("asyncdef") || l.contains("function"))
             && l.contains(name)
-            && l.contains(&format!("={value}"))
+            && (l.contains(&format!("={value}"))
+                || consts.iter().any(|k| {
+                    l.contains(&format!("{name}={k},")) || l.contains(&format!("{name}={k})"))
+                }))
     })
 }
 
@@ -197,6 +218,43 @@ pub fn parametrized_scopes(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<
             } else {
                 format!("{outer}::{name}")
             });
+        }
+    }
+    out
+}
+
+/// The names the added lines bind to a newly required package: JS `const NAME = require('p')`
+/// (`var`, `let`), `import NAME from 'p'`, Python `from p import NAME` / `import NAME`.
+pub fn imported_names<'a>(added: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let ident = |s: &str| {
+        let s = s.trim();
+        (!s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
+        .then(|| s.to_owned())
+    };
+    for l in added {
+        let t = l.trim();
+        if let Some(rest) = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            && let Some((name, value)) = rest.split_once('=')
+            && value.trim_start().starts_with("require(")
+        {
+            out.extend(ident(name));
+        } else if let Some(rest) = t.strip_prefix("import ")
+            && let Some((name, _)) = rest.split_once(" from ")
+        {
+            out.extend(ident(name));
+        } else if t.starts_with("from ")
+            && let Some((_, names)) = t.split_once(" import ")
+        {
+            out.extend(
+                names
+                    .split(',')
+                    .filter_map(|n| ident(n.split(" as ").last().unwrap_or(n))),
+            );
         }
     }
     out

@@ -6,8 +6,10 @@
 //! travel as bytes (`git::Name`): a name that is not UTF-8 is read under its exact bytes and
 //! reported with `path_bytes`. Reads only; never writes to the user's tree.
 
+mod chains;
 mod classify;
 mod config;
+mod equiv;
 pub(super) mod git;
 mod guards;
 pub(super) mod model;
@@ -29,7 +31,7 @@ use tree_sitter::Tree;
 use self::classify::{Elsewhere, Hunk, Side, classify, survey};
 use self::git::{EMPTY_TREE, Name, blob, commit_of, git_ok, parse_name_status, toplevel};
 use self::model::{
-    DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
+    Basis, DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
     Source, Verdict,
 };
 use self::probes::Owned;
@@ -219,8 +221,8 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     }
     for f in &mut findings {
         f.net.diff_units = net_units;
-        f.severity = severity(&f.net);
     }
+    net::severities(&mut findings);
     // Probe-marked code no live ledger entry owns flags whatever the net: `cleanup` will never
     // remove it, so it ships with the fix, and markers must not be a way to exempt code.
     for (i, u) in unowned {
@@ -280,15 +282,6 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     })
 }
 
-/// A finding flags the diff only when the change removes behaviour that nothing in it replaces.
-fn severity(net: &Net) -> Severity {
-    if net.scope_units < 0 && net.file_units < 0 && net.diff_units < 0 {
-        Severity::Flag
-    } else {
-        Severity::Review
-    }
-}
-
 /// A name as text, when it is UTF-8.
 fn utf8(name: Option<&[u8]>) -> Option<&str> {
     name.and_then(|n| std::str::from_utf8(n).ok())
@@ -330,7 +323,10 @@ fn unowned_finding(file: &FileReport, u: Unowned, diff_units: i64) -> Finding {
             u.slug, u.probe
         ),
         severity: Severity::Flag,
-        net: Net::diff_only(diff_units),
+        net: Net {
+            basis: Basis::Always,
+            ..Net::diff_only(diff_units)
+        },
     }
 }
 
@@ -351,7 +347,10 @@ fn not_analyzed(file: &FileReport, reason: Reason, diff_units: i64) -> Finding {
         excerpt: String::new(),
         detail: format!("not analyzed ({}): {why}; review it by hand", reason.code()),
         severity: Severity::Flag,
-        net: Net::diff_only(diff_units),
+        net: Net {
+            basis: Basis::Always,
+            ..Net::diff_only(diff_units)
+        },
     }
 }
 

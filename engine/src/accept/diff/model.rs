@@ -154,6 +154,24 @@ pub enum Severity {
     Review,
 }
 
+/// What a finding's severity was decided on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// The net units: `flag` when the scope, the file and the diff are each negative.
+    Units,
+    /// A match arm removed together with the enum variant it matched, in the same diff: the
+    /// value it matched cannot occur any more, so it is not a deletion of behaviour (`review`).
+    VariantRemoved,
+    /// The function's new body is one blank value that the old function already returned on one
+    /// of its paths (it now always takes an existing fallback, as a fix that disables a path
+    /// does): `review`, unless another signal agrees (a finding of a kind that is not a removal,
+    /// a commented-out line or a blank body, which flags by its units).
+    ExistingFallback,
+    /// Always `flag`, whatever the units (`unledgered_probe`, `not_analyzed`).
+    Always,
+}
+
 /// The net change in units of behaviour (branches, loops, calls, assertions, returns, raises,
 /// `?`) around a finding: units after minus units before, minus the units added shapes make dead
 /// or blank. Negative: behaviour removed and not replaced.
@@ -161,12 +179,21 @@ pub enum Severity {
 pub struct Net {
     /// The finding's enclosing scope key (`a::b`; `""` for module level).
     pub scope: String,
-    /// Net units of that scope (nested scopes included).
+    /// Units of that scope before the diff (nested scopes included), not counting removed code
+    /// that could never run (under an always-false condition, an arm of a removed variant).
+    pub scope_before: i64,
+    /// Units of that scope after the diff.
+    pub scope_after: i64,
+    /// Units of that scope that the diff's added shapes make dead or blank.
+    pub scope_neutralized: i64,
+    /// Net units of that scope: `scope_after - scope_before - scope_neutralized`.
     pub scope_units: i64,
     /// Net units of the file.
     pub file_units: i64,
     /// Net units of every analyzed file of the diff.
     pub diff_units: i64,
+    /// What the severity was decided on.
+    pub basis: Basis,
 }
 
 impl Net {
@@ -175,9 +202,13 @@ impl Net {
     pub fn diff_only(diff_units: i64) -> Net {
         Net {
             scope: String::new(),
+            scope_before: 0,
+            scope_after: 0,
+            scope_neutralized: 0,
             scope_units: 0,
             file_units: 0,
             diff_units,
+            basis: Basis::Units,
         }
     }
 }

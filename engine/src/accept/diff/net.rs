@@ -7,14 +7,17 @@
 //! both sides; the net of a scope is its units after minus before (nested scopes included),
 //! minus what the findings inside it *neutralize* (a unit made dead or blank by an added
 //! constant condition, early exit, swallowing handler, skip, weakening or blank body: see
-//! [`neutralized`]). A finding whose scope, file and whole diff are not net negative is a
-//! `review` finding: reported, never enough to flag.
+//! [`neutralized`]). Removed old code that could never run (under an always-false condition, an
+//! arm of a variant the diff removes) is not counted before. A finding whose scope, file and
+//! whole diff are not net negative is a `review` finding: reported, never enough to flag; and
+//! so is one of the kinds a fix also produces in a function that now always returns a value it
+//! already returned, unless another kind of finding agrees ([`severities`]).
 
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::model::{Finding, Kind};
+use super::model::{Basis, Finding, Kind, Net, Severity};
 use super::syntax::{
     all_nodes, assertion, condition_of, constant, is_branch, is_jump, is_loop, scope_key,
 };
@@ -150,29 +153,75 @@ pub fn scope_at_row(f: Family, root: Node<'_>, src: &str, row: usize) -> String 
     .unwrap_or_default()
 }
 
+/// Units per scope key.
+pub type ScopeUnits = (String, i64);
+
 /// Fill each finding's scope and file net (`found`: each finding with its scope key; `dead`:
-/// every finding's scope and neutralized units) and return the file's net units.
+/// every finding's scope and neutralized units; `gone`: per scope, the units of removed old code
+/// that could never run, not counted as before) and return the file's net units.
 pub fn settle(
     f: Family,
     (old_nodes, old_src): (&[Node<'_>], &str),
     (new_nodes, new_src): (&[Node<'_>], &str),
-    dead: &[(String, i64)],
+    (dead, gone): (&[ScopeUnits], &[ScopeUnits]),
     found: &mut [(Finding, String)],
 ) -> i64 {
     let units_old = units_by_scope(f, old_nodes, old_src);
     let units_new = units_by_scope(f, new_nodes, new_src);
-    let dead_within = |s: &str| -> i64 {
-        dead.iter()
-            .filter(|(k, _)| within(k, s))
-            .map(|(_, d)| d)
-            .sum()
+    let within_sum = |m: &[(String, i64)], s: &str| -> i64 {
+        m.iter().filter(|(k, _)| within(k, s)).map(|(_, d)| d).sum()
     };
-    let net = |s: &str| sum_within(&units_new, s) - sum_within(&units_old, s) - dead_within(s);
-    let file_units = net("");
+    let parts = |s: &str| {
+        (
+            sum_within(&units_old, s) - within_sum(gone, s),
+            sum_within(&units_new, s),
+            within_sum(dead, s),
+        )
+    };
+    let (b, a, d) = parts("");
+    let file_units = a - b - d;
     for (finding, scope) in found.iter_mut() {
-        finding.net.scope_units = net(scope);
+        let (before, after, dead) = parts(scope);
+        finding.net.scope_before = before;
+        finding.net.scope_after = after;
+        finding.net.scope_neutralized = dead;
+        finding.net.scope_units = after - before - dead;
         finding.net.file_units = file_units;
         finding.net.scope = scope.clone();
     }
     file_units
+}
+
+/// Kinds a legitimate fix also produces (it removes or disables the wrong path): with the basis
+/// [`Basis::ExistingFallback`] they flag only when a finding of another kind agrees.
+pub fn could_be_fix(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::BranchRemoved | Kind::LoopRemoved | Kind::CodeCommentedOut | Kind::BlanketReturn
+    )
+}
+
+/// Whether the units say `flag`: the scope, the file and the whole diff each net negative.
+fn units_flag(net: &Net) -> bool {
+    net.scope_units < 0 && net.file_units < 0 && net.diff_units < 0
+}
+
+/// Every finding's severity (docs/accept.md, "The verdict"), once `diff_units` is known.
+pub fn severities(findings: &mut [Finding]) {
+    let agree = findings
+        .iter()
+        .any(|f| !could_be_fix(f.kind) && f.net.basis == Basis::Units && units_flag(&f.net));
+    for f in findings.iter_mut() {
+        let flag = match f.net.basis {
+            Basis::Units => units_flag(&f.net),
+            Basis::ExistingFallback => agree && units_flag(&f.net),
+            Basis::VariantRemoved => false,
+            Basis::Always => true,
+        };
+        f.severity = if flag {
+            Severity::Flag
+        } else {
+            Severity::Review
+        };
+    }
 }

@@ -14,6 +14,8 @@ use nodes::last_name;
 pub use nodes::{all_nodes, compact, is_comment, is_function, scope_key, scope_name, text};
 pub use testing::{assertion, is_skip, test_key};
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use crate::lang::Family;
@@ -279,4 +281,24 @@ pub fn swallows(f: Family, node: Node<'_>, src: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// The `Enum::Variant` names of a Rust file's enums.
+pub fn variants(f: Family, nodes: &[Node<'_>], src: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    if f != Family::Rust {
+        return out;
+    }
+    for &x in nodes {
+        if x.kind() != "enum_variant" {
+            continue;
+        }
+        let e = std::iter::successors(x.parent(), |p| p.parent())
+            .find(|p| p.kind() == "enum_item")
+            .and_then(|e| e.child_by_field_name("name"));
+        if let (Some(e), Some(v)) = (e, x.child_by_field_name("name")) {
+            out.insert(format!("{}::{}", text(e, src), text(v, src)));
+        }
+    }
+    out
 }

@@ -174,10 +174,10 @@ pub(super) fn blanket(cx: &mut Ctx<'_>, old_nodes: &[Node<'_>], new_nodes: &[Nod
         hits.push((x, k));
     }
     for (x, k) in hits {
-        let detail = format!(
-            "the body of `{}` became a blank value",
-            k.trim_start_matches("::")
-        );
-        cx.flag(false, x, Kind::BlanketReturn, detail);
+        let k = k.trim_start_matches("::").to_owned();
+        let detail = format!("the body of `{k}` became a blank value");
+        if let Some(key) = cx.flag(false, x, Kind::BlanketReturn, detail) {
+            cx.own_scope.insert(key, k);
+        }
     }
 }

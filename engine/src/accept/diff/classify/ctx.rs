@@ -23,6 +23,12 @@ pub(super) struct Ctx<'a> {
     pub(super) out: BTreeMap<(usize, Kind), (Finding, usize)>,
     /// Per finding: its scope key and the units its nodes neutralize.
     pub(super) meta: BTreeMap<(usize, Kind), (String, i64)>,
+    /// Per finding: how many of its nodes are arms of a variant the diff removes.
+    pub(super) variant_arms: BTreeMap<(usize, Kind), usize>,
+    /// Per finding about a whole function (a blank body): the function's own scope key.
+    pub(super) own_scope: BTreeMap<(usize, Kind), String>,
+    /// Per scope: units of removed old code that could never run (not counted as before).
+    pub(super) gone: Vec<(String, i64)>,
 }
 
 fn range_of(map: &[usize], r: &Range<usize>) -> Option<[usize; 2]> {
@@ -48,7 +54,13 @@ fn excerpt(side: &Side<'_>, rows: Range<usize>) -> String {
 
 impl Ctx<'_> {
     /// Record a finding about `node` on the old (`old == true`) or new side.
-    pub(super) fn flag(&mut self, old: bool, node: Node<'_>, kind: Kind, detail: String) {
+    pub(super) fn flag(
+        &mut self,
+        old: bool,
+        node: Node<'_>,
+        kind: Kind,
+        detail: String,
+    ) -> Option<(usize, Kind)> {
         let (start, end) = (node.start_position().row, node.end_position().row);
         let src = if old { self.old.src } else { self.new.src };
         let dead = if old {
@@ -57,7 +69,15 @@ impl Ctx<'_> {
             neutralized(self.f, kind, node, src)
         };
         let scope = scope_key(self.f, node, src);
-        self.flag_rows(old, (start, end), kind, detail, (scope, dead));
+        self.flag_rows(old, (start, end), kind, detail, (scope, dead))
+    }
+
+    /// Record the removal of an old match arm whose enum variant the diff removes: a finding of
+    /// basis `variant_removed` when every node of it is such an arm.
+    pub(super) fn flag_variant_arm(&mut self, node: Node<'_>, kind: Kind, detail: String) {
+        if let Some(key) = self.flag(true, node, kind, detail) {
+            *self.variant_arms.entry(key).or_default() += 1;
+        }
     }
 
     /// Record a finding about rows `start..=end` of one side, in `scope`, neutralizing `dead`
@@ -69,18 +89,16 @@ impl Ctx<'_> {
         kind: Kind,
         detail: String,
         (scope, dead): (String, i64),
-    ) {
+    ) -> Option<(usize, Kind)> {
         let side = if old { self.old } else { self.new };
         // The first changed row of the node places it in a hunk.
         let row = (start..=end)
             .find(|r| side.changed.contains(r))
             .unwrap_or(start);
-        let Some(h) = self.hunks.iter().position(|h| {
+        let h = self.hunks.iter().position(|h| {
             let r = if old { &h.old } else { &h.new };
             r.contains(&row)
-        }) else {
-            return;
-        };
+        })?;
         let hunk = &self.hunks[h];
         let entry = self.out.entry((h, kind)).or_insert_with(|| {
             (
@@ -101,6 +119,7 @@ impl Ctx<'_> {
         entry.1 += 1;
         let m = self.meta.entry((h, kind)).or_insert((scope, 0));
         m.1 += dead;
+        Some((h, kind))
     }
 
     pub(super) fn removed_trimmed(&self) -> HashSet<&str> {

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 use super::super::side::Side;
 use super::super::syntax::{
     all_nodes, assertion, is_branch, is_function, is_loop, scope_key, scope_name, test_key,
+    variants,
 };
 use crate::lang::Family;
 
@@ -25,6 +26,8 @@ pub struct Elsewhere {
     /// Tests the whole diff adds, and deletes (every file).
     pub(super) tests_added_total: usize,
     pub(super) tests_deleted_total: usize,
+    /// The `Enum::Variant`s the diff removes (Rust; in any file).
+    pub(super) variants_removed: HashSet<String>,
 }
 
 /// Add what one file's new version holds in new places to `into`.
@@ -66,6 +69,12 @@ pub fn survey(f: Family, old: &Side<'_>, new: &Side<'_>, into: &mut Elsewhere) {
         new_tests.insert(k);
     }
     into.tests_deleted_total += old_tests.difference(&new_tests).count();
+    let kept = variants(f, &new_nodes, n);
+    into.variants_removed.extend(
+        variants(f, &old_nodes, o)
+            .into_iter()
+            .filter(|v| !kept.contains(v)),
+    );
 }
 
 /// Every scope key of a tree (the chain of each function, class, impl, module or test call).

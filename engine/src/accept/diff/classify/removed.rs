@@ -9,10 +9,14 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::super::equiv::{
+    arm_with_same_body, dead_in_old, false_constants, names_variant, rewritten,
+};
 use super::super::guards::{
-    calls_helper, condition_folded, default_moved, logs_only, parametrized_scopes,
+    calls_helper, condition_folded, default_moved, imported_names, logs_only, parametrized_scopes,
 };
 use super::super::model::Kind;
+use super::super::net::units_in;
 use super::super::syntax::{compact, condition_of, is_branch, is_loop, scope_key, test_key, text};
 use super::ctx::{Ctx, first_line};
 use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
@@ -97,10 +101,83 @@ pub(super) fn removals(
     // A test turned into a parametrized one keeps its checks as data rows.
     let param_old = parametrized_scopes(f, old_nodes, o);
     let param_new = parametrized_scopes(f, new_nodes, n);
+    // Removals that are not deletions (equiv): rewritten (a loop as a chain, branches or arms
+    // merged), never run in the old code, or arms of a variant the diff removes.
+    let consts = false_constants(f, old_nodes, o);
+    let mut added_of: HashMap<usize, Vec<Node<'_>>> = HashMap::new();
+    let mut covered: HashSet<usize> = HashSet::new();
+    for (_, _, x) in &candidates {
+        let row = x.start_position().row;
+        let Some(h) = cx.hunks.iter().position(|h| h.old.contains(&row)) else {
+            continue;
+        };
+        let hunk = &cx.hunks[h];
+        let added = added_of.entry(h).or_insert_with(|| {
+            new_nodes
+                .iter()
+                .copied()
+                .filter(|y| hunk.new.contains(&y.start_position().row))
+                .collect()
+        });
+        covered.extend(rewritten(f, *x, o, added, n));
+    }
+    let new_arms: Vec<(String, Node<'_>)> = new_nodes
+        .iter()
+        .filter(|y| matches!(y.kind(), "match_arm" | "case_clause"))
+        .map(|&y| (scope_key(f, y, n), y))
+        .collect();
+    let imported = imported_names(cx.new.changed.iter().map(|&r| cx.new.line(r)));
+    let import_scopes: HashSet<String> = new_nodes
+        .iter()
+        .filter(|y| {
+            matches!(y.kind(), "call" | "call_expression")
+                && cx.new.changed.contains(&y.start_position().row)
+                && y.child_by_field_name("function")
+                    .is_some_and(|c| imported.contains(text(c, n)))
+        })
+        .map(|&y| scope_key(f, y, n))
+        .collect();
     let mut used: HashMap<(Class, String), usize> = HashMap::new();
     let mut guards: HashMap<usize, String> = HashMap::new();
+    let mut gone_ids: HashSet<usize> = HashSet::new();
     for (c, key, x) in candidates {
-        if balanced.contains(&c) || case_kept(x, o, &new_compact) {
+        if covered.contains(&x.id()) {
+            continue;
+        }
+        let inside_gone =
+            std::iter::successors(x.parent(), |p| p.parent()).any(|p| gone_ids.contains(&p.id()));
+        if dead_in_old(x, o, &consts) {
+            if !inside_gone {
+                gone_ids.insert(x.id());
+                cx.gone.push((key, units_in(f, x, o)));
+            }
+            continue;
+        }
+        if c == Class::Branch
+            && let Some(v) = names_variant(x, o, &elsewhere.variants_removed)
+        {
+            if !inside_gone {
+                gone_ids.insert(x.id());
+                cx.gone.push((key.clone(), units_in(f, x, o)));
+            }
+            let detail = format!(
+                "arm `{}` removed with the variant `{v}` it matched",
+                first_line(text(x, o))
+            );
+            cx.flag_variant_arm(x, Kind::BranchRemoved, detail);
+            continue;
+        }
+        // An arm whose body another arm of its scope still has was merged only if that arm keeps
+        // its pattern (`rewritten`); its body found elsewhere is no table then.
+        let merged_away = {
+            let same: Vec<Node<'_>> = new_arms
+                .iter()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, y)| *y)
+                .collect();
+            arm_with_same_body(x, o, &same, n)
+        };
+        if balanced.contains(&c) || (!merged_away && case_kept(x, o, &new_compact)) {
             continue;
         }
         if param_new.contains(&key) && !param_old.contains(&key) {
@@ -115,6 +192,11 @@ pub(super) fn removals(
         if let Some(h) = cx.hunks.iter().find(|h| h.old.contains(&row)) {
             let added: String = h.new.clone().map(|r| cx.new.line(r)).collect();
             if calls_helper(&added, &elsewhere.helpers_added) {
+                continue;
+            }
+            // Moved into a function of a package the diff newly requires, called on an added
+            // row of the same scope (`setFunctionLength(func, ...)` for the length it set).
+            if c == Class::Branch && import_scopes.contains(&key) {
                 continue;
             }
             let conds: Vec<String> = new_nodes
