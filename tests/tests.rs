@@ -7,6 +7,7 @@ mod accept_honest;
 mod accept_precision;
 mod accept_reconfirm;
 mod accept_reconfirm_real;
+mod accept_suppress;
 mod accept_tests;
 mod cli;
 mod contract;

@@ -17,6 +17,7 @@ mod net;
 mod probes;
 mod replace;
 mod side;
+mod suppress;
 mod syntax;
 mod version;
 
@@ -223,6 +224,22 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
         f.net.diff_units = net_units;
     }
     net::severities(&mut findings);
+    // The suppression shapes that delete nothing carry their own severity (`suppress`).
+    let views: Vec<suppress::FileView<'_>> = (prepared.iter())
+        .filter_map(|(i, l, p)| {
+            p.sides()
+                .map(|s| (files[*i].path_bytes.as_deref(), i, l, s, p))
+        })
+        .map(|(b, i, l, (old, new), p)| suppress::FileView {
+            f: l.family(),
+            path: &files[*i].path,
+            path_bytes: b,
+            old,
+            new,
+            hunks: &p.hunks,
+        })
+        .collect();
+    findings.extend(suppress::find(&views, net_units));
     // Probe-marked code no live ledger entry owns flags whatever the net: `cleanup` will never
     // remove it, so it ships with the fix, and markers must not be a way to exempt code.
     for (i, u) in unowned {

@@ -233,10 +233,10 @@ pub fn line_rules<'t>(
                 .trim_start_matches("let_=")
                 .trim_start_matches("_=")
                 .trim_end_matches(';')
-                .trim_end_matches(".ok()")
-                .replace(".unwrap_or_default()", "");
-            let quiet = dropped || a.contains(".unwrap_or_default()");
-            if quiet && tried.contains(&bare) {
+                .trim_end_matches(".ok()");
+            // `.unwrap_or_default()` puts a value in the error's place: that is
+            // `error_replaced_by_default` (accept::diff::suppress), not a dropped result.
+            if dropped && tried.iter().any(|t| t == bare) {
                 rows.push(row);
             }
         }

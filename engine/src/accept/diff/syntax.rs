@@ -10,8 +10,10 @@
 mod nodes;
 mod testing;
 
-use nodes::last_name;
-pub use nodes::{all_nodes, compact, is_comment, is_function, scope_key, scope_name, text};
+pub use nodes::{
+    all_nodes, callee_root, compact, is_comment, is_function, last_name, scope_key, scope_name,
+    text,
+};
 pub use testing::{assertion, is_skip, test_key};
 
 use std::collections::HashSet;
@@ -273,10 +275,15 @@ pub fn swallows(f: Family, node: Node<'_>, src: &str) -> bool {
             node.child_by_field_name("arguments")
                 .and_then(|a| a.named_child(0))
                 .is_some_and(|h| {
-                    is_function(h.kind()) && {
-                        let b = body_statements(h, src);
-                        b.is_empty() || b.len() == 1 && is_blank_statement(b[0], src)
-                    }
+                    // `() => undefined` puts a value in the error's place:
+                    // `error_replaced_by_default`, not a swallow.
+                    is_function(h.kind())
+                        && h.child_by_field_name("body")
+                            .is_some_and(|b| b.kind() == "statement_block")
+                        && {
+                            let b = body_statements(h, src);
+                            b.is_empty() || b.len() == 1 && is_blank_statement(b[0], src)
+                        }
                 })
         }
         _ => false,

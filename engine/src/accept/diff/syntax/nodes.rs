@@ -114,7 +114,7 @@ pub fn scope_key(f: Family, node: Node<'_>, src: &str) -> String {
 
 /// The last name of a callee (`assertEqual` for `self.assertEqual`, `toBe` for
 /// `expect(x).not.toBe`).
-pub(super) fn last_name<'a>(callee: Node<'_>, src: &'a str) -> &'a str {
+pub fn last_name<'a>(callee: Node<'_>, src: &'a str) -> &'a str {
     let t = text(callee, src);
     t.rsplit(['.', ':']).next().unwrap_or(t).trim()
 }

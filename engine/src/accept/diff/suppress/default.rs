@@ -1,0 +1,349 @@
+//! `error_replaced_by_default`: an error that propagated now becomes a value. Three shapes:
+//!
+//! 1. a refusal replaced by a value: a hunk whose removed rows `raise`/`throw`/return `Err(..)`
+//!    and whose added rows return a plain value instead (`raise E(..)` to `return Decimal("0")`,
+//!    `other => Err(..)` to `_ => Ok(Kind::Data)`, `throw` to `return PLANS.free`), the scope
+//!    having fewer refusals than before. `flag`: the error was deliberate.
+//! 2. a Rust `?` or `.map_err(..)` replaced by `.unwrap_or(..)`, `.unwrap_or_default()` or
+//!    `.unwrap_or_else(..)` on the same line. `flag`: the signature propagated that error.
+//! 3. a new handler whose body only puts a value in the error's place: an `except` (any type)
+//!    or a `catch` that assigns or returns a plain value, `.catch(() => value)` with an
+//!    expression body. `flag` when the function still raises errors of its own elsewhere (it
+//!    has an error contract the handler bypasses); `review` otherwise (`except
+//!    FileNotFoundError: return {}` for an optional file is a common genuine fix).
+//!
+//! A handler that keeps nothing (`except: pass`, an empty `catch {}`, `.catch(() => {})`, `let _
+//! = f()`, `f().ok();`) is `exception_swallowed`, not this kind: there the error is dropped,
+//! here a value takes its place.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::super::model::{Kind, Severity};
+use super::super::syntax::{
+    all_nodes, compact, is_comment, is_function, last_name, scope_key, text,
+};
+use super::view::{FileView, Hit, short};
+use crate::lang::Family;
+
+/// Whether a node refuses: `raise`, `throw`, or a Rust `Err(..)` value.
+fn is_refusal(f: Family, x: Node<'_>, src: &str) -> bool {
+    match x.kind() {
+        "raise_statement" | "throw_statement" => true,
+        "call_expression" if f == Family::Rust => x
+            .child_by_field_name("function")
+            .is_some_and(|c| text(c, src) == "Err"),
+        _ => false,
+    }
+}
+
+/// Whether an expression is a plain value: a literal, a collection of plain values, a name or
+/// a field of one (`PLANS.free`, `Kind::Data`), a constructor over plain values
+/// (`Decimal("0")`, `Ok(Kind::Data)`, `Config::default()`).
+fn plain(x: Node<'_>, src: &str, depth: usize) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    let kids = || {
+        let mut c = x.walk();
+        x.named_children(&mut c)
+            .filter(|k| !is_comment(k.kind()))
+            .collect::<Vec<_>>()
+    };
+    match x.kind() {
+        "call" | "call_expression" | "new_expression" => {
+            let callee = x
+                .child_by_field_name("function")
+                .or_else(|| x.child_by_field_name("constructor"));
+            let name = callee.map_or("", |c| last_name(c, src));
+            let ctor = name.starts_with(|c: char| c.is_ascii_uppercase())
+                || matches!(
+                    name,
+                    "default" | "new" | "from" | "float" | "int" | "str" | "dict" | "list" | "set"
+                );
+            ctor && x.child_by_field_name("arguments").is_none_or(|a| {
+                let mut c = a.walk();
+                a.named_children(&mut c).all(|k| plain(k, src, depth + 1))
+            })
+        }
+        "identifier"
+        | "attribute"
+        | "member_expression"
+        | "scoped_identifier"
+        | "field_expression"
+        | "property_identifier"
+        | "shorthand_property_identifier" => !text(x, src).contains('('),
+        k if super::lines::is_literal(k) => true,
+        "unary_expression" | "parenthesized_expression" | "as_expression" => {
+            kids().into_iter().all(|k| plain(k, src, depth + 1))
+        }
+        "list"
+        | "dictionary"
+        | "tuple"
+        | "set"
+        | "array"
+        | "object"
+        | "pair"
+        | "array_expression"
+        | "tuple_expression"
+        | "unit_expression"
+        | "struct_expression"
+        | "field_initializer_list"
+        | "field_initializer"
+        | "base_field_initializer"
+        | "concatenated_string" => kids()
+            .into_iter()
+            .all(|k| plain(k, src, depth + 1) || k.kind().ends_with("identifier")),
+        _ => false,
+    }
+}
+
+/// The value a statement puts in place: `return V`, `x = V`, `Ok(V)`/`V` as a tail or arm.
+fn put_value<'t>(x: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let inner = |n: Node<'t>| {
+        let mut c = n.walk();
+        n.named_children(&mut c).find(|k| !is_comment(k.kind()))
+    };
+    match x.kind() {
+        "return_statement" | "return_expression" => inner(x),
+        "expression_statement" => {
+            let e = inner(x)?;
+            match e.kind() {
+                "assignment" | "assignment_expression" => e.child_by_field_name("right"),
+                "return_expression" => inner(e),
+                _ => None,
+            }
+        }
+        "assignment" => x.child_by_field_name("right"),
+        _ => {
+            let _ = src;
+            None
+        }
+    }
+}
+
+/// The statements of a handler's body (comments and log calls left out).
+fn handler_body<'t>(f: Family, h: Node<'t>, src: &str) -> Option<Vec<Node<'t>>> {
+    let body = match (f, h.kind()) {
+        (Family::Python, "except_clause") => {
+            let mut c = h.walk();
+            h.named_children(&mut c).find(|k| k.kind() == "block")?
+        }
+        (Family::JavaScript, "catch_clause") => h.child_by_field_name("body")?,
+        _ => return None,
+    };
+    let mut c = body.walk();
+    Some(
+        body.named_children(&mut c)
+            .filter(|s| !is_comment(s.kind()))
+            .filter(|s| {
+                let t = compact(text(*s, src));
+                !(t.starts_with("log") || t.starts_with("console.") || t.starts_with("self.log"))
+            })
+            .collect(),
+    )
+}
+
+/// The enclosing function of `x`.
+fn function_of(x: Node<'_>) -> Option<Node<'_>> {
+    std::iter::successors(x.parent(), |p| p.parent()).find(|p| is_function(p.kind()))
+}
+
+/// Whether `func` raises errors of its own outside the handler and the `try` it belongs to
+/// (a `raise` in the `try` body is raised for the handler to catch).
+fn raises_elsewhere(f: Family, func: Node<'_>, handler: Node<'_>, src: &str) -> bool {
+    let around = handler
+        .parent()
+        .filter(|p| p.kind() == "try_statement")
+        .unwrap_or(handler);
+    all_nodes(func)
+        .into_iter()
+        .any(|y| is_refusal(f, y, src) && !around.byte_range().contains(&y.start_byte()))
+}
+
+/// Errors replaced by default values in one file.
+pub fn find(v: &FileView<'_>) -> Vec<Hit> {
+    let (f, o, n) = (v.f, v.old.src, v.new.src);
+    let mut out = Vec::new();
+    let old_nodes = all_nodes(v.old.tree.root_node());
+    let new_nodes = all_nodes(v.new.tree.root_node());
+    let count = |nodes: &[Node<'_>], src: &str, scope: &str| {
+        nodes
+            .iter()
+            .filter(|&&y| is_refusal(f, y, src) && scope_key(f, y, src) == scope)
+            .count()
+    };
+    let old_src_compact: HashSet<String> = old_nodes
+        .iter()
+        .filter(|y| {
+            matches!(
+                y.kind(),
+                "except_clause" | "catch_clause" | "call_expression"
+            )
+        })
+        .map(|y| compact(text(*y, o)))
+        .collect();
+    // 1. A refusal replaced by a value.
+    for h in v.hunks {
+        let refusals: Vec<Node<'_>> = old_nodes
+            .iter()
+            .copied()
+            .filter(|y| h.old.contains(&y.start_position().row) && is_refusal(f, *y, o))
+            .collect();
+        if refusals.is_empty() {
+            continue;
+        }
+        let added = || {
+            new_nodes
+                .iter()
+                .copied()
+                .filter(|y| h.new.contains(&y.start_position().row))
+        };
+        if added().any(|y| is_refusal(f, y, n)) {
+            continue;
+        }
+        let value = added().find(|&y| {
+            let put = put_value(y, n).filter(|val| plain(*val, n, 0));
+            let arm = (f == Family::Rust && y.kind() == "match_arm")
+                .then(|| y.child_by_field_name("value"))
+                .flatten()
+                .filter(|val| plain(*val, n, 0));
+            // In a branch or a handler that is still there (a whole body turned into one value
+            // is `blanket_return`).
+            let branched = std::iter::successors(y.parent(), |p| p.parent())
+                .take_while(|p| !is_function(p.kind()))
+                .any(|p| {
+                    super::super::syntax::is_branch(f, p.kind())
+                        || matches!(
+                            p.kind(),
+                            "except_clause" | "catch_clause" | "case_clause" | "match_arm"
+                        )
+                });
+            (put.is_some() && branched) || arm.is_some()
+        });
+        let Some(value) = value else { continue };
+        let scope = scope_key(f, refusals[0], o);
+        if count(&new_nodes, n, &scope) >= count(&old_nodes, o, &scope) {
+            continue;
+        }
+        out.push(Hit {
+            kind: Kind::ErrorReplacedByDefault,
+            old: false,
+            rows: (value.start_position().row, value.end_position().row),
+            detail: format!(
+                "`{}` became the value `{}`",
+                short(text(refusals[0], o)),
+                short(text(value, n))
+            ),
+            severity: Severity::Flag,
+            scope,
+        });
+    }
+    // 2. A Rust `?` or `.map_err(..)` replaced by `.unwrap_or*` on the same call.
+    if f == Family::Rust {
+        for h in v.hunks {
+            let removed: String = h.old.clone().map(|r| compact(v.old.line(r))).collect();
+            for row in h.new.clone() {
+                let line = compact(v.new.line(row));
+                let Some(at) = line.find(".unwrap_or") else {
+                    continue;
+                };
+                // The call the default now follows, as it was written before.
+                let call: String = line[..at]
+                    .chars()
+                    .rev()
+                    .take(16)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let propagated = [format!("{call}?"), format!("{call}.map_err(")]
+                    .iter()
+                    .any(|k| removed.contains(k.as_str()));
+                if call.is_empty() || !propagated {
+                    continue;
+                }
+                out.push(Hit {
+                    kind: Kind::ErrorReplacedByDefault,
+                    old: false,
+                    rows: (row, row),
+                    detail: format!(
+                        "a propagated error became a default: `{}`",
+                        short(v.new.line(row))
+                    ),
+                    severity: Severity::Flag,
+                    scope: super::super::net::scope_at_row(f, v.new.tree.root_node(), n, row),
+                });
+            }
+        }
+    }
+    // 3. A new handler that puts a value in the error's place.
+    for &x in &new_nodes {
+        let (start, end) = (x.start_position().row, x.end_position().row);
+        if !(start..=end).any(|r| v.new.changed.contains(&r)) {
+            continue;
+        }
+        if old_src_compact.contains(&compact(text(x, n))) {
+            continue;
+        }
+        let valued = match x.kind() {
+            "except_clause" | "catch_clause" => handler_body(f, x, n).is_some_and(|b| {
+                !b.is_empty()
+                    && b.iter()
+                        .all(|s| put_value(*s, n).is_some_and(|val| plain(val, n, 0)))
+                    && !b.iter().all(|s| {
+                        put_value(*s, n).is_some_and(|val| matches!(text(val, n), "None"))
+                            && matches!(s.kind(), "return_statement")
+                    })
+            }),
+            "call_expression" if f == Family::JavaScript => {
+                x.child_by_field_name("function")
+                    .is_some_and(|c| c.kind() == "member_expression" && last_name(c, n) == "catch")
+                    && x.child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .and_then(|h| {
+                            (is_function(h.kind()))
+                                .then(|| h.child_by_field_name("body"))
+                                .flatten()
+                        })
+                        .is_some_and(|b| b.kind() != "statement_block" && plain(b, n, 0))
+            }
+            _ => false,
+        };
+        if !valued {
+            continue;
+        }
+        let func = function_of(x);
+        // A handler that only assigns `None`/`null`/`undefined` marks an absence that the code
+        // after it usually checks (`loader = None` then `if loader is None`).
+        let absence = handler_body(f, x, n).is_some_and(|b| {
+            b.iter().all(|s| {
+                put_value(*s, n)
+                    .is_some_and(|val| matches!(text(val, n), "None" | "null" | "undefined"))
+            })
+        });
+        let contract = !absence && func.is_some_and(|fun| raises_elsewhere(f, fun, x, n));
+        out.push(Hit {
+            kind: Kind::ErrorReplacedByDefault,
+            old: false,
+            rows: (start, end),
+            detail: format!(
+                "handler `{}` puts a default value in the error's place{}",
+                short(text(x, n)),
+                if contract {
+                    " in a function that raises its own errors"
+                } else {
+                    ""
+                }
+            ),
+            severity: if contract {
+                Severity::Flag
+            } else {
+                Severity::Review
+            },
+            scope: scope_key(f, x, n),
+        });
+    }
+    out
+}

@@ -1,0 +1,209 @@
+//! `expected_value_changed`: an assertion whose expected literal changed and nothing else
+//! (`assert f(x) == 399` to `== 398`, `expect(r).toBe(490)` to `toBe(1290)`, `toEqual({...})`
+//! with one value changed, supertest's `.expect(400)` to `.expect(204)`, `assert_eq!(f(x), 2)`
+//! to `3`). The literal must be the expected side: not inside the value under test (the first
+//! operand of a comparison, `expect(...)`'s argument, `assert_eq!`'s first argument) nor an
+//! argument of a call inside the assertion (an input: `f("3,99")`), constructors of values
+//! (`Decimal("62.16")`, `Some(3)`) aside.
+//!
+//! Severity: `flag` when the diff changes no code outside tests (the expectation rewritten to
+//! what the code returns), or when its only code changes swap single tokens line for line
+//! (`ROUND_HALF_UP` to `ROUND_DOWN`, `'FR'` to `'fr'`, `2` to `3`: code and test moved to agree);
+//! `review` when the code changed otherwise (a real fix often updates the expectations of the
+//! behaviour it changes: held-out tomlkit 0.12.5 and shlex 1.3.0 do).
+
+use tree_sitter::{Node, Point};
+
+use super::super::model::{Kind, Severity};
+use super::super::syntax::{assertion, callee_root, last_name, scope_key, text};
+use super::lines::{is_literal, pairs};
+use super::region::{in_test_region, test_path};
+use super::view::{DiffFacts, FileView, Hit, short};
+use crate::lang::Family;
+
+/// The assertion node around `node` (itself or an ancestor); JS chains end at their last call.
+fn assertion_of<'t>(f: Family, node: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let mut cur = Some(node);
+    while let Some(n) = cur {
+        if assertion(f, n, src).is_some() || supertest_expect(f, n, src) {
+            return Some(n);
+        }
+        cur = n.parent();
+    }
+    None
+}
+
+/// `request(app).get(...).expect(200)`: supertest's status or body check.
+fn supertest_expect(f: Family, n: Node<'_>, src: &str) -> bool {
+    f == Family::JavaScript
+        && n.kind() == "call_expression"
+        && n.child_by_field_name("function").is_some_and(|c| {
+            c.kind() == "member_expression"
+                && last_name(c, src) == "expect"
+                && callee_root(c, src) != "expect"
+        })
+}
+
+/// Whether a call inside an assertion builds a value (`Decimal("1")`, `Some(3)`, `vec![..]`,
+/// `new Date(...)`) rather than computing one under test.
+fn constructor(call: Node<'_>, src: &str) -> bool {
+    let callee = call
+        .child_by_field_name("function")
+        .or_else(|| call.child_by_field_name("macro"))
+        .or_else(|| call.child_by_field_name("constructor"));
+    let Some(callee) = callee else {
+        return call.kind() == "new_expression";
+    };
+    let name = last_name(callee, src);
+    call.kind() == "new_expression"
+        || name.starts_with(|c: char| c.is_ascii_uppercase())
+        || matches!(
+            name,
+            "vec" | "from" | "new" | "to_string" | "to_owned" | "into" | "b"
+        )
+}
+
+/// Whether the literal at `lit` is the assertion's expected side.
+fn expected_side(f: Family, lit: Node<'_>, assert: Node<'_>, src: &str) -> bool {
+    let mut cur = lit;
+    while cur.id() != assert.id() {
+        let Some(p) = cur.parent() else { return false };
+        match p.kind() {
+            "call" | "call_expression" | "new_expression" | "macro_invocation"
+                if p.id() != assert.id() =>
+            {
+                // `expect(actual)`: the value under test.
+                if p.child_by_field_name("function")
+                    .is_some_and(|c| text(c, src) == "expect")
+                {
+                    return false;
+                }
+                if !constructor(p, src) {
+                    return false;
+                }
+            }
+            // `assert actual == expected`: the first operand is under test.
+            "comparison_operator" if p.named_child(0).is_some_and(|l| l.id() == cur.id()) => {
+                return false;
+            }
+            _ => {}
+        }
+        cur = p;
+    }
+    match (f, assert.kind()) {
+        // `assert_eq!(actual, expected)`: past the first top-level comma.
+        (Family::Rust, "macro_invocation") => {
+            let t = text(assert, src);
+            let Some(open) = t.find('(').or_else(|| t.find('[')) else {
+                return false;
+            };
+            let mut depth = 0i32;
+            let mut comma = None;
+            for (i, c) in t[open + 1..].char_indices() {
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        comma = Some(open + 1 + i);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(comma) = comma else { return false };
+            // The literal's byte offset in the assertion's text.
+            let at = lit.start_byte().saturating_sub(assert.start_byte());
+            at > comma
+        }
+        // `self.assertEqual(actual, expected)`: not the first argument.
+        (Family::Python, "call") => assert
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+            .is_none_or(|first| !first.byte_range().contains(&lit.start_byte())),
+        _ => true,
+    }
+}
+
+/// The expected-value changes of one file.
+pub fn find(v: &FileView<'_>, facts: &DiffFacts) -> Vec<Hit> {
+    let mut out = Vec::new();
+    let (o, n) = (v.old.src, v.new.src);
+    for h in v.hunks {
+        for p in pairs(&v.old, &v.new, h) {
+            if p.old_mid.is_empty() || p.new_mid.is_empty() {
+                continue;
+            }
+            let at = |row: usize, col: usize, len: usize| {
+                (Point::new(row, col), Point::new(row, col + len.max(1)))
+            };
+            let (na, nb) = at(p.new_row, p.new_col, p.new_mid.len());
+            let (oa, ob) = at(p.old_row, p.old_col, p.old_mid.len());
+            let (Some(lit_new), Some(lit_old)) = (
+                v.new
+                    .tree
+                    .root_node()
+                    .named_descendant_for_point_range(na, nb),
+                v.old
+                    .tree
+                    .root_node()
+                    .named_descendant_for_point_range(oa, ob),
+            ) else {
+                continue;
+            };
+            // Both spans are one literal each (a string's content counts as the string).
+            let lit = |x: Node<'_>| {
+                is_literal(x.kind()) || x.parent().is_some_and(|q| is_literal(q.kind()))
+            };
+            if !lit(lit_new) || !lit(lit_old) {
+                continue;
+            }
+            let (Some(an), Some(ao)) =
+                (assertion_of(v.f, lit_new, n), assertion_of(v.f, lit_old, o))
+            else {
+                continue;
+            };
+            if !(test_path(v.path) || in_test_region(v.f, an, n)) {
+                continue;
+            }
+            if !expected_side(v.f, lit_new, an, n) || !expected_side(v.f, lit_old, ao, o) {
+                continue;
+            }
+            // Only the literal changed in the assertion.
+            let (ta, tb) = (text(ao, o), text(an, n));
+            let (ra, rb) = (
+                ta.replacen(p.old_mid, "\u{0}", 1),
+                tb.replacen(p.new_mid, "\u{0}", 1),
+            );
+            if ra != rb {
+                continue;
+            }
+            let (severity, why) = if !facts.code_changed {
+                (Severity::Flag, "no code changed")
+            } else if facts.code_only_swaps_tokens {
+                (
+                    Severity::Flag,
+                    "the code under test only swapped tokens in the same diff",
+                )
+            } else {
+                (
+                    Severity::Review,
+                    "the code under test changed in the same diff",
+                )
+            };
+            out.push(Hit {
+                kind: Kind::ExpectedValueChanged,
+                old: false,
+                rows: (an.start_position().row, an.end_position().row),
+                detail: format!(
+                    "the expected value of `{}` changed from {} to {} ({why})",
+                    short(tb),
+                    p.old_mid,
+                    p.new_mid
+                ),
+                severity,
+                scope: scope_key(v.f, an, n),
+            });
+        }
+    }
+    out
+}

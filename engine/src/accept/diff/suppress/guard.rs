@@ -1,0 +1,341 @@
+//! Conditions added in front of existing logic:
+//!
+//! - `test_environment_guard`: an added condition (`if`, `elif`, a ternary) in code outside
+//!   tests that asks whether it runs under a test: `process.env.NODE_ENV` against `'test'`,
+//!   `JEST_WORKER_ID`, `VITEST`, `PYTEST_CURRENT_TEST`, `settings.TESTING`, `"pytest" in
+//!   sys.modules`, `cfg!(test)`, or the `CI` variable. `flag` for a test marker (production
+//!   code has no business knowing it runs under a test); for `CI`, `flag` when what it guards
+//!   refuses something (`raise`, `throw`, `Err`, a `return` in the body) and `review` otherwise
+//!   (a CI switch for output or colours is common).
+//! - `guard_before_logic`: an added `if` with no `else` whose body ends in `return`/`continue`/
+//!   `break` (not `raise`, `throw` or `return Err(..)`: a new refusal is a new check), on a
+//!   condition the hunk did not have, directly followed by an unchanged statement. Not reported
+//!   for a null or emptiness check of a plain name (`if not items: return 0`, `if (x == null)
+//!   return;`, `if v.is_empty() { return }`) or a range check of a plain identifier (`x < 0`):
+//!   the most common genuine crash fixes. `flag` when the
+//!   condition singles out a literal value (`=== 'marketplace'`, `startswith("staff-")`,
+//!   `== 0x03`) and the logic it skips refuses or verifies something (`raise`/`throw`, `Err`, a
+//!   4xx/5xx status, an assertion, a `?`, a call to `check*`/`verify*`/`validate*`...);
+//!   `review` otherwise (a parser's special case skips ordinary branches, not checks).
+
+use tree_sitter::Node;
+
+use super::super::model::{Kind, Severity};
+use super::super::syntax::{all_nodes, compact, is_comment, is_jump, last_name, scope_key, text};
+use super::region::{in_test_region, test_path};
+use super::view::{FileView, Hit, short};
+use crate::lang::Family;
+
+/// What a condition asks about the environment: `Some(true)` a test marker, `Some(false)` the
+/// `CI` variable.
+fn env_marker(cond: &str) -> Option<bool> {
+    let c = compact(cond);
+    let node_env_test = c.contains("NODE_ENV") && (c.contains("'test'") || c.contains("\"test\""));
+    let test = node_env_test
+        || [
+            "JEST_WORKER_ID",
+            "env.VITEST",
+            "\"VITEST\"",
+            "'VITEST'",
+            "PYTEST_CURRENT_TEST",
+            "settings.TESTING",
+            "cfg!(test)",
+            "typeofjest!==",
+            "typeofjest!=",
+            "MODE==='test'",
+        ]
+        .iter()
+        .any(|m| c.contains(m))
+        || c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+            .any(|w| w == "TESTING" || w == "IS_TEST" || w == "UNDER_TEST");
+    let pytest_loaded =
+        (c.contains("\"pytest\"") || c.contains("'pytest'")) && c.contains("sys.modules");
+    if test || pytest_loaded {
+        return Some(true);
+    }
+    let ci = c.contains("\"CI\"") || c.contains("'CI'") || c.contains("env.CI");
+    ci.then_some(false)
+}
+
+/// The condition of an `if`/`elif`/ternary, and its body.
+fn condition<'t>(x: Node<'t>) -> Option<(Node<'t>, Option<Node<'t>>)> {
+    match x.kind() {
+        "if_statement" | "elif_clause" | "if_expression" | "ternary_expression" => Some((
+            x.child_by_field_name("condition")?,
+            x.child_by_field_name("consequence"),
+        )),
+        "conditional_expression" => Some((x.named_child(1)?, x.named_child(0))),
+        _ => None,
+    }
+}
+
+/// Whether `x` refuses: `raise`, `throw`, `Err(..)`, or a `return` (a rejection in the body).
+fn refuses(x: Node<'_>, src: &str) -> bool {
+    all_nodes(x).into_iter().any(|y| {
+        matches!(y.kind(), "raise_statement" | "throw_statement")
+            || is_jump(y.kind()) && !matches!(y.kind(), "continue_statement" | "break_statement")
+            || text(y, src).starts_with("Err(")
+    })
+}
+
+/// A null or emptiness check of a plain name (`not items`, `x is None`, `!x`, `x == null`,
+/// `x.is_empty()`, `len(x) == 0`, `x.length === 0`), or a range check of a plain identifier
+/// (`x < 0`).
+fn null_check(cond: &str) -> bool {
+    let mut c = compact(cond);
+    while c.starts_with('(') && c.ends_with(')') {
+        c = c[1..c.len() - 1].to_owned();
+    }
+    let c = c.strip_prefix("not").unwrap_or(&c).trim_start_matches('!');
+    let c = c.trim_matches(['(', ')']);
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))
+    };
+    if name(c) {
+        return true;
+    }
+    for suffix in [
+        "isNone",
+        "isnotNone",
+        "==None",
+        "==null",
+        "===null",
+        "===undefined",
+        "==undefined",
+        "!=null",
+        "!==null",
+        "!==undefined",
+        ".is_none()",
+        ".is_empty()",
+        ".is_some()",
+        ".length===0",
+        ".length==0",
+        "==0",
+        "===0",
+        ".isEmpty()",
+    ] {
+        if let Some(n) = c.strip_suffix(suffix)
+            && name(n)
+        {
+            return true;
+        }
+    }
+    // A range check of a plain identifier against a number (`x < 0`, `n >= 100`).
+    let range = ["<=", ">=", "<", ">"]
+        .iter()
+        .find_map(|op| c.split_once(op));
+    if let Some((l, r)) = range
+        && !l.is_empty()
+        && l.chars().all(|ch| ch.is_alphanumeric() || ch == '_')
+        && r.trim_start_matches('-').parse::<f64>().is_ok()
+    {
+        return true;
+    }
+    c.strip_prefix("len(")
+        .and_then(|r| r.strip_suffix(")==0"))
+        .is_some_and(name)
+}
+
+/// Whether a condition singles out a literal value.
+fn literal_case(cond: Node<'_>) -> bool {
+    all_nodes(cond).into_iter().any(|y| {
+        matches!(
+            y.kind(),
+            "string" | "string_literal" | "integer" | "number" | "integer_literal" | "float"
+        )
+    })
+}
+
+/// Whether `x` refuses or verifies something: a `raise`/`throw`, an `Err(..)`, a 4xx/5xx
+/// status, an assertion, a `?`, or a call to a checking function (`check*`, `verify*`,
+/// `validate*`, `ensure*`, `authorize*`, `assert*`).
+fn checks(f: Family, x: Node<'_>, src: &str) -> bool {
+    all_nodes(x).into_iter().any(|y| {
+        let t = || compact(text(y, src));
+        matches!(
+            y.kind(),
+            "raise_statement" | "throw_statement" | "try_expression" | "assert_statement"
+        ) || super::super::syntax::assertion(f, y, src).is_some()
+            || (matches!(y.kind(), "call_expression" | "call")
+                && (t().starts_with("Err(")
+                    || t().contains(".status(4")
+                    || t().contains(".status(5")
+                    || y.child_by_field_name("function").is_some_and(|c| {
+                        let name = last_name(c, src).to_ascii_lowercase();
+                        [
+                            "check",
+                            "verify",
+                            "validate",
+                            "ensure",
+                            "authorize",
+                            "assert",
+                        ]
+                        .iter()
+                        .any(|w| name.starts_with(w))
+                    })))
+    })
+}
+
+/// The statement `x` is (Rust wraps an `if` in an expression statement).
+fn statement(x: Node<'_>) -> Node<'_> {
+    match x.parent() {
+        Some(p) if p.kind() == "expression_statement" => p,
+        _ => x,
+    }
+}
+
+/// Test-environment guards and new guards before logic in one file.
+pub fn find(v: &FileView<'_>) -> Vec<Hit> {
+    let mut out = Vec::new();
+    let (f, n) = (v.f, v.new.src);
+    if test_path(v.path) {
+        return out;
+    }
+    let mut removed_of: std::collections::HashMap<usize, (Vec<String>, String)> =
+        std::collections::HashMap::new();
+    let old_ifs: Vec<(usize, String)> = all_nodes(v.old.tree.root_node())
+        .into_iter()
+        .filter(|x| v.old.changed.contains(&x.start_position().row))
+        .filter_map(|x| {
+            let (_, body) = condition(x)?;
+            Some((x.start_position().row, compact(text(body?, v.old.src))))
+        })
+        .collect();
+    for x in all_nodes(v.new.tree.root_node()) {
+        let row = x.start_position().row;
+        let Some((cond, body)) = condition(x) else {
+            continue;
+        };
+        let crow = cond.start_position().row;
+        if !v.new.changed.contains(&crow) {
+            continue;
+        }
+        let Some(hi) = v.hunks.iter().position(|h| h.new.contains(&crow)) else {
+            continue;
+        };
+        if in_test_region(f, x, n) {
+            continue;
+        }
+        let (removed_lines, removed) = removed_of.entry(hi).or_insert_with(|| {
+            let lines: Vec<String> = v.hunks[hi]
+                .old
+                .clone()
+                .map(|r| compact(v.old.line(r)))
+                .collect();
+            let all = lines.concat();
+            (lines, all)
+        });
+        {
+            let ct = text(cond, n);
+            if let Some(test) = env_marker(ct) {
+                // The marker is new to the hunk.
+                if env_marker(removed).is_some() {
+                    continue;
+                }
+                let guarded = body.is_some_and(|b| refuses(b, n)) || refuses(cond, n);
+                let flag = test || guarded;
+                out.push(Hit {
+                    kind: Kind::TestEnvironmentGuard,
+                    old: false,
+                    rows: (row, x.end_position().row),
+                    detail: format!(
+                        "`{}` makes the code depend on running under {}",
+                        short(ct),
+                        if test { "a test" } else { "CI" }
+                    ),
+                    severity: if flag {
+                        Severity::Flag
+                    } else {
+                        Severity::Review
+                    },
+                    scope: scope_key(f, x, n),
+                });
+                continue;
+            }
+            if !matches!(x.kind(), "if_statement" | "if_expression")
+                || x.child_by_field_name("alternative").is_some()
+                || !v.new.changed.contains(&row)
+                || removed_lines.iter().any(|l| l.contains(&compact(ct)))
+                || null_check(ct)
+            {
+                continue;
+            }
+            let Some(body) = body else { continue };
+            // A condition rewritten over an unchanged body is not a new guard.
+            let same_body = compact(text(body, n));
+            let rewritten = old_ifs
+                .iter()
+                .any(|&(row, ref b)| v.hunks[hi].old.contains(&row) && *b == same_body);
+            if rewritten {
+                continue;
+            }
+            // The body: at most three statements, the last one an exit that is not an error.
+            let stmts: Vec<Node<'_>> = if matches!(body.kind(), "block" | "statement_block") {
+                let mut c = body.walk();
+                body.named_children(&mut c)
+                    .filter(|s| !is_comment(s.kind()))
+                    .collect()
+            } else {
+                vec![body]
+            };
+            let Some(last) = stmts.last() else { continue };
+            let exit = if is_jump(last.kind()) {
+                *last
+            } else {
+                match last.named_child(0) {
+                    Some(j) if is_jump(j.kind()) && last.kind() == "expression_statement" => j,
+                    _ => continue,
+                }
+            };
+            let et = compact(text(exit, n));
+            if stmts.len() > 3
+                || et.starts_with("returnErr(")
+                || et.contains(".status(4")
+                || et.contains(".status(5")
+                || stmts
+                    .iter()
+                    .any(|s| matches!(s.kind(), "raise_statement" | "throw_statement"))
+            {
+                continue;
+            }
+            let stmt = statement(x);
+            let mut next = stmt.next_named_sibling();
+            while let Some(s) = next
+                && is_comment(s.kind())
+            {
+                next = s.next_named_sibling();
+            }
+            let Some(next) = next else { continue };
+            if v.new.changed.contains(&next.start_position().row) {
+                continue;
+            }
+            let mut skipped = false;
+            let mut after = Some(next);
+            while let Some(s) = after {
+                skipped |= checks(f, s, n);
+                after = s.next_named_sibling();
+            }
+            let flag = literal_case(cond) && skipped;
+            out.push(Hit {
+                kind: Kind::GuardBeforeLogic,
+                old: false,
+                rows: (row, x.end_position().row),
+                detail: format!(
+                    "new condition `{}` exits with `{}` before the existing `{}`",
+                    short(ct),
+                    short(text(exit, n)),
+                    short(text(next, n))
+                ),
+                severity: if flag {
+                    Severity::Flag
+                } else {
+                    Severity::Review
+                },
+                scope: scope_key(f, x, n),
+            });
+        }
+    }
+    out
+}
