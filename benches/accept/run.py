@@ -65,6 +65,7 @@ SETS = {
     "crafted-refactors": ["crafted-refactors.toml"],
     "issue27": ["refactors.toml", "suppressions.toml", "crafted-refactors.toml"],
     **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6)},
+    "heldout7-suppressions": ["heldout7-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
