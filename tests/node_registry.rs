@@ -54,7 +54,8 @@ impl Registry {
             &config,
             "storage: ./storage\nauth:\n  htpasswd:\n    file: ./htpasswd\n    max_users: -1\n\
              uplinks: {}\npackages:\n  '**':\n    access: $all\n    publish: $all\n\
-             log: { type: stdout, format: pretty, level: warn }\n",
+             log: { type: stdout, format: pretty, level: warn }\n\
+             max_body_size: 500mb\n", // a debug build of the addon is over the 10mb default
         )
         .unwrap();
         let port = TcpListener::bind("127.0.0.1:0")

@@ -4,8 +4,9 @@
 // {"functions": [{ref, class, js, why, signatures: [{required, total, rest}]}], "skipped": {...}}.
 // A signature is what the compiler parses (optional `?` and default parameters, a rest parameter,
 // a `this` parameter that is no argument); overload signatures are the callable ones when a
-// function has them (the implementation's is not). Names declared twice in the package, decorated
-// methods, constructors and accessors are not cited (skipped, counted).
+// function has them (the implementation's is not). A class is cited by its constructors (see
+// `constructors`). Names declared twice in the package, decorated methods and accessors are not
+// cited (skipped, counted).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
@@ -53,6 +54,27 @@ function decorated(node) {
   return (ts.canHaveDecorators?.(node) && (ts.getDecorators(node) || []).length > 0) || false;
 }
 
+// A class's constructors, cited as `Class(args)` (what `new Class(args)` binds): its own
+// constructor declarations (overloads included); none and no `extends`, the implicit one, which
+// takes no arguments. Not cited: a decorated or abstract class, one that inherits its constructor.
+function constructors(st, name, rel, js) {
+  const extendsClause = (st.heritageClauses || []).some(
+    (h) => h.token === ts.SyntaxKind.ExtendsKeyword,
+  );
+  const abstract = (st.modifiers || []).some((m) => m.kind === ts.SyntaxKind.AbstractKeyword);
+  if (decorated(st) || abstract) {
+    skip("decorated or abstract class");
+    return;
+  }
+  const own = st.members.filter((m) => ts.isConstructorDeclaration(m));
+  if (own.length === 0 && extendsClause) {
+    skip("inherited constructor");
+    return;
+  }
+  const nodes = own.length > 0 ? own : [{ parameters: [], body: true }];
+  for (const n of nodes) add(name, rel, n, name, js);
+}
+
 for (const rel of files) {
   let text;
   try {
@@ -77,10 +99,11 @@ for (const rel of files) {
     if (ts.isFunctionDeclaration(st) && name) {
       add(name, rel, st, "", js);
     } else if (ts.isClassDeclaration(st) && name) {
+      constructors(st, name, rel, js);
       for (const m of st.members) {
         if (!ts.isMethodDeclaration(m) || !m.name || !ts.isIdentifier(m.name)) {
-          if (ts.isConstructorDeclaration(m) || ts.isGetAccessor(m) || ts.isSetAccessor(m)) {
-            skip("constructor or accessor");
+          if (ts.isGetAccessor(m) || ts.isSetAccessor(m)) {
+            skip("accessor");
           }
           continue;
         }

@@ -162,6 +162,35 @@ def py_calls(ref: str, fn, bound: int, cls: str) -> list[Call]:
     return out
 
 
+def py_constructor_calls(ref: str, node: ast.ClassDef, body: list, count, skipped) -> list[Call]:
+    """Calls of the class `ref` (`mod.Class(args)`), when CPython's own rules decide them from
+    the class alone: no decorator, no keyword among the bases, no base but `object` (a base's
+    `__new__` or `__init__` would take part), no `__new__`, and `__init__` defined once (or not
+    at all: then `object()` takes no arguments, and only a call with one is written, invented)."""
+    bases_ok = all(isinstance(b, ast.Name) and b.id == "object" for b in node.bases)
+    binds_ctor = any(
+        isinstance(t, ast.Name) and t.id in ("__init__", "__new__", "__metaclass__")
+        for st in node.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+        for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+    )
+    if node.decorator_list or node.keywords or not bases_ok or binds_ctor or count["__new__"]:
+        skipped["constructor not decided by the class alone"] += 1
+        return []
+    if count["__init__"] > 1:
+        skipped["dunder or defined twice in its class"] += 1
+        return []
+    init = next((f for f in body if f.name == "__init__"), None)
+    if init is None:
+        init = ast.parse("def __init__(self): pass").body[0]
+    elif set(decorator_names(init)) - PY_KEEP or not (init.args.posonlyargs or init.args.args):
+        skipped["constructor not decided by the class alone"] += 1
+        return []
+    out = py_calls(ref, init, 1, node.name)
+    for c in out:
+        c.form = f"constructor: {c.form}"
+    return out
+
+
 def python_package(pkg: dict, per_pkg: int) -> tuple[Path, list[Call], collections.Counter]:
     import python  # noqa: PLC0415 - the family script, for its fetch and prune
     import scip  # noqa: PLC0415
@@ -191,6 +220,8 @@ def python_package(pkg: dict, per_pkg: int) -> tuple[Path, list[Call], collectio
             elif isinstance(node, ast.ClassDef) and top[node.name] == 1:
                 body = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
                 count = collections.Counter(n.name for n in body)
+                if mod:
+                    calls += py_constructor_calls(f"{mod}.{node.name}", node, body, count, skipped)
                 for fn in body:
                     if fn.name.startswith("__") or count[fn.name] > 1:
                         skipped["dunder or defined twice in its class"] += 1

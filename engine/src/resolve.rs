@@ -99,6 +99,7 @@ mod bind;
 mod calls;
 mod chains;
 mod classes;
+mod ctor;
 mod external;
 mod flags;
 mod hops;

@@ -13,7 +13,8 @@
 //! word index), `walk` (walking and indexing files), `json` (`index --json` output), `extract`
 //! (declarations from a parse tree, one file per language family, matched on `lang::Family`),
 //! `names` (built-in name lists of `grammars/<lang>/*.txt`), `params` (a callable's parameters
-//! read again from its file's parse tree when a plan cites a call of it). This file holds the limits they
+//! read again from its file's parse tree when a plan cites a call of it), `ctor` (what a call of
+//! a class reaches: its own constructors, its bases). This file holds the limits they
 //! share and the salt both the cache and the manifest are stamped with ([`CACHE_VERSION`]).
 //! The public paths are re-exported here; the drift half depends only on `lang`, `parse`,
 //! `source`, `error` and `reason` (never on placement, I/O or operation layers).
@@ -21,6 +22,7 @@
 use sha2::{Digest, Sha256};
 
 mod cache;
+mod ctor;
 mod extract;
 mod json;
 mod manifest;
@@ -34,6 +36,7 @@ mod walk;
 mod words;
 
 pub use cache::Cache;
+pub use ctor::{ClassShape, class_at};
 pub use extract::{extract, syntax_error_words};
 pub use json::SortedJson;
 pub(crate) use manifest::{CachedIndex, ManifestEntry, Meta};

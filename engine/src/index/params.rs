@@ -77,21 +77,10 @@ pub fn callables_at(
     rel: &str,
     at: &[(usize, usize)],
 ) -> Result<(Vec<Option<Callable>>, Vec<Callable>), String> {
-    let (lang, grammar) =
-        crate::lang::for_path(Path::new(rel)).ok_or_else(|| format!("{rel} has no grammar"))?;
-    let bytes = crate::fsio::read_repo_file(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| format!("{rel} is not UTF-8"))?;
-    let tree = crate::parse::parse(grammar, text).ok_or_else(|| format!("{rel} did not parse"))?;
-    let family = lang.family();
-    let ts = lang.id() == "typescript";
-    let r = Reader { text, family, ts };
-    let names: Vec<Option<Node>> = at
-        .iter()
-        .map(|&(line, col)| {
-            let p = tree_sitter::Point::new(line.checked_sub(1)?, col.checked_sub(1)?);
-            tree.root_node().descendant_for_point_range(p, p)
-        })
-        .collect();
+    let file = Parsed::read(root, rel)?;
+    let r = file.reader();
+    let ts = r.ts;
+    let names: Vec<Option<Node>> = at.iter().map(|&p| file.node_at(p)).collect();
     let found = names.iter().map(|n| r.callable((*n)?)).collect();
     // The index keeps one member per name; a TypeScript class's or interface's overload
     // signatures are its siblings of that name.
@@ -132,10 +121,52 @@ fn is_member(k: &str) -> bool {
     )
 }
 
-struct Reader<'a> {
-    text: &'a str,
+/// A file of the repository read and parsed again, for [`Reader`].
+pub(super) struct Parsed {
+    text: String,
+    tree: tree_sitter::Tree,
     family: Family,
     ts: bool,
+}
+
+impl Parsed {
+    /// `rel` under `root`, parsed with its language's grammar; `Err` says why it could not be.
+    pub(super) fn read(root: &Path, rel: &str) -> Result<Parsed, String> {
+        let (lang, grammar) =
+            crate::lang::for_path(Path::new(rel)).ok_or_else(|| format!("{rel} has no grammar"))?;
+        let bytes =
+            crate::fsio::read_repo_file(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("{rel} is not UTF-8"))?;
+        let tree =
+            crate::parse::parse(grammar, &text).ok_or_else(|| format!("{rel} did not parse"))?;
+        Ok(Parsed {
+            text,
+            tree,
+            family: lang.family(),
+            ts: lang.id() == "typescript",
+        })
+    }
+
+    pub(super) fn reader(&self) -> Reader<'_> {
+        Reader {
+            text: &self.text,
+            family: self.family,
+            ts: self.ts,
+        }
+    }
+
+    /// The smallest node at a 1-based line and 1-based byte column.
+    pub(super) fn node_at(&self, (line, col): (usize, usize)) -> Option<Node<'_>> {
+        let p = tree_sitter::Point::new(line.checked_sub(1)?, col.checked_sub(1)?);
+        self.tree.root_node().descendant_for_point_range(p, p)
+    }
+}
+
+/// Reads callables out of one parsed file.
+pub(super) struct Reader<'a> {
+    text: &'a str,
+    pub(super) family: Family,
+    pub(super) ts: bool,
 }
 
 /// Kinds of nodes that are a function with parameters.
@@ -159,13 +190,13 @@ fn is_function(k: &str) -> bool {
 }
 
 impl<'a> Reader<'a> {
-    fn t(&self, n: Node) -> &'a str {
+    pub(super) fn t(&self, n: Node) -> &'a str {
         &self.text[n.byte_range()]
     }
 
     /// The callable whose name is `name`: the function node itself, or the function a
     /// declarator, assignment, pair or class field binds to it.
-    fn callable(&self, name: Node) -> Option<Callable> {
+    pub(super) fn callable(&self, name: Node) -> Option<Callable> {
         let mut n = name;
         for _ in 0..4 {
             n = n.parent()?;
@@ -221,7 +252,13 @@ impl<'a> Reader<'a> {
         let end = f
             .child_by_field_name("body")
             .map_or(f.end_byte(), |b| b.start_byte());
-        let mut s = self.text[decl.start_byte()..end.max(decl.start_byte())]
+        self.text_between(decl.start_byte(), end.max(decl.start_byte()))
+    }
+
+    /// The text of a byte range, white space collapsed, the opening of a body (`=>`, `{`,
+    /// `:`...) trimmed off its end, at most [`MAX_HEAD`] bytes.
+    pub(super) fn text_between(&self, start: usize, end: usize) -> String {
+        let mut s = self.text[start..end]
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");

@@ -7,6 +7,7 @@
 //! the declaration cannot decide is `uncheckable` with the reason.
 
 use super::bind::{Bound, Rules, bind};
+use super::ctor::{Chain, MAX_BASES};
 use super::langs::lang_of;
 use super::shape::{CallCheck, CallShape, CallVerdict};
 use super::{CandidateKind, Context, Repo, Resolution, Verdict};
@@ -199,59 +200,62 @@ fn check_one(c: &Callable, rules: Rules, reference: &str, call: &CallShape) -> B
 
 impl Repo {
     /// The checks of the calls `ctx` cites of the reference resolved as `res`, one per shape;
-    /// empty when it cites none or the name is not VERIFIED or AMBIGUOUS.
+    /// empty when it cites none or the name is not VERIFIED or AMBIGUOUS. An AMBIGUOUS name's
+    /// call is checked against every candidate: `mismatch` when none binds it, `match` when all
+    /// do, else `uncheckable` (which one is called is not known).
     pub(super) fn check_calls(&self, res: &Resolution, ctx: &Context) -> Vec<CallCheck> {
         if ctx.calls.is_empty() {
             return Vec::new();
         }
-        let all_unsure = |why: &str| -> Vec<CallCheck> {
-            ctx.calls
+        let targets: Vec<(Option<CandidateKind>, Option<&str>)> = match res.verdict {
+            Verdict::Verified => vec![(res.kind, res.location.as_deref())],
+            Verdict::Ambiguous => res
+                .candidates
                 .iter()
-                .map(|s| CallCheck {
-                    verdict: CallVerdict::Uncheckable,
-                    reason: Some(why.to_owned()),
-                    expected: None,
-                    cited: s.text.clone(),
-                    line: s.line,
-                })
-                .collect()
-        };
-        match res.verdict {
-            Verdict::Verified => {}
-            Verdict::Ambiguous => {
-                return all_unsure(&format!(
-                    "the name is AMBIGUOUS ({} declarations): which one is called is not known",
-                    res.candidates.len()
-                ));
-            }
+                .map(|c| (Some(c.kind), Some(c.location.as_str())))
+                .collect(),
             Verdict::Missing | Verdict::Uncheckable => return Vec::new(),
-        }
+        };
         // The callee as written (`probity resolve` gives the whole call).
         let callee = res.reference.split('(').next().unwrap_or("");
-        let (set, rules) = match self.declarations_called(res) {
-            Ok(x) => x,
-            Err(why) => return all_unsure(&why),
-        };
-        let expected = set
+        let read: Vec<_> = targets
             .iter()
-            .map(|c| c.head.as_str())
-            .collect::<Vec<_>>()
-            .join(" | ");
+            .map(|&(kind, loc)| self.declarations_called(kind, loc))
+            .collect();
         ctx.calls
             .iter()
             .map(|s| {
-                let (verdict, reason) = if s.new && rules == Rules::Rust {
-                    (
-                        CallVerdict::Uncheckable,
-                        Some("`new` is no Rust call".to_owned()),
-                    )
+                let mut per: Vec<Checked> = read
+                    .iter()
+                    .map(|r| match r {
+                        Ok((set, rules)) => {
+                            let expected = set
+                                .iter()
+                                .map(|c| c.head.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" | ");
+                            let (verdict, reason) = if s.new && *rules == Rules::Rust {
+                                (
+                                    CallVerdict::Uncheckable,
+                                    Some("`new` is no Rust call".to_owned()),
+                                )
+                            } else {
+                                decide(set, *rules, callee, s)
+                            };
+                            (verdict, reason, Some(expected))
+                        }
+                        Err(why) => (CallVerdict::Uncheckable, Some(why.clone()), None),
+                    })
+                    .collect();
+                let (verdict, reason, expected) = if per.len() == 1 {
+                    per.remove(0)
                 } else {
-                    decide(&set, rules, callee, s)
+                    among_candidates(&per, &targets)
                 };
                 CallCheck {
                     verdict,
                     reason,
-                    expected: Some(expected.clone()),
+                    expected,
                     cited: s.text.clone(),
                     line: s.line,
                 }
@@ -259,17 +263,63 @@ impl Repo {
             .collect()
     }
 
-    /// The declarations a call of the VERIFIED `res` may reach (its overloads in its file, the
+    /// The declarations a call of the declaration of `kind` at `loc` may reach (its overloads in its file, the
     /// implementation of TypeScript overloads and Python `@overload` stubs left out) and their
     /// language's rules, or why they cannot be read.
-    fn declarations_called(&self, res: &Resolution) -> Result<(Vec<Callable>, Rules), String> {
-        let kind = match res.kind {
+    fn declarations_called(
+        &self,
+        kind: Option<CandidateKind>,
+        loc: Option<&str>,
+    ) -> Result<(Vec<Callable>, Rules), String> {
+        let kind = match kind {
             Some(CandidateKind::Decl(k)) => k,
             Some(k) => return Err(format!("it is a {k}, not a function")),
             None => return Err("no declaration was found".to_owned()),
         };
+        let loc = loc.unwrap_or("");
+        let mut it = loc.rsplitn(3, ':');
+        let (col, line, path) = (it.next(), it.next(), it.next());
+        let (Some(path), Some(line), Some(col)) = (
+            path,
+            line.and_then(|l| l.parse::<usize>().ok()),
+            col.and_then(|c| c.parse::<usize>().ok()),
+        ) else {
+            return Err("its location is not a position".to_owned());
+        };
+        let rules = match lang_of(path) {
+            Some("python") => Rules::Python,
+            Some("rust") => Rules::Rust,
+            Some("typescript") => Rules::TypeScript,
+            Some("javascript") => Rules::JavaScript,
+            other => return Err(format!("no call rules for {}", other.unwrap_or(path))),
+        };
         match kind {
             Kind::Function | Kind::Method => {}
+            Kind::Class if rules != Rules::Rust => {
+                let file = self
+                    .files
+                    .get(path)
+                    .ok_or_else(|| format!("{path} is not among the analyzed files"))?;
+                let twice = file
+                    .decls
+                    .iter()
+                    .filter(|d| {
+                        d.kind == Kind::Class && d.qualified == res_qualified(file, line, col)
+                    })
+                    .count();
+                if twice > 1 {
+                    return Err(format!("the class is defined {twice} times in {path}"));
+                }
+                let set = match self.constructors(path, (line, col), rules, MAX_BASES)? {
+                    Chain::Ctors(set) => set,
+                    Chain::AnyArgs(base) => {
+                        return Err(format!(
+                            "its constructor is `{base}`'s, which takes any arguments"
+                        ));
+                    }
+                };
+                return Ok((ctor_overloads(set, rules), rules));
+            }
             Kind::Class | Kind::Struct | Kind::Enum | Kind::Variant => {
                 return Err(format!(
                     "it is a {}: a call of it goes to its constructor, whose parameters are not checked",
@@ -286,16 +336,6 @@ impl Repo {
                 ));
             }
         }
-        let loc = res.location.as_deref().unwrap_or("");
-        let mut it = loc.rsplitn(3, ':');
-        let (col, line, path) = (it.next(), it.next(), it.next());
-        let (Some(path), Some(line), Some(col)) = (
-            path,
-            line.and_then(|l| l.parse::<usize>().ok()),
-            col.and_then(|c| c.parse::<usize>().ok()),
-        ) else {
-            return Err("its location is not a position".to_owned());
-        };
         let file = self
             .files
             .get(path)
@@ -311,13 +351,6 @@ impl Repo {
             .filter(|d| d.qualified == me.qualified && d.kind == me.kind)
             .map(|d| (d.line, d.column))
             .collect();
-        let rules = match lang_of(path) {
-            Some("python") => Rules::Python,
-            Some("rust") => Rules::Rust,
-            Some("typescript") => Rules::TypeScript,
-            Some("javascript") => Rules::JavaScript,
-            other => return Err(format!("no call rules for {}", other.unwrap_or(path))),
-        };
         let (found, siblings) = crate::index::callables_at(&self.root, path, &at)?;
         let mut set = Vec::new();
         for (c, (l, _)) in found.into_iter().zip(&at) {
@@ -336,16 +369,71 @@ impl Repo {
             }
         }
         set.extend(siblings);
-        let overloads = set.iter().any(|c| c.signature_only)
-            && matches!(rules, Rules::TypeScript | Rules::Python);
-        if overloads && set.iter().any(|c| !c.signature_only) {
-            set.retain(|c| c.signature_only);
-        }
+        let set = ctor_overloads(set, rules);
         if set.is_empty() {
             return Err("no declaration was read".to_owned());
         }
         Ok((set, rules))
     }
+}
+
+/// One declaration's check of a call: verdict, reason, the signatures quoted.
+type Checked = (CallVerdict, Option<String>, Option<String>);
+
+/// The check of a call of an AMBIGUOUS name from its candidates' (`targets`, in order):
+/// `mismatch` only when every candidate refuses it, `match` when every one binds it.
+fn among_candidates(per: &[Checked], targets: &[(Option<CandidateKind>, Option<&str>)]) -> Checked {
+    let n = per.len();
+    let expected = per
+        .iter()
+        .zip(targets)
+        .filter_map(|((_, _, e), (_, loc))| Some(format!("{}: {}", (*loc)?, e.as_deref()?)))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let expected = (!expected.is_empty()).then_some(expected);
+    let count = |v: CallVerdict| per.iter().filter(|p| p.0 == v).count();
+    if count(CallVerdict::Mismatch) == n {
+        let first = per[0].1.as_deref().unwrap_or("it does not bind");
+        let why = format!(
+            "the name is AMBIGUOUS and none of its {n} declarations binds the call (the first: {first})"
+        );
+        return (CallVerdict::Mismatch, Some(why), expected);
+    }
+    if count(CallVerdict::Match) == n {
+        let why = format!("the name is AMBIGUOUS and each of its {n} declarations binds the call");
+        return (CallVerdict::Match, Some(why), expected);
+    }
+    let why = match per.iter().find(|p| p.0 == CallVerdict::Uncheckable) {
+        Some((_, Some(w), _)) if count(CallVerdict::Uncheckable) == n => format!(
+            "the name is AMBIGUOUS ({n} declarations), and no call of them can be checked (the first: {w})"
+        ),
+        _ => format!(
+            "the name is AMBIGUOUS ({n} declarations): {} bind the call, {} refuse it, {} cannot be checked; which one is called is not known",
+            count(CallVerdict::Match),
+            count(CallVerdict::Mismatch),
+            count(CallVerdict::Uncheckable)
+        ),
+    };
+    (CallVerdict::Uncheckable, Some(why), expected)
+}
+
+/// The callable signatures of a declaration set: TypeScript overload signatures and Python
+/// `@overload` stubs without the implementation they declare.
+fn ctor_overloads(mut set: Vec<Callable>, rules: Rules) -> Vec<Callable> {
+    let overloads =
+        set.iter().any(|c| c.signature_only) && matches!(rules, Rules::TypeScript | Rules::Python);
+    if overloads && set.iter().any(|c| !c.signature_only) {
+        set.retain(|c| c.signature_only);
+    }
+    set
+}
+
+/// The qualified name of the declaration at `line:col` of `file`.
+fn res_qualified(file: &crate::index::FileIndex, line: usize, col: usize) -> &str {
+    file.decls
+        .iter()
+        .find(|d| d.line == line && d.column == col)
+        .map_or("", |d| d.qualified.as_str())
 }
 
 /// The verdict over a declaration set: TypeScript and Python overloads take any signature that

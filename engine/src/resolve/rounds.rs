@@ -53,6 +53,7 @@ impl Resolver<'_> {
         self.load_globs(&parsed);
         self.load_set_aside(&parsed);
         self.load_near(refs, &parsed);
+        self.load_ctor_bases(refs, ctx);
         self.rebuild();
         let this = &*self;
         refs.par_iter()
