@@ -10,7 +10,12 @@ use serde_json::Value;
 
 use crate::util::{Repo, data, node_modules, probity};
 
-fn resolve_lsp(root: &Path, lsp: &str, extra: &[&str], refs: &[&str]) -> (Option<i32>, Value) {
+pub(crate) fn resolve_lsp(
+    root: &Path,
+    lsp: &str,
+    extra: &[&str],
+    refs: &[&str],
+) -> (Option<i32>, Value) {
     let c = tempfile::tempdir().unwrap();
     let out = probity()
         .arg("resolve")
@@ -31,7 +36,7 @@ fn resolve_lsp(root: &Path, lsp: &str, extra: &[&str], refs: &[&str]) -> (Option
     (out.status.code(), v)
 }
 
-fn result<'a>(d: &'a Value, r: &str) -> &'a Value {
+pub(crate) fn result<'a>(d: &'a Value, r: &str) -> &'a Value {
     d["results"]
         .as_array()
         .unwrap()
@@ -42,7 +47,7 @@ fn result<'a>(d: &'a Value, r: &str) -> &'a Value {
 
 /// A Python repository whose one module is Latin-1 (with its coding line): rung 2 cannot read
 /// it, pyright can.
-fn latin1_repo() -> Repo {
+pub(crate) fn latin1_repo() -> Repo {
     let r = Repo::new();
     r.write(
         "store.py",

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::util::{Repo, data, node_modules, probity};
 
 /// `probity resolve --scip INDEX --json -- REFS` over `root`: the exit code and the data.
-fn resolve(root: &Path, index: &Path, refs: &[&str]) -> (Option<i32>, Value) {
+pub(crate) fn resolve(root: &Path, index: &Path, refs: &[&str]) -> (Option<i32>, Value) {
     let c = tempfile::tempdir().unwrap();
     let out = probity()
         .arg("resolve")
@@ -34,7 +34,7 @@ fn resolve(root: &Path, index: &Path, refs: &[&str]) -> (Option<i32>, Value) {
     (out.status.code(), v)
 }
 
-fn by_ref<'a>(d: &'a Value, r: &str) -> &'a Value {
+pub(crate) fn by_ref<'a>(d: &'a Value, r: &str) -> &'a Value {
     d["results"]
         .as_array()
         .unwrap()
@@ -61,7 +61,7 @@ fn expect(d: &Value, r: &str, verdict: &str, rung: u64, severity: &str) {
 }
 
 /// Run a pinned indexer from `node_modules/.bin` in `dir`, writing `out`.
-fn index_with(tool: &str, dir: &Path, args: &[&str], out: &Path) {
+pub(crate) fn index_with(tool: &str, dir: &Path, args: &[&str], out: &Path) {
     let bin = node_modules().join(".bin").join(tool);
     let o = std::process::Command::new(&bin)
         .current_dir(dir)

@@ -36,6 +36,7 @@ mod drift_oracle_ts;
 mod drift_plans;
 mod drift_pybases;
 mod drift_real;
+mod drift_rung_calls;
 mod drift_scip;
 mod e2e;
 mod formatters;

@@ -1273,6 +1273,12 @@ export interface CallCheck {
    * Why (always for `mismatch` and `uncheckable`; a note, if any, for `match`).
    */
   reason?: string | null;
+  /**
+   * The rung whose signature decided it: 2 (the tree-sitter declaration), 3 (a language
+   * server's hover) or 4 (a SCIP index's documentation of the symbol). A `mismatch` is a
+   * hard block only from rung 3 up (ADR 22).
+   */
+  rung: number;
   verdict: CallVerdict;
 }
 /**

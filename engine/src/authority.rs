@@ -175,6 +175,25 @@ pub fn apply_scip(root: &Path, ix: &ScipIndex, results: &mut [Resolution]) -> Sc
     report
 }
 
+/// The name a resolution is of: its reference, or the callee of a call given as one
+/// (`probity resolve -- 'parse(text)'`).
+fn named(r: &Resolution) -> &str {
+    match r.reference.split_once('(') {
+        Some((callee, _)) if !r.cited_calls.is_empty() => callee.trim(),
+        _ => r.reference.as_str(),
+    }
+}
+
+/// The signature text of a definition for its calls' check: its documentation, or, for a
+/// symbol the index defines several times (TypeScript overloads, each documented as the first),
+/// a text saying so, which the check refuses.
+fn signature(d: &Def) -> Option<String> {
+    if d.seen > 1 {
+        return Some("(+ more overloads)".to_owned());
+    }
+    d.sig.as_deref().map(str::to_owned)
+}
+
 /// `path:line:column` (1-based) of a definition, when it has a range.
 fn location(ix: &ScipIndex, d: &Def) -> String {
     let path = &ix.documents[d.doc as usize];
@@ -192,7 +211,7 @@ impl Rung4<'_> {
         ) {
             return;
         }
-        let Some((segs, anchor)) = segments(&r.reference) else {
+        let Some((segs, anchor)) = segments(named(r)) else {
             return;
         };
         let matching = self.matching(&segs);
@@ -212,6 +231,8 @@ impl Rung4<'_> {
                 r.authority = SCIP_AUTHORITY;
                 r.rung = SCIP_RUNG;
                 r.evidence = Some(format!("SCIP symbol `{}`", d.symbol));
+                let path = self.ix.documents[d.doc as usize].clone();
+                r.recheck_calls(&path, signature(d).as_deref(), SCIP_RUNG);
                 report.confirmed += 1;
             }
             Verdict::Uncheckable => {
@@ -232,6 +253,8 @@ impl Rung4<'_> {
                 r.reason = Some(format!(
                     "defined in the SCIP index; rung 2 could not decide: {before}"
                 ));
+                let path = self.ix.documents[d.doc as usize].clone();
+                r.recheck_calls(&path, signature(d).as_deref(), SCIP_RUNG);
                 report.verified += 1;
             }
             Verdict::Missing => self.missing(r, &segs, matching, report),

@@ -112,6 +112,7 @@ mod modules;
 mod paths;
 mod python;
 mod receiver;
+mod recheck;
 mod reexports;
 mod refs;
 mod repo;
@@ -429,6 +430,11 @@ pub struct Resolution {
     /// VERIFIED or AMBIGUOUS and cited as a call: each call checked against the declaration.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallCheck>,
+    /// The calls the plan cites of it, kept for the higher rungs to check against their own
+    /// signature ([`Resolution::recheck_calls`]); not serialized.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub cited_calls: Vec<CallShape>,
 }
 
 /// What a MISSING verdict searched: the names looked for and the files analyzed for them (every

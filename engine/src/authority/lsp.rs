@@ -240,7 +240,7 @@ pub fn apply_lsp(
                     r.ref_kind,
                     RefKind::Name | RefKind::Qualified | RefKind::Decorator
                 )
-                && segments(&r.reference).is_some_and(|(_, a)| a == Anchor::Free)
+                && segments(super::named(r)).is_some_and(|(_, a)| a == Anchor::Free)
         })
         .map(|(i, _)| i)
         .collect();
@@ -314,7 +314,7 @@ fn run(
         .iter()
         .filter(|r| r.verdict == Verdict::Verified)
         .chain(asked.iter().map(|&i| &results[i]))
-        .find_map(|r| segments(&r.reference).and_then(|(s, _)| s.last().cloned()))
+        .find_map(|r| segments(super::named(r)).and_then(|(s, _)| s.last().cloned()))
         .unwrap_or_default();
     let ready_until = Instant::now() + (s.deadline.saturating_duration_since(Instant::now()) / 2);
     while Instant::now() < ready_until {
@@ -332,7 +332,7 @@ fn run(
         ));
     }
     for &i in asked {
-        let Some((segs, _)) = segments(&results[i].reference) else {
+        let Some((segs, _)) = segments(super::named(&results[i])) else {
             continue;
         };
         let got = s.request(
@@ -344,7 +344,7 @@ fn run(
         let [(path, line, col, container)] = found.as_slice() else {
             continue;
         };
-        let signature = hover(&mut s, &root, path, *line, *col);
+        let (signature, raw) = hover(&mut s, &root, path, *line, *col).unzip();
         let r = &mut results[i];
         let before = r.reason.take().unwrap_or_default();
         r.verdict = Verdict::Verified;
@@ -365,6 +365,7 @@ fn run(
         r.reason = Some(format!(
             "found by the language server; rung 2 could not decide: {before}"
         ));
+        r.recheck_calls(path, raw.as_deref(), LSP_RUNG);
         report.verified += 1;
     }
     let _ = s.request("shutdown", Value::Null, Duration::from_secs(1));
@@ -373,8 +374,14 @@ fn run(
 }
 
 /// The hover at a definition, as a one-line signature (the first code block, else the first
-/// line), or `None`.
-fn hover(s: &mut Session, root: &Path, path: &str, line: u32, col: u32) -> Option<String> {
+/// line), with the hover's text as the server sent it (for the calls' check), or `None`.
+fn hover(
+    s: &mut Session,
+    root: &Path,
+    path: &str,
+    line: u32,
+    col: u32,
+) -> Option<(String, String)> {
     let file = root.join(path);
     let text = crate::fsio::read_repo_file(&file).ok()?;
     let uri = file_uri(&file);
@@ -408,7 +415,12 @@ fn hover(s: &mut Session, root: &Path, path: &str, line: u32, col: u32) -> Optio
         None => raw,
     };
     let one = body.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!one.is_empty()).then(|| truncate(&crate::untrusted::escape(&one), MAX_SIGNATURE_CHARS))
+    (!one.is_empty()).then(|| {
+        (
+            truncate(&crate::untrusted::escape(&one), MAX_SIGNATURE_CHARS),
+            raw.to_owned(),
+        )
+    })
 }
 
 /// What a `workspace/symbol` answer is checked against.

@@ -39,7 +39,16 @@ pub(super) struct Def {
     pub doc: u32,
     /// The start of its range, 0-based line and UTF-8 / UTF-16 column as the index gives it.
     pub at: Option<(u32, u32)>,
+    /// Its signature as the indexer documents it (`signature_documentation`, else the first
+    /// `documentation` entry: markdown), at most [`MAX_SIGNATURE_BYTES`].
+    pub sig: Option<Box<str>>,
+    /// How many definitions and symbol informations the index has of the symbol (TypeScript
+    /// overloads are several, each documented as the first).
+    pub seen: u16,
 }
+
+/// The most bytes of a definition's documentation kept as its signature.
+pub(super) const MAX_SIGNATURE_BYTES: usize = 4096;
 
 /// What probity keeps of a SCIP index.
 #[derive(Debug, Default)]
@@ -211,7 +220,9 @@ impl ScipIndex {
             if o.symbol_roles & 1 == 0 || scip::symbol::is_local_symbol(&o.symbol) {
                 continue;
             }
-            if self.by_symbol.contains_key(o.symbol.as_str()) {
+            if let Some(&i) = self.by_symbol.get(o.symbol.as_str()) {
+                let d = &mut self.defs[i as usize];
+                d.seen = d.seen.saturating_add(1);
                 continue;
             }
             let Ok(sym) = scip::symbol::parse_symbol(&o.symbol) else {
@@ -239,9 +250,27 @@ impl ScipIndex {
                 kind,
                 doc,
                 at,
+                sig: None,
+                seen: 1,
             });
         }
         for s in &d.symbols {
+            if let Some(&i) = self.by_symbol.get(s.symbol.as_str()) {
+                let def = &mut self.defs[i as usize];
+                if def.sig.is_none() {
+                    let text = s
+                        .signature_documentation
+                        .as_ref()
+                        .map(|d| d.text.as_str())
+                        .filter(|t| !t.is_empty())
+                        .or_else(|| s.documentation.first().map(String::as_str));
+                    def.sig = text
+                        .filter(|t| t.len() <= MAX_SIGNATURE_BYTES)
+                        .map(Into::into);
+                } else {
+                    def.seen = def.seen.saturating_add(1);
+                }
+            }
             let bases: Vec<Box<str>> = s
                 .relationships
                 .iter()

@@ -14,7 +14,8 @@
 //! (declarations from a parse tree, one file per language family, matched on `lang::Family`),
 //! `names` (built-in name lists of `grammars/<lang>/*.txt`), `params` (a callable's parameters
 //! read again from its file's parse tree when a plan cites a call of it), `ctor` (what a call of
-//! a class reaches: its own constructors, its bases). This file holds the limits they
+//! a class reaches: its own constructors, its bases), `sigtext` (an authority's signature text
+//! read as a callable). This file holds the limits they
 //! share and the salt both the cache and the manifest are stamped with ([`CACHE_VERSION`]).
 //! The public paths are re-exported here; the drift half depends only on `lang`, `parse`,
 //! `source`, `error` and `reason` (never on placement, I/O or operation layers).
@@ -32,6 +33,7 @@ mod params;
 mod postings;
 mod rdec;
 pub mod scip;
+mod sigtext;
 mod walk;
 mod words;
 
@@ -43,6 +45,7 @@ pub(crate) use manifest::{CachedIndex, ManifestEntry, Meta};
 pub use model::{Decl, FileIndex, FileStatus, Kind, Stats};
 pub use params::{Callable, Param, ParamKind, callables_at};
 pub(crate) use postings::Postings;
+pub use sigtext::callables_from_text;
 pub(crate) use walk::looks_generated;
 pub use walk::{
     check_root, index_bytes, index_bytes_keyed, index_root, index_root_each, parse_only,

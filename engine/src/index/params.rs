@@ -147,6 +147,25 @@ impl Parsed {
         })
     }
 
+    /// `text` parsed as a file named `name` (its extension picks the grammar).
+    pub(super) fn from_text(name: &str, text: String) -> Result<Parsed, String> {
+        let (lang, grammar) = crate::lang::for_path(Path::new(name))
+            .ok_or_else(|| format!("{name} has no grammar"))?;
+        let tree =
+            crate::parse::parse(grammar, &text).ok_or_else(|| format!("{name} did not parse"))?;
+        Ok(Parsed {
+            text,
+            tree,
+            family: lang.family(),
+            ts: lang.id() == "typescript",
+        })
+    }
+
+    /// The root of its tree.
+    pub(super) fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
     pub(super) fn reader(&self) -> Reader<'_> {
         Reader {
             text: &self.text,

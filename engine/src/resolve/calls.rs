@@ -258,6 +258,7 @@ impl Repo {
                     expected,
                     cited: s.text.clone(),
                     line: s.line,
+                    rung: super::RUNG,
                 }
             })
             .collect()
@@ -438,7 +439,7 @@ fn res_qualified(file: &crate::index::FileIndex, line: usize, col: usize) -> &st
 
 /// The verdict over a declaration set: TypeScript and Python overloads take any signature that
 /// binds; several definitions of one name (in both branches of an `if`) must agree.
-fn decide(
+pub(super) fn decide(
     set: &[Callable],
     rules: Rules,
     reference: &str,

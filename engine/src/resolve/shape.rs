@@ -312,6 +312,10 @@ pub struct CallCheck {
     /// The first plan line citing it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The rung whose signature decided it: 2 (the tree-sitter declaration), 3 (a language
+    /// server's hover) or 4 (a SCIP index's documentation of the symbol). A `mismatch` is a
+    /// hard block only from rung 3 up (ADR 22).
+    pub rung: u8,
 }
 
 #[cfg(test)]

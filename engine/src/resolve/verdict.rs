@@ -128,6 +128,7 @@ impl Repo {
             searched: None,
             evidence: None,
             calls: Vec::new(),
+            cited_calls: Vec::new(),
         };
         let outcome = self.outcome_of(r);
         match outcome {
@@ -195,6 +196,7 @@ impl Repo {
         }
         res.severity = Severity::of(res.verdict, RUNG);
         if full {
+            res.cited_calls.clone_from(&ctx.calls);
             res.calls = self.check_calls(&res, ctx);
             for c in &res.calls {
                 res.severity = res.severity.max(Severity::of_call(c.verdict, RUNG));
