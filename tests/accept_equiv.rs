@@ -40,7 +40,7 @@ pub(crate) fn findings(v: &Value) -> &Vec<Value> {
 
 /// An equivalence: `pass`, and no branch or loop counted as removed.
 #[track_caller]
-fn passes(path: &str, old: &str, new: &str) {
+pub(crate) fn passes(path: &str, old: &str, new: &str) {
     let (code, v) = detect(&[(path, old, new)]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(data(&v)["verdict"], "pass", "{v}");

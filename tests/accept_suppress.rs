@@ -48,12 +48,12 @@ fn severities(v: &Value, kind: &str) -> Vec<String> {
 
 /// One file changed from `old` to `new`: flagged, with a `flag` finding of `kind`.
 #[track_caller]
-fn flags(path: &str, old: &str, new: &str, kind: &str) -> Value {
+pub(crate) fn flags(path: &str, old: &str, new: &str, kind: &str) -> Value {
     flags_files(&[(path, old)], &[(path, new)], kind)
 }
 
 #[track_caller]
-fn flags_files(old: &[(&str, &str)], new: &[(&str, &str)], kind: &str) -> Value {
+pub(crate) fn flags_files(old: &[(&str, &str)], new: &[(&str, &str)], kind: &str) -> Value {
     let (code, v) = detect(old, new);
     assert_eq!(code, 1, "{v}");
     assert_eq!(data(&v)["verdict"], "flagged", "{v}");
@@ -72,7 +72,7 @@ fn reviews(path: &str, old: &str, new: &str, kind: &str) {
 
 /// One file changed: passes, with no finding of `kind` at all.
 #[track_caller]
-fn silent(path: &str, old: &str, new: &str, kind: &str) {
+pub(crate) fn silent(path: &str, old: &str, new: &str, kind: &str) {
     let (code, v) = detect(&[(path, old)], &[(path, new)]);
     assert_eq!(code, 0, "{v}");
     assert!(severities(&v, kind).is_empty(), "{v}");

@@ -67,6 +67,41 @@ fn tolerance(before: &str, line: &str) -> Option<bool> {
     loose.iter().any(|k| tail.ends_with(k)).then_some(true)
 }
 
+/// A Rust `assert_eq!` / `assert_ne!` one of whose compared values is `true` or `false`.
+fn bool_comparison(f: Family, x: Node<'_>, src: &str) -> bool {
+    if f != Family::Rust || x.kind() != "macro_invocation" {
+        return false;
+    }
+    let t = compact(text(x, src));
+    let Some(args) = t
+        .strip_prefix("assert_eq!(")
+        .or_else(|| t.strip_prefix("assert_ne!("))
+        .or_else(|| t.strip_prefix("debug_assert_eq!("))
+    else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut parts = vec![String::new()];
+    for c in args.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if depth >= 0 {
+            parts.last_mut().unwrap().push(c);
+        }
+    }
+    parts
+        .iter()
+        .take(2)
+        .any(|p| matches!(p.as_str(), "true" | "false"))
+}
+
 /// Assertions weakened, hunk by hunk: the new-side node and what was found.
 pub fn weakened<'t>(
     f: Family,
@@ -80,10 +115,11 @@ pub fn weakened<'t>(
     for hunk in hunks {
         let in_old = |x: &Node<'_>| hunk.old.contains(&x.start_position().row);
         let in_new = |x: &Node<'_>| hunk.new.contains(&x.start_position().row);
+        // `assert_eq!(x, false)` is `assert!(!x)` (clippy's `bool_assert_comparison`): as weak.
         let olds: Vec<(Node<'_>, bool)> = old_nodes
             .iter()
             .filter(|x| in_old(x))
-            .filter_map(|&x| assertion(f, x, o).map(|s| (x, s)))
+            .filter_map(|&x| assertion(f, x, o).map(|s| (x, s && !bool_comparison(f, x, o))))
             .collect();
         let news: Vec<(Node<'_>, bool)> = new_nodes
             .iter()

@@ -64,10 +64,13 @@ fn token_swaps(v: &FileView<'_>, h: &super::side::Hunk) -> bool {
             || (["const ", "let ", "var "].iter().any(|k| t.starts_with(k))
                 && t.contains("require("))
     };
+    // A word, a number, or an operator (`===` to `<=`: a comparison moved with the test).
     let token = |s: &str| {
         !s.is_empty()
-            && s.chars()
+            && (s
+                .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | ':'))
+                || (s.len() <= 3 && s.chars().all(|c| "=<>!&|+-*/%".contains(c))))
     };
     let rows =
         |side: &Side<'_>, r: std::ops::Range<usize>| r.filter(|&i| !import(side.line(i))).count();

@@ -9,6 +9,8 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use crate::lang::Family;
+
 use super::super::equiv::{
     arm_with_same_body, dead_in_old, false_constants, names_variant, rewritten,
 };
@@ -17,7 +19,9 @@ use super::super::guards::{
 };
 use super::super::model::Kind;
 use super::super::net::units_in;
-use super::super::syntax::{compact, condition_of, is_branch, is_loop, scope_key, test_key, text};
+use super::super::syntax::{
+    all_nodes, compact, condition_of, is_branch, is_loop, scope_key, test_key, text,
+};
 use super::ctx::{Ctx, first_line};
 use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
 
@@ -195,8 +199,30 @@ pub(super) fn removals(
                 continue;
             }
             // Moved into a function of a package the diff newly requires, called on an added
-            // row of the same scope (`setFunctionLength(func, ...)` for the length it set).
-            if c == Class::Branch && import_scopes.contains(&key) {
+            // row of the same scope (`setFunctionLength(func, ...)` for the length it set);
+            // or what it computed is now that package's (`var $defineProperty =
+            // require('es-define-property')` for the probe it ran); or the declaration holding it
+            // is gone from the file, whose added code calls such a package (an implementation
+            // replaced by a dependency: is-typed-array 1.1.12).
+            // Rust: an error branch (`if let Err(e) = x { return Err(e) }`, `if r == 0 { Ok(..) }
+            // else { Err(..) }`) replaced by `?` in the same scope: the error still propagates
+            // (clippy's `question_mark`; memmap2 0.5.7's `metadata()?`).
+            if cx.f == Family::Rust
+                && c == Class::Branch
+                && text(x, o).contains("Err(")
+                && new_nodes.iter().any(|y| {
+                    y.kind() == "try_expression"
+                        && h.new.contains(&y.start_position().row)
+                        && scope_key(cx.f, *y, n) == key
+                })
+            {
+                continue;
+            }
+            if c != Class::Assert
+                && (import_scopes.contains(&key)
+                    || mentions_any(x, o, &imported)
+                    || (!import_scopes.is_empty() && holder_gone(x, o, n)))
+            {
                 continue;
             }
             let conds: Vec<String> = new_nodes
@@ -302,4 +328,37 @@ fn case_kept(x: Node<'_>, src: &str, new_compact: &str) -> bool {
     let body = body.trim_end_matches(';');
     let body = body.strip_prefix("return").unwrap_or(body);
     body.len() >= 3 && new_compact.contains(body)
+}
+
+/// Whether the identifiers of `x` include one of `names`.
+fn mentions_any(x: Node<'_>, src: &str, names: &HashSet<String>) -> bool {
+    !names.is_empty()
+        && all_nodes(x)
+            .into_iter()
+            .any(|y| y.kind() == "identifier" && names.contains(text(y, src)))
+}
+
+/// Whether the nearest named declaration around `x` (a function, a variable it initializes) has
+/// a name that the new source `new` no longer holds at all.
+fn holder_gone(x: Node<'_>, old: &str, new: &str) -> bool {
+    let named = std::iter::successors(x.parent(), |p| p.parent()).find_map(|p| {
+        matches!(
+            p.kind(),
+            "function_declaration"
+                | "function_expression"
+                | "function"
+                | "function_definition"
+                | "function_item"
+                | "variable_declarator"
+                | "method_definition"
+        )
+        .then(|| p.child_by_field_name("name"))
+        .flatten()
+    });
+    let Some(name) = named else { return false };
+    let name = text(name, old);
+    name.len() > 1
+        && !new
+            .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+            .any(|w| w == name)
 }

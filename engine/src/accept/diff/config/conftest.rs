@@ -3,7 +3,8 @@
 //! under an `if` too), and a `pytest_collection_modifyitems` hook that marks items skipped or
 //! expected to fail (`item.add_marker(pytest.mark.skip(...))`, or a name bound to such a mark)
 //! or deselects them (`items.remove(...)`, `items[:] = ...`, `config.hook.pytest_deselected`),
-//! on a condition the old hook did not have; and a `pytest_ignore_collect` hook added.
+//! on a condition the old hook did not have; a `pytest_runtest_setup` / `pytest_runtest_call`
+//! hook that calls `pytest.skip` or `pytest.xfail`; and a `pytest_ignore_collect` hook added.
 
 use tree_sitter::Node;
 
@@ -70,6 +71,21 @@ fn read(src: &str) -> Vec<(String, usize)> {
                                 line(n),
                             ));
                         }
+                    }
+                    // `pytest.skip(...)` / `pytest.xfail(...)` in a hook run before each test.
+                    if matches!(ft, "pytest.skip" | "pytest.xfail")
+                        && let Some(hook) = ["pytest_runtest_setup", "pytest_runtest_call"]
+                            .iter()
+                            .find(|h| hook_of(n, src, h).is_some())
+                    {
+                        out.push((
+                            format!(
+                                "a `{hook}` hook skips tests ({}) {}",
+                                conditions(n, src),
+                                compact(text(n, src))
+                            ),
+                            line(n),
+                        ));
                     }
                     if (ft.ends_with("items.remove") || ft.ends_with("pytest_deselected"))
                         && hook_of(n, src, "pytest_collection_modifyitems").is_some()

@@ -60,7 +60,51 @@ fn constructor(call: Node<'_>, src: &str) -> bool {
         || matches!(
             name,
             "vec" | "from" | "new" | "to_string" | "to_owned" | "into" | "b"
+                // Python's value types and pytest's tolerance (`date(2024, 2, 29)`,
+                // `pytest.approx(37.778, abs=1e-3)`).
+                | "date" | "datetime" | "time" | "timedelta" | "timezone" | "approx"
+                | "tuple" | "frozenset" | "set" | "dict" | "list" | "bytes" | "complex"
         )
+}
+
+/// The byte offset of a 0-based row and byte column in `src`.
+fn offset(src: &str, row: usize, col: usize) -> usize {
+    let start = if row == 0 {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', src.as_bytes())
+            .nth(row - 1)
+            .map_or(src.len(), |i| i + 1)
+    };
+    (start + col).min(src.len())
+}
+
+/// Whether the span `range` of `node` holds only literals: `node` is one (a string's content
+/// counts as the string), or every leaf of it the span touches is one (`100, 200, 400` of an
+/// array, `2, 29` of `date(2024, 2, 29)`).
+fn only_literals(node: Node<'_>, range: std::ops::Range<usize>) -> bool {
+    if is_literal(node.kind()) || node.parent().is_some_and(|q| is_literal(q.kind())) {
+        return true;
+    }
+    let mut leaves = 0;
+    let mut stack = vec![node];
+    let mut cur = node.walk();
+    while let Some(x) = stack.pop() {
+        if x.end_byte() <= range.start || x.start_byte() >= range.end {
+            continue;
+        }
+        if is_literal(x.kind()) {
+            leaves += 1;
+            continue;
+        }
+        let kids: Vec<Node<'_>> = x.named_children(&mut cur).collect();
+        if kids.is_empty() {
+            // A name, an operator other than a sign: not a value.
+            return false;
+        }
+        stack.extend(kids);
+    }
+    leaves > 0
 }
 
 /// Whether the literal at `lit` is the assertion's expected side.
@@ -86,6 +130,8 @@ fn expected_side(f: Family, lit: Node<'_>, assert: Node<'_>, src: &str) -> bool 
             "comparison_operator" if p.named_child(0).is_some_and(|l| l.id() == cur.id()) => {
                 return false;
             }
+            // `approx(0.3, rel=1e-9)`: an option (a tolerance), not the expected value.
+            "keyword_argument" => return false,
             _ => {}
         }
         cur = p;
@@ -150,11 +196,12 @@ pub fn find(v: &FileView<'_>, facts: &DiffFacts) -> Vec<Hit> {
             ) else {
                 continue;
             };
-            // Both spans are one literal each (a string's content counts as the string).
-            let lit = |x: Node<'_>| {
-                is_literal(x.kind()) || x.parent().is_some_and(|q| is_literal(q.kind()))
-            };
-            if !lit(lit_new) || !lit(lit_old) {
+            // Both spans hold literals only.
+            let new_at = offset(n, p.new_row, p.new_col);
+            let old_at = offset(o, p.old_row, p.old_col);
+            if !only_literals(lit_new, new_at..new_at + p.new_mid.len().max(1))
+                || !only_literals(lit_old, old_at..old_at + p.old_mid.len().max(1))
+            {
                 continue;
             }
             let (Some(an), Some(ao)) =
@@ -168,12 +215,20 @@ pub fn find(v: &FileView<'_>, facts: &DiffFacts) -> Vec<Hit> {
             if !expected_side(v.f, lit_new, an, n) || !expected_side(v.f, lit_old, ao, o) {
                 continue;
             }
-            // Only the literal changed in the assertion.
+            // Only the literal changed in the assertion (compared at its place: the same
+            // text may stand elsewhere in it, `files` the variable and `'0 files'`).
             let (ta, tb) = (text(ao, o), text(an, n));
-            let (ra, rb) = (
-                ta.replacen(p.old_mid, "\u{0}", 1),
-                tb.replacen(p.new_mid, "\u{0}", 1),
-            );
+            let cut = |t: &str, node: Node<'_>, at: usize, len: usize| -> Option<String> {
+                let rel = at.checked_sub(node.start_byte())?;
+                let (head, tail) = (t.get(..rel)?, t.get(rel + len..)?);
+                Some(format!("{head}\u{0}{tail}"))
+            };
+            let (Some(ra), Some(rb)) = (
+                cut(ta, ao, old_at, p.old_mid.len()),
+                cut(tb, an, new_at, p.new_mid.len()),
+            ) else {
+                continue;
+            };
             if ra != rb {
                 continue;
             }

@@ -14,9 +14,11 @@
 //!   return;`, `if v.is_empty() { return }`) or a range check of a plain identifier (`x < 0`):
 //!   the most common genuine crash fixes. `flag` when the
 //!   condition singles out a literal value (`=== 'marketplace'`, `startswith("staff-")`,
-//!   `== 0x03`) and the logic it skips refuses or verifies something (`raise`/`throw`, `Err`, a
-//!   4xx/5xx status, an assertion, a `?`, a call to `check*`/`verify*`/`validate*`...);
-//!   `review` otherwise (a parser's special case skips ordinary branches, not checks).
+//!   `== 0x03`), or its exit returns a success (`true`, `Ok(..)`, `Allow`, `{ ok: true }`), and
+//!   the logic it skips refuses or verifies something (`raise`/`throw`, `Err`, a 4xx/5xx
+//!   status, an assertion, a `?`, a call to `check*`/`verify*`/`validate*`..., a `return` of
+//!   `false`, `Err(..)` or a `Deny`-like value); `review` otherwise (a parser's special case
+//!   skips ordinary branches, not checks).
 
 use tree_sitter::Node;
 
@@ -178,6 +180,40 @@ fn checks(f: Family, x: Node<'_>, src: &str) -> bool {
     })
 }
 
+/// Whether an exit (`return ...`, compacted) hands back a success: `true`, `Ok(..)`, an
+/// `Allow`-like value, an object literal with a `true` property.
+fn permissive(exit: &str) -> bool {
+    let v = exit
+        .strip_prefix("return")
+        .unwrap_or(exit)
+        .trim_end_matches(';');
+    matches!(v, "true" | "True")
+        || v.starts_with("Ok(")
+        || v.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| {
+                matches!(
+                    w,
+                    "Allow" | "Allowed" | "Accept" | "Accepted" | "Granted" | "Pass"
+                )
+            })
+        || (v.starts_with('{') && v.contains(":true"))
+}
+
+/// Whether `x` holds a refusal as a value: `return false`, a `Deny`-like value, a rejection.
+fn denies(x: Node<'_>, src: &str) -> bool {
+    all_nodes(x).into_iter().any(|y| {
+        matches!(y.kind(), "return_statement" | "return_expression") && {
+            let t = compact(text(y, src));
+            let v = t.strip_prefix("return").unwrap_or(&t).trim_end_matches(';');
+            matches!(v, "false" | "False")
+                || v.starts_with("Err(")
+                || v.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| matches!(w, "Deny" | "Denied" | "Reject" | "Rejected" | "Forbidden"))
+                || v.contains("reject(")
+        }
+    })
+}
+
 /// The statement `x` is (Rust wraps an `if` in an expression statement).
 fn statement(x: Node<'_>) -> Node<'_> {
     match x.parent() {
@@ -201,6 +237,32 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         .filter_map(|x| {
             let (_, body) = condition(x)?;
             Some((x.start_position().row, compact(text(body?, v.old.src))))
+        })
+        .collect();
+    // Names an added line binds to a test marker (`let enforce = !cfg!(test);`), by hunk.
+    let marked: Vec<(usize, String, bool)> = all_nodes(v.new.tree.root_node())
+        .into_iter()
+        .filter(|x| v.new.changed.contains(&x.start_position().row))
+        .filter_map(|x| {
+            let (name, value) = match x.kind() {
+                "let_declaration" => (
+                    x.child_by_field_name("pattern")?,
+                    x.child_by_field_name("value")?,
+                ),
+                "variable_declarator" => (
+                    x.child_by_field_name("name")?,
+                    x.child_by_field_name("value")?,
+                ),
+                "assignment" => (
+                    x.child_by_field_name("left")?,
+                    x.child_by_field_name("right")?,
+                ),
+                _ => return None,
+            };
+            let test = env_marker(text(value, n))?;
+            let row = x.start_position().row;
+            let hi = v.hunks.iter().position(|h| h.new.contains(&row))?;
+            Some((hi, text(name, n).to_owned(), test))
         })
         .collect();
     for x in all_nodes(v.new.tree.root_node()) {
@@ -229,7 +291,15 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         });
         {
             let ct = text(cond, n);
-            if let Some(test) = env_marker(ct) {
+            let bound = || {
+                marked.iter().find_map(|(h, name, test)| {
+                    let word = ct
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|w| w == name);
+                    (*h == hi && word).then_some(*test)
+                })
+            };
+            if let Some(test) = env_marker(ct).or_else(bound) {
                 // The marker is new to the hunk.
                 if env_marker(removed).is_some() {
                     continue;
@@ -312,12 +382,16 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 continue;
             }
             let mut skipped = false;
+            let mut denied = false;
             let mut after = Some(next);
             while let Some(s) = after {
                 skipped |= checks(f, s, n);
+                denied |= denies(s, n);
                 after = s.next_named_sibling();
             }
-            let flag = literal_case(cond) && skipped;
+            // A literal singled out before a check, or a success returned before logic that
+            // can refuse: the failing input let through.
+            let flag = (literal_case(cond) || permissive(&et)) && (skipped || denied);
             out.push(Hit {
                 kind: Kind::GuardBeforeLogic,
                 old: false,

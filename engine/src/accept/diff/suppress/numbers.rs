@@ -34,6 +34,10 @@ fn timeout_word(s: &str) -> bool {
         "settimeout",
         "time_limit",
         "timelimit",
+        "grace",
+        // A `Duration` or `timedelta` is a span of time: raised, it is waited longer.
+        "duration::from_",
+        "timedelta(",
     ]
     .iter()
     .any(|w| l.contains(w))
