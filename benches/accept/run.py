@@ -66,6 +66,7 @@ SETS = {
     "issue27": ["refactors.toml", "suppressions.toml", "crafted-refactors.toml"],
     **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6, 7)},
     "heldout7-suppressions": ["heldout7-suppressions.toml"],
+    "heldout8-suppressions": ["heldout8-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",

@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src'],
+  collectCoverageFrom: ['src/**/*.js', '!src/**/*.test.js'],
+  coverageThreshold: {
+    global: { lines: 80 },
+  },
+  clearMocks: true,
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/src/markdown/table.test.js'],
+};
