@@ -218,6 +218,21 @@ pub(super) fn removals(
             {
                 continue;
             }
+            // Rust: `if c { Some(x) } else { None }` rewritten with `bool::then`/`then_some` or
+            // `Option::filter` over the same condition (clippy's `if_then_some_else_none`).
+            if cx.f == Family::Rust
+                && c == Class::Branch
+                && let Some(call) = option_branch(x, o)
+            {
+                let added = compact(&added);
+                if [".then(", ".then_some(", ".filter("]
+                    .iter()
+                    .any(|k| added.contains(k))
+                    && added.contains(&format!("{call}("))
+                {
+                    continue;
+                }
+            }
             if c != Class::Assert
                 && (import_scopes.contains(&key)
                     || mentions_any(x, o, &imported)
@@ -361,4 +376,39 @@ fn holder_gone(x: Node<'_>, old: &str, new: &str) -> bool {
         && !new
             .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
             .any(|w| w == name)
+}
+
+/// For a Rust `if cond { Some(..) } else { None }`, the first method its condition calls
+/// (`exists` of `if p.exists() { Some(p) } else { None }`).
+fn option_branch(x: Node<'_>, src: &str) -> Option<String> {
+    // Its `else { None }` counts as a branch of its own.
+    let x = match x.kind() {
+        "else_clause" => x.parent()?,
+        _ => x,
+    };
+    if x.kind() != "if_expression" {
+        return None;
+    }
+    let cons = compact(text(x.child_by_field_name("consequence")?, src));
+    let alt = compact(text(x.child_by_field_name("alternative")?, src));
+    let (some, none) = (
+        cons.starts_with("{Some("),
+        alt.trim_start_matches("else") == "{None}",
+    );
+    let (rsome, rnone) = (
+        alt.trim_start_matches("else").starts_with("{Some("),
+        cons == "{None}",
+    );
+    if !((some && none) || (rsome && rnone)) {
+        return None;
+    }
+    let cond = text(x.child_by_field_name("condition")?, src);
+    // The first method it calls (`.starts_with(`, `.exists(`).
+    cond.split('.').skip(1).find_map(|seg| {
+        let name: String = seg
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (!name.is_empty() && seg[name.len()..].starts_with('(')).then_some(name)
+    })
 }

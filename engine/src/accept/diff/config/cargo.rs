@@ -118,7 +118,15 @@ pub(super) fn compare(
             &format!("Cargo.toml `test = false` on the {} target `{}`", t.0, t.1),
             line_of(new, "test = false", 1).or(line_of(new, "test=false", 1)),
         );
-        if before.is_none() && t.0 != "lib" {
+        // A `[[test]]` target added over a file Cargo found by itself before (`tests/x.rs`)
+        // switches that file's tests off.
+        let auto_found = t.0 == "test" && o.autotests && {
+            let path = t.2.clone().unwrap_or_else(|| format!("tests/{}.rs", t.1));
+            path.strip_prefix("tests/")
+                .is_some_and(|f| !f.contains('/') && tests.iter().any(|x| x == f))
+                && !ctx.adds(&join(dir, &path))
+        };
+        if before.is_none() && t.0 != "lib" && !auto_found {
             f.review = Some("the target is added by the same diff");
         }
         out.push(f);

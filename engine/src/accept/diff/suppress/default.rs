@@ -145,6 +145,90 @@ fn handler_body<'t>(f: Family, h: Node<'t>, src: &str) -> Option<Vec<Node<'t>>> 
     )
 }
 
+/// `t` without its comments (`/* .. */`, `// ..` and `# ..` to the end of the line; strings are
+/// not told apart, which only makes two texts compare unequal).
+fn uncommented(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, a)| a);
+        } else if rest.starts_with("//") || rest.starts_with('#') {
+            rest = rest.split_once('\n').map_or("", |(_, a)| a);
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Whether the handler `h` takes every error without looking at it: a JavaScript `catch` or
+/// `.catch(fn)` whose parameter is absent or unused, a Python bare `except:` or `except
+/// Exception` / `BaseException` whose bound name (if any) is unused.
+fn catches_everything(f: Family, h: Node<'_>, src: &str) -> bool {
+    let unused = |name: Option<Node<'_>>, body: Option<Node<'_>>| match (name, body) {
+        (None, _) => true,
+        (Some(n), Some(b)) => {
+            let w = text(n, src);
+            !text(b, src)
+                .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+                .any(|t| t == w)
+        }
+        (Some(_), None) => false,
+    };
+    match (f, h.kind()) {
+        (Family::JavaScript, "catch_clause") => unused(
+            h.child_by_field_name("parameter"),
+            h.child_by_field_name("body"),
+        ),
+        (Family::JavaScript, "call_expression") => h
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+            .is_some_and(|cb| {
+                let params = cb
+                    .child_by_field_name("parameters")
+                    .or_else(|| cb.child_by_field_name("parameter"));
+                let first = params.and_then(|p| {
+                    if p.kind() == "identifier" {
+                        Some(p)
+                    } else {
+                        p.named_child(0)
+                    }
+                });
+                unused(first, cb.child_by_field_name("body"))
+            }),
+        (Family::Python, "except_clause") => {
+            let mut c = h.walk();
+            let kids: Vec<Node<'_>> = h.named_children(&mut c).collect();
+            let body = kids.iter().find(|k| k.kind() == "block").copied();
+            match kids.first() {
+                Some(k) if k.kind() == "block" => true,
+                Some(k) => {
+                    let t = compact(text(*k, src));
+                    let (ty, alias) = match t.split_once("as") {
+                        Some((ty, a)) if k.kind() == "as_pattern" => {
+                            (ty.to_owned(), Some(a.to_owned()))
+                        }
+                        _ => (t.clone(), None),
+                    };
+                    matches!(ty.as_str(), "Exception" | "BaseException")
+                        && alias.is_none_or(|a| {
+                            !body.is_some_and(|b| {
+                                text(b, src)
+                                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                                    .any(|w| w == a)
+                            })
+                        })
+                }
+                None => true,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// The enclosing function of `x`.
 fn function_of(x: Node<'_>) -> Option<Node<'_>> {
     std::iter::successors(x.parent(), |p| p.parent()).find(|p| is_function(p.kind()))
@@ -182,7 +266,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 "except_clause" | "catch_clause" | "call_expression"
             )
         })
-        .map(|y| compact(text(*y, o)))
+        .map(|y| compact(&uncommented(text(*y, o))))
         .collect();
     // 1. A refusal replaced by a value.
     for h in v.hunks {
@@ -284,7 +368,8 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         if !(start..=end).any(|r| v.new.changed.contains(&r)) {
             continue;
         }
-        if old_src_compact.contains(&compact(text(x, n))) {
+        // The same handler with a comment added (`/* istanbul ignore next */`) is no new one.
+        if old_src_compact.contains(&compact(&uncommented(text(x, n)))) {
             continue;
         }
         let valued = match x.kind() {
@@ -324,6 +409,27 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             })
         });
         let contract = !absence && func.is_some_and(|fun| raises_elsewhere(f, fun, x, n));
+        // Every error taken (`catch {`, `.catch(() => v)`, a bare `except:`, `except
+        // Exception`), none of them looked at: the failure itself is what disappears.
+        // Only in a function the old code had (a new helper's `catch` replaces no propagation:
+        // deepmerge 4.2.1's `propertyIsOnObject`).
+        let existed = func
+            .and_then(|fun| fun.child_by_field_name("name"))
+            .is_some_and(|name| {
+                let w = text(name, n);
+                v.old
+                    .src
+                    .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+                    .any(|t| t == w)
+            });
+        // A handler that only assigns an absence (`except Exception: result = None`) leaves it
+        // for the code after to check, as above.
+        let assigns_absence = absence
+            && handler_body(f, x, n).is_some_and(|b| {
+                b.iter()
+                    .all(|s| !matches!(s.kind(), "return_statement" | "return_expression"))
+            });
+        let catch_all = existed && !assigns_absence && catches_everything(f, x, n);
         out.push(Hit {
             kind: Kind::ErrorReplacedByDefault,
             old: false,
@@ -333,11 +439,13 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 short(text(x, n)),
                 if contract {
                     " in a function that raises its own errors"
+                } else if catch_all {
+                    " for every error, unexamined"
                 } else {
                     ""
                 }
             ),
-            severity: if contract {
+            severity: if contract || catch_all {
                 Severity::Flag
             } else {
                 Severity::Review

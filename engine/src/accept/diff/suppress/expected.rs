@@ -82,10 +82,13 @@ fn offset(src: &str, row: usize, col: usize) -> usize {
 /// Whether the span `range` of `node` holds only literals: `node` is one (a string's content
 /// counts as the string), or every leaf of it the span touches is one (`100, 200, 400` of an
 /// array, `2, 29` of `date(2024, 2, 29)`).
-fn only_literals(node: Node<'_>, range: std::ops::Range<usize>) -> bool {
+fn only_literals(node: Node<'_>, range: std::ops::Range<usize>, src: &str) -> Option<String> {
     if is_literal(node.kind()) || node.parent().is_some_and(|q| is_literal(q.kind())) {
-        return true;
+        return Some(String::new());
     }
+    // The keys of an object the span crosses (`discount: 12.5, total: 37.5`), which must be
+    // the same on both sides.
+    let mut keys = String::new();
     let mut leaves = 0;
     let mut stack = vec![node];
     let mut cur = node.walk();
@@ -99,12 +102,23 @@ fn only_literals(node: Node<'_>, range: std::ops::Range<usize>) -> bool {
         }
         let kids: Vec<Node<'_>> = x.named_children(&mut cur).collect();
         if kids.is_empty() {
-            // A name, an operator other than a sign: not a value.
-            return false;
+            let key = x.kind() == "property_identifier"
+                && x.parent().is_some_and(|p| {
+                    p.kind() == "pair"
+                        && p.child_by_field_name("key")
+                            .is_some_and(|k| k.id() == x.id())
+                });
+            if !key {
+                // A name, an operator other than a sign: not a value.
+                return None;
+            }
+            keys.push_str(text(x, src));
+            keys.push('\u{0}');
+            continue;
         }
         stack.extend(kids);
     }
-    leaves > 0
+    (leaves > 0).then_some(keys)
 }
 
 /// Whether the literal at `lit` is the assertion's expected side.
@@ -137,12 +151,29 @@ fn expected_side(f: Family, lit: Node<'_>, assert: Node<'_>, src: &str) -> bool 
         cur = p;
     }
     match (f, assert.kind()) {
-        // `assert_eq!(actual, expected)`: past the first top-level comma.
+        // `assert_eq!(actual, expected)`: past the first top-level comma; `assert!(actual ==
+        // expected)`: past its top-level `==`.
         (Family::Rust, "macro_invocation") => {
             let t = text(assert, src);
             let Some(open) = t.find('(').or_else(|| t.find('[')) else {
                 return false;
             };
+            if t.starts_with("assert!") || t.starts_with("debug_assert!") {
+                let at = lit.start_byte().saturating_sub(assert.start_byte());
+                let mut depth = 0i32;
+                let b = t.as_bytes();
+                for i in open + 1..b.len().saturating_sub(1) {
+                    match b[i] {
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth -= 1,
+                        b'=' if depth == 0 && b[i + 1] == b'=' && b[i - 1] != b'!' => {
+                            return at > i + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                return false;
+            }
             let mut depth = 0i32;
             let mut comma = None;
             for (i, c) in t[open + 1..].char_indices() {
@@ -199,9 +230,9 @@ pub fn find(v: &FileView<'_>, facts: &DiffFacts) -> Vec<Hit> {
             // Both spans hold literals only.
             let new_at = offset(n, p.new_row, p.new_col);
             let old_at = offset(o, p.old_row, p.old_col);
-            if !only_literals(lit_new, new_at..new_at + p.new_mid.len().max(1))
-                || !only_literals(lit_old, old_at..old_at + p.old_mid.len().max(1))
-            {
+            let keys_new = only_literals(lit_new, new_at..new_at + p.new_mid.len().max(1), n);
+            let keys_old = only_literals(lit_old, old_at..old_at + p.old_mid.len().max(1), o);
+            if keys_new.is_none() || keys_new != keys_old {
                 continue;
             }
             let (Some(an), Some(ao)) =

@@ -206,6 +206,7 @@ fn denies(x: Node<'_>, src: &str) -> bool {
             let t = compact(text(y, src));
             let v = t.strip_prefix("return").unwrap_or(&t).trim_end_matches(';');
             matches!(v, "false" | "False")
+                || (v.starts_with('{') && v.contains(":false"))
                 || v.starts_with("Err(")
                 || v.split(|c: char| !c.is_alphanumeric() && c != '_')
                     .any(|w| matches!(w, "Deny" | "Denied" | "Reject" | "Rejected" | "Forbidden"))
@@ -265,6 +266,37 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             Some((hi, text(name, n).to_owned(), test))
         })
         .collect();
+    // Rust: `#[cfg(test)]` put on a statement of a function body (`#[cfg(test)] { return
+    // Ok(license); }`): the function behaves otherwise under `cargo test`.
+    if f == Family::Rust {
+        for x in all_nodes(v.new.tree.root_node()) {
+            let row = x.start_position().row;
+            if x.kind() != "attribute_item"
+                || !v.new.changed.contains(&row)
+                || x.parent().is_none_or(|p| p.kind() != "block")
+                || in_test_region(f, x, n)
+            {
+                continue;
+            }
+            let t = compact(text(x, n));
+            if !(t.starts_with("#[cfg(") && t.contains("test") && !t.contains("not(test)")) {
+                continue;
+            }
+            let next = x.next_named_sibling();
+            out.push(Hit {
+                kind: Kind::TestEnvironmentGuard,
+                old: false,
+                rows: (row, next.map_or(row, |s| s.end_position().row)),
+                detail: format!(
+                    "`{}` on `{}` makes the function depend on running under a test",
+                    short(text(x, n)),
+                    short(next.map_or("", |s| text(s, n)))
+                ),
+                severity: Severity::Flag,
+                scope: scope_key(f, x, n),
+            });
+        }
+    }
     for x in all_nodes(v.new.tree.root_node()) {
         let row = x.start_position().row;
         let Some((cond, body)) = condition(x) else {

@@ -43,6 +43,25 @@ fn timeout_word(s: &str) -> bool {
     .any(|w| l.contains(w))
 }
 
+/// A Rust `Duration` constructor's span in seconds, its unit read (`from_millis(500)`,
+/// `Duration::from_secs(600`, `from_secs_f64(1.5)`): so that `from_millis(500)` to
+/// `from_secs(600)` is 1200-fold, not 1.2.
+fn span_secs(s: &str) -> Option<f64> {
+    let t = s.trim().trim_start_matches("Duration::");
+    let (unit, rest) = t.split_once('(')?;
+    let scale = match unit {
+        "from_secs" | "from_secs_f64" | "from_secs_f32" => 1.0,
+        "from_millis" => 1e-3,
+        "from_micros" => 1e-6,
+        "from_nanos" => 1e-9,
+        "from_mins" => 60.0,
+        "from_hours" => 3600.0,
+        _ => return None,
+    };
+    let num = rest.trim_end_matches(')').replace('_', "");
+    Some(value(&num)? * scale)
+}
+
 /// Whether `x` is the trailing timeout argument of a JS test call: `it(name, fn, 5000)`,
 /// `beforeAll(fn, 5000)`.
 fn test_call_timeout(x: Node<'_>, src: &str) -> bool {
@@ -187,7 +206,11 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                     && (matches!(p.new_mid, "None" | "null" | "undefined")
                         || unbounded(p.new_mid)
                         || (pytest_mark && value(p.new_mid) == Some(0.0)));
-                let raised = factor(p.old_mid, p.new_mid).filter(|k| *k >= 2.0);
+                let spans = match (span_secs(p.old_mid), span_secs(p.new_mid)) {
+                    (Some(a), Some(b)) if a > 0.0 => Some(b / a),
+                    _ => None,
+                };
+                let raised = factor(p.old_mid, p.new_mid).or(spans).filter(|k| *k >= 2.0);
                 if !disabled && raised.is_none() {
                     continue;
                 }

@@ -166,7 +166,12 @@ pub fn is_skip(f: Family, node: Node<'_>, src: &str) -> bool {
     match (f, node.kind()) {
         (Family::Rust, "attribute_item") => {
             let t = compact(text(node, src));
-            t.starts_with("#[ignore") || t.contains("cfg_attr(") && t.contains("ignore")
+            // `cfg_attr(target_family = "wasm", ignore)`: an environment guard, as `skipif` is.
+            let platform = ["target_", "windows", "unix", "miri"]
+                .iter()
+                .any(|k| t.contains(k));
+            t.starts_with("#[ignore")
+                || t.contains("cfg_attr(") && t.contains("ignore") && !platform
         }
         (Family::Python, "decorator") => {
             let t = compact(text(node, src));
