@@ -67,6 +67,7 @@ SETS = {
     **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6, 7, 8)},
     "heldout7-suppressions": ["heldout7-suppressions.toml"],
     "heldout8-suppressions": ["heldout8-suppressions.toml"],
+    "heldout9-suppressions": ["heldout9-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
