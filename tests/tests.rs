@@ -2,6 +2,7 @@
 
 mod accept_batch7;
 mod accept_batch8;
+mod accept_batch9;
 mod accept_config;
 mod accept_diff;
 mod accept_equiv;

@@ -20,7 +20,7 @@ use super::super::guards::{
 use super::super::model::Kind;
 use super::super::net::units_in;
 use super::super::syntax::{
-    all_nodes, compact, condition_of, is_branch, is_loop, scope_key, test_key, text,
+    all_nodes, body_shape, compact, condition_of, is_branch, is_loop, scope_key, test_key, text,
 };
 use super::ctx::{Ctx, first_line};
 use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
@@ -218,6 +218,12 @@ pub(super) fn removals(
             {
                 continue;
             }
+            // An `if` rewritten: an added `if` with a body of the same shape (receivers aside:
+            // `n.mediaTypes()` as `this.negotiator.mediaTypes()`) on a condition sharing a name
+            // with the removed one's (`!types.length` as `!types || types.length === 0`).
+            if c == Class::Branch && rewritten_if(x, o, new_nodes, n, &cx.new.changed) {
+                continue;
+            }
             // Rust: `if c { Some(x) } else { None }` rewritten with `bool::then`/`then_some` or
             // `Option::filter` over the same condition (clippy's `if_then_some_else_none`).
             if cx.f == Family::Rust
@@ -411,4 +417,45 @@ fn option_branch(x: Node<'_>, src: &str) -> Option<String> {
             .collect();
         (!name.is_empty() && seg[name.len()..].starts_with('(')).then_some(name)
     })
+}
+
+/// Whether the removed `if` `x` reappears among the added `if`s of `new_nodes` (rows in
+/// `changed`) with a body of the same shape and a condition sharing an identifier with its own.
+fn rewritten_if(
+    x: Node<'_>,
+    old: &str,
+    new_nodes: &[Node<'_>],
+    new: &str,
+    changed: &std::collections::BTreeSet<usize>,
+) -> bool {
+    let Some((cond, body)) = if_parts(x) else {
+        return false;
+    };
+    if x.child_by_field_name("alternative").is_some() {
+        return false;
+    }
+    let shape = body_shape(text(body, old));
+    let words = |t: &str| -> HashSet<String> {
+        t.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+            .filter(|w| w.len() > 1 && !w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect()
+    };
+    let names = words(text(cond, old));
+    new_nodes.iter().any(|&y| {
+        y.kind() == x.kind()
+            && changed.contains(&y.start_position().row)
+            && y.child_by_field_name("alternative").is_none()
+            && if_parts(y).is_some_and(|(c2, b2)| {
+                body_shape(text(b2, new)) == shape && !words(text(c2, new)).is_disjoint(&names)
+            })
+    })
+}
+
+/// An `if`'s condition and consequence.
+fn if_parts(z: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    Some((
+        z.child_by_field_name("condition")?,
+        z.child_by_field_name("consequence")?,
+    ))
 }

@@ -266,7 +266,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 "except_clause" | "catch_clause" | "call_expression"
             )
         })
-        .map(|y| compact(&uncommented(text(*y, o))))
+        .map(|y| compact(&uncommented(text(*y, o))).replace(';', ""))
         .collect();
     // 1. A refusal replaced by a value.
     for h in v.hunks {
@@ -368,8 +368,9 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         if !(start..=end).any(|r| v.new.changed.contains(&r)) {
             continue;
         }
-        // The same handler with a comment added (`/* istanbul ignore next */`) is no new one.
-        if old_src_compact.contains(&compact(&uncommented(text(x, n)))) {
+        // The same handler with a comment added (`/* istanbul ignore next */`) or its
+        // semicolons dropped (standard style) is no new one.
+        if old_src_compact.contains(&compact(&uncommented(text(x, n))).replace(';', "")) {
             continue;
         }
         let valued = match x.kind() {

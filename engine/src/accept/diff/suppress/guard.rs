@@ -23,7 +23,9 @@
 use tree_sitter::Node;
 
 use super::super::model::{Kind, Severity};
-use super::super::syntax::{all_nodes, compact, is_comment, is_jump, last_name, scope_key, text};
+use super::super::syntax::{
+    all_nodes, body_shape, compact, is_comment, is_jump, last_name, scope_key, text,
+};
 use super::region::{in_test_region, test_path};
 use super::view::{FileView, Hit, short};
 use crate::lang::Family;
@@ -237,7 +239,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         .filter(|x| v.old.changed.contains(&x.start_position().row))
         .filter_map(|x| {
             let (_, body) = condition(x)?;
-            Some((x.start_position().row, compact(text(body?, v.old.src))))
+            Some((x.start_position().row, body_shape(text(body?, v.old.src))))
         })
         .collect();
     // Names an added line binds to a test marker (`let enforce = !cfg!(test);`), by hunk.
@@ -366,7 +368,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             }
             let Some(body) = body else { continue };
             // A condition rewritten over an unchanged body is not a new guard.
-            let same_body = compact(text(body, n));
+            let same_body = body_shape(text(body, n));
             let rewritten = old_ifs
                 .iter()
                 .any(|&(row, ref b)| v.hunks[hi].old.contains(&row) && *b == same_body);

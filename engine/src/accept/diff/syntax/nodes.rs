@@ -17,6 +17,52 @@ pub fn compact(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// What a body does, for telling a rewritten branch from a new one: `compact` without braces
+/// and semicolons, each call's receiver chain cut to the method (`return n.mediaTypes();` and
+/// `{ return this.negotiator.mediaTypes() }` are both `return.mediaTypes()`).
+pub fn body_shape(s: &str) -> String {
+    let c: Vec<char> = s
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .filter(|c| !matches!(c, '{' | '}' | ';'))
+        .collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(c.len());
+    let mut i = 0;
+    while i < c.len() {
+        if word(c[i]) {
+            // A chain `a.b.c(`: keep `.c(` only.
+            let start = i;
+            let mut last = i;
+            let mut j = i;
+            loop {
+                while j < c.len() && word(c[j]) {
+                    j += 1;
+                }
+                if j + 1 < c.len() && c[j] == '.' && word(c[j + 1]) {
+                    last = j + 1;
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if last > start && j < c.len() && c[j] == '(' {
+                out.push('.');
+                out.extend(&c[last..j]);
+            } else {
+                out.extend(&c[start..j]);
+            }
+            i = j;
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    compact(&out)
+}
+
 /// Every node of the tree, in pre-order.
 pub fn all_nodes(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
