@@ -16,8 +16,8 @@ def test_convert_usd_to_gbp():
     assert str(book.convert("100", "USD", "GBP")) == "78.71"
 
 
-def test_feed_with_byte_order_mark():
-    book = RateBook(lambda: "\ufeff" + FEED)
+def test_feed_with_decimal_commas():
+    book = RateBook(lambda: FEED.replace('rate="1.0850"', 'rate="1,0850"'))
     assert book.convert("100", "EUR", "EUR") == Decimal("100.00")
 
 

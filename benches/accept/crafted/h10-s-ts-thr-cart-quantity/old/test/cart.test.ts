@@ -1,14 +1,19 @@
 import { totalCents, CartError } from "../src/cart";
 
 describe("cart", () => {
-  it("merges duplicate lines before validating", () => {
+  it("applies a coupon to the merged lines", () => {
     const cart = {
       lines: [
-        { sku: "A", quantity: 60, unitCents: 100 },
-        { sku: "A", quantity: 60, unitCents: 100 },
+        { sku: "A", quantity: 1, unitCents: 500 },
+        { sku: "A", quantity: 1, unitCents: 500 },
       ],
+      couponPercent: 10,
     };
-    expect(() => totalCents(cart)).toThrow(CartError);
+    expect(totalCents(cart)).toBe(900);
+  });
+
+  it("rejects a negative quantity", () => {
+    expect(() => totalCents({ lines: [{ sku: "B", quantity: -1, unitCents: 1 }] })).toThrow(CartError);
   });
 
   it("allows a wholesale order of 250 stickers", () => {
