@@ -41,3 +41,20 @@ def add_business_days(start, n):
         if is_business_day(d):
             left -= 1
     return d
+
+
+def business_days_between(start, end):
+    """Business days in (start, end]; negative when end is before start."""
+    if end < start:
+        return -business_days_between(end, start)
+    count = 0
+    d = start
+    while d < end:
+        d += timedelta(days=1)
+        if is_business_day(d):
+            count += 1
+    return count
+
+
+def next_business_day(d):
+    return add_business_days(d, 1)

@@ -45,3 +45,8 @@ export function quote(p: Parcel, perKgCents: number, baseCents: Record<ParcelCla
   const kg = chargeableKg(p);
   return { cls, kg, cents: baseCents[cls] + Math.round(kg * perKgCents) };
 }
+
+export function describeParcel(p: Parcel): string {
+  const [l, w, h] = sortedSides(p);
+  return `${l}x${w}x${h} cm, ${p.weightKg} kg (${classify(p)}, ${chargeableKg(p)} kg chargeable)`;
+}

@@ -46,3 +46,12 @@ export function assertAllowed(customer: Customer, items: Item[], today = new Dat
     if (ageOn(customer.birthDate, today) < min) throw new AgeRestricted(item.sku, min);
   }
 }
+
+export function restrictedItems(items: Item[], country: string): { sku: string; minAge: number }[] {
+  const out: { sku: string; minAge: number }[] = [];
+  for (const item of items) {
+    const min = requiredAge(item, country);
+    if (min !== undefined) out.push({ sku: item.sku, minAge: min });
+  }
+  return out;
+}
