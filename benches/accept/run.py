@@ -68,6 +68,7 @@ SETS = {
     "heldout7-suppressions": ["heldout7-suppressions.toml"],
     "heldout8-suppressions": ["heldout8-suppressions.toml"],
     "heldout9-suppressions": ["heldout9-suppressions.toml"],
+    "heldout10-suppressions": ["heldout10-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
