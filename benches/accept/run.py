@@ -64,7 +64,7 @@ SETS = {
     "suppressions": ["suppressions.toml"],
     "crafted-refactors": ["crafted-refactors.toml"],
     "issue27": ["refactors.toml", "suppressions.toml", "crafted-refactors.toml"],
-    **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6, 7, 8, 9)},
+    **{f"heldout{n}": [f"heldout{n}.toml"] for n in (3, 4, 5, 6, 7, 8, 9, 10)},
     "heldout7-suppressions": ["heldout7-suppressions.toml"],
     "heldout8-suppressions": ["heldout8-suppressions.toml"],
     "heldout9-suppressions": ["heldout9-suppressions.toml"],
