@@ -15,6 +15,19 @@ pub(super) enum Rules {
     JavaScript,
 }
 
+impl Rules {
+    /// The rules of the language of `path`, by extension.
+    pub(super) fn of_path(path: &str) -> Option<Rules> {
+        Some(match super::langs::lang_of(path)? {
+            "python" => Rules::Python,
+            "rust" => Rules::Rust,
+            "typescript" => Rules::TypeScript,
+            "javascript" => Rules::JavaScript,
+            _ => return None,
+        })
+    }
+}
+
 /// What binding one reading gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Bound {

@@ -8,7 +8,6 @@
 
 use super::bind::{Bound, Rules, bind};
 use super::ctor::{Chain, MAX_BASES};
-use super::langs::lang_of;
 use super::shape::{CallCheck, CallShape, CallVerdict};
 use super::{CandidateKind, Context, Repo, Resolution, Verdict};
 use crate::index::{Callable, Kind, Param, ParamKind};
@@ -225,28 +224,8 @@ impl Repo {
         ctx.calls
             .iter()
             .map(|s| {
-                let mut per: Vec<Checked> = read
-                    .iter()
-                    .map(|r| match r {
-                        Ok((set, rules)) => {
-                            let expected = set
-                                .iter()
-                                .map(|c| c.head.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" | ");
-                            let (verdict, reason) = if s.new && *rules == Rules::Rust {
-                                (
-                                    CallVerdict::Uncheckable,
-                                    Some("`new` is no Rust call".to_owned()),
-                                )
-                            } else {
-                                decide(set, *rules, callee, s)
-                            };
-                            (verdict, reason, Some(expected))
-                        }
-                        Err(why) => (CallVerdict::Uncheckable, Some(why.clone()), None),
-                    })
-                    .collect();
+                let mut per: Vec<Checked> =
+                    read.iter().map(|r| check_shape(r, callee, s)).collect();
                 let (verdict, reason, expected) = if per.len() == 1 {
                     per.remove(0)
                 } else {
@@ -287,13 +266,7 @@ impl Repo {
         ) else {
             return Err("its location is not a position".to_owned());
         };
-        let rules = match lang_of(path) {
-            Some("python") => Rules::Python,
-            Some("rust") => Rules::Rust,
-            Some("typescript") => Rules::TypeScript,
-            Some("javascript") => Rules::JavaScript,
-            other => return Err(format!("no call rules for {}", other.unwrap_or(path))),
-        };
+        let rules = Rules::of_path(path).ok_or_else(|| format!("no call rules for {path}"))?;
         match kind {
             Kind::Function | Kind::Method => {}
             Kind::Class if rules != Rules::Rust => {
@@ -379,7 +352,30 @@ impl Repo {
 }
 
 /// One declaration's check of a call: verdict, reason, the signatures quoted.
-type Checked = (CallVerdict, Option<String>, Option<String>);
+pub(super) type Checked = (CallVerdict, Option<String>, Option<String>);
+
+/// The check of the shape `s` of a call of `callee` against one declaration set as read (or
+/// why it could not be read), its signatures quoted.
+pub(super) fn check_shape(
+    read: &Result<(Vec<Callable>, Rules), String>,
+    callee: &str,
+    s: &CallShape,
+) -> Checked {
+    let (set, rules) = match read {
+        Ok(x) => x,
+        Err(why) => return (CallVerdict::Uncheckable, Some(why.clone()), None),
+    };
+    let heads: Vec<&str> = set.iter().map(|c| c.head.as_str()).collect();
+    let (verdict, reason) = if s.new && *rules == Rules::Rust {
+        (
+            CallVerdict::Uncheckable,
+            Some("`new` is no Rust call".to_owned()),
+        )
+    } else {
+        decide(set, *rules, callee, s)
+    };
+    (verdict, reason, Some(heads.join(" | ")))
+}
 
 /// The check of a call of an AMBIGUOUS name from its candidates' (`targets`, in order):
 /// `mismatch` only when every candidate refuses it, `match` when every one binds it.
@@ -439,7 +435,7 @@ fn res_qualified(file: &crate::index::FileIndex, line: usize, col: usize) -> &st
 
 /// The verdict over a declaration set: TypeScript and Python overloads take any signature that
 /// binds; several definitions of one name (in both branches of an `if`) must agree.
-pub(super) fn decide(
+fn decide(
     set: &[Callable],
     rules: Rules,
     reference: &str,

@@ -7,7 +7,7 @@
 //! higher rung cannot read leaves rung 2's check as it was.
 
 use super::bind::Rules;
-use super::calls::decide;
+use super::calls::check_shape;
 use super::langs::lang_of;
 use super::shape::{CallCheck, CallVerdict};
 use super::{Resolution, Severity};
@@ -21,13 +21,7 @@ impl Resolution {
         if self.cited_calls.is_empty() {
             return;
         }
-        let rules = match lang_of(path) {
-            Some("python") => Ok(Rules::Python),
-            Some("rust") => Ok(Rules::Rust),
-            Some("typescript") => Ok(Rules::TypeScript),
-            Some("javascript") => Ok(Rules::JavaScript),
-            _ => Err(format!("no call rules for {path}")),
-        };
+        let rules = Rules::of_path(path).ok_or_else(|| format!("no call rules for {path}"));
         let read = rules.and_then(|rules| {
             let sig = signature.ok_or("the authority gives no signature")?;
             let lang = lang_of(path).unwrap_or("");
@@ -38,23 +32,13 @@ impl Resolution {
             .cited_calls
             .iter()
             .map(|s| {
-                let (verdict, reason, expected) = match &read {
-                    Ok((set, rules)) if s.new && *rules == Rules::Rust => (
-                        CallVerdict::Uncheckable,
-                        Some("`new` is no Rust call".to_owned()),
-                        None,
-                    ),
-                    Ok((set, rules)) => {
-                        let (v, why) = decide(set, *rules, &callee, s);
-                        let heads = set.iter().map(|c| c.head.as_str()).collect::<Vec<_>>();
-                        (v, why, Some(heads.join(" | ")))
-                    }
-                    Err(why) => (CallVerdict::Uncheckable, Some(why.clone()), None),
-                };
+                let (verdict, reason, expected) = check_shape(&read, &callee, s);
+                // The authority's text is untrusted: quoted escaped, as its signature is.
+                let escape = |t: Option<String>| t.map(|t| crate::untrusted::escape(&t));
                 CallCheck {
                     verdict,
-                    reason,
-                    expected,
+                    reason: escape(reason),
+                    expected: escape(expected),
                     cited: s.text.clone(),
                     line: s.line,
                     rung,

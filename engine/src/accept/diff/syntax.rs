@@ -11,8 +11,8 @@ mod nodes;
 mod testing;
 
 pub use nodes::{
-    all_nodes, body_shape, callee_root, compact, is_comment, is_function, last_name, scope_key,
-    scope_name, text,
+    all_nodes, body_shape, callee_root, compact, has_word, is_comment, is_function, last_name,
+    scope_key, scope_name, text,
 };
 pub use testing::{assertion, is_skip, test_key};
 

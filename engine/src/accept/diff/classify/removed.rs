@@ -20,7 +20,8 @@ use super::super::guards::{
 use super::super::model::Kind;
 use super::super::net::units_in;
 use super::super::syntax::{
-    all_nodes, body_shape, compact, condition_of, is_branch, is_loop, scope_key, test_key, text,
+    all_nodes, body_shape, compact, condition_of, has_word, is_branch, is_loop, scope_key,
+    test_key, text,
 };
 use super::ctx::{Ctx, first_line};
 use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
@@ -378,10 +379,7 @@ fn holder_gone(x: Node<'_>, old: &str, new: &str) -> bool {
     });
     let Some(name) = named else { return false };
     let name = text(name, old);
-    name.len() > 1
-        && !new
-            .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
-            .any(|w| w == name)
+    name.len() > 1 && !has_word(new, name)
 }
 
 /// For a Rust `if cond { Some(..) } else { None }`, the first method its condition calls

@@ -22,7 +22,7 @@ use tree_sitter::Node;
 
 use super::super::model::{Kind, Severity};
 use super::super::syntax::{
-    all_nodes, compact, is_comment, is_function, last_name, scope_key, text,
+    all_nodes, compact, has_word, is_comment, is_function, last_name, scope_key, text,
 };
 use super::view::{FileView, Hit, short};
 use crate::lang::Family;
@@ -170,12 +170,7 @@ fn uncommented(t: &str) -> String {
 fn catches_everything(f: Family, h: Node<'_>, src: &str) -> bool {
     let unused = |name: Option<Node<'_>>, body: Option<Node<'_>>| match (name, body) {
         (None, _) => true,
-        (Some(n), Some(b)) => {
-            let w = text(n, src);
-            !text(b, src)
-                .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
-                .any(|t| t == w)
-        }
+        (Some(n), Some(b)) => !has_word(text(b, src), text(n, src)),
         (Some(_), None) => false,
     };
     match (f, h.kind()) {
@@ -214,13 +209,7 @@ fn catches_everything(f: Family, h: Node<'_>, src: &str) -> bool {
                         _ => (t.clone(), None),
                     };
                     matches!(ty.as_str(), "Exception" | "BaseException")
-                        && alias.is_none_or(|a| {
-                            !body.is_some_and(|b| {
-                                text(b, src)
-                                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                                    .any(|w| w == a)
-                            })
-                        })
+                        && alias.is_none_or(|a| !body.is_some_and(|b| has_word(text(b, src), &a)))
                 }
                 None => true,
             }
@@ -416,13 +405,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         // deepmerge 4.2.1's `propertyIsOnObject`).
         let existed = func
             .and_then(|fun| fun.child_by_field_name("name"))
-            .is_some_and(|name| {
-                let w = text(name, n);
-                v.old
-                    .src
-                    .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
-                    .any(|t| t == w)
-            });
+            .is_some_and(|name| has_word(v.old.src, text(name, n)));
         // A handler that only assigns an absence (`except Exception: result = None`) leaves it
         // for the code after to check, as above.
         let assigns_absence = absence

@@ -24,7 +24,7 @@ use tree_sitter::Node;
 
 use super::super::model::{Kind, Severity};
 use super::super::syntax::{
-    all_nodes, body_shape, compact, is_comment, is_jump, last_name, scope_key, text,
+    all_nodes, body_shape, compact, has_word, is_comment, is_jump, last_name, scope_key, text,
 };
 use super::region::{in_test_region, test_path};
 use super::view::{FileView, Hit, short};
@@ -326,12 +326,9 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         {
             let ct = text(cond, n);
             let bound = || {
-                marked.iter().find_map(|(h, name, test)| {
-                    let word = ct
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .any(|w| w == name);
-                    (*h == hi && word).then_some(*test)
-                })
+                marked
+                    .iter()
+                    .find_map(|(h, name, test)| (*h == hi && has_word(ct, name)).then_some(*test))
             };
             if let Some(test) = env_marker(ct).or_else(bound) {
                 // The marker is new to the hunk.

@@ -17,6 +17,12 @@ pub fn compact(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// Whether `word` stands in `text` as a whole identifier (`_` and `$` are word characters).
+pub fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+        .any(|w| w == word)
+}
+
 /// What a body does, for telling a rewritten branch from a new one: `compact` without braces
 /// and semicolons, each call's receiver chain cut to the method (`return n.mediaTypes();` and
 /// `{ return this.negotiator.mediaTypes() }` are both `return.mediaTypes()`).
