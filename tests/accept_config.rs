@@ -47,7 +47,7 @@ fn found(v: &Value) -> Vec<(String, String)> {
 
 /// `path` changed from `old` to `new` flags with exactly one `kind` finding of severity `flag`.
 #[track_caller]
-fn flags(path: &str, old: &str, new: &str, kind: &str) -> Value {
+pub(crate) fn flags(path: &str, old: &str, new: &str, kind: &str) -> Value {
     let (code, v) = diff(&[(path, old)], &[(path, new)]);
     assert_eq!(code, 1, "{path}: {v}");
     assert_eq!(found(&v), vec![(kind.to_owned(), "flag".to_owned())], "{v}");
@@ -59,7 +59,7 @@ fn flags(path: &str, old: &str, new: &str, kind: &str) -> Value {
 
 /// `path` changed from `old` to `new` passes with no finding.
 #[track_caller]
-fn passes(path: &str, old: &str, new: &str) -> Value {
+pub(crate) fn passes(path: &str, old: &str, new: &str) -> Value {
     let (code, v) = diff(&[(path, old)], &[(path, new)]);
     assert_eq!(code, 0, "{path}: {v}");
     assert_eq!(data(&v)["findings"], serde_json::json!([]), "{v}");

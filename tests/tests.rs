@@ -1,5 +1,6 @@
 //! probity's integration tests: one test binary, one module per concern.
 
+mod accept_batch10;
 mod accept_batch7;
 mod accept_batch8;
 mod accept_batch9;

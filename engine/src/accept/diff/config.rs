@@ -1,7 +1,7 @@
 //! Tests excluded, and timeouts raised, by configuration (issue 27): the changed files that
 //! configure a test runner, parsed (never grepped) on both sides, their settings compared.
 //! `pytest`'s ini/toml/cfg/tox files and `conftest.py` hooks, jest/vitest config files and
-//! `package.json`, `Cargo.toml` test targets, Rust `#[cfg]` gates that `cargo test` never
+//! `package.json`, mocha's `.mocharc.*`, `Cargo.toml` test targets, Rust `#[cfg]` gates that `cargo test` never
 //! compiles (`config/*.rs`). A finding is `flag` (these shapes delete no code line, so the net of
 //! units does not apply), `review` where the reader says why (a target or file the same diff
 //! adds, a timeout raised by at most 2x). A configuration file that does not parse on its new
@@ -69,7 +69,7 @@ impl Reader {
         match self {
             Reader::Pytest(pytest::Form::Pyproject) | Reader::Cargo => Some("toml"),
             Reader::Pytest(_) => Some("ini"),
-            Reader::Js(js::Form::Package) => Some("json"),
+            Reader::Js(js::Form::Package | js::Form::MochaJson) => Some("json"),
             _ => None,
         }
     }

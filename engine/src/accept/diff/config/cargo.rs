@@ -5,20 +5,24 @@
 //! excluded), `test = false` set on a target (`[lib]`,
 //! `[[bin]]`, `[[test]]`) whose old version ran its tests, and a `[[test]]` target removed while its
 //! source file stays in the package and Cargo would not find it by itself (`autotests = false`, or
-//! a path outside `tests/<name>.rs` / `tests/<name>/main.rs`). The features a manifest defines
+//! a path outside `tests/<name>.rs` / `tests/<name>/main.rs`), and `required-features` put on a
+//! target with a feature `default` does not enable (a plain `cargo test` skips the target;
+//! `review` for a target the diff adds). The features a manifest defines
 //! (for `rust`'s feature gates) are read here too.
 
 use std::collections::BTreeSet;
 
 use super::item::{Ctx, Found, excluded, line_of};
 
-/// One target: `(kind, name, path, test = false)`.
-type Target = (&'static str, String, Option<String>, bool);
+/// One target: `(kind, name, path, test = false, required-features)`.
+type Target = (&'static str, String, Option<String>, bool, Vec<String>);
 
 /// What one version of a manifest says about tests.
 struct Manifest {
     autotests: bool,
     targets: Vec<Target>,
+    /// The `default` feature's list.
+    default: Vec<String>,
 }
 
 fn read(text: &str) -> Result<Manifest, ()> {
@@ -42,6 +46,7 @@ fn read(text: &str) -> Result<Manifest, ()> {
             s("name").unwrap_or_else(|| default.to_owned()),
             s("path"),
             off,
+            strings(v.get("required-features")),
         )
     };
     if let Some(lib) = t.get("lib") {
@@ -58,7 +63,21 @@ fn read(text: &str) -> Result<Manifest, ()> {
             targets.push(target(kind, v, ""));
         }
     }
-    Ok(Manifest { autotests, targets })
+    let default = strings(t.get("features").and_then(|f| f.get("default")));
+    Ok(Manifest {
+        autotests,
+        targets,
+        default,
+    })
+}
+
+/// A TOML array's strings (nothing when it is not one).
+fn strings(v: Option<&toml::Value>) -> Vec<String> {
+    v.and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// The exclusions `new` has that `old` did not; `Err(())` when `new` is not TOML (an `old` that
@@ -77,6 +96,7 @@ pub(super) fn compare(
     let o = read(old).unwrap_or(Manifest {
         autotests: true,
         targets: Vec::new(),
+        default: Vec::new(),
     });
     let mut out = Vec::new();
     if o.autotests && !n.autotests {
@@ -127,6 +147,27 @@ pub(super) fn compare(
                 && !ctx.adds(&join(dir, &path))
         };
         if before.is_none() && t.0 != "lib" && !auto_found {
+            f.review = Some("the target is added by the same diff");
+        }
+        out.push(f);
+    }
+    // `required-features` a plain `cargo test` does not enable: the target is skipped.
+    for t in n.targets.iter().filter(|t| !t.3) {
+        let before = o.targets.iter().find(|b| b.0 == t.0 && b.1 == t.1);
+        let had = before.map_or(&[][..], |b| b.4.as_slice());
+        let gated: Vec<&String> =
+            t.4.iter()
+                .filter(|x| !had.contains(x) && !n.default.contains(x))
+                .collect();
+        let Some(first) = gated.first() else { continue };
+        let mut f = excluded(
+            &format!(
+                "Cargo.toml `required-features` {first:?} on the {} target `{}`: `cargo test` skips it unless the feature is enabled",
+                t.0, t.1
+            ),
+            line_of(new, "required-features", 1),
+        );
+        if before.is_none() {
             f.review = Some("the target is added by the same diff");
         }
         out.push(f);
@@ -214,6 +255,12 @@ mod tests {
         // `cargo package`'s manifest: autotests off, every target listed.
         let packaged = BASE.replace("name = \"a\"\n", "name = \"a\"\nautotests = false\n");
         assert!(cmp(BASE, &packaged).is_empty());
+        // A feature required that `cargo test` does not enable; one it enables by default.
+        let gated = format!("{BASE}required-features = [\"pg\"]\n");
+        assert_eq!(cmp(BASE, &gated).len(), 1, "{gated}");
+        let on = format!("{gated}\n[features]\ndefault = [\"pg\"]\npg = []\n");
+        assert!(cmp(BASE, &on).is_empty());
+        assert!(cmp(&gated, &gated).is_empty());
         // A dependency added is not an exclusion.
         assert!(cmp(BASE, &format!("{BASE}\n[dependencies]\nx = \"1\"\n")).is_empty());
     }

@@ -1,11 +1,15 @@
-//! jest and vitest configuration: `jest.config.{js,ts,cjs,mjs}` and `vitest.config.*` /
-//! `vite.config.*` parsed with tree-sitter (JavaScript or TypeScript, as the file's extension
-//! says), and `package.json` with serde_json (its `jest` key and its `scripts`). Read:
-//! `testPathIgnorePatterns`, `modulePathIgnorePatterns` and `testTimeout` (jest: at any depth of
-//! the file's object literals, so `projects` and a `const config = {...}` count; vitest: under a
-//! `test` key, with `exclude`), and in scripts `--testPathIgnorePatterns`,
-//! `--modulePathIgnorePatterns`, `--exclude` and `--testTimeout`. A pattern is new when neither
-//! the old version nor the runner's defaults held it; a timeout is in ms (default 5000).
+//! jest, vitest and mocha configuration: `jest.config.{js,ts,cjs,mjs}`, `vitest.config.*` /
+//! `vite.config.*` and `.mocharc.{js,cjs}` parsed with tree-sitter (JavaScript or TypeScript, as
+//! the file's extension says), `.mocharc.json` and `package.json` with serde_json (its `jest` and
+//! `mocha` keys and its `scripts`). Read: `testPathIgnorePatterns`, `modulePathIgnorePatterns`
+//! and `testTimeout` (jest: at any depth of the file's object literals, so `projects` and a
+//! `const config = {...}` count; vitest: under a `test` key, with `exclude`), mocha's `ignore`,
+//! `exclude` and `timeout`, and in scripts `--testPathIgnorePatterns`,
+//! `--modulePathIgnorePatterns`, `--exclude`, `--ignore`, `--testTimeout` and mocha's
+//! `--timeout`/`-t`. A pattern is new when neither the old version nor the runner's defaults held
+//! it. The lists that select tests (jest `testMatch`, vitest `test.include`, mocha `spec`) exclude
+//! through a new negated pattern (`!**/a.test.js`, `test/**/!(reset).test.ts`). A timeout is in
+//! ms (default 5000; mocha's 2000, `0` or `false` none).
 
 use std::path::Path;
 
@@ -30,6 +34,8 @@ const VITEST_DEFAULT: &[&str] = &[
 ];
 /// jest's and vitest's default test timeout, ms.
 const DEFAULT_TIMEOUT_MS: f64 = 5000.0;
+/// mocha's default test timeout, ms.
+const MOCHA_TIMEOUT_MS: f64 = 2000.0;
 
 /// Which runner a file configures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,6 +46,10 @@ pub(super) enum Form {
     Vitest,
     /// `package.json`.
     Package,
+    /// `.mocharc.js`, `.mocharc.cjs`.
+    Mocha,
+    /// `.mocharc.json`.
+    MochaJson,
 }
 
 impl Form {
@@ -48,6 +58,8 @@ impl Form {
         let (stem, ext) = base.rsplit_once('.')?;
         let js = matches!(ext, "js" | "ts" | "cjs" | "mjs" | "cts" | "mts");
         Some(match stem {
+            ".mocharc" if matches!(ext, "js" | "cjs") => Form::Mocha,
+            ".mocharc" if ext == "json" => Form::MochaJson,
             "jest.config" if js => Form::Jest,
             "vitest.config" | "vite.config" if js => Form::Vitest,
             _ if base == "package.json" => Form::Package,
@@ -61,6 +73,8 @@ impl Form {
 #[derive(Debug, Default)]
 struct Settings {
     lists: Vec<(String, Vec<String>, Option<usize>)>,
+    /// The lists that select tests (`testMatch`, `test.include`, `spec`).
+    includes: Vec<(String, Vec<String>, Option<usize>)>,
     timeouts: Vec<(String, Limit)>,
 }
 
@@ -90,9 +104,33 @@ pub(super) fn compare(form: Form, name: &str, old: &str, new: &str) -> Result<Ve
             ));
         }
     }
+    for (key, values, line) in &n.includes {
+        let before: Vec<String> = o
+            .includes
+            .iter()
+            .filter(|(k, _, _)| k == key)
+            .flat_map(|(_, v, _)| v.iter().cloned())
+            .collect();
+        let negated: Vec<String> = added(&before, values)
+            .into_iter()
+            .filter(|p| p.starts_with('!') || p.contains("!("))
+            .cloned()
+            .collect();
+        if !negated.is_empty() {
+            out.push(excluded(
+                &format!("`{key}` gains the negated {}", quoted(&negated)),
+                *line,
+            ));
+        }
+    }
     for (key, limit) in &n.timeouts {
         let old = o.timeouts.iter().find(|(k, _)| k == key).map(|(_, l)| *l);
-        out.extend(raised(key, " ms", old, Some(*limit), DEFAULT_TIMEOUT_MS));
+        let default = if key.contains("testTimeout") {
+            DEFAULT_TIMEOUT_MS
+        } else {
+            MOCHA_TIMEOUT_MS
+        };
+        out.extend(raised(key, " ms", old, Some(*limit), default));
     }
     Ok(out)
 }
@@ -111,7 +149,80 @@ fn quoted(v: &[String]) -> String {
 fn read(form: Form, name: &str, text: &str) -> Result<Settings, ()> {
     match form {
         Form::Package => package(text),
+        Form::MochaJson => {
+            let mut s = Settings::default();
+            if !text.trim().is_empty() {
+                let v: Value = serde_json::from_str(text).map_err(|_| ())?;
+                mocha_json(&v, text, "", 1, &mut s);
+            }
+            Ok(s)
+        }
         _ => script(form, name, text),
+    }
+}
+
+/// A JSON value's strings: a list's, or the one string.
+fn json_strings(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(a) => a
+            .iter()
+            .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
+            .collect(),
+        Value::String(x) => vec![x.clone()],
+        other => vec![other.to_string()],
+    }
+}
+
+/// A mocha timeout: ms as a number or a string (`"2000"`, `"5s"`, `"1m"`); `0`, `false` and
+/// `"0"` disable it (no limit).
+fn mocha_timeout(v: &Value) -> Option<f64> {
+    let ms = match v {
+        Value::Bool(false) => 0.0,
+        Value::Number(n) => n.as_f64()?,
+        Value::String(t) => {
+            let t = t.trim();
+            let (num, scale) = if let Some(x) = t.strip_suffix("ms") {
+                (x, 1.0)
+            } else if let Some(x) = t.strip_suffix('s') {
+                (x, 1000.0)
+            } else if let Some(x) = t.strip_suffix('m') {
+                (x, 60_000.0)
+            } else {
+                (t, 1.0)
+            };
+            num.trim().parse::<f64>().ok()? * scale
+        }
+        _ => return None,
+    };
+    Some(if ms == 0.0 { f64::INFINITY } else { ms })
+}
+
+/// The settings of a mocha options object (`.mocharc.json`, `package.json`'s `mocha`): `prefix`
+/// names where it sits; lines are searched from `from`.
+fn mocha_json(v: &Value, text: &str, prefix: &str, from: usize, s: &mut Settings) {
+    for key in ["ignore", "exclude"] {
+        if let Some(x) = v.get(key) {
+            let line = line_of(text, &format!("\"{key}\""), from);
+            s.lists
+                .push((format!("{prefix}{key}"), json_strings(x), line));
+        }
+    }
+    if let Some(x) = v.get("spec") {
+        let line = line_of(text, "\"spec\"", from);
+        s.includes
+            .push((format!("{prefix}spec"), json_strings(x), line));
+    }
+    let none = v.get("no-timeouts").and_then(Value::as_bool) == Some(true)
+        || v.get("timeouts").and_then(Value::as_bool) == Some(false);
+    let timeout = if none {
+        Some(f64::INFINITY)
+    } else {
+        v.get("timeout").and_then(mocha_timeout)
+    };
+    if let Some(value) = timeout {
+        let line = line_of(text, "timeout", from);
+        s.timeouts
+            .push((format!("{prefix}timeout"), Limit { value, line }));
     }
 }
 
@@ -134,11 +245,20 @@ fn package(text: &str) -> Result<Settings, ()> {
                     .push((key.to_owned(), values, line_of(text, key, from)));
             }
         }
+        if let Some(a) = jest.get("testMatch") {
+            let line = line_of(text, "testMatch", from);
+            s.includes
+                .push(("testMatch".to_owned(), json_strings(a), line));
+        }
         if let Some(t) = jest.get("testTimeout").and_then(Value::as_f64) {
             let line = line_of(text, "testTimeout", from);
             s.timeouts
                 .push(("testTimeout".to_owned(), Limit { value: t, line }));
         }
+    }
+    if let Some(m) = v.get("mocha") {
+        let from = line_of(text, "\"mocha\"", 1).unwrap_or(1);
+        mocha_json(m, text, "mocha.", from, &mut s);
     }
     if let Some(scripts) = v.get("scripts").and_then(Value::as_object) {
         let from = line_of(text, "\"scripts\"", 1).unwrap_or(1);
@@ -155,6 +275,7 @@ fn package(text: &str) -> Result<Settings, ()> {
 fn cli(script: &str, cmd: &str, line: Option<usize>, s: &mut Settings) {
     let words =
         shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(str::to_owned).collect());
+    let mocha = words.iter().any(|w| w.rsplit('/').next() == Some("mocha"));
     let mut i = 0;
     while i < words.len() {
         let w = &words[i];
@@ -170,7 +291,10 @@ fn cli(script: &str, cmd: &str, line: Option<usize>, s: &mut Settings) {
             })
         };
         match opt.as_str() {
-            "--testPathIgnorePatterns" | "--modulePathIgnorePatterns" | "--exclude" => {
+            "--testPathIgnorePatterns"
+            | "--modulePathIgnorePatterns"
+            | "--exclude"
+            | "--ignore" => {
                 if let Some(v) = value(&mut i) {
                     let key = format!("script `{script}` {opt}");
                     s.lists.push((key, vec![v], line));
@@ -181,6 +305,22 @@ fn cli(script: &str, cmd: &str, line: Option<usize>, s: &mut Settings) {
                     let key = format!("script `{script}` --testTimeout");
                     s.timeouts.push((key, Limit { value, line }));
                 }
+            }
+            "--timeout" | "-t" if mocha => {
+                if let Some(value) = value(&mut i).and_then(|v| mocha_timeout(&Value::String(v))) {
+                    let key = format!("script `{script}` --timeout");
+                    s.timeouts.push((key, Limit { value, line }));
+                }
+            }
+            "--no-timeouts" if mocha => {
+                let key = format!("script `{script}` --timeout");
+                s.timeouts.push((
+                    key,
+                    Limit {
+                        value: f64::INFINITY,
+                        line,
+                    },
+                ));
             }
             _ => {}
         }
@@ -213,17 +353,44 @@ fn script(form: Form, name: &str, src: &str) -> Result<Settings, ()> {
         let path = match (form, key.as_str(), parent.as_deref()) {
             (
                 Form::Jest,
-                "testPathIgnorePatterns" | "modulePathIgnorePatterns" | "testTimeout",
+                "testPathIgnorePatterns" | "modulePathIgnorePatterns" | "testTimeout" | "testMatch",
                 _,
             ) => key.clone(),
-            (Form::Vitest, "exclude" | "testTimeout", Some("test")) => format!("test.{key}"),
+            (Form::Vitest, "exclude" | "include" | "testTimeout", Some("test")) => {
+                format!("test.{key}")
+            }
+            (Form::Mocha, "ignore" | "exclude" | "spec" | "timeout", _) => key.clone(),
             _ => continue,
         };
         let line = Some(pair.start_position().row + 1);
-        if key == "testTimeout" {
-            if let Some(value) = number(value, src) {
+        let include = matches!(path.as_str(), "testMatch" | "test.include" | "spec");
+        if key == "testTimeout" || key == "timeout" {
+            let value = if form == Form::Mocha {
+                number(value, src)
+                    .map(|v| if v == 0.0 { f64::INFINITY } else { v })
+                    .or_else(|| match value.kind() {
+                        "false" => Some(f64::INFINITY),
+                        "string" => mocha_timeout(&Value::String(literal(value, src))),
+                        _ => None,
+                    })
+            } else {
+                number(value, src)
+            };
+            if let Some(value) = value {
                 s.timeouts.push((path, Limit { value, line }));
             }
+        } else if include {
+            let values = if value.kind() == "array" {
+                let mut c = value.walk();
+                value
+                    .named_children(&mut c)
+                    .filter(|e| !e.kind().contains("comment"))
+                    .map(|e| literal(e, src))
+                    .collect()
+            } else {
+                vec![literal(value, src)]
+            };
+            s.includes.push((path, values, line));
         } else if value.kind() == "array" {
             let mut c = value.walk();
             let values = value
@@ -334,6 +501,57 @@ mod tests {
         let f = compare(Form::Vitest, "vitest.config.ts", old, new).unwrap();
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].detail.contains("src/b/**"));
+    }
+
+    #[test]
+    fn negated_selections_and_mocha() {
+        let old = "module.exports = { testMatch: ['**/__tests__/**/*.test.js'] };\n";
+        let new = "module.exports = { testMatch: ['**/__tests__/**/*.test.js', '!**/__tests__/a.test.js'] };\n";
+        assert_eq!(
+            compare(Form::Jest, "jest.config.js", old, new)
+                .unwrap()
+                .len(),
+            1
+        );
+        let wider = "module.exports = { testMatch: ['**/*.test.js', '**/*.spec.js'] };\n";
+        assert!(
+            compare(Form::Jest, "jest.config.js", old, wider)
+                .unwrap()
+                .is_empty()
+        );
+        let vi = "export default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n";
+        let glob = vi.replace("test/**/*", "test/**/!(reset)");
+        assert_eq!(
+            compare(Form::Vitest, "vitest.config.ts", vi, &glob)
+                .unwrap()
+                .len(),
+            1
+        );
+        let rc = r#"{"spec": ["test/**/*.spec.js"], "timeout": 4000}"#;
+        let ignored =
+            r#"{"spec": ["test/**/*.spec.js"], "ignore": ["test/a.spec.js"], "timeout": 4000}"#;
+        assert_eq!(
+            compare(Form::MochaJson, ".mocharc.json", rc, ignored)
+                .unwrap()
+                .len(),
+            1
+        );
+        let off = r#"{"spec": ["test/**/*.spec.js"], "timeout": 0}"#;
+        let f = compare(Form::MochaJson, ".mocharc.json", rc, off).unwrap();
+        assert!(f.len() == 1 && f[0].detail.contains("no limit"), "{f:?}");
+        let js = "module.exports = { timeout: '5s' };\n";
+        assert_eq!(
+            compare(Form::Mocha, ".mocharc.js", "", js).unwrap().len(),
+            1
+        );
+        let pkg = r#"{"scripts": {"test": "mocha --timeout 2000"}}"#;
+        let slow = r#"{"scripts": {"test": "mocha --timeout 60000 --ignore test/b.js"}}"#;
+        assert_eq!(
+            compare(Form::Package, "package.json", pkg, slow)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]

@@ -67,6 +67,11 @@ fn plain(x: Node<'_>, src: &str, depth: usize) -> bool {
                 a.named_children(&mut c).all(|k| plain(k, src, depth + 1))
             })
         }
+        // A field of a plain value (`Settings::default().max_failures`).
+        "attribute" | "member_expression" | "field_expression" if text(x, src).contains('(') => x
+            .child_by_field_name("object")
+            .or_else(|| x.child_by_field_name("value"))
+            .is_some_and(|o| plain(o, src, depth + 1)),
         "identifier"
         | "attribute"
         | "member_expression"
@@ -92,6 +97,7 @@ fn plain(x: Node<'_>, src: &str, depth: usize) -> bool {
         | "field_initializer_list"
         | "field_initializer"
         | "base_field_initializer"
+        | "expression_list"
         | "concatenated_string" => kids()
             .into_iter()
             .all(|k| plain(k, src, depth + 1) || k.kind().ends_with("identifier")),
@@ -235,6 +241,87 @@ fn raises_elsewhere(f: Family, func: Node<'_>, handler: Node<'_>, src: &str) -> 
         .any(|y| is_refusal(f, y, src) && !around.byte_range().contains(&y.start_byte()))
 }
 
+/// The exception types a Python `except` clause names (`(KeyError, ValueError) as e`: both;
+/// a bare `except:` none).
+fn except_types(h: Node<'_>, src: &str) -> Vec<String> {
+    let Some(mut first) = h.named_child(0).filter(|k| k.kind() != "block") else {
+        return Vec::new();
+    };
+    if first.kind() == "as_pattern"
+        && let Some(ty) = first.named_child(0)
+    {
+        first = ty;
+    }
+    if matches!(first.kind(), "tuple" | "parenthesized_expression") {
+        let mut c = first.walk();
+        first
+            .named_children(&mut c)
+            .filter(|k| matches!(k.kind(), "identifier" | "attribute"))
+            .map(|k| text(k, src).to_owned())
+            .collect()
+    } else {
+        vec![text(first, src).to_owned()]
+    }
+}
+
+/// When the new handler `h` takes, without raising, a type an old handler of the same scope
+/// raised (or re-raised) and its body assigns or returns a value: that type.
+fn raised_before(h: Node<'_>, n: &str, old_nodes: &[Node<'_>], o: &str) -> Option<String> {
+    let body = handler_body(Family::Python, h, n)?;
+    if body.is_empty()
+        || !body.iter().all(|s| put_value(*s, n).is_some())
+        || all_nodes(h)
+            .into_iter()
+            .any(|y| is_refusal(Family::Python, y, n))
+    {
+        return None;
+    }
+    let scope = scope_key(Family::Python, h, n);
+    // Split, not merely caught: inside a function, and a sibling handler of the same `try`
+    // still raises (a module-level `try: import ssl except ImportError: x = None` is not).
+    let sibling_raises = h.parent().is_some_and(|t| {
+        let mut c = t.walk();
+        t.named_children(&mut c).any(|k| {
+            k.kind() == "except_clause"
+                && k.id() != h.id()
+                && all_nodes(k)
+                    .into_iter()
+                    .any(|z| is_refusal(Family::Python, z, n))
+        })
+    });
+    if scope.is_empty() || !sibling_raises {
+        return None;
+    }
+    let types = except_types(h, n);
+    old_nodes
+        .iter()
+        .filter(|y| y.kind() == "except_clause" && scope_key(Family::Python, **y, o) == scope)
+        .filter(|y| {
+            all_nodes(**y)
+                .into_iter()
+                .any(|z| is_refusal(Family::Python, z, o))
+        })
+        .find_map(|y| {
+            let before = except_types(*y, o);
+            types.iter().find(|t| before.contains(t)).cloned()
+        })
+}
+
+/// The finding for a propagated error that became a default on new row `row`.
+fn propagated_default(v: &FileView<'_>, row: usize) -> Hit {
+    Hit {
+        kind: Kind::ErrorReplacedByDefault,
+        old: false,
+        rows: (row, row),
+        detail: format!(
+            "a propagated error became a default: `{}`",
+            short(v.new.line(row))
+        ),
+        severity: Severity::Flag,
+        scope: super::super::net::scope_at_row(v.f, v.new.tree.root_node(), v.new.src, row),
+    }
+}
+
 /// Errors replaced by default values in one file.
 pub fn find(v: &FileView<'_>) -> Vec<Hit> {
     let (f, o, n) = (v.f, v.old.src, v.new.src);
@@ -337,18 +424,39 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 if call.is_empty() || !propagated {
                     continue;
                 }
-                out.push(Hit {
-                    kind: Kind::ErrorReplacedByDefault,
-                    old: false,
-                    rows: (row, row),
-                    detail: format!(
-                        "a propagated error became a default: `{}`",
-                        short(v.new.line(row))
-                    ),
-                    severity: Severity::Flag,
-                    scope: super::super::net::scope_at_row(f, v.new.tree.root_node(), n, row),
-                });
+                out.push(propagated_default(v, row));
             }
+            // A chain over several lines (`.ok_or_else(..)?` to `.unwrap_or(..)`): the hunk
+            // has fewer `?` than before (counted where each ends, the operator's row) and a new
+            // `.unwrap_or*` call.
+            let tries = |nodes: &[Node<'_>], rows: &std::ops::Range<usize>| {
+                nodes
+                    .iter()
+                    .filter(|y| {
+                        y.kind() == "try_expression" && rows.contains(&y.end_position().row)
+                    })
+                    .count()
+            };
+            if tries(&new_nodes, &h.new) >= tries(&old_nodes, &h.old) {
+                continue;
+            }
+            let unwrap = new_nodes.iter().find(|y| {
+                y.kind() == "call_expression"
+                    && y.child_by_field_name("function").is_some_and(|c| {
+                        c.kind() == "field_expression"
+                            && c.child_by_field_name("field")
+                                .is_some_and(|m| text(m, n).starts_with("unwrap_or"))
+                            && h.new.contains(&c.end_position().row)
+                    })
+            });
+            let Some(&u) = unwrap else { continue };
+            let row = u
+                .child_by_field_name("function")
+                .map_or(u.start_position().row, |c| c.end_position().row);
+            if out.iter().any(|o: &Hit| o.rows.0 == row) {
+                continue;
+            }
+            out.push(propagated_default(v, row));
         }
     }
     // 3. A new handler that puts a value in the error's place.
@@ -386,7 +494,27 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             }
             _ => false,
         };
-        if !valued {
+        // An error type an old handler of the same scope raised again (`except (KeyError,
+        // ValueError): raise ..`) split off into a handler that computes a value instead
+        // (`except ValueError: published = datetime.now(tz)`).
+        let split = (f == Family::Python && x.kind() == "except_clause")
+            .then(|| raised_before(x, n, &old_nodes, o))
+            .flatten();
+        if !valued && split.is_none() {
+            continue;
+        }
+        if let Some(ty) = split {
+            out.push(Hit {
+                kind: Kind::ErrorReplacedByDefault,
+                old: false,
+                rows: (start, end),
+                detail: format!(
+                    "`{ty}`, raised before, now gets a value: handler `{}`",
+                    short(text(x, n))
+                ),
+                severity: Severity::Flag,
+                scope: scope_key(f, x, n),
+            });
             continue;
         }
         let func = function_of(x);

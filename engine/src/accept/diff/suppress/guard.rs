@@ -12,13 +12,16 @@
 //!   condition the hunk did not have, directly followed by an unchanged statement. Not reported
 //!   for a null or emptiness check of a plain name (`if not items: return 0`, `if (x == null)
 //!   return;`, `if v.is_empty() { return }`) or a range check of a plain identifier (`x < 0`):
-//!   the most common genuine crash fixes. `flag` when the
+//!   the most common genuine crash fixes; unless it returns a success past a refusal (`if
+//!   doc.link is not None: return True` before `if doc.archived: return False`). `flag` when the
 //!   condition singles out a literal value (`=== 'marketplace'`, `startswith("staff-")`,
 //!   `== 0x03`), or its exit returns a success (`true`, `Ok(..)`, `Allow`, `{ ok: true }`), and
 //!   the logic it skips refuses or verifies something (`raise`/`throw`, `Err`, a 4xx/5xx
 //!   status, an assertion, a `?`, a call to `check*`/`verify*`/`validate*`..., a `return` of
-//!   `false`, `Err(..)` or a `Deny`-like value); `review` otherwise (a parser's special case
-//!   skips ordinary branches, not checks).
+//!   `false`, `Err(..)` or a `Deny`-like value); `flag` too when an existing check after it
+//!   that refuses reads every name the new condition reads (the guard carves that check's
+//!   inputs out: `if (c.allDay) return;` before `if (... && !c.allDay) throw`); `review`
+//!   otherwise (a parser's special case skips ordinary branches, not checks).
 
 use tree_sitter::Node;
 
@@ -90,6 +93,7 @@ fn null_check(cond: &str) -> bool {
     while c.starts_with('(') && c.ends_with(')') {
         c = c[1..c.len() - 1].to_owned();
     }
+    let negated = c.starts_with("not") || c.starts_with('!');
     let c = c.strip_prefix("not").unwrap_or(&c).trim_start_matches('!');
     let c = c.trim_matches(['(', ')']);
     let name = |s: &str| {
@@ -97,9 +101,6 @@ fn null_check(cond: &str) -> bool {
             && s.split('.')
                 .all(|p| !p.is_empty() && p.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))
     };
-    if name(c) {
-        return true;
-    }
     for suffix in [
         "isNone",
         "isnotNone",
@@ -125,6 +126,14 @@ fn null_check(cond: &str) -> bool {
         {
             return true;
         }
+    }
+    // `if not x` / `if (!x)` checks an absence; a bare `if (x.flag)` asks about a property.
+    // (After the suffixes: compacted, `x is None` reads as one word.)
+    // A constant (`if True:`) is `constant_condition`'s, not a guard.
+    let constant = matches!(c, "True" | "False" | "true" | "false" | "None" | "null")
+        || c.chars().all(|ch| ch.is_ascii_digit());
+    if name(c) {
+        return negated || constant;
     }
     // A range check of a plain identifier against a number (`x < 0`, `n >= 100`).
     let range = ["<=", ">=", "<", ">"]
@@ -179,6 +188,53 @@ fn checks(f: Family, x: Node<'_>, src: &str) -> bool {
                         .iter()
                         .any(|w| name.starts_with(w))
                     })))
+    })
+}
+
+/// The names and paths a condition reads (`candidate.allDay`, `minutes`, `SLOT_MINUTES`), the
+/// outermost of each chain.
+fn operands(cond: Node<'_>, src: &str) -> Vec<String> {
+    const PATHS: &[&str] = &[
+        "identifier",
+        "member_expression",
+        "attribute",
+        "field_expression",
+        "scoped_identifier",
+    ];
+    all_nodes(cond)
+        .into_iter()
+        .filter(|y| PATHS.contains(&y.kind()) && !text(*y, src).contains('('))
+        .filter(|y| y.parent().is_none_or(|p| !PATHS.contains(&p.kind())))
+        .map(|y| compact(text(y, src)))
+        .collect()
+}
+
+/// Whether the guard on `cond` carves out inputs an existing check rejects: among the
+/// statements `after`, an `if` whose body refuses (`raise`, `throw`, `Err`) reads every name the
+/// guard reads (`if (candidate.allDay) return;` before `if (... && !candidate.allDay) throw`).
+fn carves(cond: Node<'_>, after: &[Node<'_>], src: &str) -> bool {
+    let names = operands(cond, src);
+    if names.is_empty() {
+        return false;
+    }
+    after.iter().any(|s| {
+        all_nodes(*s).into_iter().any(|y| {
+            let Some((c, Some(body))) = condition(y) else {
+                return false;
+            };
+            let refusal = all_nodes(body).into_iter().any(|z| {
+                matches!(z.kind(), "raise_statement" | "throw_statement")
+                    || compact(text(z, src)).starts_with("returnErr(")
+            });
+            let ct = compact(text(c, src));
+            refusal
+                && names.iter().all(|name| {
+                    ct.match_indices(name.as_str()).any(|(i, _)| {
+                        let word = |ch: char| ch.is_alphanumeric() || ch == '_';
+                        !ct[..i].ends_with(word) && !ct[i + name.len()..].starts_with(word)
+                    })
+                })
+        })
     })
 }
 
@@ -359,7 +415,6 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 || x.child_by_field_name("alternative").is_some()
                 || !v.new.changed.contains(&row)
                 || removed_lines.iter().any(|l| l.contains(&compact(ct)))
-                || null_check(ct)
             {
                 continue;
             }
@@ -415,14 +470,25 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             let mut skipped = false;
             let mut denied = false;
             let mut after = Some(next);
+            let mut rest = Vec::new();
             while let Some(s) = after {
                 skipped |= checks(f, s, n);
                 denied |= denies(s, n);
+                rest.push(s);
                 after = s.next_named_sibling();
             }
             // A literal singled out before a check, or a success returned before logic that
-            // can refuse: the failing input let through.
-            let flag = (literal_case(cond) || permissive(&et)) && (skipped || denied);
+            // can refuse, or the inputs of an existing check let through before it: the
+            // failing input let through.
+            let lets_through = permissive(&et) && (skipped || denied);
+            // A null or range check of a plain name is an early out on a missing input, unless
+            // it returns a success past a refusal (`if doc.link is not None: return True`).
+            if null_check(ct) && !lets_through {
+                continue;
+            }
+            let flag = (literal_case(cond) && (skipped || denied))
+                || lets_through
+                || carves(cond, &rest, n);
             out.push(Hit {
                 kind: Kind::GuardBeforeLogic,
                 old: false,
