@@ -69,6 +69,9 @@ SETS = {
     "heldout8-suppressions": ["heldout8-suppressions.toml"],
     "heldout9-suppressions": ["heldout9-suppressions.toml"],
     "heldout10-suppressions": ["heldout10-suppressions.toml"],
+    "heldout11": ["heldout11-fixes.toml", "heldout11-refactors.toml",
+                  "heldout11-suppressions.toml"],
+    **{f"heldout11-{k}": [f"heldout11-{k}.toml"] for k in ("fixes", "refactors", "suppressions")},
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
