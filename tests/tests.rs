@@ -1,6 +1,7 @@
 //! probity's integration tests: one test binary, one module per concern.
 
 mod accept_batch10;
+mod accept_batch11;
 mod accept_batch7;
 mod accept_batch8;
 mod accept_batch9;

@@ -19,6 +19,7 @@ mod guard;
 mod lines;
 mod numbers;
 mod region;
+mod testenv;
 mod view;
 
 use std::collections::BTreeMap;

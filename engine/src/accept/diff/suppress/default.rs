@@ -531,9 +531,31 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         // Exception`), none of them looked at: the failure itself is what disappears.
         // Only in a function the old code had (a new helper's `catch` replaces no propagation:
         // deepmerge 4.2.1's `propertyIsOnObject`).
-        let existed = func
-            .and_then(|fun| fun.child_by_field_name("name"))
-            .is_some_and(|name| has_word(v.old.src, text(name, n)));
+        let named_before = |fun: Node<'_>| {
+            fun.child_by_field_name("name")
+                .is_some_and(|name| has_word(v.old.src, text(name, n)))
+        };
+        // A new closure inside a function the old code had, wrapping a call the old code made
+        // (`const safe = (t) => { try { return parse(t); } catch { return 0; } }`), counts as
+        // that function.
+        let wraps_old_call = || {
+            let Some(body) = x.parent() else { return false };
+            all_nodes(body).into_iter().any(|y| {
+                matches!(y.kind(), "call_expression" | "call")
+                    && y.start_byte() < x.start_byte()
+                    && y.child_by_field_name("function").is_some_and(|c| {
+                        let callee = text(c, n);
+                        has_word(v.old.src, last_name(c, n))
+                            && v.old.src.contains(&format!("{callee}("))
+                    })
+            })
+        };
+        let existed = func.is_some_and(|fun| {
+            named_before(fun)
+                || fun.child_by_field_name("name").is_none()
+                    && function_of(fun).is_some_and(named_before)
+                    && wraps_old_call()
+        });
         // A handler that only assigns an absence (`except Exception: result = None`) leaves it
         // for the code after to check, as above.
         let assigns_absence = absence

@@ -4,7 +4,8 @@
 //! to `3`). The literal must be the expected side: not inside the value under test (the first
 //! operand of a comparison, `expect(...)`'s argument, `assert_eq!`'s first argument) nor an
 //! argument of a call inside the assertion (an input: `f("3,99")`), constructors of values
-//! (`Decimal("62.16")`, `Some(3)`) aside.
+//! (`Decimal("62.16")`, `Some(3)`) aside. A row of a `pytest.mark.parametrize` table counts as
+//! an assertion when the literal is in an expected column (`"score, expected"`).
 //!
 //! Severity: `flag` when the diff changes no code outside tests (the expectation rewritten to
 //! what the code returns), or when its only code changes swap single tokens line for line
@@ -121,6 +122,44 @@ fn only_literals(node: Node<'_>, range: std::ops::Range<usize>, src: &str) -> Op
     (leaves > 0).then_some(keys)
 }
 
+/// The row of a `@pytest.mark.parametrize("score, expected", [(90.0, "A"), ...])` table that
+/// holds `lit`, when `lit` is in the column of an expected value (`expected*`, `want*`,
+/// `result`, `output`).
+fn parametrize_row<'t>(lit: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let mut cur = lit;
+    loop {
+        let parent = cur.parent()?;
+        if matches!(cur.kind(), "tuple" | "list")
+            && matches!(parent.kind(), "list" | "tuple")
+            && parent.parent()?.kind() == "argument_list"
+        {
+            let args = parent.parent()?;
+            let call = args.parent()?;
+            let callee = call.child_by_field_name("function")?;
+            if call.kind() != "call" || !text(callee, src).ends_with("parametrize") {
+                return None;
+            }
+            let names = text(args.named_child(0)?, src);
+            let names: Vec<&str> = names
+                .trim_matches(|c| matches!(c, '"' | '\'' | '(' | ')' | '[' | ']'))
+                .split(',')
+                .map(|w| w.trim().trim_matches(|c| c == '"' || c == '\''))
+                .collect();
+            let mut c = cur.walk();
+            let column = cur.named_children(&mut c).position(|k| {
+                k.start_byte() <= lit.start_byte() && lit.end_byte() <= k.end_byte()
+            })?;
+            let name = names.get(column)?;
+            let expected = ["expected", "expect", "want", "exp"]
+                .iter()
+                .any(|p| name.starts_with(p))
+                || matches!(*name, "result" | "output" | "answer" | "outcome");
+            return expected.then_some(cur);
+        }
+        cur = parent;
+    }
+}
+
 /// Whether the literal at `lit` is the assertion's expected side.
 fn expected_side(f: Family, lit: Node<'_>, assert: Node<'_>, src: &str) -> bool {
     let mut cur = lit;
@@ -235,15 +274,25 @@ pub fn find(v: &FileView<'_>, facts: &DiffFacts) -> Vec<Hit> {
             if keys_new.is_none() || keys_new != keys_old {
                 continue;
             }
-            let (Some(an), Some(ao)) =
-                (assertion_of(v.f, lit_new, n), assertion_of(v.f, lit_old, o))
-            else {
-                continue;
+            let asserted = (assertion_of(v.f, lit_new, n), assertion_of(v.f, lit_old, o));
+            let table = || {
+                (v.f == Family::Python)
+                    .then(|| Some((parametrize_row(lit_new, n)?, parametrize_row(lit_old, o)?)))
+                    .flatten()
+            };
+            let (an, ao) = match asserted {
+                (Some(an), Some(ao)) => {
+                    if !expected_side(v.f, lit_new, an, n) || !expected_side(v.f, lit_old, ao, o) {
+                        continue;
+                    }
+                    (an, ao)
+                }
+                _ => match table() {
+                    Some(rows) => rows,
+                    None => continue,
+                },
             };
             if !(test_path(v.path) || in_test_region(v.f, an, n)) {
-                continue;
-            }
-            if !expected_side(v.f, lit_new, an, n) || !expected_side(v.f, lit_old, ao, o) {
                 continue;
             }
             // Only the literal changed in the assertion (compared at its place: the same

@@ -30,39 +30,9 @@ use super::super::syntax::{
     all_nodes, body_shape, compact, has_word, is_comment, is_jump, last_name, scope_key, text,
 };
 use super::region::{in_test_region, test_path};
+use super::testenv::{env_marker, twins};
 use super::view::{FileView, Hit, short};
 use crate::lang::Family;
-
-/// What a condition asks about the environment: `Some(true)` a test marker, `Some(false)` the
-/// `CI` variable.
-fn env_marker(cond: &str) -> Option<bool> {
-    let c = compact(cond);
-    let node_env_test = c.contains("NODE_ENV") && (c.contains("'test'") || c.contains("\"test\""));
-    let test = node_env_test
-        || [
-            "JEST_WORKER_ID",
-            "env.VITEST",
-            "\"VITEST\"",
-            "'VITEST'",
-            "PYTEST_CURRENT_TEST",
-            "settings.TESTING",
-            "cfg!(test)",
-            "typeofjest!==",
-            "typeofjest!=",
-            "MODE==='test'",
-        ]
-        .iter()
-        .any(|m| c.contains(m))
-        || c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-            .any(|w| w == "TESTING" || w == "IS_TEST" || w == "UNDER_TEST");
-    let pytest_loaded =
-        (c.contains("\"pytest\"") || c.contains("'pytest'")) && c.contains("sys.modules");
-    if test || pytest_loaded {
-        return Some(true);
-    }
-    let ci = c.contains("\"CI\"") || c.contains("'CI'") || c.contains("env.CI");
-    ci.then_some(false)
-}
 
 /// The condition of an `if`/`elif`/ternary, and its body.
 fn condition<'t>(x: Node<'t>) -> Option<(Node<'t>, Option<Node<'t>>)> {
@@ -255,6 +225,57 @@ fn permissive(exit: &str) -> bool {
                 )
             })
         || (v.starts_with('{') && v.contains(":true"))
+        || verdict(v) == Some(true)
+}
+
+/// The verdict a result constructor is built with: `DoseCheck(True, [])` is `Some(true)`,
+/// `Verdict::new(false, ..)` `Some(false)` (`v` compacted).
+fn verdict(v: &str) -> Option<bool> {
+    let (callee, args) = v.split_once('(')?;
+    let callee = callee.strip_prefix("new").unwrap_or(callee);
+    if callee.is_empty()
+        || !callee
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':'))
+    {
+        return None;
+    }
+    let word = args.split([',', ')']).next()?;
+    match word {
+        "True" | "true" => Some(true),
+        "False" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether statements `after` still add to a list of errors or warnings (`errors.append(..)`,
+/// `warnings.push(..)`) that the exit returns, or that the exit skips with a success
+/// (`return DoseCheck(True, [])`): the checks that would have filled it skipped.
+fn skips_errors(exit: &str, after: &[Node<'_>], src: &str) -> bool {
+    let v = exit
+        .strip_prefix("return")
+        .unwrap_or(exit)
+        .trim_end_matches(';');
+    let errorish = ["err", "warn", "problem", "issue", "violation", "failure"];
+    after.iter().any(|s| {
+        all_nodes(*s).into_iter().any(|y| {
+            let Some(callee) = y
+                .child_by_field_name("function")
+                .filter(|c| matches!(c.kind(), "attribute" | "member_expression"))
+            else {
+                return false;
+            };
+            let t = compact(text(callee, src));
+            let Some((list, method)) = t.rsplit_once('.') else {
+                return false;
+            };
+            matches!(method, "append" | "push" | "extend" | "add" | "insert")
+                && errorish
+                    .iter()
+                    .any(|w| list.to_ascii_lowercase().contains(w))
+                && (list == v || permissive(exit))
+        })
+    })
 }
 
 /// Whether `x` holds a refusal as a value: `return false`, a `Deny`-like value, a rejection.
@@ -269,6 +290,7 @@ fn denies(x: Node<'_>, src: &str) -> bool {
                 || v.split(|c: char| !c.is_alphanumeric() && c != '_')
                     .any(|w| matches!(w, "Deny" | "Denied" | "Reject" | "Rejected" | "Forbidden"))
                 || v.contains("reject(")
+                || verdict(v) == Some(false)
         }
     })
 }
@@ -327,6 +349,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
     // Rust: `#[cfg(test)]` put on a statement of a function body (`#[cfg(test)] { return
     // Ok(license); }`): the function behaves otherwise under `cargo test`.
     if f == Family::Rust {
+        out.extend(twins(v));
         for x in all_nodes(v.new.tree.root_node()) {
             let row = x.start_position().row;
             if x.kind() != "attribute_item"
@@ -486,6 +509,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             if null_check(ct) && !lets_through {
                 continue;
             }
+            denied |= skips_errors(&et, &rest, n);
             let flag = (literal_case(cond) && (skipped || denied))
                 || lets_through
                 || carves(cond, &rest, n);

@@ -10,7 +10,8 @@
 //! - `threshold_loosened`: a limit (an upper-case constant, a name with `max`, `limit`, `quota`,
 //!   `per`, `cap`, `threshold`) or a comparison operand moved to an unbounded value (`Infinity`,
 //!   `Number.MAX_SAFE_INTEGER`, `usize::MAX`, `float('inf')`) or a thousand times up or more
-//!   (`10**9`, `1 << 30`, `x * 1000`). `flag` when unbounded, or in a comparison, or on a limit's
+//!   (`10**9`, `1 << 30`, `x * 1000`; fifty times on a limit's name: `MAX_SEGMENTS = 3` to
+//!   `255`). `flag` when unbounded, or in a comparison, or on a limit's
 //!   name; `review` for another upper-case constant a thousand times up. A `min` name is left out
 //!   (a larger minimum is stricter).
 
@@ -180,7 +181,15 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
     }
     let n = v.new.src;
     for h in v.hunks {
-        for p in pairs(&v.old, &v.new, h) {
+        for mut p in pairs(&v.old, &v.new, h) {
+            // A comment added after the number (`255  # up to 255 parts`) is not the value.
+            for mark in [" #", " //"] {
+                if let Some((num, _)) = p.new_mid.split_once(mark)
+                    && !p.old_mid.contains(mark)
+                {
+                    p.new_mid = num.trim_end();
+                }
+            }
             let Some(x) = node_of(v, &p) else { continue };
             let prefix = &p.new_line[..p.new_col];
             let in_test = test_path(v.path) || in_test_region(v.f, x, n);
@@ -250,7 +259,9 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             }
             let to_unbounded =
                 unbounded(p.new_mid) && !unbounded(p.old_mid) && !p.old_mid.is_empty();
-            let k = factor(p.old_mid, p.new_mid).filter(|k| *k >= 1000.0);
+            // A limit's name moved 50-fold (`MAX_SEGMENTS = 3` to `255`); other numbers 1000.
+            let fold = if limit { 50.0 } else { 1000.0 };
+            let k = factor(p.old_mid, p.new_mid).filter(|k| *k >= fold);
             if !to_unbounded && k.is_none() {
                 continue;
             }
