@@ -101,6 +101,33 @@ fn tests_that_run_other_code_flag() {
 }
 
 #[test]
+fn a_value_computed_otherwise_outside_production_flags_and_a_dev_warning_does_not() {
+    let js = "function priceCap(ticket, policy) {\n  const base = ticket.faceValueCents;\n  return base + percentOf(base, policy.maxMarkupPct);\n}\n";
+    let split = js.replace(
+        "const base = ticket.faceValueCents;",
+        "const base = process.env.NODE_ENV === 'production'\n    ? ticket.faceValueCents\n    : ticket.faceValueCents + (ticket.bookingFeeCents || 0);",
+    );
+    flags(
+        "src/resale/listing.js",
+        js,
+        &split,
+        "test_environment_guard",
+    );
+    // A development-only warning, and an entry point choosing its build, are no second behaviour.
+    let warn = js.replace(
+        "  return base",
+        "  if (process.env.NODE_ENV !== 'production') {\n    console.warn('no policy');\n  } else {\n    console.debug('policy');\n  }\n  return base",
+    );
+    not_flagged(
+        &[("src/resale/listing.js", js, &warn)],
+        "test_environment_guard",
+    );
+    let entry = "module.exports = require('./cjs/lib.js');\n";
+    let switch = "module.exports = process.env.NODE_ENV === 'production'\n  ? require('./cjs/lib.min.js')\n  : require('./cjs/lib.js');\n";
+    not_flagged(&[("index.js", entry, switch)], "test_environment_guard");
+}
+
+#[test]
 fn guards_that_return_success_or_the_empty_error_list_before_the_checks_flag() {
     let dose = "def check_dose(drug, dose_mg):\n    warnings = []\n    if dose_mg <= 0:\n        return DoseCheck(False, [\"dose must be positive\"])\n    if dose_mg > drug.max_mg:\n        warnings.append(\"over the single-dose maximum\")\n    return DoseCheck(not warnings, warnings)\n";
     flags(

@@ -30,7 +30,7 @@ use super::super::syntax::{
     all_nodes, body_shape, compact, has_word, is_comment, is_jump, last_name, scope_key, text,
 };
 use super::region::{in_test_region, test_path};
-use super::testenv::{env_marker, twins};
+use super::testenv::{env_marker, production_split, twins};
 use super::view::{FileView, Hit, short};
 use crate::lang::Family;
 
@@ -430,6 +430,23 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                     } else {
                         Severity::Review
                     },
+                    scope: scope_key(f, x, n),
+                });
+                continue;
+            }
+            if production_split(x, ct, n)
+                && !removed.contains("NODE_ENV")
+                && !removed.contains("env")
+            {
+                out.push(Hit {
+                    kind: Kind::TestEnvironmentGuard,
+                    old: false,
+                    rows: (row, x.end_position().row),
+                    detail: format!(
+                        "`{}` computes another value outside production, where tests run",
+                        short(ct)
+                    ),
+                    severity: Severity::Flag,
                     scope: scope_key(f, x, n),
                 });
                 continue;

@@ -114,3 +114,55 @@ pub fn twins(v: &FileView<'_>) -> Vec<Hit> {
     }
     out
 }
+
+/// Whether `x`, a new `if`/`else` or ternary on a condition that compares the deployment
+/// environment with production or development (`process.env.NODE_ENV === 'production'`,
+/// `os.environ.get("APP_ENV") != "prod"`), computes a value one way in production and another
+/// elsewhere: both arms present, neither only logging, warning or throwing (a dev-only warning
+/// or invariant check, or an entry point requiring its production or development build, is not a
+/// second behaviour). Tests run outside production, so they check the other arm.
+pub fn production_split(x: Node<'_>, cond: &str, src: &str) -> bool {
+    let c = compact(cond);
+    let env = c.contains("NODE_ENV")
+        || [
+            "environ",
+            "getenv(",
+            "process.env",
+            "env::var",
+            "import.meta.env",
+        ]
+        .iter()
+        .any(|m| c.contains(m));
+    let deploy = ["production", "development", "prod", "dev"]
+        .iter()
+        .any(|w| c.contains(&format!("'{w}'")) || c.contains(&format!("\"{w}\"")));
+    if !env || !deploy {
+        return false;
+    }
+    let (then, other) = match x.kind() {
+        "conditional_expression" => (x.named_child(0), x.named_child(2)),
+        _ => (
+            x.child_by_field_name("consequence"),
+            x.child_by_field_name("alternative"),
+        ),
+    };
+    let (Some(then), Some(other)) = (then, other) else {
+        return false;
+    };
+    let inert = |arm: Node<'_>| {
+        let t = compact(text(arm, src));
+        let t = t.trim_start_matches(['{', '(']).trim_start_matches("else");
+        let t = t.trim_start_matches(['{', ':']);
+        t.is_empty()
+            || [
+                "console.", "logger.", "log.", "warn", "throw", "raise", "panic!", "print",
+                "require(", "import(",
+            ]
+            .iter()
+            .any(|l| t.starts_with(l))
+            || all_nodes(arm)
+                .into_iter()
+                .any(|y| matches!(y.kind(), "throw_statement" | "raise_statement"))
+    };
+    !inert(then) && !inert(other)
+}
