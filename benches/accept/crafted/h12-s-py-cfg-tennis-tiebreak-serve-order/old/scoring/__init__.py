@@ -1,0 +1,1 @@
+"""Chair-umpire scoring for singles matches."""
