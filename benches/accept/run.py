@@ -72,6 +72,7 @@ SETS = {
     "heldout11": ["heldout11-fixes.toml", "heldout11-refactors.toml",
                   "heldout11-suppressions.toml"],
     **{f"heldout11-{k}": [f"heldout11-{k}.toml"] for k in ("fixes", "refactors", "suppressions")},
+    "heldout12-suppressions": ["heldout12-suppressions.toml", "heldout12b-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
