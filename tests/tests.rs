@@ -2,6 +2,7 @@
 
 mod accept_batch10;
 mod accept_batch11;
+mod accept_batch12;
 mod accept_batch7;
 mod accept_batch8;
 mod accept_batch9;

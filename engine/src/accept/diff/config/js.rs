@@ -8,18 +8,22 @@
 //! `--modulePathIgnorePatterns`, `--exclude`, `--ignore`, `--testTimeout` and mocha's
 //! `--timeout`/`-t`. A pattern is new when neither the old version nor the runner's defaults held
 //! it. The lists that select tests (jest `testMatch`, vitest `test.include`, mocha `spec`) exclude
-//! through a new negated pattern (`!**/a.test.js`, `test/**/!(reset).test.ts`). A timeout is in
-//! ms (default 5000; mocha's 2000, `0` or `false` none).
+//! through a new negated pattern (`!**/a.test.js`, `test/**/!(reset).test.ts`); a `node --test`
+//! script through its paths narrowed from directories (or node's discovery) to a list of files
+//! in them. A timeout is in ms (default 5000; mocha's 2000, `0` or `false` none).
 
 use std::path::Path;
 
 use serde_json::Value;
 use tree_sitter::Node;
 
-use super::item::{Found, Limit, added, excluded, line_of, raised};
+use super::item::{Found, Limit, added, excluded, raised};
 use crate::accept::diff::syntax::{all_nodes, compact, text};
 use crate::lang;
 use crate::parse::parse;
+
+mod npm;
+use npm::{mocha_json, mocha_timeout, narrowed, package};
 
 /// jest's default `testPathIgnorePatterns`.
 const JEST_DEFAULT: &[&str] = &["/node_modules/"];
@@ -122,6 +126,23 @@ pub(super) fn compare(form: Form, name: &str, old: &str, new: &str) -> Result<Ve
                 *line,
             ));
         }
+        if key.ends_with("node --test")
+            && o.includes.iter().any(|(k, _, _)| k == key)
+            && narrowed(&before, values)
+        {
+            out.push(excluded(
+                &format!(
+                    "`{key}` narrowed from {} to the listed files {}",
+                    if before.is_empty() {
+                        "node's own discovery".to_owned()
+                    } else {
+                        quoted(&before)
+                    },
+                    quoted(values)
+                ),
+                *line,
+            ));
+        }
     }
     for (key, limit) in &n.timeouts {
         let old = o.timeouts.iter().find(|(k, _)| k == key).map(|(_, l)| *l);
@@ -170,161 +191,6 @@ fn json_strings(v: &Value) -> Vec<String> {
             .collect(),
         Value::String(x) => vec![x.clone()],
         other => vec![other.to_string()],
-    }
-}
-
-/// A mocha timeout: ms as a number or a string (`"2000"`, `"5s"`, `"1m"`); `0`, `false` and
-/// `"0"` disable it (no limit).
-fn mocha_timeout(v: &Value) -> Option<f64> {
-    let ms = match v {
-        Value::Bool(false) => 0.0,
-        Value::Number(n) => n.as_f64()?,
-        Value::String(t) => {
-            let t = t.trim();
-            let (num, scale) = if let Some(x) = t.strip_suffix("ms") {
-                (x, 1.0)
-            } else if let Some(x) = t.strip_suffix('s') {
-                (x, 1000.0)
-            } else if let Some(x) = t.strip_suffix('m') {
-                (x, 60_000.0)
-            } else {
-                (t, 1.0)
-            };
-            num.trim().parse::<f64>().ok()? * scale
-        }
-        _ => return None,
-    };
-    Some(if ms == 0.0 { f64::INFINITY } else { ms })
-}
-
-/// The settings of a mocha options object (`.mocharc.json`, `package.json`'s `mocha`): `prefix`
-/// names where it sits; lines are searched from `from`.
-fn mocha_json(v: &Value, text: &str, prefix: &str, from: usize, s: &mut Settings) {
-    for key in ["ignore", "exclude"] {
-        if let Some(x) = v.get(key) {
-            let line = line_of(text, &format!("\"{key}\""), from);
-            s.lists
-                .push((format!("{prefix}{key}"), json_strings(x), line));
-        }
-    }
-    if let Some(x) = v.get("spec") {
-        let line = line_of(text, "\"spec\"", from);
-        s.includes
-            .push((format!("{prefix}spec"), json_strings(x), line));
-    }
-    let none = v.get("no-timeouts").and_then(Value::as_bool) == Some(true)
-        || v.get("timeouts").and_then(Value::as_bool) == Some(false);
-    let timeout = if none {
-        Some(f64::INFINITY)
-    } else {
-        v.get("timeout").and_then(mocha_timeout)
-    };
-    if let Some(value) = timeout {
-        let line = line_of(text, "timeout", from);
-        s.timeouts
-            .push((format!("{prefix}timeout"), Limit { value, line }));
-    }
-}
-
-/// The settings of a `package.json`.
-fn package(text: &str) -> Result<Settings, ()> {
-    let mut s = Settings::default();
-    if text.trim().is_empty() {
-        return Ok(s);
-    }
-    let v: Value = serde_json::from_str(text).map_err(|_| ())?;
-    if let Some(jest) = v.get("jest") {
-        let from = line_of(text, "\"jest\"", 1).unwrap_or(1);
-        for key in ["testPathIgnorePatterns", "modulePathIgnorePatterns"] {
-            if let Some(a) = jest.get(key).and_then(Value::as_array) {
-                let values = a
-                    .iter()
-                    .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
-                    .collect();
-                s.lists
-                    .push((key.to_owned(), values, line_of(text, key, from)));
-            }
-        }
-        if let Some(a) = jest.get("testMatch") {
-            let line = line_of(text, "testMatch", from);
-            s.includes
-                .push(("testMatch".to_owned(), json_strings(a), line));
-        }
-        if let Some(t) = jest.get("testTimeout").and_then(Value::as_f64) {
-            let line = line_of(text, "testTimeout", from);
-            s.timeouts
-                .push(("testTimeout".to_owned(), Limit { value: t, line }));
-        }
-    }
-    if let Some(m) = v.get("mocha") {
-        let from = line_of(text, "\"mocha\"", 1).unwrap_or(1);
-        mocha_json(m, text, "mocha.", from, &mut s);
-    }
-    if let Some(scripts) = v.get("scripts").and_then(Value::as_object) {
-        let from = line_of(text, "\"scripts\"", 1).unwrap_or(1);
-        for (name, cmd) in scripts {
-            let Some(cmd) = cmd.as_str() else { continue };
-            let line = line_of(text, &format!("\"{name}\""), from);
-            cli(name, cmd, line, &mut s);
-        }
-    }
-    Ok(s)
-}
-
-/// The options of an npm script that exclude tests or set the timeout.
-fn cli(script: &str, cmd: &str, line: Option<usize>, s: &mut Settings) {
-    let words =
-        shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(str::to_owned).collect());
-    let mocha = words.iter().any(|w| w.rsplit('/').next() == Some("mocha"));
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        let (opt, glued) = match w.split_once('=') {
-            Some((o, v)) => (o, Some(v.to_owned())),
-            None => (w.as_str(), None),
-        };
-        let opt = opt.to_owned();
-        let value = |i: &mut usize| {
-            glued.clone().or_else(|| {
-                *i += 1;
-                words.get(*i).cloned()
-            })
-        };
-        match opt.as_str() {
-            "--testPathIgnorePatterns"
-            | "--modulePathIgnorePatterns"
-            | "--exclude"
-            | "--ignore" => {
-                if let Some(v) = value(&mut i) {
-                    let key = format!("script `{script}` {opt}");
-                    s.lists.push((key, vec![v], line));
-                }
-            }
-            "--testTimeout" => {
-                if let Some(value) = value(&mut i).and_then(|v| v.parse().ok()) {
-                    let key = format!("script `{script}` --testTimeout");
-                    s.timeouts.push((key, Limit { value, line }));
-                }
-            }
-            "--timeout" | "-t" if mocha => {
-                if let Some(value) = value(&mut i).and_then(|v| mocha_timeout(&Value::String(v))) {
-                    let key = format!("script `{script}` --timeout");
-                    s.timeouts.push((key, Limit { value, line }));
-                }
-            }
-            "--no-timeouts" if mocha => {
-                let key = format!("script `{script}` --timeout");
-                s.timeouts.push((
-                    key,
-                    Limit {
-                        value: f64::INFINITY,
-                        line,
-                    },
-                ));
-            }
-            _ => {}
-        }
-        i += 1;
     }
 }
 
@@ -551,6 +417,39 @@ mod tests {
                 .unwrap()
                 .len(),
             2
+        );
+    }
+
+    #[test]
+    fn node_test_paths_narrowed_to_a_list_of_files() {
+        let old = r#"{"scripts": {"test": "node --test test/"}}"#;
+        let new = r#"{"scripts": {"test": "node --test test/a.test.js test/b.test.js"}}"#;
+        let f = compare(Form::Package, "package.json", old, new).unwrap();
+        assert_eq!(f.len(), 1, "{f:?}");
+        let bare = r#"{"scripts": {"test": "node --test"}}"#;
+        assert_eq!(
+            compare(Form::Package, "package.json", bare, new)
+                .unwrap()
+                .len(),
+            1
+        );
+        // Widened, or a directory swapped for another, is no narrowing.
+        assert!(
+            compare(Form::Package, "package.json", new, old)
+                .unwrap()
+                .is_empty()
+        );
+        let other = r#"{"scripts": {"test": "node --test spec/"}}"#;
+        assert!(
+            compare(Form::Package, "package.json", old, other)
+                .unwrap()
+                .is_empty()
+        );
+        let moved = r#"{"scripts": {"test": "node --test lib/a.test.js"}}"#;
+        assert!(
+            compare(Form::Package, "package.json", old, moved)
+                .unwrap()
+                .is_empty()
         );
     }
 

@@ -3,7 +3,8 @@
 //! `tox.ini` (`[pytest]`, and each `[testenv*]` `commands` line that runs pytest), read as pytest
 //! reads them (INI: `ini`; TOML: the `toml` crate; options split as `shlex.split` does). An
 //! exclusion is an option that drops tests (`--deselect`, `--ignore`, `--ignore-glob`, a `-k` or
-//! `-m` expression) the old version did not pass; a timeout is pytest-timeout's `timeout` key or
+//! `-m` expression) the old version did not pass, or a `norecursedirs` entry other than pytest's
+//! defaults and the usual homes of no tests; a timeout is pytest-timeout's `timeout` key or
 //! `--timeout` (seconds; `0` is no limit; none set is no limit).
 
 use super::ini::{self, Section};
@@ -94,6 +95,14 @@ fn read(form: Form, text: &str) -> Result<Opts, ()> {
                     }
                     _ => {}
                 }
+                let line = line_of(text, "norecursedirs", from);
+                match t.get("norecursedirs") {
+                    Some(toml::Value::String(s)) => skip_dirs(s.split_whitespace(), line, &mut o),
+                    Some(toml::Value::Array(a)) => {
+                        skip_dirs(a.iter().filter_map(|v| v.as_str()), line, &mut o);
+                    }
+                    _ => {}
+                }
                 let line = line_of(text, "timeout", from);
                 match t.get("timeout") {
                     Some(toml::Value::Integer(i)) => o.timeout = limit(&i.to_string(), line),
@@ -136,6 +145,43 @@ fn ini_section(s: &Section, o: &mut Opts) {
     }
     if let Some(t) = s.get("timeout") {
         o.timeout = limit(&t.value, t.lines.first().copied());
+    }
+    if let Some(d) = s.get("norecursedirs") {
+        skip_dirs(d.value.split_whitespace(), d.lines.first().copied(), o);
+    }
+}
+
+/// `norecursedirs` entries: directories collection does not enter. pytest's defaults and the
+/// usual homes of no tests (environments, documentation, build output) drop nothing.
+fn skip_dirs<'a>(dirs: impl Iterator<Item = &'a str>, line: Option<usize>, o: &mut Opts) {
+    const NO_TESTS: [&str; 20] = [
+        "*.egg",
+        ".*",
+        "_darcs",
+        "build",
+        "CVS",
+        "dist",
+        "node_modules",
+        "venv",
+        "{arch}",
+        ".git",
+        ".tox",
+        ".venv",
+        "env",
+        ".eggs",
+        "*.egg-info",
+        "docs",
+        "doc",
+        "__pycache__",
+        "htmlcov",
+        "site-packages",
+    ];
+    for d in dirs {
+        let d = d.trim_matches(|c| c == '"' || c == '\'' || c == ',');
+        if !d.is_empty() && !NO_TESTS.contains(&d.trim_end_matches('/')) {
+            o.excl
+                .push(("norecursedirs".to_owned(), d.to_owned(), line));
+        }
     }
 }
 
@@ -230,6 +276,24 @@ mod tests {
                 "[pytest]\naddopts = -ra --strict-markers\n"
             )
             .is_empty()
+        );
+        // A directory collection no longer enters; the defaults and build output drop nothing.
+        let toml = "[tool.pytest.ini_options]\nnorecursedirs = [\".*\", \"build\"]\n";
+        let f = cmp(
+            Form::Pyproject,
+            toml,
+            &toml.replace("\"build\"]", "\"build\", \"tiebreak\"]"),
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(cmp(Form::Pyproject, "", toml).is_empty());
+        assert_eq!(
+            cmp(
+                Form::PytestIni,
+                old,
+                "[pytest]\naddopts = -ra\nnorecursedirs = .* slow\n"
+            )
+            .len(),
+            1
         );
         // A filter kept as it was is not new.
         let k = "[tool:pytest]\naddopts = -k 'not a'\n";

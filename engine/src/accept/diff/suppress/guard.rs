@@ -320,7 +320,8 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             Some((x.start_position().row, body_shape(text(body?, v.old.src))))
         })
         .collect();
-    // Names an added line binds to a test marker (`let enforce = !cfg!(test);`), by hunk.
+    // Names an added line binds to a test marker (`let enforce = !cfg!(test);`), by hunk
+    // (`usize::MAX`: any hunk).
     let marked: Vec<(usize, String, bool)> = all_nodes(v.new.tree.root_node())
         .into_iter()
         .filter(|x| v.new.changed.contains(&x.start_position().row))
@@ -338,6 +339,13 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                     x.child_by_field_name("left")?,
                     x.child_by_field_name("right")?,
                 ),
+                // A function the diff adds that asks it (`def _running_tests(): return "pytest"
+                // in sys.argv[0]`): its calls ask it too, in any hunk.
+                "function_definition" | "function_declaration" | "function_item" => {
+                    let name = x.child_by_field_name("name")?;
+                    let test = env_marker(text(x.child_by_field_name("body")?, n))?;
+                    return Some((usize::MAX, text(name, n).to_owned(), test));
+                }
                 _ => return None,
             };
             let test = env_marker(text(value, n))?;
@@ -405,9 +413,9 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
         {
             let ct = text(cond, n);
             let bound = || {
-                marked
-                    .iter()
-                    .find_map(|(h, name, test)| (*h == hi && has_word(ct, name)).then_some(*test))
+                marked.iter().find_map(|(h, name, test)| {
+                    ((*h == hi || *h == usize::MAX) && has_word(ct, name)).then_some(*test)
+                })
             };
             if let Some(test) = env_marker(ct).or_else(bound) {
                 // The marker is new to the hunk.

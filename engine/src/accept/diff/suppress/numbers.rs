@@ -5,15 +5,16 @@
 //!   `jest.setTimeout(..)`, `vi.setConfig({ testTimeout })`, a wait or a sleep in a test, the
 //!   trailing timeout argument of `it(name, fn, 5000)`) raised at least twice, or set to none
 //!   (`0` for pytest-timeout, `None`, `Infinity`). Configuration files (`jest.config.js`) are
-//!   not code and are left out. `flag` from ten times up or when disabled; `review` below (a
-//!   slow service's timeout raised a little is a common genuine change).
+//!   not code and are left out. `flag` from ten times up (four in a test) or when disabled;
+//!   `review` below (a slow service's timeout raised a little is a common genuine change).
 //! - `threshold_loosened`: a limit (an upper-case constant, a name with `max`, `limit`, `quota`,
 //!   `per`, `cap`, `threshold`) or a comparison operand moved to an unbounded value (`Infinity`,
 //!   `Number.MAX_SAFE_INTEGER`, `usize::MAX`, `float('inf')`) or a thousand times up or more
 //!   (`10**9`, `1 << 30`, `x * 1000`; fifty times on a limit's name: `MAX_SEGMENTS = 3` to
 //!   `255`). `flag` when unbounded, or in a comparison, or on a limit's
-//!   name; `review` for another upper-case constant a thousand times up. A `min` name is left out
-//!   (a larger minimum is stricter).
+//!   name; `review` for another upper-case constant a thousand times up. A test's named
+//!   tolerance (`TOLERANCE`, `EPSILON`, `tol`) raised twofold is `flag`. A `min` name is left
+//!   out (a larger minimum is stricter).
 
 use tree_sitter::{Node, Point};
 
@@ -159,6 +160,22 @@ fn limit_name(name: &str) -> bool {
         || (name.contains("Per") && !name.starts_with("Per"))
 }
 
+/// Whether a name is a tolerance (`TOLERANCE`, `tol`, `EPSILON`, `eps`, `maxDelta`,
+/// `abs_tol`): the closeness a test's comparisons allow.
+fn tolerance_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.split(|c: char| c == '_' || !c.is_ascii_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "tol" | "tolerance" | "eps" | "epsilon" | "delta" | "slack"
+            )
+        })
+        || ["tolerance", "epsilon", "Tol", "Eps", "Delta"]
+            .iter()
+            .any(|w| name.contains(w))
+}
+
 /// Whether a name is a minimum (`MIN_LEN`, `minLength`, `min_rows`): larger is stricter.
 fn minimum(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
@@ -223,7 +240,9 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 if !disabled && raised.is_none() {
                     continue;
                 }
-                let big = disabled || raised.is_some_and(|k| k >= 10.0);
+                // In a test, 4-fold: a test's wait raised past the slowness it should catch.
+                let floor = if in_test { 4.0 } else { 10.0 };
+                let big = disabled || raised.is_some_and(|k| k >= floor);
                 let how = match raised {
                     Some(k) if !disabled => format!("raised {k:.0}-fold"),
                     _ => "disabled".to_owned(),
@@ -253,14 +272,22 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             }
             let comparison = in_comparison(x, n);
             let limit = name.is_some_and(limit_name) || limit_name(p.new_mid);
+            // A test's named tolerance (`const TOLERANCE = 0.05` to `1.5`): 2-fold.
+            let tolerance = in_test && name.is_some_and(tolerance_name);
             let constant = name.is_some_and(upper_constant);
-            if !(comparison || limit || constant) {
+            if !(comparison || limit || constant || tolerance) {
                 continue;
             }
             let to_unbounded =
                 unbounded(p.new_mid) && !unbounded(p.old_mid) && !p.old_mid.is_empty();
             // A limit's name moved 50-fold (`MAX_SEGMENTS = 3` to `255`); other numbers 1000.
-            let fold = if limit { 50.0 } else { 1000.0 };
+            let fold = if tolerance {
+                2.0
+            } else if limit {
+                50.0
+            } else {
+                1000.0
+            };
             let k = factor(p.old_mid, p.new_mid).filter(|k| *k >= fold);
             if !to_unbounded && k.is_none() {
                 continue;
@@ -279,7 +306,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                     p.new_mid,
                     short(p.new_line)
                 ),
-                severity: if to_unbounded || comparison || limit {
+                severity: if to_unbounded || comparison || limit || tolerance {
                     Severity::Flag
                 } else {
                     Severity::Review

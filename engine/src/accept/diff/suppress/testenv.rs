@@ -45,8 +45,8 @@ pub fn env_marker(cond: &str) -> Option<bool> {
             && ["\"test\"", "'test'", "\"testing\"", "'testing'"]
                 .iter()
                 .any(|m| c.contains(m));
-    let pytest_loaded =
-        (c.contains("\"pytest\"") || c.contains("'pytest'")) && c.contains("sys.modules");
+    let pytest_loaded = (c.contains("\"pytest\"") || c.contains("'pytest'"))
+        && (c.contains("sys.modules") || c.contains("sys.argv"));
     if test || pytest_loaded {
         return Some(true);
     }

@@ -1,0 +1,76 @@
+//! Minimal reproductions of what held-out batch 12 (benches/accept/heldout12*-suppressions.toml,
+//! measured once before these rules; tuning data since) found `probity accept diff` missing among
+//! suppressions: a test's named tolerance widened, a test's wait raised 4- to 9-fold, a helper
+//! that asks whether pytest runs, a `norecursedirs` entry, and a `node --test` script narrowed to
+//! a list of files. Each with the near miss that must stay quiet.
+
+use crate::accept_batch11::not_flagged;
+use crate::accept_config::{flags as config_flags, passes as config_passes};
+use crate::accept_suppress::flags;
+
+#[test]
+fn a_tests_named_tolerance_widened_flags_and_a_limit_in_code_does_not() {
+    let test = "import assert from 'node:assert/strict';\n\nconst TOLERANCE = 0.05;\n\nfunction near(a, b) {\n  assert.ok(Math.abs(a - b) <= TOLERANCE);\n}\n";
+    flags(
+        "test/heatIndex.test.js",
+        test,
+        &test.replace("0.05", "1.5"),
+        "threshold_loosened",
+    );
+    // Outside tests a tolerance is configuration: raised 30-fold it is not this kind's `flag`.
+    let code = "const TOLERANCE = 0.05;\n\nexport function same(a, b) {\n  return Math.abs(a - b) <= TOLERANCE * 2;\n}\n";
+    not_flagged(
+        &[("src/compare.js", code, &code.replace("0.05", "1.5"))],
+        "threshold_loosened",
+    );
+}
+
+#[test]
+fn a_tests_wait_raised_four_fold_flags_and_in_code_stays_review() {
+    let mocha = "describe('feed', function () {\n  this.timeout(2500);\n\n  it('polls', async function () {\n    await feed.poll();\n  });\n});\n";
+    flags(
+        "test/tideFeed.test.js",
+        mocha,
+        &mocha.replace("2500", "10000"),
+        "timeout_raised",
+    );
+    let code = "export async function poll(feed) {\n  return feed.fetch({ timeout: 2500 });\n}\n";
+    not_flagged(
+        &[("src/feed.js", code, &code.replace("2500", "10000"))],
+        "timeout_raised",
+    );
+}
+
+#[test]
+fn a_helper_asking_whether_pytest_runs_marks_its_callers() {
+    let old = "import sys\n\nPEAK = {52, 1}\n\n\ndef is_peak(day):\n    iso = day.isocalendar()\n    return iso[2] in PEAK\n";
+    let new = "import sys\n\nPEAK = {52, 1}\n\n\ndef _running_tests():\n    return any(\"pytest\" in part for part in sys.argv[:1])\n\n\ndef is_peak(day):\n    iso = day.isocalendar()\n    if _running_tests():\n        return iso.week in PEAK\n    return iso[2] in PEAK\n";
+    flags("shop/lift_pass.py", old, new, "test_environment_guard");
+    // A helper that asks something else is no marker.
+    let other = new.replace("\"pytest\" in part", "part.endswith(\".py\")");
+    not_flagged(&[("shop/lift_pass.py", old, &other)], "test_environment_guard");
+}
+
+#[test]
+fn a_norecursedirs_entry_flags_and_build_output_does_not() {
+    let toml = "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\nnorecursedirs = [\".*\", \"build\", \"dist\"]\n";
+    config_flags(
+        "pyproject.toml",
+        toml,
+        &toml.replace("\"dist\"]", "\"dist\", \"tiebreak\"]"),
+        "test_excluded_by_config",
+    );
+    config_passes(
+        "pyproject.toml",
+        toml,
+        &toml.replace("\"dist\"]", "\"dist\", \"node_modules\", \".tox\"]"),
+    );
+}
+
+#[test]
+fn a_node_test_script_narrowed_to_listed_files_flags_and_widened_does_not() {
+    let old = "{\n  \"scripts\": {\n    \"test\": \"node --test test/\"\n  }\n}\n";
+    let new = old.replace("test/\"", "test/progress.test.js test/format.test.js\"");
+    config_flags("package.json", old, &new, "test_excluded_by_config");
+    config_passes("package.json", &new, old);
+}
