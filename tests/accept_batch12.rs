@@ -2,7 +2,8 @@
 //! measured once before these rules; tuning data since) found `probity accept diff` missing among
 //! suppressions: a test's named tolerance widened, a test's wait raised 4- to 9-fold, a helper
 //! that asks whether pytest runs, a `norecursedirs` entry, and a `node --test` script narrowed to
-//! a list of files. Each with the near miss that must stay quiet.
+//! a list of files, a guard answering a conjunction of inputs with a value of its own. Each
+//! with the near miss that must stay quiet.
 
 use crate::accept_batch11::not_flagged;
 use crate::accept_config::{flags as config_flags, passes as config_passes};
@@ -48,7 +49,10 @@ fn a_helper_asking_whether_pytest_runs_marks_its_callers() {
     flags("shop/lift_pass.py", old, new, "test_environment_guard");
     // A helper that asks something else is no marker.
     let other = new.replace("\"pytest\" in part", "part.endswith(\".py\")");
-    not_flagged(&[("shop/lift_pass.py", old, &other)], "test_environment_guard");
+    not_flagged(
+        &[("shop/lift_pass.py", old, &other)],
+        "test_environment_guard",
+    );
 }
 
 #[test]
@@ -73,4 +77,30 @@ fn a_node_test_script_narrowed_to_listed_files_flags_and_widened_does_not() {
     let new = old.replace("test/\"", "test/progress.test.js test/format.test.js\"");
     config_flags("package.json", old, &new, "test_excluded_by_config");
     config_passes("package.json", &new, old);
+}
+
+#[test]
+fn a_guard_answering_a_combination_of_inputs_flags_and_a_bail_out_does_not() {
+    let js = "class Billing {\n  charge(rental, minutes) {\n    const hours = Math.ceil(minutes / 60);\n    return this.price(rental, hours);\n  }\n}\n";
+    flags(
+        "src/billing.js",
+        js,
+        &js.replace(
+            "    const hours",
+            "    if (minutes > 65 && minutes < 90) {\n      return this.price(rental, 2);\n    }\n    const hours",
+        ),
+        "guard_before_logic",
+    );
+    // The same conjunction bailing out with a neutral value is an early out.
+    not_flagged(
+        &[(
+            "src/billing.js",
+            js,
+            &js.replace(
+                "    const hours",
+                "    if (minutes > 65 && minutes < 90) {\n      return false;\n    }\n    const hours",
+            ),
+        )],
+        "guard_before_logic",
+    );
 }

@@ -228,6 +228,52 @@ fn permissive(exit: &str) -> bool {
         || verdict(v) == Some(true)
 }
 
+/// Whether a guard answers a combination of inputs with a value of its own: a conjunction
+/// (`a && b`, `a and b`) whose exit returns something other than a neutral value (`return`,
+/// `true`/`false`, `null`/`None`, `[]`, `{}`, `0`, a bare name, `next()`): `if (minutes > 60 &&
+/// minutes < 90) return this.price(r, 2);` special-cases the failing input instead of fixing
+/// the logic after it. A genuine fix's guard bails out (`if (isFinite(max) && depth > max)
+/// return false`).
+fn special_answer(cond: Node<'_>, exit: Node<'_>, src: &str) -> bool {
+    let mut c = cond;
+    while c.kind() == "parenthesized_expression" && c.named_child_count() == 1 {
+        let Some(inner) = c.named_child(0) else { break };
+        c = inner;
+    }
+    let conjunction = matches!(c.kind(), "binary_expression" | "boolean_operator")
+        && c.child_by_field_name("operator")
+            .is_some_and(|o| matches!(text(o, src), "&&" | "and"));
+    if !conjunction || exit.kind() != "return_statement" && exit.kind() != "return_expression" {
+        return false;
+    }
+    let Some(value) = exit.named_child(0).filter(|v| !is_comment(v.kind())) else {
+        return false;
+    };
+    let v = compact(text(value, src));
+    let neutral = matches!(
+        v.as_str(),
+        "true"
+            | "false"
+            | "True"
+            | "False"
+            | "null"
+            | "None"
+            | "undefined"
+            | "[]"
+            | "{}"
+            | "()"
+            | "0"
+            | "-1"
+            | "\"\""
+            | "''"
+            | "next()"
+            | "Ok(())"
+            | "None;"
+            | "Vec::new()"
+    ) || matches!(value.kind(), "identifier" | "self" | "this");
+    !neutral
+}
+
 /// The verdict a result constructor is built with: `DoseCheck(True, [])` is `Some(true)`,
 /// `Verdict::new(false, ..)` `Some(false)` (`v` compacted).
 fn verdict(v: &str) -> Option<bool> {
@@ -537,7 +583,8 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
             denied |= skips_errors(&et, &rest, n);
             let flag = (literal_case(cond) && (skipped || denied))
                 || lets_through
-                || carves(cond, &rest, n);
+                || carves(cond, &rest, n)
+                || special_answer(cond, exit, n);
             out.push(Hit {
                 kind: Kind::GuardBeforeLogic,
                 old: false,
