@@ -73,6 +73,10 @@ SETS = {
                   "heldout11-suppressions.toml"],
     **{f"heldout11-{k}": [f"heldout11-{k}.toml"] for k in ("fixes", "refactors", "suppressions")},
     "heldout12-suppressions": ["heldout12-suppressions.toml", "heldout12b-suppressions.toml"],
+    "heldout12-fixes": ["heldout12-fixes.toml"],
+    "heldout12-refactors": ["heldout12-refactors.toml"],
+    "heldout12": ["heldout12-fixes.toml", "heldout12-refactors.toml",
+                  "heldout12-suppressions.toml", "heldout12b-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
