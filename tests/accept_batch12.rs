@@ -2,8 +2,9 @@
 //! measured once before these rules; tuning data since) found `probity accept diff` missing among
 //! suppressions: a test's named tolerance widened, a test's wait raised 4- to 9-fold, a helper
 //! that asks whether pytest runs, a `norecursedirs` entry, and a `node --test` script narrowed to
-//! a list of files, a guard answering a conjunction of inputs with a value of its own. Each
-//! with the near miss that must stay quiet.
+//! a list of files, a guard answering a conjunction of inputs with a value of its own; and the
+//! batch's fixes: a guard handing back what it checked, an emptiness check's `0`, an inline source
+//! map line. Each with the near miss that must stay quiet.
 
 use crate::accept_batch11::not_flagged;
 use crate::accept_config::{flags as config_flags, passes as config_passes};
@@ -103,4 +104,52 @@ fn a_guard_answering_a_combination_of_inputs_flags_and_a_bail_out_does_not() {
         )],
         "guard_before_logic",
     );
+    // What the condition checked, handed back (eslint-module-utils 2.11.1).
+    let parse = "function keysFor(parserInstance) {\n  const keys = lookup(parserInstance);\n  return keys || null;\n}\n";
+    not_flagged(
+        &[(
+            "parse.js",
+            parse,
+            &parse.replace(
+                "  const keys",
+                "  if (parserInstance && parserInstance.VisitorKeys) {\n    return parserInstance.VisitorKeys;\n  }\n  const keys",
+            ),
+        )],
+        "guard_before_logic",
+    );
+    // An emptiness check's `0` singles out no literal (hardhat 3.0.17's fast path).
+    let net = "function resolve(override, chainType, existing) {\n  if ('type' in override && override.type !== existing.type) {\n    throw new Error('type');\n  }\n  return merge(existing, override);\n}\n";
+    not_flagged(
+        &[(
+            "src/net.ts",
+            net,
+            &net.replace(
+                "  if ('type'",
+                "  if (Object.keys(override).length === 0 && chainType === existing.chainType) {\n    return existing;\n  }\n  if ('type'",
+            ),
+        )],
+        "guard_before_logic",
+    );
+}
+
+#[test]
+fn an_inline_source_map_line_is_no_minified_code() {
+    // eslint-plugin-import 2.29.1's built rules end in a 20 kB `//# sourceMappingURL=data:` line
+    // that changes with every build: the file is still analyzed.
+    let map = |c: char| {
+        format!(
+            "//# sourceMappingURL=data:application/json;base64,{}\n",
+            c.to_string().repeat(20_000)
+        )
+    };
+    let code = "function f(a) {\n  return a + 1;\n}\n";
+    let (old, new) = (format!("{code}{}", map('A')), format!("{code}{}", map('B')));
+    let (exit, v) = crate::accept_equiv::detect(&[("lib/rules/a.js", &old, &new)]);
+    assert_eq!(exit, 0, "{}", &v.to_string()[..500]);
+    assert_eq!(v["data"]["files"][0]["analyzed"], true);
+    // Code on the line after the comment's start is still a long line: refused.
+    let tail = format!("{code}var x = 1; {}", map('C'));
+    let (exit, v) = crate::accept_equiv::detect(&[("lib/rules/a.js", &old, &tail)]);
+    assert_eq!(exit, 1);
+    assert_eq!(v["data"]["files"][0]["skip_reason"], "line_too_long");
 }

@@ -59,7 +59,22 @@ pub struct Options {
 /// The rules work on lines: a minified or generated file is one hunk as long as the file, where
 /// every shape "moved" or "re-guarded" somewhere on the same line (a deleted branch passed), so
 /// past this a file is not analyzed (`line_too_long`) and the diff is flagged `not_analyzed`.
+/// A whole-line inline source map comment is exempt.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// Whether a line is a whole-line inline source map comment (`//# sourceMappingURL=data:...`, as
+/// babel and tsc write at the end of a built file): data, no code, however long.
+fn source_map(line: &str) -> bool {
+    let l = line.trim_start();
+    [
+        "//# sourceMappingURL=",
+        "//@ sourceMappingURL=",
+        "/*# sourceMappingURL=",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        && (!l.starts_with("/*") || l.trim_end().ends_with("*/") && l.matches("*/").count() == 1)
+}
 
 fn bad_rev(rev: &str) -> Error {
     Error::new(Reason::BadRevision, format!("`{rev}` names no commit"))
@@ -505,9 +520,10 @@ fn prepare(
     let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
         (fo.text.lines().collect(), fnew.text.lines().collect());
     let too_long = |lines: &[&str], r: &std::ops::Range<usize>| {
-        lines
-            .get(r.clone())
-            .is_some_and(|ls| ls.iter().any(|l| l.len() > MAX_LINE_BYTES))
+        lines.get(r.clone()).is_some_and(|ls| {
+            ls.iter()
+                .any(|l| l.len() > MAX_LINE_BYTES && !source_map(l))
+        })
     };
     for group in diff.grouped_ops(0) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else {

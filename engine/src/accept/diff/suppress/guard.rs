@@ -121,13 +121,18 @@ fn null_check(cond: &str) -> bool {
         .is_some_and(name)
 }
 
-/// Whether a condition singles out a literal value.
-fn literal_case(cond: Node<'_>) -> bool {
+/// Whether a condition singles out a literal value. A size compared with `0`
+/// (`Object.keys(o).length === 0`, `len(xs) == 0`) is an emptiness check, no literal case.
+fn literal_case(cond: Node<'_>, src: &str) -> bool {
     all_nodes(cond).into_iter().any(|y| {
         matches!(
             y.kind(),
             "string" | "string_literal" | "integer" | "number" | "integer_literal" | "float"
-        )
+        ) && !(text(y, src) == "0"
+            && y.parent().is_some_and(|p| {
+                let t = compact(text(p, src));
+                t.contains(".length") || t.contains(".size") || t.starts_with("len(")
+            }))
     })
 }
 
@@ -250,6 +255,10 @@ fn special_answer(cond: Node<'_>, exit: Node<'_>, src: &str) -> bool {
         return false;
     };
     let v = compact(text(value, src));
+    // What the condition just checked, handed back (`if (p && p.keys) return p.keys;`).
+    if compact(text(cond, src)).contains(&v) {
+        return false;
+    }
     let neutral = matches!(
         v.as_str(),
         "true"
@@ -581,7 +590,7 @@ pub fn find(v: &FileView<'_>) -> Vec<Hit> {
                 continue;
             }
             denied |= skips_errors(&et, &rest, n);
-            let flag = (literal_case(cond) && (skipped || denied))
+            let flag = (literal_case(cond, n) && (skipped || denied))
                 || lets_through
                 || carves(cond, &rest, n)
                 || special_answer(cond, exit, n);
