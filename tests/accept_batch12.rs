@@ -9,6 +9,7 @@
 use crate::accept_batch11::not_flagged;
 use crate::accept_config::{flags as config_flags, passes as config_passes};
 use crate::accept_suppress::flags;
+use crate::util::{git, probity, run_json};
 
 #[test]
 fn a_tests_named_tolerance_widened_flags_and_a_limit_in_code_does_not() {
@@ -152,4 +153,48 @@ fn an_inline_source_map_line_is_no_minified_code() {
     let (exit, v) = crate::accept_equiv::detect(&[("lib/rules/a.js", &old, &tail)]);
     assert_eq!(exit, 1);
     assert_eq!(v["data"]["files"][0]["skip_reason"], "line_too_long");
+}
+
+/// Commit `old`, then delete `gone` and write `new`, commit, and run the detector on that commit.
+fn detect_deleting(
+    old: &[(&str, &str)],
+    gone: &[&str],
+    new: &[(&str, &str)],
+) -> (i32, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |files: &[(&str, &str)]| {
+        for (rel, text) in files {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+    };
+    git(dir.path(), &["init", "-q"]);
+    write(old);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "old"]);
+    for g in gone {
+        std::fs::remove_file(dir.path().join(g)).unwrap();
+    }
+    write(new);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "new"]);
+    let mut cmd = probity();
+    cmd.current_dir(dir.path())
+        .args(["accept", "diff", "--commit", "HEAD", "--json"]);
+    run_json(&mut cmd)
+}
+
+#[test]
+fn a_test_file_deleted_with_its_module_is_no_test_deletion() {
+    // object.hasown 1.1.4 drops its ESM entry `index.mjs` and `test/index.mjs` with it.
+    let test = "import index from '../index.mjs';\nimport test from 'tape';\n\ntest('as a function', (t) => {\n  t.equal(index({ a: 1 }, 'a'), true);\n  t.end();\n});\n";
+    let module = "export default function hasOwn(o, k) {\n  return Object.prototype.hasOwnProperty.call(o, k);\n}\n";
+    let old = [("index.mjs", module), ("test/index.mjs", test)];
+    let (code, v) = detect_deleting(&old, &["index.mjs", "test/index.mjs"], &[]);
+    assert_eq!(code, 0, "{v}");
+    // The module kept, its test file deleted: flagged.
+    let (code, v) = detect_deleting(&old, &["test/index.mjs"], &[]);
+    assert_eq!(code, 1, "{v}");
+    assert!(v.to_string().contains("test_deleted"), "{v}");
 }

@@ -18,7 +18,7 @@ mod removed;
 use std::collections::BTreeMap;
 
 use self::ctx::Ctx;
-pub use self::elsewhere::{Elsewhere, survey};
+pub use self::elsewhere::{Elsewhere, module_stem, survey};
 use super::equiv::{fallback_scopes, fell_through};
 use super::model::{Basis, Finding, Kind};
 use super::net::{could_be_fix, scope_at_row, settle};

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use similar::{Algorithm, TextDiff};
 use tree_sitter::Tree;
 
-use self::classify::{Elsewhere, Hunk, Side, classify, survey};
+use self::classify::{Elsewhere, Hunk, Side, classify, module_stem, survey};
 use self::git::{EMPTY_TREE, Name, blob, commit_of, git_ok, parse_name_status, toplevel};
 use self::model::{
     Basis, DiffReport, EXCERPT_LINE_CHARS, EXCERPT_LINES, FileReport, Finding, Kind, Net, Severity,
@@ -214,6 +214,11 @@ pub fn run(opts: &Options) -> Result<DiffReport> {
     }
     // What the whole diff adds in new places, then each file's hunks.
     let mut elsewhere = Elsewhere::default();
+    elsewhere.modules_deleted = files
+        .iter()
+        .filter(|f| f.status == "D" && !suppress::test_path(&f.path))
+        .map(|f| module_stem(&f.path))
+        .collect();
     for (_, language, p) in &prepared {
         if let Some((o, n)) = p.sides() {
             survey(language.family(), &o, &n, &mut elsewhere);

@@ -19,6 +19,7 @@ mod guard;
 mod lines;
 mod numbers;
 mod region;
+pub use self::region::test_path;
 mod testenv;
 mod view;
 

@@ -28,6 +28,21 @@ pub struct Elsewhere {
     pub(super) tests_deleted_total: usize,
     /// The `Enum::Variant`s the diff removes (Rust; in any file).
     pub(super) variants_removed: HashSet<String>,
+    /// The stems (`index` of `index.mjs`) of the source files, not tests, the diff deletes.
+    pub modules_deleted: HashSet<String>,
+}
+
+/// The stem a test file is named after: `index` of `test/index.mjs`, `parser` of
+/// `tests/test_parser.py`, `parse` of `parse.test.ts` and `parse_test.rs`.
+pub fn module_stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let stem = stem.strip_prefix("test_").unwrap_or(stem);
+    let stem = stem
+        .strip_suffix("_test")
+        .or_else(|| stem.strip_suffix("_tests"))
+        .unwrap_or(stem);
+    stem.to_owned()
 }
 
 /// Add what one file's new version holds in new places to `into`.

@@ -24,7 +24,7 @@ use super::super::syntax::{
     test_key, text,
 };
 use super::ctx::{Ctx, first_line};
-use super::elsewhere::{Class, Elsewhere, bare, class_of, scopes, take};
+use super::elsewhere::{Class, Elsewhere, bare, class_of, module_stem, scopes, take};
 
 pub(super) fn tests_deleted(
     cx: &mut Ctx<'_>,
@@ -35,6 +35,11 @@ pub(super) fn tests_deleted(
     // A diff that adds at least as many tests as it deletes (in any of its files) reorganized
     // its tests; the guardrail flags a change that only deletes.
     if elsewhere.tests_added_total >= elsewhere.tests_deleted_total {
+        return;
+    }
+    // A test file deleted with the module it is named after (`index.mjs` and `test/index.mjs`):
+    // the code under test went away, and a deleted module is not judged either.
+    if cx.new.src.trim().is_empty() && elsewhere.modules_deleted.contains(&module_stem(cx.file)) {
         return;
     }
     let (f, o, n) = (cx.f, cx.old.src, cx.new.src);
