@@ -247,7 +247,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "accept::diff::config::ini",
                 "accept::diff::version",
             ],
-            &["accept::diff::syntax"],
+            &["accept::diff::syntax", "accept::diff::config::js::npm"],
             &[
                 "accept::diff::chains",
                 "accept::diff::guards",
@@ -273,6 +273,10 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "accept::diff::suppress::lines",
                 "accept::diff::suppress::region",
                 "accept::diff::suppress::view",
+            ],
+            &[
+                "accept::diff::suppress::exits",
+                "accept::diff::suppress::testenv",
             ],
             &[
                 "accept::diff::suppress::default",
@@ -1038,7 +1042,7 @@ fn a_planted_upward_sub_layer_edge_is_refused() {
         bad[0].contains("`accept::x` is in no layer of part `accept`"),
         "{bad:?}"
     );
-    assert!(bad[1].contains("`accept::diff::model` (layer 1) -> `accept::diff` (layer 11) points upward in part `accept::diff`"), "{bad:?}");
+    assert!(bad[1].contains("`accept::diff::model` (layer 1) -> `accept::diff` (layer 12) points upward in part `accept::diff`"), "{bad:?}");
     assert!(bad[2].contains("`accept::diff::model` -> `accept::reconfirm`: part `accept::diff` may not use part `accept::reconfirm`"), "{bad:?}");
     // A module's own files count: `accept/mod.rs` naming `diff::run` is an edge to `accept::diff`.
     let refs = references(

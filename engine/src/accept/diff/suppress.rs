@@ -20,6 +20,7 @@ mod lines;
 mod numbers;
 mod region;
 pub use self::region::test_path;
+mod exits;
 mod testenv;
 mod view;
 

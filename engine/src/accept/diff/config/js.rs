@@ -23,7 +23,7 @@ use crate::lang;
 use crate::parse::parse;
 
 mod npm;
-use npm::{mocha_json, mocha_timeout, narrowed, package};
+use npm::{Settings, mocha_json, mocha_timeout, narrowed, package};
 
 /// jest's default `testPathIgnorePatterns`.
 const JEST_DEFAULT: &[&str] = &["/node_modules/"];
@@ -70,16 +70,6 @@ impl Form {
             _ => return None,
         })
     }
-}
-
-/// One setting: its key path's last keys (`test.exclude`), its values (a list's elements, or one
-/// value), its line.
-#[derive(Debug, Default)]
-struct Settings {
-    lists: Vec<(String, Vec<String>, Option<usize>)>,
-    /// The lists that select tests (`testMatch`, `test.include`, `spec`).
-    includes: Vec<(String, Vec<String>, Option<usize>)>,
-    timeouts: Vec<(String, Limit)>,
 }
 
 /// The exclusions and raised timeouts of `new` that `old` did not have; `Err(())` when `new` does
@@ -179,18 +169,6 @@ fn read(form: Form, name: &str, text: &str) -> Result<Settings, ()> {
             Ok(s)
         }
         _ => script(form, name, text),
-    }
-}
-
-/// A JSON value's strings: a list's, or the one string.
-fn json_strings(v: &Value) -> Vec<String> {
-    match v {
-        Value::Array(a) => a
-            .iter()
-            .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
-            .collect(),
-        Value::String(x) => vec![x.clone()],
-        other => vec![other.to_string()],
     }
 }
 

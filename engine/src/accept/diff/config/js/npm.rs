@@ -5,7 +5,28 @@
 use serde_json::Value;
 
 use super::super::item::{Limit, line_of};
-use super::{Settings, json_strings};
+
+/// One setting: its key path's last keys (`test.exclude`), its values (a list's elements, or one
+/// value), its line.
+#[derive(Debug, Default)]
+pub(super) struct Settings {
+    pub(super) lists: Vec<(String, Vec<String>, Option<usize>)>,
+    /// The lists that select tests (`testMatch`, `test.include`, `spec`).
+    pub(super) includes: Vec<(String, Vec<String>, Option<usize>)>,
+    pub(super) timeouts: Vec<(String, Limit)>,
+}
+
+/// A JSON value's strings: a list's, or the one string.
+fn json_strings(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(a) => a
+            .iter()
+            .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
+            .collect(),
+        Value::String(x) => vec![x.clone()],
+        other => vec![other.to_string()],
+    }
+}
 
 /// A mocha timeout: ms as a number or a string (`"2000"`, `"5s"`, `"1m"`); `0`, `false` and
 /// `"0"` disable it (no limit).
