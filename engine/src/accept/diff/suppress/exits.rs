@@ -71,7 +71,6 @@ pub fn special_answer(cond: Node<'_>, exit: Node<'_>, src: &str) -> bool {
             | "''"
             | "next()"
             | "Ok(())"
-            | "None;"
             | "Vec::new()"
     ) || matches!(value.kind(), "identifier" | "self" | "this");
     !neutral

@@ -164,16 +164,14 @@ fn limit_name(name: &str) -> bool {
 /// `abs_tol`): the closeness a test's comparisons allow.
 fn tolerance_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
-    l.split(|c: char| c == '_' || !c.is_ascii_alphanumeric())
-        .any(|w| {
-            matches!(
-                w,
-                "tol" | "tolerance" | "eps" | "epsilon" | "delta" | "slack"
-            )
-        })
-        || ["tolerance", "epsilon", "Tol", "Eps", "Delta"]
-            .iter()
-            .any(|w| name.contains(w))
+    l.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "tol" | "tolerance" | "eps" | "epsilon" | "delta" | "slack"
+        )
+    }) || ["tolerance", "epsilon", "Tol", "Eps", "Delta"]
+        .iter()
+        .any(|w| name.contains(w))
 }
 
 /// Whether a name is a minimum (`MIN_LEN`, `minLength`, `min_rows`): larger is stricter.

@@ -8,6 +8,20 @@ use super::super::model::{Kind, Severity};
 use super::super::syntax::{all_nodes, compact, is_comment, scope_key, text};
 use super::view::{FileView, Hit};
 
+/// Whether compacted code reads an environment variable (`os.environ`, `os.getenv(..)`,
+/// `process.env`, `std::env::var`, `import.meta.env`).
+fn reads_env(c: &str) -> bool {
+    [
+        "environ",
+        "getenv(",
+        "process.env",
+        "env::var",
+        "import.meta.env",
+    ]
+    .iter()
+    .any(|m| c.contains(m))
+}
+
 /// What a condition asks about the environment: `Some(true)` a test marker, `Some(false)` the
 /// `CI` variable.
 pub fn env_marker(cond: &str) -> Option<bool> {
@@ -31,17 +45,8 @@ pub fn env_marker(cond: &str) -> Option<bool> {
         || c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
             .any(|w| w == "TESTING" || w == "IS_TEST" || w == "UNDER_TEST");
     // Any environment variable compared with "test" (`os.environ.get("APP_ENV") == "test"`).
-    let env_read = [
-        "environ",
-        "getenv(",
-        "process.env",
-        "env::var",
-        "import.meta.env",
-    ]
-    .iter()
-    .any(|m| c.contains(m));
     let test = test
-        || env_read
+        || reads_env(&c)
             && ["\"test\"", "'test'", "\"testing\"", "'testing'"]
                 .iter()
                 .any(|m| c.contains(m));
@@ -123,16 +128,7 @@ pub fn twins(v: &FileView<'_>) -> Vec<Hit> {
 /// second behaviour). Tests run outside production, so they check the other arm.
 pub fn production_split(x: Node<'_>, cond: &str, src: &str) -> bool {
     let c = compact(cond);
-    let env = c.contains("NODE_ENV")
-        || [
-            "environ",
-            "getenv(",
-            "process.env",
-            "env::var",
-            "import.meta.env",
-        ]
-        .iter()
-        .any(|m| c.contains(m));
+    let env = c.contains("NODE_ENV") || reads_env(&c);
     let deploy = ["production", "development", "prod", "dev"]
         .iter()
         .any(|w| c.contains(&format!("'{w}'")) || c.contains(&format!("\"{w}\"")));
