@@ -77,6 +77,11 @@ SETS = {
     "heldout12-refactors": ["heldout12-refactors.toml"],
     "heldout12": ["heldout12-fixes.toml", "heldout12-refactors.toml",
                   "heldout12-suppressions.toml", "heldout12b-suppressions.toml"],
+    "heldout13-suppressions": ["heldout13-suppressions.toml", "heldout13b-suppressions.toml"],
+    "heldout13-fixes": ["heldout13-fixes.toml"],
+    "heldout13-refactors": ["heldout13-refactors.toml"],
+    "heldout13": ["heldout13-fixes.toml", "heldout13-refactors.toml",
+                  "heldout13-suppressions.toml", "heldout13b-suppressions.toml"],
 }
 MUST_FLAG = ("deleting", "suppression")
 LANGS = {".py": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
