@@ -4,7 +4,10 @@
 //! A byte scan, not a parse: it must stay conservative (a word that could be a declaration is
 //! marked as one; a false mark only costs a parse) and never depend on anything but the bytes.
 
+mod elide;
 mod literals;
+
+pub(in crate::index) use elide::python_bodies;
 
 use literals::{fstring_prefix, literal_words, string_end};
 
