@@ -42,7 +42,7 @@ pub fn words(bytes: &[u8], python: bool) -> String {
 }
 
 /// Whether `w` is a keyword opening a compound statement, whose header ends at a `:`.
-fn is_compound(w: &[u8]) -> bool {
+pub(super) fn is_compound(w: &[u8]) -> bool {
     matches!(
         w,
         b"if"

@@ -12,8 +12,8 @@
 //! follow for certain (a tab or form feed in an indentation, a lone carriage return, a string or
 //! bracket that does not close) leaves the file whole.
 
-use super::is_w;
 use super::literals::{fstring_prefix, string_end};
+use super::{is_compound, is_w};
 
 /// A logical line of code (brackets and `\` continuations joined; blank and comment-only lines
 /// are none).
@@ -64,27 +64,6 @@ pub(in crate::index) fn python_bodies(bytes: &[u8]) -> Option<Vec<u8>> {
         k = j;
     }
     out
-}
-
-/// Whether `w` opens a compound statement (its header ends at a `:` outside brackets).
-fn is_compound(w: &[u8]) -> bool {
-    matches!(
-        w,
-        b"if"
-            | b"elif"
-            | b"else"
-            | b"for"
-            | b"while"
-            | b"try"
-            | b"except"
-            | b"finally"
-            | b"with"
-            | b"def"
-            | b"class"
-            | b"async"
-            | b"match"
-            | b"case"
-    )
 }
 
 /// The logical lines of `bytes`, or `None` when the scan cannot follow the file for certain.
