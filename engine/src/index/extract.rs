@@ -73,12 +73,6 @@ fn norm_ws(s: &str) -> String {
 
 /// The declarations of `text` and the number of ERROR/MISSING nodes.
 pub fn extract(lang: &'static Language, grammar: &Grammar, text: &str) -> (Vec<Decl>, usize) {
-    // Python function bodies that can declare nothing are not parsed (see `words::elide`).
-    let elided = (lang.family() == Family::Python)
-        .then(|| super::words::python_bodies(text.as_bytes()))
-        .flatten()
-        .and_then(|b| String::from_utf8(b).ok());
-    let text = elided.as_deref().unwrap_or(text);
     let roots = grammar.definition_roots().for_text(text.as_bytes());
     let matcher = Matcher::Patterns(grammar.definitions());
     extract_using(lang, grammar, text, Some(&roots), &matcher, None)

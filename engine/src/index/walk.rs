@@ -167,7 +167,12 @@ fn index_with_key(
     // stays bounded by one large tree plus small ones.
     let large = (bytes.len() > LARGE_FILE_BYTES)
         .then(|| LARGE_PARSE.lock().unwrap_or_else(|e| e.into_inner()));
-    let (decls, errors) = extract(lang, grammar, text);
+    // Python function bodies that can declare nothing are not parsed (see `words::elide`).
+    let elided = (lang.family() == crate::lang::Family::Python)
+        .then(|| super::words::python_bodies(body))
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok());
+    let (decls, errors) = extract(lang, grammar, elided.as_deref().unwrap_or(text));
     if large.is_some() {
         release_freed_memory();
     }
